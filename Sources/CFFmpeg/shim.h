@@ -1,0 +1,45 @@
+#ifndef LOOPPREP_CFFMPEG_SHIM_H
+#define LOOPPREP_CFFMPEG_SHIM_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavutil/avutil.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/channel_layout.h>
+#include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+
+// Function-like and FFERRTAG macros do not import into Swift: shim them once here.
+static const int64_t lp_nopts_value = AV_NOPTS_VALUE;
+static const int lp_error_eof = AVERROR_EOF;
+static const int lp_error_eagain = AVERROR(EAGAIN);
+static const int lp_error_invaliddata = AVERROR_INVALIDDATA;
+static const int lp_error_decoder_not_found = AVERROR_DECODER_NOT_FOUND;
+static const int lp_error_enomem = AVERROR(ENOMEM);
+
+static inline int lp_averror(int posix_errno) { return AVERROR(posix_errno); }
+
+// av_log's callback receives a va_list; format it here so Swift gets a plain string.
+typedef void (*lp_log_line_fn)(int level, const char *line);
+static lp_log_line_fn lp_log_sink = 0;
+static inline void lp_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    (void)avcl;
+    if (!lp_log_sink || level > av_log_get_level()) return;
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, vl);
+    lp_log_sink(level, buf);
+}
+static inline void lp_set_log_sink(lp_log_line_fn fn) {
+    lp_log_sink = fn;
+    av_log_set_callback(fn ? lp_log_trampoline : av_log_default_callback);
+}
+
+#endif

@@ -1,0 +1,2 @@
+import CFFmpeg
+public func ffVersion() -> String { String(cString: av_version_info()) }

@@ -1,0 +1,2 @@
+import LoopMedia
+print(ffVersion())
