@@ -1,2 +1,129 @@
 import CFFmpeg
-public func ffVersion() -> String { String(cString: av_version_info()) }
+import Foundation
+import LoopAnalysis
+
+/// File -> facts. Timing comes from the container index (MP4/MOV sample tables and edit lists, read directly)
+/// or, for other containers, from packet headers; nothing here decodes.
+public enum Probe {
+    public static func facts(path: String) throws -> ClipFacts {
+        try facts(opening: path).facts
+    }
+
+    /// Also returns an input positioned at the start, for the seam check. It is the probe's own when the
+    /// index sufficed (no packet was read); after a packet scan the file is reopened, because rewinding a
+    /// demuxer that has hit EOF is not reliable for every format (Matroska loses its first packets).
+    public static func facts(opening path: String) throws -> (facts: ClipFacts, input: InputFile) {
+        let size = try fileSize(path)
+        let input = try InputFile(path: path)
+        let format = input.formatName
+        let iso = format.hasPrefix("mov,") ? try ISOFile.read(path: path, fileSize: size) : nil
+        if let iso, iso.dataEnd > size {
+            throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
+        }
+        let useIndex = iso.map { !$0.fragmented } ?? false
+        var basics = (0..<input.streamCount).map { input.basics($0) }
+        if basics.contains(where: { !isComplete($0) }) {
+            try input.findStreamInfo()
+            basics = (0..<input.streamCount).map { input.basics($0) }
+        }
+        guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
+            throw MediaError("open", reason: "no audio or video track")
+        }
+        for b in basics where b.kind == .video || b.kind == .audio {
+            guard hasDecoder(input, b.index) else { throw MediaError("open decoder", reason: "no decoder for codec \(b.codec) (track \(b.index))") }
+        }
+
+        var timelines: [Int: TrackTimeline] = [:]
+        if useIndex, let iso {
+            for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
+        }
+        let missing = basics.map(\.index).filter { timelines[$0] == nil }
+        if !missing.isEmpty {
+            let read = try PacketTimelines.read(input, streams: Set(missing), basics: basics)
+            timelines.merge(read) { a, _ in a }
+        }
+
+        let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
+        guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
+            throw MediaError("read packets", reason: "no audio or video packets")
+        }
+        let facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
+                              fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
+                              fragmented: iso?.fragmented, tracks: tracks)
+        return (facts, missing.isEmpty ? input : try InputFile(path: path))
+    }
+
+    static func fileSize(_ path: String) throws -> Int64 {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError("open", reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw MediaError("open", reason: "is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw MediaError("open", reason: "permission denied") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size > 0 else { throw MediaError("open", reason: "empty file (0 bytes)") }
+        return size
+    }
+
+    static func isComplete(_ b: TrackBasics) -> Bool {
+        switch b.kind {
+        case .video: (b.width ?? 0) > 0 && (b.height ?? 0) > 0
+        case .audio: (b.sampleRate ?? 0) > 0 && (b.channels ?? 0) > 0
+        default: true
+        }
+    }
+
+    static func hasDecoder(_ input: InputFile, _ index: Int) -> Bool {
+        avcodec_find_decoder(input.stream(index).pointee.codecpar.pointee.codec_id) != nil
+    }
+
+    /// "mov" for QuickTime files, "mp4" for the rest of ISO-BMFF, "webm" or "matroska", else FFmpeg's first name.
+    static func containerName(format: String, iso: ISOFile?, path: String) -> String {
+        if format.hasPrefix("mov,") { return iso?.majorBrand == "qt  " ? "mov" : "mp4" }
+        if format.hasPrefix("matroska") { return isWebM(path) ? "webm" : "matroska" }
+        return String(format.split(separator: ",").first ?? Substring(format))
+    }
+
+    /// The EBML header names the DocType near the start of the file.
+    static func isWebM(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path), let head = try? file.read(upToCount: 64) else { return false }
+        try? file.close()
+        return head.range(of: Data("webm".utf8)) != nil
+    }
+}
+
+/// Timelines from packet headers, for containers without an index we read ourselves. Reads the file once for
+/// all streams; packet payloads are not looked at.
+enum PacketTimelines {
+    static func read(_ input: InputFile, streams: Set<Int>, basics: [TrackBasics]) throws -> [Int: TrackTimeline] {
+        var samples: [Int: [SampleTiming]] = [:]
+        var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
+        let packet = try Packet()
+        while try input.read(into: packet) {
+            let i = packet.streamIndex
+            guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
+            let tb = input.stream(i).pointee.time_base
+            if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
+                let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / Rational(Int64(tb.num), Int64(tb.den))).rounded }
+                if samples[i, default: []].allSatisfy(\.isDiscarded) && !packet.isDiscarded { skipStart[i] = ticks(skip.start) }
+                skipEnd[i] = ticks(skip.end)
+            } else {
+                skipEnd[i] = 0
+            }
+            samples[i, default: []].append(SampleTiming(dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0),
+                                                        isSync: packet.isKeyframe, isDiscarded: packet.isDiscarded))
+        }
+        var out: [Int: TrackTimeline] = [:]
+        for (i, list) in samples {
+            let tb = input.stream(i).pointee.time_base
+            let timeBase = Rational(Int64(tb.num), Int64(max(tb.den, 1)))
+            var start = skipStart[i] ?? 0
+            // Opus in Matroska: the codec delay is not in side data; the decoder drops the header's pre-skip.
+            if start == 0, basics[i].codec == "opus", let delay = basics[i].codecDelay, let rate = basics[i].sampleRate, rate > 0 {
+                start = (Rational(delay, Int64(rate)) / timeBase).rounded
+            }
+            out[i] = TrackTimeline(timeBase: timeBase, samples: list, skipStart: start, skipEnd: skipEnd[i] ?? 0)
+        }
+        return out
+    }
+}

@@ -1,0 +1,23 @@
+/// Runs every rule over a file's facts. Pure: the same facts always give the same findings.
+public enum Analyzer {
+    public static let rules: [any Rule] = [
+        TrackLengthMismatch(), StartOffset(), PrimingNotSignalled(), FirstFrameNotKeyframe(), TimestampGap(),
+        MoovAtEnd(), TooShortToLoop(), NotPlayableOnTarget(), SeamAudioClick(), SeamVisualJump(), Rotation(),
+    ]
+
+    /// The id for a file that cannot be read at all; produced by the media layer, not by a rule.
+    public static let unreadableID = "unreadable"
+
+    public static var allIDs: [String] { rules.flatMap(\.ids) + [unreadableID] }
+
+    /// Worst first, then by track and rule id, so output is stable.
+    public static func findings(in clip: ClipFacts, options: AnalysisOptions = .init()) -> [Finding] {
+        rules.flatMap { $0.check(clip, options) }.sorted(by: order)
+    }
+
+    public static func order(_ a: Finding, _ b: Finding) -> Bool {
+        if a.severity != b.severity { return a.severity > b.severity }
+        if a.track != b.track { return (a.track ?? -1) < (b.track ?? -1) }
+        return a.rule < b.rule
+    }
+}

@@ -1,0 +1,144 @@
+public enum TrackKind: String, Codable, Sendable {
+    case video, audio, subtitle, data, attachment, unknown
+}
+
+/// A time in a track's own ticks (exact; may be fractional when an edit does not land on a tick) and in seconds
+/// (for people; never used for a decision).
+public struct TimeFigure: Codable, Sendable, Equatable {
+    public var ticks: Rational
+    public var seconds: Double
+
+    public init(seconds exact: Rational, timeBase: Rational) {
+        ticks = exact / timeBase
+        seconds = exact.doubleValue
+    }
+}
+
+/// How the encoder delay (AAC priming, Opus pre-skip) is handled by the container.
+public struct PrimingFacts: Codable, Sendable, Equatable {
+    /// Samples skipped at the start, when the container says how many.
+    public var samples: Int64?
+    public var signalled: Bool
+    /// "edit list", "skip samples", "codec header" or "none".
+    public var method: String
+}
+
+/// What the codec parameters say about a track; filled by the media layer.
+public struct TrackBasics: Sendable, Equatable {
+    public var index: Int
+    public var trackID: Int?
+    public var kind: TrackKind
+    public var codec: String
+    public var profile: String?
+    public var width: Int?
+    public var height: Int?
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// Clockwise degrees, 0..<360.
+    public var rotation: Int?
+    /// The stream's own frame-rate claim (used when the timeline's ticks are too coarse to tell).
+    public var declaredFrameRate: Rational?
+    /// Codec-level encoder delay in samples (Opus pre-skip), if the codec header carries it.
+    public var codecDelay: Int64?
+    public var language: String?
+
+    public init(index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
+                width: Int? = nil, height: Int? = nil, sampleRate: Int? = nil, channels: Int? = nil,
+                rotation: Int? = nil, declaredFrameRate: Rational? = nil, codecDelay: Int64? = nil, language: String? = nil) {
+        self.index = index; self.trackID = trackID; self.kind = kind; self.codec = codec; self.profile = profile
+        self.width = width; self.height = height; self.sampleRate = sampleRate; self.channels = channels
+        self.rotation = rotation; self.declaredFrameRate = declaredFrameRate; self.codecDelay = codecDelay
+        self.language = language
+    }
+}
+
+/// Facts of one track, exact, in the track's own units as well as seconds.
+public struct TrackFacts: Codable, Sendable, Equatable {
+    public var index: Int
+    public var trackID: Int?
+    public var kind: TrackKind
+    public var codec: String
+    public var profile: String?
+    public var language: String?
+    public var timeBase: Rational
+    /// The presented range on the movie timeline, after edit lists.
+    public var start: TimeFigure
+    public var end: TimeFigure
+    public var duration: TimeFigure
+    /// Exact seconds, for rules (the TimeFigures are for people).
+    public var startSeconds: Rational
+    public var durationSeconds: Rational
+    public var endSeconds: Rational { startSeconds + durationSeconds }
+    public var packetCount: Int
+    public var edits: [Edit]?
+
+    // Video
+    public var width: Int?
+    public var height: Int?
+    public var rotation: Int?
+    public var frameRate: Rational?
+    public var frameCount: Int?
+    public var firstFrameIsKeyframe: Bool?
+    public var keyframeCount: Int?
+    public var maxKeyframeInterval: TimeFigure?
+    /// Duration of the last presented frame when it differs from the nominal frame duration, in ticks.
+    public var lastFrameDuration: Int64?
+    public var nominalFrameDuration: Int64?
+
+    // Audio
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// Presented samples (exact; fractional when an edit ends between samples).
+    public var sampleCount: Rational?
+    public var priming: PrimingFacts?
+
+    /// Holes and overlaps in presentation order (at most `TrackFacts.breakLimit` listed).
+    public var timingBreaks: [TimingBreak]
+    public var timingBreakCount: Int
+
+    public static let breakLimit = 20
+
+    /// Seconds of one video frame at the nominal rate.
+    public var frameSeconds: Rational? { frameRate.map { $0.reciprocal } }
+}
+
+public struct SeamFacts: Codable, Sendable, Equatable {
+    /// Mean absolute luma difference (0-255, on a 64x36 image) between the last presented frame and the first.
+    public var videoDifference: Double?
+    /// The same between the last two presented frames: how much the picture moves anyway.
+    public var videoMotion: Double?
+    /// Per channel: how far the first sample lands from where the last samples were heading (full scale = 1).
+    public var audioJump: [Double]?
+
+    public init(videoDifference: Double? = nil, videoMotion: Double? = nil, audioJump: [Double]? = nil) {
+        self.videoDifference = videoDifference; self.videoMotion = videoMotion; self.audioJump = audioJump
+    }
+}
+
+/// Facts of one file.
+public struct ClipFacts: Codable, Sendable, Equatable {
+    public var path: String
+    /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.
+    public var container: String
+    public var formatName: String
+    public var fileSize: Int64
+    /// ISO-BMFF only: whether the movie box precedes the media data (nil: not ISO-BMFF, or no mdat).
+    public var moovBeforeMdat: Bool?
+    public var movieTimescale: Int64?
+    public var fragmented: Bool?
+    public var tracks: [TrackFacts]
+    public var seam: SeamFacts?
+
+    public init(path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
+                movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], seam: SeamFacts? = nil) {
+        self.path = path; self.container = container; self.formatName = formatName; self.fileSize = fileSize
+        self.moovBeforeMdat = moovBeforeMdat; self.movieTimescale = movieTimescale; self.fragmented = fragmented
+        self.tracks = tracks; self.seam = seam
+    }
+
+    public var videoTracks: [TrackFacts] { tracks.filter { $0.kind == .video } }
+    public var audioTracks: [TrackFacts] { tracks.filter { $0.kind == .audio } }
+    /// The picture the player loops on: the first video track.
+    public var mainVideo: TrackFacts? { videoTracks.first }
+    public var mainAudio: TrackFacts? { audioTracks.first }
+}

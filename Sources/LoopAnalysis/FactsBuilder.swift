@@ -1,0 +1,77 @@
+extension TrackFacts {
+    /// Interprets a track's container timeline: pure, so every case is testable on values built in code.
+    public init?(basics b: TrackBasics, timeline t: TrackTimeline) {
+        guard let range = t.presentedRange() else { return nil }
+        index = b.index; trackID = b.trackID; kind = b.kind; codec = b.codec; profile = b.profile
+        language = b.language
+        timeBase = t.timeBase
+        startSeconds = range.start
+        durationSeconds = range.duration
+        start = TimeFigure(seconds: range.start, timeBase: t.timeBase)
+        end = TimeFigure(seconds: range.end, timeBase: t.timeBase)
+        duration = TimeFigure(seconds: range.duration, timeBase: t.timeBase)
+        packetCount = t.samples.count
+        edits = t.edits
+        width = b.width; height = b.height; rotation = b.rotation
+        sampleRate = b.sampleRate; channels = b.channels
+
+        let nominal = t.nominalDuration
+        switch b.kind {
+        case .video:
+            frameRate = Self.frameRate(nominal: nominal, timeBase: t.timeBase, declared: b.declaredFrameRate)
+            frameCount = range.presentedSampleCount
+            firstFrameIsKeyframe = range.firstSample.map { t.samples[$0].isSync }
+            let keyPts = t.samples.filter { $0.isSync && !$0.isDiscarded }.map(\.pts).sorted()
+            keyframeCount = keyPts.count
+            let gaps = zip(keyPts, keyPts.dropFirst()).map { $1 - $0 } + [Int64(range.mediaEnd.floor) - (keyPts.last ?? 0)]
+            maxKeyframeInterval = gaps.max().map { TimeFigure(seconds: Rational($0) * t.timeBase, timeBase: t.timeBase) }
+            nominalFrameDuration = nominal
+            // The last frame in presentation order sets where the track ends; an odd length moves the end.
+            if let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }), let nominal,
+               last.duration != nominal {
+                lastFrameDuration = last.duration
+            }
+        case .audio:
+            if let rate = b.sampleRate, rate > 0 { sampleCount = range.duration * Int64(rate) }
+            priming = Self.priming(codec: b.codec, range: range, timeline: t, basics: b)
+        default:
+            break
+        }
+        let step = b.kind == .video ? nominal : nil
+        // One tick of slack where a tick is coarser than a sample (ms time bases); none where ticks are samples.
+        let tolerance: Int64 = b.kind == .audio && t.timeBase.denominator < Int64(b.sampleRate ?? 0) ? 1 : 0
+        let breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance) : []
+        timingBreaks = Array(breaks.prefix(Self.breakLimit))
+        timingBreakCount = breaks.count
+    }
+
+    /// The exact nominal rate: from the commonest frame duration when the time base resolves it, otherwise the
+    /// stream's declared rate (a millisecond time base cannot express 30000/1001 frame by frame).
+    static func frameRate(nominal: Int64?, timeBase: Rational, declared: Rational?) -> Rational? {
+        if let nominal, nominal > 0 {
+            let measured = (Rational(nominal) * timeBase).reciprocal
+            guard let declared, declared.numerator > 0 else { return measured }
+            // Trust the measurement if it matches the declared rate to within a tick.
+            let declaredTicks = declared.reciprocal / timeBase
+            return (declaredTicks - Rational(nominal)).magnitude < .one ? declared : measured
+        }
+        return declared.flatMap { $0.numerator > 0 ? $0 : nil }
+    }
+
+    /// AAC always carries encoder delay (1024 samples from FFmpeg, 2112 from Apple's encoders); it is signalled
+    /// when an edit list or skip-samples hides it. Opus carries its own pre-skip in the codec header.
+    static func priming(codec: String, range: PresentedRange, timeline t: TrackTimeline, basics b: TrackBasics) -> PrimingFacts? {
+        switch codec {
+        case "aac":
+            guard range.signalledDelay > 0, let rate = b.sampleRate else {
+                return PrimingFacts(samples: nil, signalled: false, method: "none")
+            }
+            let samples = (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded
+            return PrimingFacts(samples: samples, signalled: true, method: t.edits != nil ? "edit list" : "skip samples")
+        case "opus":
+            return PrimingFacts(samples: b.codecDelay, signalled: true, method: "codec header")
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public enum Severity: String, Codable, Sendable, Comparable, CaseIterable {
+    case info, warning, error
+
+    var rank: Int { switch self { case .info: 0; case .warning: 1; case .error: 2 } }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// One stutter cause found in one file (or one track of it).
+public struct Finding: Codable, Sendable, Equatable {
+    /// Stable kebab-case id, e.g. "audio-longer-than-video".
+    public var rule: String
+    public var severity: Severity
+    /// FFmpeg stream index of the track concerned, if the finding is about one track.
+    public var track: Int?
+    /// One line, with the measured figures.
+    public var message: String
+    /// What to do about it.
+    public var hint: String
+    /// The measured figures by name (ms, samples, frames...), for machines.
+    public var figures: [String: Double]
+
+    public init(rule: String, severity: Severity, track: Int? = nil, message: String, hint: String,
+                figures: [String: Double] = [:]) {
+        self.rule = rule; self.severity = severity; self.track = track; self.message = message
+        self.hint = hint; self.figures = figures
+    }
+}
+
+public enum Target: String, Codable, Sendable, CaseIterable {
+    case apple, web
+}
+
+public struct AnalysisOptions: Codable, Sendable, Equatable {
+    public var target: Target
+    /// Clips shorter than this need several items in a queue looper.
+    public var minimumLoopSeconds: Rational
+    public var seamChecks: Bool
+
+    public init(target: Target = .apple, minimumLoopSeconds: Rational = .one, seamChecks: Bool = true) {
+        self.target = target; self.minimumLoopSeconds = minimumLoopSeconds; self.seamChecks = seamChecks
+    }
+}
+
+/// A stutter rule: a pure function of a file's facts.
+public protocol Rule: Sendable {
+    /// The ids this rule can report.
+    var ids: [String] { get }
+    func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding]
+}

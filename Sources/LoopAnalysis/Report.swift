@@ -1,0 +1,80 @@
+/// What the report says about one input.
+public struct FileReport: Codable, Sendable, Equatable {
+    public var path: String
+    public var facts: ClipFacts?
+    public var findings: [Finding]
+    /// Set when the file could not be read; then `findings` holds the `unreadable` finding.
+    public var error: String?
+
+    public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil) {
+        self.path = path; self.facts = facts; self.findings = findings; self.error = error
+    }
+
+    public var worst: Severity? { findings.map(\.severity).max() }
+}
+
+public enum FailOn: String, Codable, Sendable, CaseIterable {
+    case error, warning, never
+
+    public func fails(_ severity: Severity) -> Bool {
+        switch self {
+        case .error: severity >= .error
+        case .warning: severity >= .warning
+        case .never: false
+        }
+    }
+}
+
+/// Exit codes, shared by every command.
+public enum ExitStatus: Int32, Sendable {
+    /// Nothing at or above --fail-on.
+    case clean = 0
+    /// Findings at or above --fail-on (fix: or a file could not be repaired).
+    case findings = 1
+    /// Some input could not be read.
+    case unreadable = 2
+    /// Usage error.
+    case usage = 64
+}
+
+/// The versioned report every output format renders.
+public struct Report: Codable, Sendable, Equatable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var tool: String
+    public var command: String
+    public var options: AnalysisOptions
+    public var files: [FileReport]
+    public var summary: Summary
+
+    public struct Summary: Codable, Sendable, Equatable {
+        public var files: Int
+        public var unreadable: Int
+        public var errors: Int
+        public var warnings: Int
+        public var infos: Int
+        /// How many files each rule fired in.
+        public var filesByRule: [String: Int]
+    }
+
+    public init(command: String, options: AnalysisOptions, files: [FileReport]) {
+        schemaVersion = Self.currentSchemaVersion
+        tool = "loopprep"
+        self.command = command
+        self.options = options
+        self.files = files.sorted { $0.path < $1.path }
+        let all = files.flatMap(\.findings)
+        var byRule: [String: Int] = [:]
+        for file in files { for rule in Set(file.findings.map(\.rule)) { byRule[rule, default: 0] += 1 } }
+        summary = Summary(files: files.count, unreadable: files.filter { $0.error != nil }.count,
+                          errors: all.filter { $0.severity == .error }.count,
+                          warnings: all.filter { $0.severity == .warning }.count,
+                          infos: all.filter { $0.severity == .info }.count, filesByRule: byRule)
+    }
+
+    public func exitStatus(failOn: FailOn) -> ExitStatus {
+        if summary.unreadable > 0 { return .unreadable }
+        return files.flatMap(\.findings).contains { failOn.fails($0.severity) } ? .findings : .clean
+    }
+}

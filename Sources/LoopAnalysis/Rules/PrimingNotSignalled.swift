@@ -1,0 +1,17 @@
+/// `priming-not-signalled`: AAC encoders prepend priming samples (1024 from FFmpeg, 2112 from Apple's). Unless an
+/// edit list (or skip-samples) hides them, every loop starts with that silence: an audible gap at the seam.
+public struct PrimingNotSignalled: Rule {
+    public let ids = ["priming-not-signalled"]
+    public init() {}
+
+    public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
+        clip.audioTracks.compactMap { track in
+            guard let priming = track.priming, !priming.signalled else { return nil }
+            let why = track.edits == nil ? "no edit list" : "the edit list starts at 0"
+            return Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message: "\(Figures.trackName(track)) presents its encoder priming (\(why)): usually 1024 or 2112 samples of silence at every loop",
+                hint: "signal the priming with an edit list: loopprep fix")
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// `seam-visual-jump`: the last presented frame differs from the first much more than neighbouring frames
+/// differ from each other, so the loop point shows as a cut.
+public struct SeamVisualJump: Rule {
+    public let ids = ["seam-visual-jump"]
+    public init() {}
+
+    /// Below this mean luma difference (of 255) a cut is not noticeable whatever the motion.
+    public static let floor = 6.0
+
+    public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
+        guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
+        let motion = clip.seam?.videoMotion ?? 0
+        guard difference > max(Self.floor, 3 * motion) else { return [] }
+        return [Finding(
+            rule: ids[0], severity: .warning, track: track.index,
+            message: "the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the loop point shows as a cut",
+            hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
+            figures: ["difference": difference, "motion": motion])]
+    }
+}

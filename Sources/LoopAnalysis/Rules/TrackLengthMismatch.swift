@@ -1,0 +1,35 @@
+/// `audio-longer-than-video`, `video-longer-than-audio`: the player loops at the longer track's end, so the
+/// shorter one leaves a hole (Apple's advice: make track durations match). Error above half a video frame
+/// (the overhang is visible), warning above half an audio sample (the fix can still make it exact).
+public struct TrackLengthMismatch: Rule {
+    public let ids = ["audio-longer-than-video", "video-longer-than-audio"]
+    public init() {}
+
+    public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
+        guard let video = clip.mainVideo else { return [] }
+        return clip.audioTracks.compactMap { audio in finding(video: video, audio: audio) }
+    }
+
+    func finding(video: TrackFacts, audio: TrackFacts) -> Finding? {
+        let overhang = audio.endSeconds - video.endSeconds
+        let size = overhang.magnitude
+        guard let rate = audio.sampleRate, rate > 0 else { return nil }
+        let halfSample = Rational(1, 2 * Int64(rate))
+        guard size > halfSample else { return nil }
+        let halfFrame = (video.frameSeconds ?? .zero) * Rational(1, 2)
+        let severity: Severity = size > halfFrame ? .error : .warning
+        let audioLonger = !overhang.isNegative
+        let (longer, shorter) = audioLonger ? (audio, video) : (video, audio)
+        var parts = [Figures.ms(size), Figures.samples(size, rate: rate)]
+        var figures = ["ms": Figures.msValue(size), "samples": (size * Int64(rate)).doubleValue]
+        if let fps = video.frameRate {
+            parts.append(Figures.frames(size, frameRate: fps))
+            figures["frames"] = (size * fps).doubleValue
+        }
+        return Finding(
+            rule: audioLonger ? ids[0] : ids[1], severity: severity, track: longer.index,
+            message: "\(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \(Figures.trackName(shorter))",
+            hint: "trim every track to the shortest: loopprep fix",
+            figures: figures)
+    }
+}

@@ -1,0 +1,179 @@
+/// One coded sample (frame or audio packet) as the container indexes it, in the track's own ticks.
+public struct SampleTiming: Sendable, Equatable {
+    public var dts: Int64
+    /// Presentation (composition) time.
+    public var pts: Int64
+    public var duration: Int64
+    public var isSync: Bool
+    /// The container marks it as not presented (e.g. FFmpeg's discard flag on priming packets).
+    public var isDiscarded: Bool
+
+    public init(dts: Int64, pts: Int64, duration: Int64, isSync: Bool, isDiscarded: Bool = false) {
+        self.dts = dts; self.pts = pts; self.duration = duration; self.isSync = isSync; self.isDiscarded = isDiscarded
+    }
+}
+
+/// One entry of an ISO-BMFF edit list: `duration` on the movie timeline (seconds, exact), `mediaTime` in the
+/// track's ticks, nil for an empty edit (a delay before the track starts).
+public struct Edit: Sendable, Equatable, Codable {
+    public var mediaTime: Int64?
+    public var duration: Rational
+    public var rate: Rational
+
+    public init(mediaTime: Int64?, duration: Rational, rate: Rational = .one) {
+        self.mediaTime = mediaTime; self.duration = duration; self.rate = rate
+    }
+}
+
+/// Everything the container says about a track's timing, before interpretation.
+public struct TrackTimeline: Sendable {
+    /// Seconds per tick.
+    public var timeBase: Rational
+    /// Decode order.
+    public var samples: [SampleTiming]
+    /// nil: the container has no edit list; samples are presented at their pts.
+    public var edits: [Edit]?
+    /// Ticks the decoder is told to drop at the start / end (Matroska codec delay, skip-samples side data).
+    public var skipStart: Int64
+    public var skipEnd: Int64
+
+    public init(timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0) {
+        self.timeBase = timeBase; self.samples = samples; self.edits = edits
+        self.skipStart = skipStart; self.skipEnd = skipEnd
+    }
+}
+
+/// Where a track is presented, exactly.
+public struct PresentedRange: Sendable, Equatable {
+    /// On the movie timeline, seconds.
+    public var start: Rational
+    public var duration: Rational
+    public var end: Rational { start + duration }
+    /// The first and one-past-last presented media time, in ticks (may be fractional when an edit's
+    /// movie-timescale duration does not land on a tick).
+    public var mediaStart: Rational
+    public var mediaEnd: Rational
+    /// Index (decode order) of the sample shown first, if any.
+    public var firstSample: Int?
+    /// Samples whose presentation interval overlaps the presented media range.
+    public var presentedSampleCount: Int
+    /// Media time skipped at the start by an edit or skip-samples: the signalled encoder delay, in ticks.
+    public var signalledDelay: Int64
+}
+
+extension TrackTimeline {
+    /// The media's own span in ticks: from the earliest pts to the latest pts + duration, ignoring discarded samples.
+    public var mediaSpan: (start: Int64, end: Int64)? {
+        var lo = Int64.max, hi = Int64.min
+        for s in samples where !s.isDiscarded {
+            lo = Swift.min(lo, s.pts)
+            hi = Swift.max(hi, s.pts &+ Swift.max(s.duration, 0))
+        }
+        return lo <= hi ? (lo, hi) : nil
+    }
+
+    /// Applies the edit list (or, without one, the samples' own timestamps and skip counts) to find what is presented.
+    public func presentedRange() -> PresentedRange? {
+        guard let span = mediaSpan else { return nil }
+        var start = Rational.zero
+        var duration = Rational.zero
+        var mediaStart: Rational
+        var mediaEnd: Rational
+        var delay: Int64 = 0
+
+        if let edits, edits.contains(where: { $0.mediaTime != nil }) {
+            // Leading empty edits delay the track; media edits are concatenated after them.
+            var seenMedia = false
+            mediaStart = .zero; mediaEnd = .zero
+            for edit in edits {
+                guard let mediaTime = edit.mediaTime else {
+                    if !seenMedia { start = start + edit.duration } else { duration = duration + edit.duration }
+                    continue
+                }
+                // An edit cannot present media that is not there: clamp to what the samples cover.
+                let available = Rational(span.end - mediaTime) * timeBase
+                var editDuration = edit.rate.isZero ? edit.duration : Rational.min(edit.duration, Rational.max(available, .zero))
+                if editDuration.isNegative { editDuration = .zero }
+                if !seenMedia {
+                    mediaStart = Rational(mediaTime)
+                    delay = Swift.max(mediaTime - span.start, 0)
+                    seenMedia = true
+                }
+                mediaEnd = Rational(mediaTime) + editDuration / timeBase
+                duration = duration + editDuration
+            }
+        } else {
+            let first = span.start + skipStart
+            let last = Swift.max(span.end - skipEnd, first)
+            mediaStart = Rational(first)
+            mediaEnd = Rational(last)
+            start = Rational(first) * timeBase
+            duration = Rational(last - first) * timeBase
+            // Priming the demuxer already marked as discarded counts as signalled too.
+            let discardedLead = samples.filter { $0.isDiscarded && $0.pts < span.start }.reduce(Int64(0)) { $0 + $1.duration }
+            delay = skipStart + discardedLead
+        }
+        let (firstSample, count) = presentedSamples(from: mediaStart, to: mediaEnd)
+        return PresentedRange(start: start, duration: duration, mediaStart: mediaStart, mediaEnd: mediaEnd,
+                              firstSample: firstSample, presentedSampleCount: count, signalledDelay: delay)
+    }
+
+    /// The sample on screen at `from` (latest pts at or before it; else the earliest after it) and how many
+    /// samples' intervals overlap [from, to).
+    func presentedSamples(from: Rational, to: Rational) -> (Int?, Int) {
+        var first: Int?
+        var firstAfter: Int?
+        var count = 0
+        for (i, s) in samples.enumerated() where !s.isDiscarded {
+            let pts = Rational(s.pts)
+            if pts <= from {
+                if first == nil || samples[first!].pts < s.pts { first = i }
+            } else if firstAfter == nil || samples[firstAfter!].pts > s.pts {
+                firstAfter = i
+            }
+            if pts < to && Rational(s.pts &+ Swift.max(s.duration, 1)) > from { count += 1 }
+        }
+        return (first ?? firstAfter, count)
+    }
+
+    /// The most common sample duration in ticks: the nominal frame or packet length.
+    public var nominalDuration: Int64? {
+        var counts: [Int64: Int] = [:]
+        for s in samples where s.duration > 0 { counts[s.duration, default: 0] += 1 }
+        return counts.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+    }
+
+    /// Holes and overlaps between consecutive samples in presentation order.
+    ///
+    /// Video (`frameStep` given): a step over 1.5 frames is a hole (the muxer stretches the frame before a drop,
+    /// so durations alone hide it), a step of zero or less an overlap; jitter below that is variable frame rate,
+    /// not a defect. Audio: each packet must start where the previous one ended, within `tolerance` ticks, which
+    /// absorbs the rounding of coarse time bases (Matroska's milliseconds).
+    public func timingBreaks(frameStep: Int64?, tolerance: Int64) -> [TimingBreak] {
+        let ordered = samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
+        var breaks: [TimingBreak] = []
+        for (a, b) in zip(ordered, ordered.dropFirst()) {
+            let step = b.pts &- a.pts
+            if let frameStep {
+                if step <= 0 {
+                    breaks.append(TimingBreak(at: b.pts, expectedAt: a.pts &+ frameStep, length: step &- frameStep))
+                } else if 2 * step > 3 * frameStep {
+                    breaks.append(TimingBreak(at: b.pts, expectedAt: a.pts &+ frameStep, length: step &- frameStep))
+                }
+            } else {
+                let delta = b.pts &- (a.pts &+ a.duration)
+                if delta > tolerance || delta < -tolerance {
+                    breaks.append(TimingBreak(at: b.pts, expectedAt: a.pts &+ a.duration, length: delta))
+                }
+            }
+        }
+        return breaks
+    }
+}
+
+/// A discontinuity in presentation order: `length` > 0 is a hole, < 0 an overlap, in ticks.
+public struct TimingBreak: Sendable, Equatable, Codable {
+    public var at: Int64
+    public var expectedAt: Int64
+    public var length: Int64
+}

@@ -1,0 +1,50 @@
+import CFFmpeg
+
+/// Owns a decoder opened for one stream of an InputFile.
+public final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    public let streamIndex: Int
+
+    /// `fast`: for measurements on a thumbnail, skip in-loop filtering (invisible at 64x36, ~25% faster).
+    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false) throws {
+        let stream = input.stream(index)
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw MediaError("open decoder", reason: "no decoder for codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))",
+                             code: lp_error_decoder_not_found)
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open decoder", code: lp_error_enomem) }
+        context = ctx
+        streamIndex = index
+        try check(avcodec_parameters_to_context(ctx, parameters), "open decoder")
+        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.thread_count = Int32(threads)
+        if fast {
+            ctx.pointee.skip_loop_filter = AVDISCARD_ALL
+            ctx.pointee.flags2 |= AV_CODEC_FLAG2_FAST
+        }
+        try check(avcodec_open2(ctx, codec, nil), "open decoder")
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&ctx)
+    }
+
+    /// Sends `packet` (nil flushes: the decoder's held-back frames are the clip's last, the loop seam) and hands
+    /// every frame it gives back to `body`. Drains before returning, so EAGAIN on send cannot happen.
+    public func decode(_ packet: Packet?, into frame: Frame, _ body: (Frame) throws -> Void) throws {
+        let sent = avcodec_send_packet(context, packet?.pointer)
+        if sent < 0 && sent != lp_error_eof { throw MediaError("decode", code: sent) }
+        while true {
+            let r = avcodec_receive_frame(context, frame.pointer)
+            if r == lp_error_eagain || r == lp_error_eof { return }
+            try check(r, "decode")
+            defer { frame.unref() }
+            try body(frame)
+        }
+    }
+
+    /// Forgets buffered frames after a seek.
+    public func reset() { avcodec_flush_buffers(context) }
+}

@@ -1,0 +1,43 @@
+import CFFmpeg
+
+/// Owns one AVFrame; the decoder refills it.
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    public init() throws {
+        guard let p = av_frame_alloc() else { throw MediaError("allocate frame", code: lp_error_enomem) }
+        pointer = p
+    }
+    deinit {
+        var p: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&p)
+    }
+
+    /// Presentation time in the stream's time base (best effort when the decoder reorders).
+    public var pts: Int64? {
+        let t = pointer.pointee.best_effort_timestamp
+        if t != lp_nopts_value { return t }
+        return pointer.pointee.pts == lp_nopts_value ? nil : pointer.pointee.pts
+    }
+    public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
+
+    /// One audio sample as a float in [-1, 1], whatever the sample format.
+    public func sample(channel: Int, index: Int) -> Float {
+        let format = AVSampleFormat(rawValue: pointer.pointee.format)
+        let planar = av_sample_fmt_is_planar(format) != 0
+        guard let base = pointer.pointee.extended_data[planar ? channel : 0] else { return 0 }
+        let i = planar ? index : index * channelCount + channel
+        switch av_get_packed_sample_fmt(format) {
+        case AV_SAMPLE_FMT_U8: return (Float(base[i]) - 128) / 128
+        case AV_SAMPLE_FMT_S16: return base.withMemoryRebound(to: Int16.self, capacity: i + 1) { Float($0[i]) / 32768 }
+        case AV_SAMPLE_FMT_S32: return base.withMemoryRebound(to: Int32.self, capacity: i + 1) { Float($0[i]) / 2147483648 }
+        case AV_SAMPLE_FMT_S64: return base.withMemoryRebound(to: Int64.self, capacity: i + 1) { Float(Double($0[i]) / 9.223372036854775807e18) }
+        case AV_SAMPLE_FMT_FLT: return base.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] }
+        case AV_SAMPLE_FMT_DBL: return base.withMemoryRebound(to: Double.self, capacity: i + 1) { Float($0[i]) }
+        default: return 0
+        }
+    }
+
+    func unref() { av_frame_unref(pointer) }
+}

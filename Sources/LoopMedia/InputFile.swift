@@ -1,0 +1,51 @@
+import CFFmpeg
+
+/// Owns a demuxer (an AVFormatContext opened for reading). Stream fields are copied out into plain values;
+/// no pointer into the context leaves this type.
+public final class InputFile {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+
+    public init(path: String) throws {
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&ctx, path, nil, nil), "open")
+        guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
+        context = ctx
+        self.path = path
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&ctx)
+    }
+
+    /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
+    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+    public var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
+    /// Reads codec parameters from the packets, for containers whose headers do not carry them all.
+    public func findStreamInfo() throws {
+        try check(avformat_find_stream_info(context, nil), "read stream info")
+    }
+
+    /// The next packet, or false at the end of the file. Errors other than EOF are thrown, never taken as EOF.
+    public func read(into packet: Packet) throws -> Bool {
+        packet.unref()
+        let r = av_read_frame(context, packet.pointer)
+        if r == lp_error_eof { return false }
+        try check(r, "read packet")
+        return true
+    }
+
+    /// Seeks so the next packets of `stream` start at the keyframe at or before `timestamp` (stream ticks).
+    public func seek(stream: Int, to timestamp: Int64) throws {
+        try check(av_seek_frame(context, Int32(stream), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
+    }
+
+    public func metadata(_ key: String) -> String? {
+        guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0) else { return nil }
+        return String(cString: entry.pointee.value)
+    }
+}

@@ -1,0 +1,32 @@
+import CFFmpeg
+
+/// The one error the media layer throws: which operation failed, on what, and FFmpeg's (or our) reason.
+public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var operation: String
+    public var reason: String
+    /// FFmpeg's error code, when FFmpeg reported it.
+    public var code: Int32?
+
+    public init(_ operation: String, reason: String, code: Int32? = nil) {
+        self.operation = operation; self.reason = reason; self.code = code
+    }
+
+    public init(_ operation: String, code: Int32) {
+        self.init(operation, reason: MediaError.text(code), code: code)
+    }
+
+    public var description: String { "\(operation): \(reason)" }
+
+    static func text(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        if av_strerror(code, &buffer, buffer.count) < 0 { return "FFmpeg error \(code)" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// Throws on a negative FFmpeg return code, naming the operation.
+@discardableResult
+func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
+    if code < 0 { throw MediaError(operation(), code: code) }
+    return code
+}

@@ -1,0 +1,67 @@
+import CFFmpeg
+import LoopAnalysis
+
+extension InputFile {
+    /// Copies one stream's codec parameters into a plain value.
+    func basics(_ index: Int) -> TrackBasics {
+        let st = stream(index).pointee
+        let par = st.codecpar.pointee
+        let kind: TrackKind = switch par.codec_type {
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_AUDIO: .audio
+        case AVMEDIA_TYPE_SUBTITLE: .subtitle
+        case AVMEDIA_TYPE_DATA: .data
+        case AVMEDIA_TYPE_ATTACHMENT: .attachment
+        default: .unknown
+        }
+        let codec = String(cString: avcodec_get_name(par.codec_id))
+        var profile: String?
+        let profileID = par.profile != FF_PROFILE_UNKNOWN ? par.profile : Self.profileFromExtradata(par)
+        if let profileID, let name = avcodec_profile_name(par.codec_id, profileID) { profile = String(cString: name) }
+        let rate = st.avg_frame_rate.num > 0 ? st.avg_frame_rate : st.r_frame_rate
+        var b = TrackBasics(index: index, trackID: Int(st.id), kind: kind, codec: codec, profile: profile)
+        if kind == .video {
+            b.width = Int(par.width); b.height = Int(par.height)
+            b.rotation = rotation(index)
+            if rate.num > 0 && rate.den > 0 { b.declaredFrameRate = Rational(Int64(rate.num), Int64(rate.den)) }
+        }
+        if kind == .audio {
+            b.sampleRate = Int(par.sample_rate); b.channels = Int(par.ch_layout.nb_channels)
+            if par.initial_padding > 0 { b.codecDelay = Int64(par.initial_padding) }
+            if par.codec_id == AV_CODEC_ID_OPUS, b.codecDelay == nil { b.codecDelay = Self.opusPreSkip(par) }
+        }
+        if let lang = av_dict_get(st.metadata, "language", nil, 0) {
+            let value = String(cString: lang.pointee.value)
+            if value != "und" { b.language = value }
+        }
+        return b
+    }
+
+    /// Clockwise degrees from the display matrix (FFmpeg reports counter-clockwise).
+    private func rotation(_ index: Int) -> Int? {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return nil }
+        let ccw = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard ccw.isFinite else { return nil }
+        let cw = (Int((-ccw).rounded()) % 360 + 360) % 360
+        return cw
+    }
+
+    /// MP4 demuxing does not fill `profile`; the codec configuration record has it (avcC byte 1 is H.264's
+    /// profile_idc, hvcC's general_profile_idc is byte 1's low 5 bits, AAC's object type is the top 5 bits).
+    private static func profileFromExtradata(_ par: AVCodecParameters) -> Int32? {
+        guard let data = par.extradata, par.extradata_size >= 2 else { return nil }
+        switch par.codec_id {
+        case AV_CODEC_ID_H264 where data[0] == 1: return Int32(data[1])
+        case AV_CODEC_ID_HEVC where data[0] == 1: return Int32(data[1] & 0x1f)
+        case AV_CODEC_ID_AAC: return Int32(data[0] >> 3) - 1
+        default: return nil
+        }
+    }
+
+    /// OpusHead: "OpusHead", version, channels, pre-skip (u16 little-endian).
+    private static func opusPreSkip(_ par: AVCodecParameters) -> Int64? {
+        guard let d = par.extradata, par.extradata_size >= 12 else { return nil }
+        return Int64(d[10]) | Int64(d[11]) << 8
+    }
+}
