@@ -21,6 +21,9 @@ public struct PrimingFacts: Codable, Sendable, Equatable {
     public var signalled: Bool
     /// "edit list", "skip samples", "codec header" or "none".
     public var method: String
+
+    /// Apple's AAC encoders prime 2112 samples; a skip beyond that also trims content.
+    public static let largestKnownDelay: Int64 = 2112
 }
 
 /// What the codec parameters say about a track; filled by the media layer.

@@ -6,7 +6,7 @@ public enum Figures {
 
     public static func samples(_ seconds: Rational, rate: Int) -> String {
         let n = seconds * Int64(rate)
-        return (n.denominator == 1 ? "\(n.numerator)" : decimal(n, places: 1)) + " samples"
+        return (n.denominator == 1 ? "\(n.numerator)" : decimal(n, places: 1)) + (n == .one ? " sample" : " samples")
     }
 
     public static func frames(_ seconds: Rational, frameRate: Rational) -> String {

@@ -16,6 +16,10 @@ public enum Probe {
         let size = try fileSize(path)
         let input = try InputFile(path: path)
         let format = input.formatName
+        // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
+        if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
+            throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
+        }
         let iso = format.hasPrefix("mov,") ? try ISOFile.read(path: path, fileSize: size) : nil
         if let iso, iso.dataEnd > size {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")

@@ -16,7 +16,7 @@ public struct Rotation: Rule {
     }
 
     /// `degrees` is clockwise; ffprobe prints the counter-clockwise angle, so say both ways where it helps.
-    static func describe(_ degrees: Int) -> String {
+    public static func describe(_ degrees: Int) -> String {
         switch degrees {
         case 90: "90° clockwise"
         case 180: "180°"

@@ -1,0 +1,106 @@
+import Foundation
+import LoopAnalysis
+
+enum Output {
+    /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.
+    static func emit(_ report: Report, options: ReportOptions) throws {
+        if !options.quiet { Console.stderr(Diagnostics.render(report)) }
+        switch options.format {
+        case .text: Console.stdout(TextFormat.render(report, color: Console.stdoutIsTTY && Console.colorAllowed))
+        case .json: Console.stdout(try JSONFormat.render(report))
+        case .junit: Console.stdout(JUnitFormat.render(report, failOn: options.failOn))
+        case .github: Console.stdout(GitHubFormat.render(report))
+        }
+    }
+}
+
+/// `path: warning: [rule-id] message`, the shape editors and CI log parsers understand.
+enum Diagnostics {
+    static func render(_ report: Report) -> String {
+        report.files.flatMap { file in
+            file.findings.map { "\(file.path): \($0.severity.rawValue): [\($0.rule)] \($0.message)\n" }
+        }.joined()
+    }
+}
+
+enum JSONFormat {
+    /// Sorted keys and no run-dependent values (no times, no absolute paths added), so output is byte-stable.
+    static func render(_ report: Report) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+    }
+}
+
+enum GitHubFormat {
+    /// Workflow commands: `::error file=…,title=…::message`. GitHub has no "info" level; it is `notice`.
+    static func render(_ report: Report) -> String {
+        report.files.flatMap { file in
+            file.findings.map { f in
+                let level = switch f.severity { case .error: "error"; case .warning: "warning"; case .info: "notice" }
+                return "::\(level) file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\(data(f.message + " (fix: " + f.hint + ")"))\n"
+            }
+        }.joined()
+    }
+
+    static func data(_ s: String) -> String {
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+    static func property(_ s: String) -> String {
+        data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+enum JUnitFormat {
+    /// One testcase per file; a <failure> per finding at or above --fail-on, an <error> for an unreadable file.
+    /// Findings below the bar are listed in <system-out> so they are visible without failing the build.
+    static func render(_ report: Report, failOn: FailOn) -> String {
+        var failures = 0, errors = 0
+        var cases = ""
+        for file in report.files {
+            let name = xml(file.path)
+            cases += "    <testcase classname=\"loopprep.\(report.command)\" name=\"\(name)\" file=\"\(name)\">\n"
+            var notes: [String] = []
+            for f in file.findings {
+                if f.rule == Analyzer.unreadableID {
+                    errors += 1
+                    cases += "      <error type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml(f.message))</error>\n"
+                } else if failOn.fails(f.severity) {
+                    failures += 1
+                    cases += "      <failure type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n"
+                } else {
+                    notes.append("[\(f.severity.rawValue)] [\(f.rule)] \(f.message)")
+                }
+            }
+            if !notes.isEmpty { cases += "      <system-out>\(xml(notes.joined(separator: "\n")))</system-out>\n" }
+            cases += "    </testcase>\n"
+        }
+        let counts = "tests=\"\(report.files.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
+        return """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <testsuites name="loopprep" \(counts)>
+          <testsuite name="loopprep \(report.command)" \(counts)>
+        \(cases)  </testsuite>
+        </testsuites>
+
+        """
+    }
+
+    static func xml(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n", "\t": out.unicodeScalars.append(c)
+            default:
+                // XML 1.0 cannot carry other control characters at all (a file name may hold them).
+                if c.value < 0x20 || (0xFFFE...0xFFFF).contains(c.value) { out += "?" } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,71 @@
+import LoopAnalysis
+
+/// The people's format: one block per file, worst file first, each track's facts on a line, then findings.
+enum TextFormat {
+    static func render(_ report: Report, color: Bool) -> String {
+        let paint = Paint(enabled: color)
+        let files = report.files.sorted { a, b in
+            let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
+            return x != y ? x > y : a.path < b.path
+        }
+        var out = ""
+        for file in files {
+            let status = file.error != nil ? paint.red("UNREADABLE") : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
+            out += "\(paint.bold(file.path))  \(status)\n"
+            if let facts = file.facts {
+                out += "  \(facts.container), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
+                out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""
+                out += "\n"
+                for track in facts.tracks { out += "  " + describe(track) + "\n" }
+            }
+            for f in file.findings {
+                out += "  " + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
+                out += " [\(f.rule)] \(f.message)\n"
+                if f.rule != Analyzer.unreadableID { out += "          fix: \(f.hint)\n" }
+            }
+            out += "\n"
+        }
+        let s = report.summary
+        let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
+        out += "\(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.unreadable) unreadable\n"
+        return out
+    }
+
+    static func describe(_ t: TrackFacts) -> String {
+        var parts = ["\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")]
+        if let w = t.width, let h = t.height { parts.append("\(w)x\(h)") }
+        if let fps = t.frameRate { parts.append("\(fps) fps") }
+        if let rate = t.sampleRate { parts.append("\(rate) Hz") }
+        if let ch = t.channels { parts.append("\(ch) ch") }
+        var range = "\(Figures.decimal(t.startSeconds, places: 3))-\(Figures.decimal(t.endSeconds, places: 3)) s"
+        if let n = t.frameCount { range += " (\(n) frames)" }
+        if let n = t.sampleCount { range += " (\(n.denominator == 1 ? "\(n.numerator)" : Figures.decimal(n, places: 1)) samples)" }
+        parts.append(range)
+        if let p = t.priming { parts.append(priming(p)) }
+        if t.firstFrameIsKeyframe == false { parts.append("starts mid-GOP") }
+        if let r = t.rotation, r != 0 { parts.append("rotated " + Rotation.describe(r)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// An edit that skips more than any encoder's delay is trimming content too; say what it skips.
+    static func priming(_ p: PrimingFacts) -> String {
+        guard p.signalled else { return "priming not signalled" }
+        guard let n = p.samples else { return "priming signalled (\(p.method))" }
+        return n <= PrimingFacts.largestKnownDelay ? "priming \(n) signalled (\(p.method))" : "priming hidden (\(p.method) skips \(n) samples)"
+    }
+}
+
+extension Severity {
+    var rankValue: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+struct Paint {
+    var enabled: Bool
+    func wrap(_ code: String, _ s: String) -> String { enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+    func bold(_ s: String) -> String { wrap("1", s) }
+    func red(_ s: String) -> String { wrap("31", s) }
+    func green(_ s: String) -> String { wrap("32", s) }
+    func severity(_ sev: Severity, _ s: String) -> String {
+        switch sev { case .error: wrap("31", s); case .warning: wrap("33", s); case .info: wrap("36", s) }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Expands the command line's paths: files as given, folders recursively (hidden entries skipped), in a
+/// deterministic order. In a folder, files with a media extension are always analyzed (so a broken .mp4 is
+/// reported); other files are offered to FFmpeg and kept only if it finds audio or video in them.
+struct Inputs {
+    struct Item: Sendable {
+        /// As the user would type it.
+        var path: String
+        /// Relative to the folder it was found under (the file name for a file given directly).
+        var relativePath: String
+        /// Named on the command line: a read failure is always reported.
+        var explicit: Bool
+    }
+
+    static let mediaExtensions: Set = ["mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
+                                       "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf"]
+
+    static func collect(_ paths: [String]) -> [Item] {
+        var items: [Item] = []
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                items.append(Item(path: path, relativePath: (path as NSString).lastPathComponent, explicit: true))
+                continue
+            }
+            let root = URL(fileURLWithPath: path)
+            guard let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                             options: [.skipsHiddenFiles]) else { continue }
+            var found: [Item] = []
+            for case let url as URL in walker {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+                let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
+                found.append(Item(path: shown, relativePath: relative,
+                                  explicit: mediaExtensions.contains(url.pathExtension.lowercased())))
+            }
+            items += found.sorted { $0.path < $1.path }
+        }
+        return items
+    }
+}
