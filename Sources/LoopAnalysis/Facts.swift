@@ -22,6 +22,10 @@ public struct PrimingFacts: Codable, Sendable, Equatable {
     /// "edit list", "skip samples", "codec header" or "none".
     public var method: String
 
+    public init(samples: Int64?, signalled: Bool, method: String) {
+        self.samples = samples; self.signalled = signalled; self.method = method
+    }
+
     /// Apple's AAC encoders prime 2112 samples; a skip beyond that also trims content.
     public static let largestKnownDelay: Int64 = 2112
 }

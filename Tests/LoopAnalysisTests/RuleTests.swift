@@ -1,0 +1,150 @@
+import Testing
+@testable import LoopAnalysis
+
+@Suite struct RuleTests {
+    @Test func cleanClipHasNoErrorOrWarning() {
+        #expect(Clips.rules(Clips.clean) == [])
+    }
+
+    @Test func ntscClipWithExactAudioIsClean() {
+        let v = Clips.video(frames: 30, step: 1001, timescale: 30000, edits: [Edit(mediaTime: 0, duration: Rational(1001, 1000))])
+        #expect(v.frameRate == Rational(30000, 1001))
+        let clip = Clips.clip([v, Clips.audio(seconds: Rational(1001, 1000))])
+        #expect(Clips.rules(clip) == [])
+    }
+
+    @Test func ntscClipAt44kWithinHalfASampleIsClean() {
+        // 1.001 s is 44144.1 samples at 44.1 kHz: the nearest whole count is 0.1 sample short.
+        let v = Clips.video(frames: 30, step: 1001, timescale: 30000, edits: nil)
+        let a = Clips.audio(seconds: Rational(44144, 44100), rate: 44100)
+        #expect(Clips.rules(Clips.clip([v, a])) == [])
+    }
+
+    @Test func audioLongerIsAnErrorWithFigures() throws {
+        let clip = Clips.clip([Clips.video(), Clips.audio(seconds: Rational(3, 2))])
+        let f = try #require(Analyzer.findings(in: clip).first)
+        #expect(f.rule == "audio-longer-than-video")
+        #expect(f.severity == .error)
+        #expect(f.figures["samples"] == 24000)
+        #expect(f.figures["frames"] == 15)
+        #expect(f.message.contains("500.000 ms = 24000 samples = 15 frames"))
+    }
+
+    @Test func videoLongerBelowHalfAFrameIsAWarning() throws {
+        // 10 ms short: more than half a sample, less than half a frame (16.7 ms).
+        let clip = Clips.clip([Clips.video(), Clips.audio(seconds: Rational(99, 100))])
+        let f = try #require(Analyzer.findings(in: clip).first)
+        #expect(f.rule == "video-longer-than-audio")
+        #expect(f.severity == .warning)
+    }
+
+    @Test func halfASampleIsTolerated() {
+        let clip = Clips.clip([Clips.video(), Clips.audio(seconds: Rational(96001, 96000))])
+        #expect(Clips.rules(clip) == [])
+    }
+
+    @Test func startOffset() {
+        var late = Clips.audio()
+        late.startSeconds = Rational(1, 10)
+        #expect(Clips.rules(Clips.clip([Clips.video(), late])).contains("start-offset"))
+    }
+
+    @Test func primingNotSignalled() {
+        let clip = Clips.clip([Clips.video(), Clips.audio(priming: nil)])
+        #expect(Clips.rules(clip) == ["priming-not-signalled"])
+        let pcm = Clips.clip([Clips.video(), Clips.audio(priming: nil, codec: "pcm_s16le")])
+        #expect(Clips.rules(pcm) == [])
+    }
+
+    @Test func firstFrameNotKeyframe() {
+        let v = Clips.video(frames: 60, edits: [Edit(mediaTime: 512 * 5, duration: .one)])
+        #expect(Clips.rules(Clips.clip([v])).contains("first-frame-not-keyframe"))
+    }
+
+    @Test func timestampGap() {
+        var v = Clips.video()
+        v.timingBreaks = [TimingBreak(at: 10240, expectedAt: 7680, length: 2560)]
+        v.timingBreakCount = 1
+        let findings = Analyzer.findings(in: Clips.clip([v, Clips.audio()]))
+        #expect(findings.map(\.rule) == ["timestamp-gap"])
+        #expect(findings[0].message.contains("166.667 ms = 5 frames"))
+    }
+
+    @Test func oddLastFrameMovesTheEnd() {
+        var v = Clips.video()
+        v.lastFrameDuration = 2048
+        #expect(Clips.rules(Clips.clip([v, Clips.audio()])) == ["timestamp-gap"])
+        v.lastFrameDuration = 600
+        #expect(Clips.rules(Clips.clip([v, Clips.audio()])) == [])
+    }
+
+    @Test func moovAtEnd() {
+        #expect(Clips.rules(Clips.clip([Clips.video(), Clips.audio()], moovFirst: false)) == ["moov-at-end"])
+        #expect(Clips.rules(Clips.clip([Clips.video(), Clips.audio()], container: "webm", moovFirst: nil), options: .init(target: .web)) == [])
+    }
+
+    @Test func tooShortSaysHowManyRepeats() throws {
+        let clip = Clips.clip([Clips.video(frames: 9, edits: nil), Clips.audio(seconds: Rational(3, 10))])
+        let f = try #require(Analyzer.findings(in: clip).first { $0.rule == "too-short-to-loop" })
+        #expect(f.figures["repeats"] == 4)
+        let longer = AnalysisOptions(minimumLoopSeconds: Rational(1, 5))
+        #expect(!Clips.rules(clip, options: longer).contains("too-short-to-loop"))
+    }
+
+    @Test func notPlayableDependsOnTarget() {
+        let vp9 = Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: "vp9"))
+        let clip = Clips.clip([vp9, Clips.audio(priming: nil, codec: "opus")], container: "webm", moovFirst: nil)
+        #expect(Clips.rules(clip, options: .init(target: .apple)).filter { $0 == "not-playable-on-target" }.count == 3)
+        #expect(Clips.rules(clip, options: .init(target: .web)) == [])
+        let prores = Clips.clip([Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: "prores")),
+                                 Clips.audio(priming: nil, codec: "pcm_s16le")], container: "mov")
+        #expect(Clips.rules(prores) == [])
+    }
+
+    @Test func seamRules() {
+        let click = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 1, videoMotion: 0, audioJump: [0.01, 0.2]))
+        let f = Analyzer.findings(in: click)
+        #expect(f.map(\.rule) == ["seam-audio-click"])
+        #expect(f.first?.figures["channel"] == 2)
+        let jump = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 2, audioJump: [0]))
+        #expect(Clips.rules(jump) == ["seam-visual-jump"])
+        // Lots of motion anyway: a big difference at the seam is not a cut.
+        let moving = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 10, audioJump: [0]))
+        #expect(Clips.rules(moving) == [])
+    }
+
+    @Test func rotationIsOnlyInfo() {
+        let v = Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: "h264", rotation: 90))
+        let f = Analyzer.findings(in: Clips.clip([v, Clips.audio()]))
+        #expect(f.map(\.rule) == ["rotation"])
+        #expect(f.first?.severity == .info)
+    }
+
+    @Test func everyRuleIdIsKebabCaseAndUnique() {
+        let ids = Analyzer.allIDs
+        #expect(Set(ids).count == ids.count)
+        for id in ids { #expect(id.allSatisfy { $0.isLowercase || $0 == "-" }, "\(id)") }
+    }
+}
+
+@Suite struct ReportTests {
+    static func file(_ path: String, _ severities: [Severity], unreadable: Bool = false) -> FileReport {
+        FileReport(path: path, facts: nil, findings: severities.map { Finding(rule: "r", severity: $0, message: "m", hint: "h") },
+                   error: unreadable ? "open: bad" : nil)
+    }
+
+    @Test func exitStatusFollowsFailOn() {
+        let report = Report(command: "analyze", options: .init(), files: [Self.file("b", [.warning]), Self.file("a", [])])
+        #expect(report.exitStatus(failOn: .error) == .clean)
+        #expect(report.exitStatus(failOn: .warning) == .findings)
+        #expect(report.exitStatus(failOn: .never) == .clean)
+        #expect(report.files.map(\.path) == ["a", "b"])
+    }
+
+    @Test func unreadableWinsOverFindings() {
+        let report = Report(command: "analyze", options: .init(), files: [Self.file("a", [.error]), Self.file("b", [.error], unreadable: true)])
+        #expect(report.exitStatus(failOn: .never) == .unreadable)
+        #expect(report.summary.unreadable == 1)
+        #expect(report.summary.errors == 2)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import LoopAnalysis
+@testable import LoopMedia
+
+@Suite struct ProbeTests {
+    /// Each defect fixture trips its rule.
+    @Test(arguments: [
+        ("audio-longer.mp4", "audio-longer-than-video"),
+        ("video-longer.mp4", "video-longer-than-audio"),
+        ("start-offset.mp4", "start-offset"),
+        ("priming-not-signalled.mp4", "priming-not-signalled"),
+        ("not-keyframe-start.mp4", "first-frame-not-keyframe"),
+        ("timestamp-gap.mp4", "timestamp-gap"),
+        ("moov-at-end.mp4", "moov-at-end"),
+        ("too-short.mp4", "too-short-to-loop"),
+        ("vp9-opus.webm", "not-playable-on-target"),
+        ("seam-click.mp4", "seam-audio-click"),
+        ("seam-jump.mp4", "seam-visual-jump"),
+        ("rotated.mp4", "rotation"),
+    ])
+    func defectFixtureTripsItsRule(file: String, rule: String) {
+        let report = ClipAnalysis.report(path: Fixtures.path(file), options: .init())
+        #expect(report.error == nil)
+        #expect(report.findings.map(\.rule).contains(rule), "\(file): \(report.findings.map(\.rule))")
+    }
+
+    /// Clean clips (29.97 fps, 44.1 kHz, HEVC, ProRes + PCM in MOV, 5.1, rotated, video-only, audio-only) have
+    /// no error or warning.
+    @Test(arguments: ["clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "surround-51.mp4",
+                      "rotated.mp4", "video-only.mp4", "audio-only.m4a"])
+    func cleanFixtureHasNoErrorOrWarning(file: String) {
+        let report = ClipAnalysis.report(path: Fixtures.path(file), options: .init())
+        #expect(report.error == nil)
+        #expect(report.findings.filter { $0.severity != .info }.isEmpty, "\(file): \(report.findings.map(\.message))")
+    }
+
+    @Test func webmIsPlayableOnTheWebTarget() {
+        let report = ClipAnalysis.report(path: Fixtures.path("vp9-opus.webm"), options: .init(target: .web))
+        #expect(!report.findings.map(\.rule).contains("not-playable-on-target"))
+        #expect(report.facts?.container == "webm")
+        // FFmpeg's WebM muxer starts the video 7 ms late to make room for Opus's codec delay: a true, small offset.
+        #expect(report.facts?.mainVideo?.startSeconds == Rational(7, 1000))
+        #expect(report.facts?.mainAudio?.priming == PrimingFacts(samples: 312, signalled: true, method: "codec header"))
+    }
+
+    @Test(arguments: [
+        ("zero-bytes.mp4", "empty file (0 bytes)"),
+        ("text.mp4", "Invalid data"),
+        ("truncated.mp4", "truncated"),
+        ("no-such-file.mp4", "no such file"),
+    ])
+    func unreadableInputIsOneClearError(file: String, reason: String) {
+        let report = ClipAnalysis.report(path: Fixtures.path(file), options: .init())
+        #expect(report.findings.map(\.rule) == ["unreadable"])
+        #expect(report.error?.contains(reason) == true, "\(report.error ?? "nil")")
+        #expect(report.error?.contains("\n") == false)
+    }
+
+    @Test func exactFactsOfTheNtscClip() throws {
+        let facts = try Probe.facts(path: Fixtures.path("clean-2997.mp4"))
+        let video = try #require(facts.mainVideo), audio = try #require(facts.mainAudio)
+        #expect(video.frameRate == Rational(30000, 1001))
+        #expect(video.frameCount == 30)
+        #expect(video.durationSeconds == Rational(1001, 1000))
+        #expect(audio.sampleCount == Rational(48048))
+        #expect(audio.priming == PrimingFacts(samples: 1024, signalled: true, method: "edit list"))
+        #expect(facts.moovBeforeMdat == true)
+        #expect(video.profile == "High")
+    }
+
+    @Test func channelsRotationAndCodecs() throws {
+        #expect(try Probe.facts(path: Fixtures.path("surround-51.mp4")).mainAudio?.channels == 6)
+        #expect(try Probe.facts(path: Fixtures.path("rotated.mp4")).mainVideo?.rotation == 270)
+        #expect(try Probe.facts(path: Fixtures.path("hevc.mp4")).mainVideo?.codec == "hevc")
+        let mov = try Probe.facts(path: Fixtures.path("prores-pcm.mov"))
+        #expect(mov.container == "mov")
+        #expect(mov.tracks.map(\.codec) == ["prores", "pcm_s16le"])
+        #expect(try Probe.facts(path: Fixtures.path("clean-44k.mp4")).mainAudio?.sampleRate == 44100)
+    }
+
+    /// Our index reader against ffprobe's demuxer: start and duration of every stream, after edit lists.
+    @Test(arguments: ["clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "audio-longer.mp4",
+                      "video-longer.mp4", "start-offset.mp4", "not-keyframe-start.mp4", "timestamp-gap.mp4", "too-short.mp4"])
+    func factsAgreeWithFFprobe(file: String) throws {
+        let ours = try Probe.facts(path: Fixtures.path(file))
+        let theirs = try FFprobe.streams(Fixtures.path(file))
+        for track in ours.tracks {
+            let stream = try #require(theirs.first { $0.index == track.index })
+            let start = try #require(stream.start_time.flatMap(Double.init))
+            let duration = try #require(stream.duration.flatMap(Double.init))
+            // ffprobe prints microseconds; our values are exact.
+            #expect(abs(track.startSeconds.doubleValue - start) < 0.000_002, "\(file) track \(track.index) start")
+            #expect(abs(track.durationSeconds.doubleValue - duration) < 0.000_002, "\(file) track \(track.index) duration")
+            #expect(stream.nb_frames.flatMap(Int.init) == track.packetCount)
+        }
+    }
+
+    @Test func seamMeasuresSeparateCleanFromJumpy() throws {
+        func seam(_ file: String) throws -> SeamFacts {
+            let (facts, input) = try Probe.facts(opening: Fixtures.path(file))
+            return try SeamProbe.measure(input, facts: facts)
+        }
+        let clean = try seam("clean.mp4"), click = try seam("seam-click.mp4"), jump = try seam("seam-jump.mp4")
+        #expect((clean.audioJump?.max() ?? 1) < 0.02)
+        #expect((click.audioJump?.max() ?? 0) > 0.08)
+        #expect((clean.videoDifference ?? 99) < 3)
+        #expect((jump.videoDifference ?? 0) > 10)
+        // Channels and track kinds come through whatever the layout.
+        #expect(try seam("surround-51.mp4").audioJump?.count == 6)
+        #expect(try seam("video-only.mp4").audioJump == nil)
+        #expect(try seam("audio-only.m4a").videoDifference == nil)
+        #expect((try seam("vp9-opus.webm").audioJump?.max() ?? 1) < 0.02)
+    }
+
+    @Test func seamOffReadsNoFrames() {
+        let report = ClipAnalysis.report(path: Fixtures.path("seam-click.mp4"), options: .init(seamChecks: false))
+        #expect(report.facts?.seam == nil)
+        #expect(!report.findings.map(\.rule).contains("seam-audio-click"))
+    }
+}

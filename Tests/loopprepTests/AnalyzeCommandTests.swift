@@ -1,0 +1,122 @@
+import Foundation
+import FoundationXML
+import Testing
+
+@Suite struct AnalyzeCommandTests {
+    @Test func cleanClipExitsZeroWithNothingOnStderr() throws {
+        let run = try Run.loopprep(["analyze", Run.fixture("clean.mp4")])
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdout.contains("clean.mp4  OK"))
+        #expect(run.stdout.contains("30 fps"))
+        #expect(run.stdout.hasSuffix("1 file: 1 clean, 0 errors, 0 warnings, 0 unreadable\n"))
+    }
+
+    @Test func errorFindingExitsOneWithADiagnostic() throws {
+        let path = Run.fixture("audio-longer.mp4")
+        let run = try Run.loopprep(["analyze", path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(path): error: [audio-longer-than-video] audio track 1 (aac) ends 500.000 ms = 24000 samples = 15 frames after video track 0 (h264)\n"))
+        #expect(run.stdout.contains("fix: trim every track to the shortest"))
+    }
+
+    @Test func failOnSetsTheBar() throws {
+        let moov = Run.fixture("moov-at-end.mp4")
+        #expect(try Run.loopprep(["analyze", moov]).status == 0)
+        #expect(try Run.loopprep(["analyze", "--fail-on", "warning", moov]).status == 1)
+        #expect(try Run.loopprep(["analyze", "--fail-on", "never", Run.fixture("audio-longer.mp4")]).status == 0)
+    }
+
+    @Test func unreadableInputExitsTwoAndTheBatchGoesOn() throws {
+        let run = try Run.loopprep(["analyze", Run.fixture("zero-bytes.mp4"), Run.fixture("text.mp4"), Run.fixture("clean.mp4")])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)"))
+        #expect(run.stderr.contains("text.mp4: error: [unreadable] open: Invalid data found when processing input"))
+        #expect(run.stdout.contains("clean.mp4  OK"))
+    }
+
+    @Test func usageErrorsExit64() throws {
+        #expect(try Run.loopprep(["analyze"]).status == 64)
+        #expect(try Run.loopprep(["analyze", "--jobs", "0", Run.fixture("clean.mp4")]).status == 64)
+        #expect(try Run.loopprep(["analyze", "--format", "yaml", Run.fixture("clean.mp4")]).status == 64)
+    }
+
+    @Test func helpDocumentsExitCodes() throws {
+        let run = try Run.loopprep(["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("64  usage error"))
+    }
+
+    @Test func jsonIsVersionedSortedAndByteStable() throws {
+        let args = ["analyze", "--format", "json", Run.fixture("clean-2997.mp4"), Run.fixture("start-offset.mp4")]
+        let first = try Run.loopprep(args), second = try Run.loopprep(args + ["--jobs", "1"])
+        #expect(first.status == 1)
+        #expect(first.stdout == second.stdout)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect(json["schemaVersion"] as? Int == 1)
+        let files = try #require(json["files"] as? [[String: Any]])
+        #expect(files.count == 2)
+        let facts = try #require(files[0]["facts"] as? [String: Any])
+        let video = try #require((facts["tracks"] as? [[String: Any]])?.first)
+        #expect(video["frameRate"] as? String == "30000/1001")
+        let findings = try #require(files[1]["findings"] as? [[String: Any]])
+        #expect(findings.first?["rule"] as? String == "start-offset")
+        // Sorted keys: "command" precedes "files" precedes "options".
+        let c = try #require(first.stdout.range(of: "\"command\"")), f = try #require(first.stdout.range(of: "\"files\""))
+        #expect(c.lowerBound < f.lowerBound)
+    }
+
+    @Test func junitHasATestcasePerFileAndAFailurePerFinding() throws {
+        let run = try Run.loopprep(["analyze", "--format", "junit", Run.fixture("clean.mp4"), Run.fixture("video-longer.mp4"),
+                                    Run.fixture("zero-bytes.mp4"), Run.fixture("moov-at-end.mp4")])
+        #expect(run.status == 2)
+        let doc = try XMLDocument(data: Data(run.stdout.utf8))
+        #expect(try doc.nodes(forXPath: "//testcase").count == 4)
+        #expect(try doc.nodes(forXPath: "//testcase/failure[@type='video-longer-than-audio']").count == 1)
+        #expect(try doc.nodes(forXPath: "//testcase/error[@type='unreadable']").count == 1)
+        // The warning is below --fail-on error: listed, not failed.
+        #expect(try doc.nodes(forXPath: "//testcase/system-out").first?.stringValue?.contains("moov-at-end") == true)
+        let suite = try #require(try doc.nodes(forXPath: "//testsuite").first as? XMLElement)
+        #expect(suite.attribute(forName: "failures")?.stringValue == "1")
+        #expect(suite.attribute(forName: "errors")?.stringValue == "1")
+    }
+
+    @Test func githubAnnotations() throws {
+        let run = try Run.loopprep(["analyze", "--format", "github", Run.fixture("too-short.mp4"), Run.fixture("video-longer.mp4")])
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("::error file=\(Run.fixture("video-longer.mp4")),title=loopprep video-longer-than-audio::") })
+        #expect(lines.contains { $0.hasPrefix("::warning file=") && $0.contains("too-short-to-loop") })
+    }
+
+    @Test func foldersAreSearchedRecursivelySkippingHiddenAndNonMedia() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sub = dir.appendingPathComponent("nested/deeper")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: sub.appendingPathComponent("a.mp4").path)
+        // Media whatever its extension; hidden files skipped; a text file with no media extension is not media.
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: dir.appendingPathComponent("b.bin").path)
+        try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent(".hidden.mp4").path)
+        try "notes".write(to: dir.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
+        let run = try Run.loopprep(["analyze", "--format", "json", dir.path])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let paths = (json["files"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        #expect(paths == [dir.path + "/b.bin", dir.path + "/nested/deeper/a.mp4"])
+    }
+
+    @Test func theBundledFixturesAsAWholeBatch() throws {
+        let run = try Run.loopprep(["analyze", "--format", "json", "--jobs", "2", Run.fixtures.path])
+        #expect(run.status == 2)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(summary["unreadable"] as? Int == 3)
+        #expect((json["files"] as? [Any])?.count == 23)
+    }
+
+    @Test func colourOnlyOnATerminal() throws {
+        let run = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4")], environment: ["TERM": "xterm-256color"])
+        #expect(!run.stdout.contains("\u{1B}["))
+        #expect(!run.stderr.contains("\u{1B}["))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Runs the built `loopprep` binary and captures what a user or CI sees.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repository.appendingPathComponent("fixtures")
+
+    /// The binary sits beside the test bundle in SwiftPM's build folder.
+    static let binary: URL = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("loopprep")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return repository.appendingPathComponent(".build/debug/loopprep")
+    }()
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    @discardableResult
+    static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so neither can fill up and block the child.
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loopprep-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

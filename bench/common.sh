@@ -1,0 +1,35 @@
+# Shared by the benchmarks: corpus making and timing. Source it; it expects $ROOT and $OUT.
+set -euo pipefail
+FF=(ffmpeg -nostdin -hide_banner -loglevel error -y)
+
+# 1080p30 H.264 + AAC clips, GOP 2 s, at a given video bitrate. Cached in $OUT/corpus-<name>.
+make_corpus() { # name count seconds bitrate
+  local dir="$OUT/corpus-$1"
+  if [ -f "$dir/.done" ]; then echo "$dir"; return; fi
+  mkdir -p "$dir"
+  for i in $(seq 1 "$2"); do
+    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=$3" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=$3" \
+      -c:v libx264 -preset ultrafast -x264-params keyint=60:min-keyint=60:scenecut=0 -b:v "$4" -maxrate "$4" -bufsize "$4" \
+      -pix_fmt yuv420p -c:a aac -b:a 128k -movflags +faststart "$dir/clip$i.mp4"
+  done
+  touch "$dir/.done"
+  echo "$dir"
+}
+
+# Best wall time in seconds of N runs of a command.
+best_of() { # n cmd...
+  local n=$1; shift
+  local best=""
+  for _ in $(seq 1 "$n"); do
+    local t0 t1
+    t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N)
+    best=$(awk -v a="$t0" -v b="$t1" -v best="$best" 'BEGIN { d = b - a; if (best == "" || d < best) best = d; printf "%.3f", best }')
+  done
+  echo "$best"
+}
+
+# Peak resident memory in MB of one run.
+peak_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
+row() { printf "%-58s %10s %10s %9s\n" "$@"; }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what loopprep needs on Debian 12 that a Swift 6.3 machine lacks: FFmpeg 5.1's -dev packages and
+# pkg-config (to build), ffmpeg/ffprobe (test tools: fixtures, cross-checks, benchmarks). Idempotent: does
+# nothing (and needs no network) when everything is there.
+set -euo pipefail
+packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set-up command 2: install what is missing and run every test (Swift Testing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+swift test 2>&1 | tee "${TMPDIR:-/tmp}/loopprep-test.log"
+status=${PIPESTATUS[0]}
+# A build failure or a run that executed no test must not pass.
+grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "${TMPDIR:-/tmp}/loopprep-test.log" || { echo "no passing Swift Testing run found" >&2; exit 1; }
+exit "$status"
