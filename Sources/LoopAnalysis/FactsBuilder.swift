@@ -40,7 +40,7 @@ extension TrackFacts {
         let step = b.kind == .video ? nominal : nil
         // One tick of slack where a tick is coarser than a sample (ms time bases); none where ticks are samples.
         let tolerance: Int64 = b.kind == .audio && t.timeBase.denominator < Int64(b.sampleRate ?? 0) ? 1 : 0
-        let breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance) : []
+        let breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
         timingBreaks = Array(breaks.prefix(Self.breakLimit))
         timingBreakCount = breaks.count
     }

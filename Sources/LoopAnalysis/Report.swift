@@ -5,9 +5,11 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// Set when the file could not be read; then `findings` holds the `unreadable` finding.
     public var error: String?
+    /// fix: what was done to the file.
+    public var fix: FixOutcome?
 
-    public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil) {
-        self.path = path; self.facts = facts; self.findings = findings; self.error = error
+    public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
+        self.path = path; self.facts = facts; self.findings = findings; self.error = error; self.fix = fix
     }
 
     public var worst: Severity? { findings.map(\.severity).max() }
@@ -75,6 +77,32 @@ public struct Report: Codable, Sendable, Equatable {
 
     public func exitStatus(failOn: FailOn) -> ExitStatus {
         if summary.unreadable > 0 { return .unreadable }
+        if files.contains(where: { $0.fix?.status == .failed }) { return .findings }
         return files.flatMap(\.findings).contains { failOn.fails($0.severity) } ? .findings : .clean
+    }
+}
+
+public enum FixStatus: String, Codable, Sendable {
+    /// Written and verified.
+    case fixed
+    /// Already what fix would write: copied byte for byte.
+    case unchanged
+    /// --dry-run: planned, nothing written.
+    case planned
+    /// Not written: the plan, the remux or the verification failed.
+    case failed
+}
+
+/// What `fix` did to one file. The report's `facts` and `findings` describe the output when there is one
+/// (`before` keeps the input's facts).
+public struct FixOutcome: Codable, Sendable, Equatable {
+    public var status: FixStatus
+    public var output: String?
+    public var reason: String?
+    public var plan: FixPlan?
+    public var before: ClipFacts?
+
+    public init(status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil) {
+        self.status = status; self.output = output; self.reason = reason; self.plan = plan; self.before = before
     }
 }

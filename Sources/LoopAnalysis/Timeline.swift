@@ -149,8 +149,18 @@ extension TrackTimeline {
     /// so durations alone hide it), a step of zero or less an overlap; jitter below that is variable frame rate,
     /// not a defect. Audio: each packet must start where the previous one ended, within `tolerance` ticks, which
     /// absorbs the rounding of coarse time bases (Matroska's milliseconds).
-    public func timingBreaks(frameStep: Int64?, tolerance: Int64) -> [TimingBreak] {
-        let ordered = samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
+    /// Only the presented span counts (`within`, media ticks): an edit that trims into a stretched first frame
+    /// leaves nothing irregular on screen.
+    public func timingBreaks(frameStep: Int64?, tolerance: Int64, within span: (start: Rational, end: Rational)? = nil) -> [TimingBreak] {
+        var ordered = samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
+        if let span {
+            ordered = ordered.filter { Rational($0.pts &+ max($0.duration, 1)) > span.start && Rational($0.pts) < span.end }
+            if let first = ordered.first, Rational(first.pts) < span.start {
+                let clampedStart = span.start.floor
+                ordered[0].duration -= clampedStart - first.pts
+                ordered[0].pts = clampedStart
+            }
+        }
         var breaks: [TimingBreak] = []
         for (a, b) in zip(ordered, ordered.dropFirst()) {
             let step = b.pts &- a.pts

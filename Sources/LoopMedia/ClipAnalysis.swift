@@ -5,9 +5,10 @@ import LoopAnalysis
 public enum ClipAnalysis {
     public static func report(path: String, options: AnalysisOptions) -> FileReport {
         do {
-            var (facts, input) = try Probe.facts(opening: path)
+            let probe = try Probe.probe(path)
+            var facts = probe.facts
             if options.seamChecks {
-                facts.seam = try SeamProbe.measure(input, facts: facts)
+                facts.seam = try SeamProbe.measure(probe.input, facts: facts)
             }
             return FileReport(path: path, facts: facts, findings: Analyzer.findings(in: facts, options: options))
         } catch {

@@ -6,9 +6,13 @@ public final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
 
-    public init(path: String) throws {
+    /// `options` are the demuxer's (e.g. `ignore_editlist` to see MP4 samples in raw media time).
+    public init(path: String, options: [String: String] = [:]) throws {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&ctx, path, nil, nil), "open")
+        var dict: OpaquePointer?
+        defer { av_dict_free(&dict) }
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
+        try check(avformat_open_input(&ctx, path, nil, &dict), "open")
         guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
         context = ctx
         self.path = path

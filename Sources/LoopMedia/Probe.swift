@@ -6,13 +6,22 @@ import LoopAnalysis
 /// or, for other containers, from packet headers; nothing here decodes.
 public enum Probe {
     public static func facts(path: String) throws -> ClipFacts {
-        try facts(opening: path).facts
+        try probe(path).facts
     }
 
-    /// Also returns an input positioned at the start, for the seam check. It is the probe's own when the
-    /// index sufficed (no packet was read); after a packet scan the file is reopened, because rewinding a
-    /// demuxer that has hit EOF is not reliable for every format (Matroska loses its first packets).
-    public static func facts(opening path: String) throws -> (facts: ClipFacts, input: InputFile) {
+    /// What a probe learns: the facts, the raw timelines they were computed from (plans need them), and an
+    /// input positioned at the start for the seam check. The input is the probe's own when the index sufficed
+    /// (no packet was read); after a packet scan the file is reopened, because rewinding a demuxer that has hit
+    /// EOF is not reliable for every format (Matroska loses its first packets).
+    public struct Result {
+        public var facts: ClipFacts
+        public var timelines: [Int: TrackTimeline]
+        public var input: InputFile
+        /// Top-level ISO-BMFF layout, when the file is one.
+        var iso: ISOFile?
+    }
+
+    public static func probe(_ path: String) throws -> Result {
         let size = try fileSize(path)
         let input = try InputFile(path: path)
         let format = input.formatName
@@ -54,7 +63,7 @@ public enum Probe {
         let facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
                               fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
                               fragmented: iso?.fragmented, tracks: tracks)
-        return (facts, missing.isEmpty ? input : try InputFile(path: path))
+        return Result(facts: facts, timelines: timelines, input: missing.isEmpty ? input : try InputFile(path: path), iso: iso)
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LoopMedia
 
@@ -14,6 +15,20 @@ enum Console {
 
     static func stdout(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
     static func stderr(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+
+    /// On SIGINT or SIGTERM: run `cleanUp` (remove temporaries), then exit 130 / 143. Keep the result alive.
+    static func cleanUpOnSignals(_ cleanUp: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                cleanUp()
+                exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
+    }
 
     static func configureFFmpegLog(verbose: Bool) {
         if verbose { FFmpegLog.routeToStandardError() } else { FFmpegLog.silence() }

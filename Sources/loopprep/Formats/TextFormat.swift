@@ -12,6 +12,7 @@ enum TextFormat {
         for file in files {
             let status = file.error != nil ? paint.red("UNREADABLE") : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
             out += "\(paint.bold(file.path))  \(status)\n"
+            if let fix = file.fix { out += FixText.render(fix) }
             if let facts = file.facts {
                 out += "  \(facts.container), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
                 out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""

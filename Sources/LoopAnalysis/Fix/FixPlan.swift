@@ -1,0 +1,58 @@
+/// How one track is cut: which coded samples are copied and what of them is presented.
+public struct TrackCut: Sendable, Equatable, Codable {
+    public var index: Int
+    public var kind: TrackKind
+    public var codec: String
+    public var timeBase: Rational
+    /// Decode-order range of samples to copy (inclusive), as index sample numbers (for people) and as decode
+    /// times (for the copier: demuxers may pack several index samples in a packet, as MOV does with PCM).
+    public var first: Int
+    public var last: Int
+    public var keepFrom: Int64
+    public var keepThrough: Int64
+    /// Media time (input ticks) of the first presented instant; samples before it are decoder pre-roll.
+    public var mediaStart: Int64
+    /// Presented duration, exact: a frame boundary for video, whole samples for audio.
+    public var duration: Rational
+    /// Where the media is cut (ticks) when the cut ends inside a packet: that packet is shortened to end here.
+    public var mediaEnd: Int64?
+    /// Before the fix, on the input's presentation timeline.
+    public var startBefore: Rational
+    public var endBefore: Rational
+    /// What the cut removes from the input's presented range at the head and at the tail (seconds; negative
+    /// at the head when hidden priming is revealed as a start shift).
+    public var trimmedHead: Rational
+    public var trimmedTail: Rational
+    public var sampleRate: Int?
+    public var frameRate: Rational?
+}
+
+/// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.
+public struct FixPlan: Sendable, Equatable, Codable {
+    public var tracks: [TrackCut]
+    /// Tracks that are not audio or video, dropped from the output (reported as a warning).
+    public var dropped: [Int]
+    /// The input instant (presentation timeline, seconds) where the output starts.
+    public var start: Rational
+    /// The output's presented length: the video's, to the frame; audio within half a sample of it.
+    public var duration: Rational
+    /// Movie timescale for the output, so every edit is exact: the LCM of the tracks' timescales when it fits.
+    public var movieTimescale: Int64
+    /// Things the user should know (start moved to the next keyframe, priming assumed, tracks dropped).
+    public var notes: [String]
+    /// True when the input already is what fix would write: the output is then a byte copy.
+    public var isNoop: Bool
+}
+
+public struct FixOptions: Sendable, Equatable {
+    /// AAC priming in samples to hide when the file does not signal it (FFmpeg's encoder: 1024; Apple's: 2112).
+    public var assumedPriming: Int64
+
+    public init(assumedPriming: Int64 = 1024) { self.assumedPriming = assumedPriming }
+}
+
+public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

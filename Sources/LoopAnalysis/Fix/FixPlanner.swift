@@ -1,0 +1,160 @@
+/// Plans a lossless repair: every audio and video track cut to the same presented range, the intersection of
+/// theirs; starting on a keyframe; ending on a video frame boundary with audio within half a sample of it.
+/// Works on the container's own timelines (ticks in each track's time base); no floating point.
+public enum FixPlanner {
+    /// Samples of decoder pre-roll to keep before a cut: AAC's MDCT overlaps one frame; Opus asks for 80 ms.
+    static func preRoll(codec: String, sampleRate: Int) -> Int64 {
+        switch codec {
+        case "aac": 1024
+        case "opus": Int64(sampleRate) * 80 / 1000
+        case "mp3": 1152
+        default: 0
+        }
+    }
+
+    /// A track's presentation: t = start + (m - mediaStart) * timeBase, for media ticks m in [mediaStart, mediaEnd).
+    struct Mapping {
+        var track: TrackFacts
+        var timeline: TrackTimeline
+        var start: Rational
+        var end: Rational
+        var mediaStart: Rational
+        var tb: Rational { timeline.timeBase }
+        func time(_ ticks: Rational) -> Rational { start + (ticks - mediaStart) * tb }
+        func ticks(_ time: Rational) -> Rational { mediaStart + (time - start) / tb }
+    }
+
+    public static func plan(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init()) throws -> FixPlan {
+        var notes: [String] = []
+        var mappings: [Mapping] = []
+        for track in facts.tracks where track.kind == .video || track.kind == .audio {
+            guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
+            if let edits = timeline.edits, edits.filter({ $0.mediaTime != nil }).count > 1 {
+                throw PlanError("\(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it losslessly")
+            }
+            var m = Mapping(track: track, timeline: timeline, start: range.start, end: range.end, mediaStart: range.mediaStart)
+            // Unsignalled AAC priming is not content: the track's content starts that many samples later. Its
+            // presentation time is kept (so is today's A/V sync); the cut then starts after the priming.
+            if let priming = track.priming, !priming.signalled, let rate = track.sampleRate {
+                let seconds = Rational(options.assumedPriming, Int64(rate))
+                m.mediaStart = m.mediaStart + seconds / timeline.timeBase
+                m.start = m.start + seconds
+                notes.append("\(Figures.trackName(track)): hides \(options.assumedPriming) samples of unsignalled AAC priming (assumed; --priming to change)")
+            }
+            mappings.append(m)
+        }
+        guard !mappings.isEmpty else { throw PlanError("no audio or video track to keep") }
+        let dropped = facts.tracks.filter { $0.kind != .video && $0.kind != .audio }.map(\.index)
+        if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
+
+        let commonStart = mappings.map(\.start).max()!, commonEnd = mappings.map(\.end).min()!
+        guard commonStart < commonEnd else { throw PlanError("the tracks do not overlap: nothing is presented by all of them") }
+
+        var start = commonStart, end = commonEnd
+        if let video = mappings.first(where: { $0.track.kind == .video }) {
+            (start, end) = try videoBounds(video, from: commonStart, to: commonEnd, notes: &notes)
+        }
+        let duration = end - start
+
+        var cuts: [TrackCut] = []
+        for m in mappings {
+            cuts.append(m.track.kind == .video ? videoCut(m, start: start, end: end) : try audioCut(m, start: start, duration: duration))
+        }
+        let timescale = movieTimescale(cuts)
+        let noop = cuts.allSatisfy { cut in
+            let m = mappings.first { $0.track.index == cut.index }!
+            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil
+                && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
+                && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
+        } && dropped.isEmpty && facts.moovBeforeMdat == true
+        return FixPlan(tracks: cuts, dropped: dropped, start: start, duration: duration, movieTimescale: timescale,
+                       notes: notes, isNoop: noop)
+    }
+
+    /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
+    /// frame boundary at or before the common end.
+    static func videoBounds(_ v: Mapping, from commonStart: Rational, to commonEnd: Rational, notes: inout [String]) throws -> (Rational, Rational) {
+        let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
+        let times = frames.map { v.time(Rational($0.pts)) }
+        guard let onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true }) else {
+            throw PlanError("the video track has no frames")
+        }
+        // A start inside a frame is fine for an edit list, but it must land on a whole video tick (rounding up
+        // keeps it inside the common range), or the video's exact duration would be off by a fraction of a tick.
+        let startTick = Rational(-(-v.ticks(commonStart)).floor)
+        var start = Rational.max(v.time(startTick), times[onScreen])
+        if !frames[onScreen].isSync {
+            guard let next = times.indices.first(where: { times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd }) else {
+                throw PlanError("no keyframe inside the range every track presents, so the start cannot be a keyframe")
+            }
+            notes.append("the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head is not available yet)")
+            start = times[next]
+        }
+        // Frame boundaries after the start: each frame's start, and the end of the last one.
+        var boundaries = times.filter { $0 > start }
+        if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
+        guard let end = boundaries.filter({ $0 <= commonEnd }).max() else {
+            throw PlanError("the common range is shorter than one video frame")
+        }
+        return (start, end)
+    }
+
+    static func videoCut(_ m: Mapping, start: Rational, end: Rational) -> TrackCut {
+        let samples = m.timeline.samples
+        let mediaStart = m.ticks(start).rounded
+        // Decoding starts at the keyframe shown at the start (the latest sync sample at or before it).
+        let first = samples.indices.filter { samples[$0].isSync && !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }
+            .max { samples[$0].pts < samples[$1].pts } ?? 0
+        let mediaEnd = m.ticks(end)
+        let last = samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
+        return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, last),
+                        keepFrom: samples[first].dts, keepThrough: samples[max(first, last)].dts,
+                        mediaStart: mediaStart, duration: end - start, mediaEnd: nil, startBefore: m.track.startSeconds,
+                        endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
+                        sampleRate: nil, frameRate: m.track.frameRate)
+    }
+
+    static func audioCut(_ m: Mapping, start: Rational, duration: Rational) throws -> TrackCut {
+        guard let rate = m.track.sampleRate, rate > 0 else { throw PlanError("\(Figures.trackName(m.track)) has no sample rate") }
+        let samples = m.timeline.samples
+        let perSample = Rational(1, Int64(rate)) / m.tb          // ticks per sample (1 when the time base is 1/rate)
+        // Whole samples: the start rounded to the nearest sample, the length to the nearest sample.
+        let startSample = (m.ticks(start) / perSample).rounded
+        let count = (duration * Int64(rate)).rounded
+        let mediaStart = (Rational(startSample) * perSample).rounded
+        let mediaEnd = (Rational(startSample + count) * perSample).rounded
+        guard let holding = samples.lastIndex(where: { $0.pts <= mediaStart && !$0.isDiscarded }) ?? samples.indices.first else {
+            throw PlanError("\(Figures.trackName(m.track)) has no packets")
+        }
+        var first = holding
+        let preRoll = (Rational(preRoll(codec: m.track.codec, sampleRate: rate)) * perSample).rounded
+        while first > 0 && samples[first].pts > mediaStart - preRoll { first -= 1 }
+        let last = samples.lastIndex { $0.pts < mediaEnd } ?? holding
+        let endOfLast = samples[last].pts + samples[last].duration
+        let presentedDuration = Rational(count, Int64(rate))
+        let endAfter = start + presentedDuration
+        return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
+                        keepFrom: samples[first].dts, keepThrough: samples[last].dts,
+                        mediaStart: mediaStart, duration: presentedDuration,
+                        mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
+                        startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
+                        trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
+                        sampleRate: rate, frameRate: nil)
+    }
+
+    /// The LCM of the tracks' timescales makes every edit exact; if that does not fit the 32-bit field, the
+    /// audio rate keeps audio exact and video within one audio sample.
+    static func movieTimescale(_ cuts: [TrackCut]) -> Int64 {
+        let scales = cuts.map { $0.timeBase.denominator / max($0.timeBase.numerator, 1) }.filter { $0 > 0 }
+        var l: Int64 = 1
+        for s in scales {
+            let g = gcd(l, s)
+            let (next, overflow) = (l / g).multipliedReportingOverflow(by: s)
+            if overflow || next > Int64(Int32.max) { return cuts.compactMap { $0.sampleRate.map(Int64.init) }.max() ?? 1000 }
+            l = next
+        }
+        return max(l, 1)
+    }
+
+    static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+}

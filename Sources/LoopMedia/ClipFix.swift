@@ -1,0 +1,126 @@
+import Foundation
+import LoopAnalysis
+
+/// One file through fix: probe, plan, remux (stream copy), exact edit lists with moov first, re-probe and
+/// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input
+/// unless `replacing` says so.
+public enum ClipFix {
+    /// Rules an output must not trip, or it is discarded.
+    public static let mustBeClean: Set = ["audio-longer-than-video", "video-longer-than-audio", "start-offset",
+                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end"]
+
+    public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
+                           dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
+        let probe: Probe.Result
+        do { probe = try Probe.probe(path) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
+        let before = probe.facts
+        let plan: FixPlan
+        do {
+            plan = try FixPlanner.plan(before, timelines: probe.timelines, options: options)
+        } catch {
+            return failed(path, before, analysis, reason: "cannot plan: \(error)")
+        }
+        if dryRun {
+            return FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+                              fix: FixOutcome(status: .planned, plan: plan, before: before))
+        }
+        do {
+            let temp = try temporaries.make(beside: destination)
+            defer { temporaries.remove(temp) }
+            if plan.isNoop {
+                try FileManager.default.copyItem(atPath: path, toPath: temp)
+            } else {
+                try write(path, plan: plan, container: before.container, to: temp, temporaries: temporaries)
+            }
+            let after = try Probe.facts(path: temp)
+            let findings = Analyzer.findings(in: after, options: analysis)
+            if let bad = findings.first(where: { mustBeClean.contains($0.rule) }) {
+                return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)", plan: plan)
+            }
+            try temporaries.commit(temp, to: destination)
+            var shown = after
+            shown.path = destination
+            return FileReport(path: path, facts: shown, findings: findings,
+                              fix: FixOutcome(status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
+        } catch {
+            return failed(path, before, analysis, reason: "\(error)", plan: plan)
+        }
+    }
+
+    static func failed(_ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil) -> FileReport {
+        FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+                   fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
+    }
+
+    /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska).
+    static func muxer(container: String, path: String) -> String {
+        switch container {
+        case "mov": "mov"
+        case "webm": "webm"
+        case "matroska": "matroska"
+        default: ["m4a", "m4v"].contains((path as NSString).pathExtension.lowercased()) ? "ipod" : "mp4"
+        }
+    }
+
+    static func write(_ source: String, plan: FixPlan, container: String, to temp: String, temporaries: TemporaryFiles) throws {
+        let iso = container == "mp4" || container == "mov"
+        let format = muxer(container: container, path: source)
+        guard iso else {
+            _ = try Remuxer.copy(source, plan: plan, to: temp, format: format, iso: false)
+            return
+        }
+        let muxed = try temporaries.make(beside: temp)
+        defer { temporaries.remove(muxed) }
+        let written = try Remuxer.copy(source, plan: plan, to: muxed, format: format, iso: true)
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let layout = try ISOFile.read(path: muxed, fileSize: size) else { throw MediaError("finalize", reason: "cannot read the muxed file back") }
+        var edits: [Int: ISOEditor.TrackEdit] = [:]
+        for cut in plan.tracks {
+            // The muxer numbers tracks 1... in stream order.
+            guard let out = written.streams[cut.index], let track = layout.tracks[out + 1], let firstIn = written.firstPts[cut.index],
+                  let firstSample = track.timeline.samples.first else { throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file") }
+            // The start instant was written at pts 0; where the muxer put the first sample tells where 0 landed.
+            let firstOut = (Rational(firstIn) * cut.timeBase / track.timeline.timeBase).rounded
+            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: firstSample.pts - firstOut,
+                                                 duration: (cut.duration * plan.movieTimescale).rounded)
+        }
+        try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
+    }
+}
+
+/// Temporary files beside their targets, named so a batch skips them (hidden), removed on failure and on
+/// SIGINT/SIGTERM; `commit` renames one into place atomically.
+public final class TemporaryFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var live: Set<String> = []
+
+    public init() {}
+
+    public func make(beside target: String) throws -> String {
+        let dir = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let temp = (dir.isEmpty ? "" : dir + "/") + ".\(name).loopprep-\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
+        lock.withLock { _ = live.insert(temp) }
+        return temp
+    }
+
+    public func remove(_ temp: String) {
+        lock.withLock { _ = live.remove(temp) }
+        try? FileManager.default.removeItem(atPath: temp)
+    }
+
+    /// rename(2) replaces the target atomically: readers see the old file or the new one, never a part.
+    public func commit(_ temp: String, to target: String) throws {
+        guard rename(temp, target) == 0 else {
+            throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
+        }
+        lock.withLock { _ = live.remove(temp) }
+    }
+
+    /// Removes every live temporary (from a signal handler's queue).
+    public func removeAll() {
+        let all = lock.withLock { let a = live; live = []; return a }
+        for temp in all { unlink(temp) }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import LoopAnalysis
+
+/// A box tree for the parts of a movie box loopprep rewrites; everything else stays raw bytes.
+struct Box {
+    var type: String
+    /// Leaf payload (after the 8-byte header), or nil for a container.
+    var payload: [UInt8]?
+    var children: [Box]
+
+    static let containers: Set = ["moov", "trak", "edts", "mdia", "minf", "stbl"]
+
+    static func parse(_ bytes: [UInt8], from start: Int, to end: Int) throws -> [Box] {
+        var boxes: [Box] = []
+        for (type, body) in ByteReader(bytes, from: start, to: end).children(until: end) {
+            if containers.contains(type) {
+                boxes.append(Box(type: type, payload: nil, children: try parse(bytes, from: body.position, to: body.end)))
+            } else {
+                boxes.append(Box(type: type, payload: Array(bytes[body.position..<body.end]), children: []))
+            }
+        }
+        return boxes
+    }
+
+    var size: Int { 8 + (payload?.count ?? children.reduce(0) { $0 + $1.size }) }
+
+    func serialize(into out: inout [UInt8]) {
+        out.append(contentsOf: be32(UInt32(size)))
+        out.append(contentsOf: Array(type.utf8))
+        if let payload { out.append(contentsOf: payload) } else { for c in children { c.serialize(into: &out) } }
+    }
+
+    func first(_ type: String) -> Box? { children.first { $0.type == type } }
+    mutating func withChild(_ type: String, _ body: (inout Box) throws -> Void) rethrows {
+        if let i = children.firstIndex(where: { $0.type == type }) { try body(&children[i]) }
+    }
+}
+
+func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
+
+/// Writes the final MP4/MOV: the muxer's output with exact edit lists and durations, moov before mdat.
+enum ISOEditor {
+    struct TrackEdit {
+        /// Media time (track ticks) of the first presented instant.
+        var mediaTime: Int64
+        /// Presented duration in movie ticks.
+        var duration: Int64
+    }
+
+    static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit]) throws {
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let file = FileHandle(forReadingAtPath: source) else { throw MediaError("finalize", reason: "cannot reopen the muxed file") }
+        defer { try? file.close() }
+        let top = try ISOFile.topLevelBoxes(file, fileSize: size)
+        guard let moovEntry = top.first(where: { $0.type == "moov" }) else { throw MediaError("finalize", reason: "the muxer wrote no moov") }
+        try file.seek(toOffset: UInt64(moovEntry.offset))
+        let moovBytes = [UInt8](try file.read(upToCount: Int(moovEntry.size)) ?? Data())
+        var moov = try Box.parse(moovBytes, from: 0, to: moovBytes.count).first!
+
+        var longest: Int64 = 0
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = trackID(moov.children[i]), let edit = edits[id] else { continue }
+            try setEdit(&moov.children[i], edit)
+            try setDuration(&moov.children[i], box: "tkhd", edit.duration, timescale: nil)
+            longest = max(longest, edit.duration)
+        }
+        try moov.withChild("mvhd") { mvhd in try setHeader(&mvhd, duration: longest, timescale: movieTimescale) }
+
+        // New layout: what preceded moov's old place stays in front (ftyp), then moov, then the rest (mdat).
+        let kept = top.filter { $0.type != "moov" && $0.type != "free" }
+        let head = kept.prefix { $0.type == "ftyp" }
+        let tail = kept.dropFirst(head.count)
+        // Chunk offsets move with the media; if one no longer fits 32 bits, every stco becomes a co64.
+        let headSize = head.reduce(Int64(0)) { $0 + $1.size }
+        var moovOut: [UInt8] = []
+        for useCo64 in [false, true] {
+            var edited = moov
+            if useCo64 { widenChunkOffsets(&edited) }
+            var offset = headSize + Int64(edited.size)
+            var shifts: [(old: Int64, end: Int64, delta: Int64)] = []
+            for box in tail { shifts.append((box.offset, box.offset + box.size, offset - box.offset)); offset += box.size }
+            if shiftChunkOffsets(&edited, shifts: shifts) && !useCo64 { continue }
+            edited.serialize(into: &moovOut)
+            break
+        }
+
+        FileManager.default.createFile(atPath: destination, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: destination) else { throw MediaError("finalize", reason: "cannot create \(destination)") }
+        defer { try? out.close() }
+        for box in head { try copy(file, box.offset, box.size, to: out) }
+        try out.write(contentsOf: moovOut)
+        for box in tail { try copy(file, box.offset, box.size, to: out) }
+        try out.synchronize()
+    }
+
+    static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
+        try from.seek(toOffset: UInt64(offset))
+        var left = count
+        while left > 0 {
+            let chunk = Int(min(left, 4 << 20))
+            guard let data = try from.read(upToCount: chunk), !data.isEmpty else {
+                throw MediaError("finalize", reason: "the muxed file ended early")
+            }
+            try to.write(contentsOf: data)
+            left -= Int64(data.count)
+        }
+    }
+
+    static func trackID(_ trak: Box) -> Int? {
+        guard let tkhd = trak.first("tkhd")?.payload else { return nil }
+        var r = ByteReader(Data(tkhd))
+        let version = r.u8(); r.skip(3 + (version == 1 ? 16 : 8))
+        return Int(r.u32())
+    }
+
+    /// One media edit: present `duration` movie ticks from `mediaTime`, at normal rate.
+    static func setEdit(_ trak: inout Box, _ edit: TrackEdit) throws {
+        let wide = edit.duration > Int64(UInt32.max) || edit.mediaTime > Int64(Int32.max)
+        var payload: [UInt8] = [wide ? 1 : 0, 0, 0, 0] + be32(1)
+        payload += wide ? be64(UInt64(edit.duration)) + be64(UInt64(bitPattern: edit.mediaTime))
+                        : be32(UInt32(edit.duration)) + be32(UInt32(truncatingIfNeeded: edit.mediaTime))
+        payload += be32(0x0001_0000)
+        let edts = Box(type: "edts", payload: nil, children: [Box(type: "elst", payload: payload, children: [])])
+        trak.children.removeAll { $0.type == "edts" }
+        // edts goes right after tkhd (ISO 14496-12 box order).
+        let at = (trak.children.firstIndex { $0.type == "tkhd" } ?? -1) + 1
+        trak.children.insert(edts, at: at)
+    }
+
+    static func setDuration(_ trak: inout Box, box: String, _ duration: Int64, timescale: Int64?) throws {
+        try trak.withChild(box) { try setHeader(&$0, duration: duration, timescale: timescale) }
+    }
+
+    /// mvhd/tkhd: version 0 holds 32-bit times and duration; widened to version 1 when the duration needs it.
+    static func setHeader(_ box: inout Box, duration: Int64, timescale: Int64?) throws {
+        guard var p = box.payload, p.count >= 24 else { throw MediaError("finalize", reason: "short \(box.type)") }
+        let isMvhd = box.type == "mvhd"
+        if p[0] == 0 && duration > Int64(UInt32.max) {
+            // v0 -> v1: creation and modification times and the duration grow to 64 bits.
+            let ctime = Array(p[4..<8]), mtime = Array(p[8..<12])
+            let middle = Array(p[12..<16])            // mvhd: timescale; tkhd: track_id
+            let extra = isMvhd ? [] : Array(p[16..<20]) // tkhd: reserved
+            let rest = Array(p[(isMvhd ? 20 : 24)...])
+            p = [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + ctime + [0, 0, 0, 0] + mtime + middle + extra + [0, 0, 0, 0, 0, 0, 0, 0] + rest
+        }
+        let v1 = p[0] == 1
+        if isMvhd, let timescale {
+            let at = v1 ? 20 : 12
+            p.replaceSubrange(at..<at + 4, with: be32(UInt32(timescale)))
+        }
+        let at = isMvhd ? (v1 ? 24 : 16) : (v1 ? 28 : 20)
+        p.replaceSubrange(at..<at + (v1 ? 8 : 4), with: v1 ? be64(UInt64(duration)) : be32(UInt32(duration)))
+        box.payload = p
+    }
+
+    static func widenChunkOffsets(_ b: inout Box) {
+        if b.type == "stco", let p = b.payload {
+            var r = ByteReader(Data(p)); r.skip(4)
+            var out = Array(p[0..<8])
+            for _ in 0..<Int(r.u32()) { out += be64(UInt64(r.u32())) }
+            b = Box(type: "co64", payload: out, children: [])
+        }
+        for i in b.children.indices { widenChunkOffsets(&b.children[i]) }
+    }
+
+    /// Shifts every chunk offset by the move of the top-level box it points into. Returns true if a 32-bit
+    /// offset would overflow.
+    static func shiftChunkOffsets(_ box: inout Box, shifts: [(old: Int64, end: Int64, delta: Int64)]) -> Bool {
+        var overflow = false
+        func delta(_ offset: Int64) -> Int64 { shifts.first { offset >= $0.old && offset < $0.end }?.delta ?? 0 }
+        if (box.type == "stco" || box.type == "co64"), var p = box.payload, p.count >= 8 {
+            var r = ByteReader(Data(p)); r.skip(4)
+            let n = Int(r.u32())
+            let wide = box.type == "co64"
+            for i in 0..<n {
+                let at = 8 + i * (wide ? 8 : 4)
+                guard at + (wide ? 8 : 4) <= p.count else { break }
+                var e = ByteReader(Data(p[at..<at + (wide ? 8 : 4)]))
+                let old = wide ? Int64(e.u64()) : Int64(e.u32())
+                let new = old + delta(old)
+                if !wide && new > Int64(UInt32.max) { overflow = true; continue }
+                p.replaceSubrange(at..<at + (wide ? 8 : 4), with: wide ? be64(UInt64(new)) : be32(UInt32(new)))
+            }
+            box.payload = p
+        }
+        for i in box.children.indices where shiftChunkOffsets(&box.children[i], shifts: shifts) { overflow = true }
+        return overflow
+    }
+}

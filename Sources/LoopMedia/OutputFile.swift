@@ -1,0 +1,71 @@
+import CFFmpeg
+
+/// Owns a muxer (an AVFormatContext for writing) and the file it writes. Freed differently from an input,
+/// hence its own type.
+public final class OutputFile {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+    private var ioOpen = false
+
+    /// `format`: FFmpeg's muxer name ("mp4", "mov", "ipod", "matroska", "webm").
+    public init(path: String, format: String) throws {
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&ctx, nil, format, path), "create output")
+        guard let ctx else { throw MediaError("create output", reason: "FFmpeg returned no context") }
+        context = ctx
+        self.path = path
+        if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            try check(avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE), "open output")
+            ioOpen = true
+        }
+        // Bit-exact: no encoder version strings or random ids, so two runs give the same bytes.
+        ctx.pointee.flags |= AVFMT_FLAG_BITEXACT
+    }
+
+    deinit {
+        if ioOpen { avio_closep(&context.pointee.pb) }
+        avformat_free_context(context)
+    }
+
+    /// Adds a stream that carries `input`'s stream `index` unchanged: codec parameters (color, tags, extradata),
+    /// time base, metadata (language, handler), disposition and side data (display matrix).
+    public func addStream(copying input: InputFile, stream index: Int, keepTag: Bool) throws -> Int {
+        let source = input.stream(index)
+        guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }
+        try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
+        if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
+        st.pointee.time_base = source.pointee.time_base
+        st.pointee.disposition = source.pointee.disposition
+        av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
+        for i in 0..<Int(source.pointee.nb_side_data) {
+            let sd = source.pointee.side_data[i]
+            guard let copy = av_stream_new_side_data(st, sd.type, Int(sd.size)) else { throw MediaError("add stream", code: lp_error_enomem) }
+            copy.update(from: sd.data, count: Int(sd.size))
+        }
+        return Int(st.pointee.index)
+    }
+
+    public func copyMetadata(from input: InputFile) {
+        av_dict_copy(&context.pointee.metadata, input.context.pointee.metadata, 0)
+    }
+
+    public func writeHeader(options: [String: String]) throws {
+        var dict: OpaquePointer?
+        defer { av_dict_free(&dict) }
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
+        try check(avformat_write_header(context, &dict), "write header")
+    }
+
+    /// The stream's time base after the header (muxers may change it).
+    func timeBase(_ stream: Int) -> AVRational { context.pointee.streams[stream]!.pointee.time_base }
+
+    /// Writes and interleaves; the packet's payload reference is taken (it is empty afterwards).
+    public func write(_ packet: Packet) throws {
+        try check(av_interleaved_write_frame(context, packet.pointer), "write packet")
+    }
+
+    public func finish() throws {
+        try check(av_write_trailer(context), "finish output")
+        if ioOpen { avio_closep(&context.pointee.pb); ioOpen = false }
+    }
+}

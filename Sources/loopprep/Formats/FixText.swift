@@ -1,0 +1,35 @@
+import LoopAnalysis
+
+/// The fix part of a text report: status, output, what each track loses at its head and tail, notes.
+enum FixText {
+    static func render(_ fix: FixOutcome) -> String {
+        var out = ""
+        switch fix.status {
+        case .fixed: out += "  fixed -> \(fix.output ?? "?")\n"
+        case .unchanged: out += "  already clean: copied unchanged -> \(fix.output ?? "?")\n"
+        case .planned: out += "  plan (dry run, nothing written):\n"
+        case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
+        }
+        guard let plan = fix.plan, fix.status != .failed || fix.reason?.hasPrefix("cannot plan") == false else { return out }
+        for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
+        for dropped in plan.dropped { out += "    track \(dropped): dropped (neither audio nor video)\n" }
+        out += "    output: \(Figures.seconds(plan.duration)) from input \(Figures.seconds(plan.start)), movie timescale \(plan.movieTimescale)\n"
+        for note in plan.notes { out += "    note: \(note)\n" }
+        return out
+    }
+
+    static func describe(_ cut: TrackCut) -> String {
+        var parts: [String] = []
+        if !cut.trimmedHead.isZero { parts.append("\(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at the start") }
+        if !cut.trimmedTail.isZero { parts.append("\(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at the end") }
+        let what = parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
+        return "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(amount(cut.duration, cut)), packets \(cut.first)-\(cut.last)"
+    }
+
+    static func amount(_ seconds: Rational, _ cut: TrackCut) -> String {
+        var s = Figures.ms(seconds)
+        if let rate = cut.sampleRate { s += " = " + Figures.samples(seconds, rate: rate) }
+        if let fps = cut.frameRate { s += " = " + Figures.frames(seconds, frameRate: fps) }
+        return s
+    }
+}
