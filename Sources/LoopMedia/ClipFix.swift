@@ -81,8 +81,10 @@ public enum ClipFix {
                   let firstSample = track.timeline.samples.first else { throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file") }
             // The start instant was written at pts 0; where the muxer put the first sample tells where 0 landed.
             let firstOut = (Rational(firstIn) * cut.timeBase / track.timeline.timeBase).rounded
+            // FFmpeg 5.1's mov muxer keeps the last sample's full duration in stts; the editor shortens it.
+            let last = written.lastDuration[cut.index].map { (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded }
             edits[out + 1] = ISOEditor.TrackEdit(mediaTime: firstSample.pts - firstOut,
-                                                 duration: (cut.duration * plan.movieTimescale).rounded)
+                                                 duration: (cut.duration * plan.movieTimescale).rounded, lastSampleDuration: last)
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
     }

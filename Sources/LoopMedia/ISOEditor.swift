@@ -46,6 +46,8 @@ enum ISOEditor {
         var mediaTime: Int64
         /// Presented duration in movie ticks.
         var duration: Int64
+        /// The last sample's duration (media ticks), when the cut ends inside it.
+        var lastSampleDuration: Int64?
     }
 
     static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit]) throws {
@@ -62,6 +64,7 @@ enum ISOEditor {
         for i in moov.children.indices where moov.children[i].type == "trak" {
             guard let id = trackID(moov.children[i]), let edit = edits[id] else { continue }
             try setEdit(&moov.children[i], edit)
+            if let last = edit.lastSampleDuration { try shortenLastSample(&moov.children[i], to: last) }
             try setDuration(&moov.children[i], box: "tkhd", edit.duration, timescale: nil)
             longest = max(longest, edit.duration)
         }
@@ -126,6 +129,33 @@ enum ISOEditor {
         // edts goes right after tkhd (ISO 14496-12 box order).
         let at = (trak.children.firstIndex { $0.type == "tkhd" } ?? -1) + 1
         trak.children.insert(edts, at: at)
+    }
+
+    /// Rewrites stts so the last sample lasts `duration`, and mdhd's media duration to match.
+    static func shortenLastSample(_ trak: inout Box, to duration: Int64) throws {
+        var total: Int64 = 0
+        try trak.withChild("mdia") { mdia in
+            try mdia.withChild("minf") { minf in
+                try minf.withChild("stbl") { stbl in
+                    try stbl.withChild("stts") { stts in
+                        guard let p = stts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short stts") }
+                        var r = ByteReader(Data(p)); r.skip(4)
+                        var runs: [(UInt32, UInt32)] = (0..<Int(r.u32())).map { _ in (r.u32(), r.u32()) }
+                        guard let lastRun = runs.popLast(), lastRun.0 > 0 else { return }
+                        if lastRun.0 > 1 { runs.append((lastRun.0 - 1, lastRun.1)) }
+                        runs.append((1, UInt32(clamping: duration)))
+                        stts.payload = Array(p[0..<4]) + be32(UInt32(runs.count)) + runs.flatMap { be32($0.0) + be32($0.1) }
+                        total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
+                    }
+                }
+            }
+            try mdia.withChild("mdhd") { mdhd in
+                guard var p = mdhd.payload, p.count >= 24 else { return }
+                if p[0] == 1 { p.replaceSubrange(24..<32, with: be64(UInt64(total))) }
+                else if total <= Int64(UInt32.max) { p.replaceSubrange(16..<20, with: be32(UInt32(total))) }
+                mdhd.payload = p
+            }
+        }
     }
 
     static func setDuration(_ trak: inout Box, box: String, _ duration: Int64, timescale: Int64?) throws {

@@ -41,3 +41,54 @@ enum FFprobe {
         return data
     }
 }
+
+extension FFprobe {
+    /// Every packet's payload hash per stream, in decode order (ffprobe -show_data_hash), with edits ignored.
+    static func packetHashes(_ path: String) throws -> [Int: [String]] {
+        let data = try run(["-v", "error", "-show_packets", "-show_data_hash", "MD5", "-show_entries", "packet=stream_index,data_hash",
+                            "-of", "csv=p=0", path])
+        var out: [Int: [String]] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: ",")
+            guard parts.count == 2, let stream = Int(parts[0]) else { continue }
+            out[stream, default: []].append(String(parts[1]))
+        }
+        return out
+    }
+}
+
+enum Scratch {
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loopprep-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+/// ffmpeg as an independent decoder: presented audio as 16-bit samples, presented video frames as MD5s.
+enum FFmpegDecode {
+    /// Float samples, as the decoder makes them (a conversion to 16 bits would add position-dependent rounding).
+    static func audio(_ path: String) throws -> [Float] {
+        let data = try run(["-i", path, "-map", "0:a:0", "-f", "f32le", "-c:a", "pcm_f32le", "-"])
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    static func frames(_ path: String) throws -> [String] {
+        let data = try run(["-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"])
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    static func run(_ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-v", "error"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+}

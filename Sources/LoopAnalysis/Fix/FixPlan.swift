@@ -10,8 +10,15 @@ public struct TrackCut: Sendable, Equatable, Codable {
     public var last: Int
     public var keepFrom: Int64
     public var keepThrough: Int64
+    /// Decode time of the track's first sample in the index the plan was made from; the copier measures
+    /// any constant offset the demuxer adds against it.
+    public var origin: Int64
     /// Media time (input ticks) of the first presented instant; samples before it are decoder pre-roll.
     public var mediaStart: Int64
+    /// Video whose start falls inside its first frame: that frame's new pts (= mediaStart), so it begins
+    /// exactly at the start. ISO edit lists allow a start inside a frame, but FFmpeg-based players then drop
+    /// the frame; re-timing it (timestamps only, bytes unchanged) shows it in every player.
+    public var retimedFirstPts: Int64?
     /// Presented duration, exact: a frame boundary for video, whole samples for audio.
     public var duration: Rational
     /// Where the media is cut (ticks) when the cut ends inside a packet: that packet is shortened to end here.

@@ -107,9 +107,10 @@ public enum FixPlanner {
             .max { samples[$0].pts < samples[$1].pts } ?? 0
         let mediaEnd = m.ticks(end)
         let last = samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
+        let retimed: Int64? = samples[first].pts < mediaStart ? mediaStart : nil
         return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, last),
-                        keepFrom: samples[first].dts, keepThrough: samples[max(first, last)].dts,
-                        mediaStart: mediaStart, duration: end - start, mediaEnd: nil, startBefore: m.track.startSeconds,
+                        keepFrom: samples[first].dts, keepThrough: samples[max(first, last)].dts, origin: samples.first?.dts ?? 0,
+                        mediaStart: mediaStart, retimedFirstPts: retimed, duration: end - start, mediaEnd: nil, startBefore: m.track.startSeconds,
                         endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
                         sampleRate: nil, frameRate: m.track.frameRate)
     }
@@ -134,8 +135,8 @@ public enum FixPlanner {
         let presentedDuration = Rational(count, Int64(rate))
         let endAfter = start + presentedDuration
         return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
-                        keepFrom: samples[first].dts, keepThrough: samples[last].dts,
-                        mediaStart: mediaStart, duration: presentedDuration,
+                        keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
+                        mediaStart: mediaStart, retimedFirstPts: nil, duration: presentedDuration,
                         mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
                         startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
                         trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
