@@ -18,7 +18,7 @@ public enum ClipFix {
         do {
             plan = try FixPlanner.plan(before, timelines: probe.timelines, options: options)
         } catch {
-            return failed(path, before, analysis, reason: "cannot plan: \(error)")
+            return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
         if dryRun {
             return FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
@@ -43,7 +43,7 @@ public enum ClipFix {
             return FileReport(path: path, facts: shown, findings: findings,
                               fix: FixOutcome(status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
         } catch {
-            return failed(path, before, analysis, reason: "\(error)", plan: plan)
+            return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
     }
 
@@ -101,7 +101,11 @@ public final class TemporaryFiles: @unchecked Sendable {
     public func make(beside target: String) throws -> String {
         let dir = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
-        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        if !dir.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw MediaError("write output", reason: "cannot create the folder \(MediaError.describe(error))")
+            }
+        }
         let temp = (dir.isEmpty ? "" : dir + "/") + ".\(name).loopprep-\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
         lock.withLock { _ = live.insert(temp) }
         return temp

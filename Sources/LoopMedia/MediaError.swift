@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// The one error the media layer throws: which operation failed, on what, and FFmpeg's (or our) reason.
 public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -21,6 +22,19 @@ public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
         var buffer = [CChar](repeating: 0, count: 256)
         if av_strerror(code, &buffer, buffer.count) < 0 { return "FFmpeg error \(code)" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension MediaError {
+    /// Any error as one line for a report: MediaError as itself; Foundation's file errors as the POSIX reason
+    /// and the path, not NSError's multi-line dump.
+    public static func describe(_ error: Error) -> String {
+        if let media = error as? MediaError { return media.description }
+        let ns = error as NSError
+        let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
+        let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+        let reason = underlying ?? ns.localizedDescription
+        return (path.map { "\($0): " } ?? "") + reason.replacingOccurrences(of: "\n", with: " ")
     }
 }
 

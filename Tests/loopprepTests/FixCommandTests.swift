@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+@Suite struct FixCommandTests {
+    static func checksum(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    @Test func fixesAFolderKeepingRelativePathsAndLeavesInputsAlone() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let input = work.appendingPathComponent("in/sub")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        for f in ["audio-longer.mp4", "moov-at-end.mp4"] {
+            try FileManager.default.copyItem(atPath: Run.fixture(f), toPath: input.appendingPathComponent(f).path)
+        }
+        let before = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map { try Self.checksum(input.appendingPathComponent($0).path) }
+        let out = work.appendingPathComponent("out")
+        let run = try Run.loopprep(["fix", work.appendingPathComponent("in").path, "-o", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("fixed -> \(out.path)/sub/audio-longer.mp4"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/moov-at-end.mp4").path))
+        let after = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map { try Self.checksum(input.appendingPathComponent($0).path) }
+        #expect(before == after)
+        // No temporary file is left anywhere.
+        let all = FileManager.default.enumerator(atPath: work.path)?.allObjects as? [String] ?? []
+        #expect(!all.contains { $0.contains(".loopprep-") })
+        // And the outputs analyze clean.
+        #expect(try Run.loopprep(["analyze", "--no-seam", "--fail-on", "warning", out.path]).status == 0)
+    }
+
+    @Test func inPlaceReplacesOnlyAfterVerification() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let good = work.appendingPathComponent("video-longer.mp4").path, gap = work.appendingPathComponent("timestamp-gap.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("video-longer.mp4"), toPath: good)
+        try FileManager.default.copyItem(atPath: Run.fixture("timestamp-gap.mp4"), toPath: gap)
+        let gapBefore = try Self.checksum(gap)
+        let run = try Run.loopprep(["fix", "--in-place", good, gap])
+        // The gap cannot be repaired losslessly: reported, exit 1, its file untouched; the other is replaced.
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("NOT FIXED: the output still has [timestamp-gap]"))
+        #expect(try Self.checksum(gap) == gapBefore)
+        #expect(try Self.checksum(good) != (try Self.checksum(Run.fixture("video-longer.mp4"))))
+        #expect(try Run.loopprep(["analyze", "--no-seam", good]).status == 0)
+    }
+
+    @Test func neverWritesOverAnInput() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.appendingPathComponent("audio-longer.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: file)
+        let before = try Self.checksum(file)
+        let run = try Run.loopprep(["fix", file, "-o", work.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("the output would overwrite the input"))
+        #expect(try Self.checksum(file) == before)
+    }
+
+    @Test func dryRunPrintsThePlanAndWritesNothing() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let run = try Run.loopprep(["fix", "--dry-run", Run.fixture("audio-longer.mp4"), "-o", work.path])
+        // A dry run reports the inputs: their error finding sets exit 1, as analyze would.
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("audio 1 (aac): trims 500.000 ms = 24000 samples at the end"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty)
+    }
+
+    @Test func badInputAndUnwritableOutputAreOneLineErrors() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        // The output "folder" is a regular file: nothing can be written under it.
+        let blocker = work.appendingPathComponent("blocker")
+        try "x".write(to: blocker, atomically: true, encoding: .utf8)
+        let run = try Run.loopprep(["fix", Run.fixture("zero-bytes.mp4"), Run.fixture("audio-longer.mp4"), "-o", blocker.path])
+        #expect(run.status == 2)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)") })
+        let unwritable = try #require(run.stdout.split(separator: "\n").first { $0.contains("NOT FIXED") })
+        #expect(unwritable.contains("blocker"))
+    }
+
+    @Test func jsonReportCarriesThePlanAndTheOutput() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let run = try Run.loopprep(["fix", "--format", "json", Run.fixture("video-longer.mp4"), "-o", work.path])
+        #expect(run.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["command"] as? String == "fix")
+        let file = try #require((json["files"] as? [[String: Any]])?.first)
+        let fix = try #require(file["fix"] as? [String: Any])
+        #expect(fix["status"] as? String == "fixed")
+        #expect(fix["output"] as? String == work.appendingPathComponent("video-longer.mp4").path)
+        let plan = try #require(fix["plan"] as? [String: Any])
+        #expect(plan["duration"] as? String == "1")
+    }
+
+    @Test func usage() throws {
+        #expect(try Run.loopprep(["fix", Run.fixture("clean.mp4")]).status == 64)
+        #expect(try Run.loopprep(["fix", "--in-place", "-o", "/tmp", Run.fixture("clean.mp4")]).status == 64)
+    }
+}
