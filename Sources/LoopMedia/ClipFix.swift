@@ -66,12 +66,12 @@ public enum ClipFix {
         let iso = container == "mp4" || container == "mov"
         let format = muxer(container: container, path: source)
         guard iso else {
-            _ = try Remuxer.copy(source, plan: plan, to: temp, format: format, iso: false)
+            _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false)
             return
         }
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
-        let written = try Remuxer.copy(source, plan: plan, to: muxed, format: format, iso: true)
+        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true)
         let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let layout = try ISOFile.read(path: muxed, fileSize: size) else { throw MediaError("finalize", reason: "cannot read the muxed file back") }
         var edits: [Int: ISOEditor.TrackEdit] = [:]
@@ -84,7 +84,8 @@ public enum ClipFix {
             // FFmpeg 5.1's mov muxer keeps the last sample's full duration in stts; the editor shortens it.
             let last = written.lastDuration[cut.index].map { (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded }
             edits[out + 1] = ISOEditor.TrackEdit(mediaTime: firstSample.pts - firstOut,
-                                                 duration: (cut.duration * plan.movieTimescale).rounded, lastSampleDuration: last)
+                                                 duration: (cut.duration * Int64(plan.repeats) * plan.movieTimescale).rounded,
+                                                 lastSampleDuration: last)
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
     }

@@ -31,6 +31,7 @@ extension MediaError {
     public static func describe(_ error: Error) -> String {
         if let media = error as? MediaError { return media.description }
         let ns = error as NSError
+        guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
         let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
         let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
         let reason = underlying ?? ns.localizedDescription

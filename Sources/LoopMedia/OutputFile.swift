@@ -45,6 +45,9 @@ public final class OutputFile {
         return Int(st.pointee.index)
     }
 
+    /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.
+    var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
     public func copyMetadata(from input: InputFile) {
         av_dict_copy(&context.pointee.metadata, input.context.pointee.metadata, 0)
     }

@@ -1,76 +1,164 @@
 import CFFmpeg
 import LoopAnalysis
 
-/// Copies the planned packets, byte for byte, into a new file: each track's planned start instant becomes time
-/// 0, the last packet's duration is shortened where the cut ends inside it. Edit lists are written afterwards
-/// (ISOEditor), exactly; the muxer's own are not relied on.
+/// Writes a plan: video (and audio, unless re-encoded) copied packet for packet, byte for byte; each track's
+/// planned start instant at time 0; the cut repeated `plan.repeats` times end to end. Re-encoded audio is
+/// decoded from the cut's pre-roll, trimmed to exactly its presented samples, faded at loop points if asked, and
+/// encoded once as one stream. Edit lists are written afterwards (ISOEditor), exactly.
 enum Remuxer {
     struct Written {
         /// Output stream index for each input track index.
         var streams: [Int: Int]
-        /// The pts written for each track's first packet, in the input's ticks (after rebasing).
+        /// The pts written for each track's first packet, in the track's input ticks.
         var firstPts: [Int: Int64]
-        /// The shortened duration given to a track's last packet (input ticks), where the cut ends inside it.
+        /// A track's last packet's duration (input ticks) where it is shorter than the packet it came from.
         var lastDuration: [Int: Int64]
     }
 
-    static func copy(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool) throws -> Written {
+    static func write(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool) throws -> Written {
         // Raw media time: FFmpeg's mov demuxer otherwise applies edit lists itself and drops or re-times samples.
-        let input = try InputFile(path: source, options: iso ? ["ignore_editlist": "1"] : [:])
+        let options = iso ? ["ignore_editlist": "1"] : [:]
+        var input = try InputFile(path: source, options: options)
         let output = try OutputFile(path: path, format: format)
-        var streams: [Int: Int] = [:]
-        for cut in plan.tracks { streams[cut.index] = try output.addStream(copying: input, stream: cut.index, keepTag: iso) }
-        output.copyMetadata(from: input)
-        var options = ["avoid_negative_ts": "disabled"]
-        if iso {
-            options["movie_timescale"] = String(plan.movieTimescale)
-            options["use_editlist"] = "1"
-        }
-        try output.writeHeader(options: options)
-
-        let cuts = Dictionary(uniqueKeysWithValues: plan.tracks.map { ($0.index, $0) })
-        var firstPts: [Int: Int64] = [:]
-        var lastDuration: [Int: Int64] = [:]
-        var shift: [Int: Int64] = [:]
-        var remaining = Set(plan.tracks.map(\.index))
-        let packet = try Packet()
-        while !remaining.isEmpty, try input.read(into: packet) {
-            let index = packet.streamIndex
-            guard let cut = cuts[index], let out = streams[index], let rawDts = packet.dts ?? packet.pts else { continue }
-            // With ignore_editlist, FFmpeg 5.1's mov demuxer still shifts a track by its first edit
-            // (time_offset = media_time - empty edit). Its first packet is the index's first sample: measure
-            // the shift there and work in the index's media time, which the plan is made in.
-            if shift[index] == nil { shift[index] = rawDts - cut.origin }
-            let offset = shift[index]!
-            let dts = rawDts - offset
-            var rawPts = packet.pts.map { $0 - offset }
-            if let retimed = cut.retimedFirstPts, dts == cut.keepFrom { rawPts = retimed }
-            let duration = max(packet.duration, 0)
-            // Decode-time selection; a packet that straddles the first kept time (a PCM chunk) is kept too.
-            guard dts >= cut.keepFrom || dts + duration > cut.keepFrom else { continue }
-            guard dts <= cut.keepThrough else { remaining.remove(index); continue }
-            let p = packet.pointer
-            let pts = (rawPts ?? dts) - cut.mediaStart
-            p.pointee.pts = pts
-            p.pointee.dts = dts - cut.mediaStart
-            if firstPts[index] == nil { firstPts[index] = pts }
-            if let end = cut.mediaEnd, (rawPts ?? dts) + duration > end {
-                let shortened = end - (rawPts ?? dts)
-                if !iso, cut.kind == .audio, let rate = cut.sampleRate {
-                    // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
-                    try setSkipEnd(packet, samples: (Rational(duration - shortened) * cut.timeBase * Int64(rate)).rounded)
-                }
-                p.pointee.duration = shortened
-                lastDuration[index] = shortened
+        var state = State(plan: plan, iso: iso)
+        for cut in plan.tracks {
+            let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !(plan.reencodesAudio && cut.kind == .audio))
+            state.streams[cut.index] = out
+            if plan.reencodesAudio && cut.kind == .audio {
+                let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
+                try encoder.configure(output, stream: out)
+                state.encoders[cut.index] = encoder
             }
-            p.pointee.stream_index = Int32(out)
-            p.pointee.pos = -1
-            av_packet_rescale_ts(p, input.stream(index).pointee.time_base, output.timeBase(out))
-            try output.write(packet)
-            if dts == cut.keepThrough { remaining.remove(index) }
+        }
+        output.copyMetadata(from: input)
+        var header = ["avoid_negative_ts": "disabled"]
+        if iso { header["movie_timescale"] = String(plan.movieTimescale); header["use_editlist"] = "1" }
+        try output.writeHeader(options: header)
+
+        for pass in 0..<plan.repeats {
+            if pass > 0 { input = try InputFile(path: source, options: options) }
+            try state.copyPass(input, pass: pass, to: output)
+        }
+        for (index, encoder) in state.encoders.sorted(by: { $0.key < $1.key }) {
+            try encoder.finish { try state.writeEncoded($0, track: index, to: output) }
         }
         try output.finish()
-        return Written(streams: streams, firstPts: firstPts, lastDuration: lastDuration)
+        return Written(streams: state.streams, firstPts: state.firstPts, lastDuration: state.lastDuration)
+    }
+
+    struct State {
+        let plan: FixPlan
+        let iso: Bool
+        var cuts: [Int: TrackCut]
+        var streams: [Int: Int] = [:]
+        var encoders: [Int: AudioEncoder] = [:]
+        var firstPts: [Int: Int64] = [:]
+        var lastDuration: [Int: Int64] = [:]
+        /// Presented samples taken so far in this pass, per re-encoded track.
+        var taken: [Int: Int64] = [:]
+
+        init(plan: FixPlan, iso: Bool) {
+            self.plan = plan; self.iso = iso
+            cuts = Dictionary(uniqueKeysWithValues: plan.tracks.map { ($0.index, $0) })
+        }
+
+        mutating func copyPass(_ input: InputFile, pass: Int, to output: OutputFile) throws {
+            var shift: [Int: Int64] = [:]
+            var remaining = Set(plan.tracks.map(\.index))
+            var decoders: [Int: Decoder] = [:]
+            for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
+            let packet = try Packet(), frame = try Frame()
+            while !remaining.isEmpty, try input.read(into: packet) {
+                let index = packet.streamIndex
+                guard let cut = cuts[index], let rawDts = packet.dts ?? packet.pts else { continue }
+                // With ignore_editlist, FFmpeg 5.1's mov demuxer still shifts a track by its first edit
+                // (time_offset = media_time - empty edit). Its first packet is the index's first sample: measure
+                // the shift there and work in the index's media time, which the plan is made in.
+                if shift[index] == nil { shift[index] = rawDts - cut.origin }
+                let offset = shift[index]!
+                let dts = rawDts - offset
+                let duration = max(packet.duration, 0)
+                // Decode-time selection; a packet that straddles the first kept time (a PCM chunk) is kept too.
+                guard dts >= cut.keepFrom || dts + duration > cut.keepFrom else { continue }
+                guard dts <= cut.keepThrough else { remaining.remove(index); continue }
+                if let decoder = decoders[index] {
+                    try decoder.decode(packet, into: frame) { try take($0, track: index, shift: offset, pass: pass, to: output) }
+                } else {
+                    try copy(packet, cut: cut, dts: dts, pts: packet.pts.map { $0 - offset }, pass: pass, input: input, to: output)
+                }
+                if dts == cut.keepThrough { remaining.remove(index) }
+            }
+            for (index, decoder) in decoders {
+                try decoder.decode(nil, into: frame) { try take($0, track: index, shift: shift[index] ?? 0, pass: pass, to: output) }
+                let count = (cuts[index]!.duration * Int64(cuts[index]!.sampleRate ?? 0)).rounded
+                guard taken[index] == count else {
+                    throw MediaError("decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")
+                }
+            }
+        }
+
+        mutating func copy(_ packet: Packet, cut: TrackCut, dts: Int64, pts rawPts: Int64?, pass: Int, input: InputFile, to output: OutputFile) throws {
+            var sourcePts = rawPts ?? dts
+            if let retimed = cut.retimedFirstPts, dts == cut.keepFrom { sourcePts = retimed }
+            // Later copies carry only what is presented (the planner checked nothing else is needed).
+            if pass > 0 && sourcePts < cut.mediaStart { return }
+            let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
+            let p = packet.pointer
+            p.pointee.pts = sourcePts - cut.mediaStart + passOffset
+            p.pointee.dts = dts - cut.mediaStart + passOffset
+            if firstPts[cut.index] == nil { firstPts[cut.index] = p.pointee.pts }
+            if let end = cut.mediaEnd, sourcePts + p.pointee.duration > end {
+                let shortened = end - sourcePts
+                if !iso, cut.kind == .audio, let rate = cut.sampleRate {
+                    // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
+                    try setSkipEnd(packet, samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
+                }
+                p.pointee.duration = shortened
+                lastDuration[cut.index] = shortened
+            }
+            let out = streams[cut.index]!
+            p.pointee.stream_index = Int32(out)
+            p.pointee.pos = -1
+            av_packet_rescale_ts(p, input.stream(cut.index).pointee.time_base, output.timeBase(out))
+            try output.write(packet)
+        }
+
+        /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
+        mutating func take(_ frame: Frame, track index: Int, shift: Int64, pass: Int, to output: OutputFile) throws {
+            guard let cut = cuts[index], let rate = cut.sampleRate, let pts = frame.pts, let encoder = encoders[index] else { return }
+            let perSample = Rational(1, Int64(rate)) / cut.timeBase
+            let first = (Rational(pts - shift) / perSample).rounded          // frame's first sample, on the media clock
+            let start = (Rational(cut.mediaStart) / perSample).rounded
+            let count = (cut.duration * Int64(rate)).rounded
+            let fade = plan.seamFade.map { ($0 * Int64(rate)).rounded } ?? 0
+            var chunk = Array(repeating: [Float](), count: frame.channelCount)
+            for i in 0..<frame.sampleCount {
+                let n = first + Int64(i) - start                             // index within the presented cut
+                guard n >= 0, n < count, n == taken[index]! + Int64(chunk[0].count) else { continue }
+                let gain = fade > 0 ? Self.fadeGain(n, count, fade) : 1
+                for c in 0..<frame.channelCount { chunk[c].append(frame.sample(channel: c, index: i) * gain) }
+            }
+            taken[index]! += Int64(chunk.first?.count ?? 0)
+            try encoder.encode(chunk) { try writeEncoded($0, track: index, to: output) }
+        }
+
+        /// Half-Hann fade-in over the first `length` samples and fade-out over the last `length`.
+        static func fadeGain(_ n: Int64, _ count: Int64, _ length: Int64) -> Float {
+            func ramp(_ k: Int64) -> Float { k >= length ? 1 : Float(0.5 - 0.5 * cos(Double.pi * Double(k) / Double(length))) }
+            return ramp(n) * ramp(count - 1 - n)
+        }
+
+        mutating func writeEncoded(_ packet: Packet, track index: Int, to output: OutputFile) throws {
+            guard let cut = cuts[index], let encoder = encoders[index], let out = streams[index] else { return }
+            let p = packet.pointer
+            let encoderBase = encoder.context.pointee.time_base
+            let inTicks = { (v: Int64) in (Rational(v) * Rational(Int64(encoderBase.num), Int64(encoderBase.den)) / cut.timeBase).rounded }
+            if firstPts[index] == nil { firstPts[index] = inTicks(p.pointee.pts) }
+            lastDuration[index] = inTicks(p.pointee.duration)
+            p.pointee.stream_index = Int32(out)
+            av_packet_rescale_ts(p, encoderBase, output.timeBase(out))
+            try output.write(packet)
+        }
     }
 
     static func setSkipEnd(_ packet: Packet, samples: Int64) throws {

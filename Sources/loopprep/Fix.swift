@@ -28,6 +28,15 @@ struct Fix: AsyncParsableCommand {
     @Option(help: "AAC priming, in samples, to hide where the file does not signal it (FFmpeg: 1024, Apple: 2112).")
     var priming: Int64 = 1024
 
+    @Option(help: ArgumentHelp("Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).", valueName: "seconds"))
+    var unroll: Double?
+
+    @Option(help: "Repeat every clip exactly N times (audio re-encoded as one stream; video stays stream-copied).")
+    var loops: Int?
+
+    @Option(name: .customLong("seam-fade"), help: ArgumentHelp("Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).", valueName: "ms"))
+    var seamFade: Int?
+
     @Option(help: "Playback target for the findings reported on the outputs: apple or web.")
     var target: Target = .apple
 
@@ -38,6 +47,10 @@ struct Fix: AsyncParsableCommand {
         if inPlace && output != nil { throw ValidationError("use either -o DIR or --in-place, not both") }
         if !inPlace && output == nil && !dryRun { throw ValidationError("name an output folder with -o DIR (or use --in-place or --dry-run)") }
         guard (0...8192).contains(priming) else { throw ValidationError("--priming must be between 0 and 8192 samples") }
+        if unroll != nil && loops != nil { throw ValidationError("use either --unroll or --loops, not both") }
+        if let unroll, !(unroll > 0 && unroll <= 3600) { throw ValidationError("--unroll takes seconds between 0 and 3600") }
+        if let loops, !(1...10_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 10000") }
+        if let seamFade, !(1...5000).contains(seamFade) { throw ValidationError("--seam-fade takes milliseconds from 1 to 5000") }
     }
 
     func run() async throws {
@@ -46,7 +59,8 @@ struct Fix: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
 
-        let options = FixOptions(assumedPriming: priming)
+        let options = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
+                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) })
         let analysis = AnalysisOptions(target: target, seamChecks: false)
         let items = Inputs.collect(paths)
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)

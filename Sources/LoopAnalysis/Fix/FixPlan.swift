@@ -49,13 +49,29 @@ public struct FixPlan: Sendable, Equatable, Codable {
     public var notes: [String]
     /// True when the input already is what fix would write: the output is then a byte copy.
     public var isNoop: Bool
+    /// The clip written this many times in a row (--unroll, --loops); audio is then re-encoded as one stream.
+    public var repeats: Int
+    /// Audio fade-out and fade-in of this length (seconds) at every loop point (--seam-fade).
+    public var seamFade: Rational?
+
+    /// Audio is decoded, shaped and encoded again (video never is).
+    public var reencodesAudio: Bool { repeats > 1 || seamFade != nil }
+    public var outputDuration: Rational { duration * Int64(repeats) }
 }
 
 public struct FixOptions: Sendable, Equatable {
     /// AAC priming in samples to hide when the file does not signal it (FFmpeg's encoder: 1024; Apple's: 2112).
     public var assumedPriming: Int64
+    /// --unroll: a clip shorter than this is repeated whole, the smallest number of times that reaches it.
+    public var unrollTo: Rational?
+    /// --loops: repeat the clip exactly this many times.
+    public var loops: Int?
+    /// --seam-fade, in seconds.
+    public var seamFade: Rational?
 
-    public init(assumedPriming: Int64 = 1024) { self.assumedPriming = assumedPriming }
+    public init(assumedPriming: Int64 = 1024, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil) {
+        self.assumedPriming = assumedPriming; self.unrollTo = unrollTo; self.loops = loops; self.seamFade = seamFade
+    }
 }
 
 public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {

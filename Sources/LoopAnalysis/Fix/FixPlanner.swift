@@ -61,14 +61,20 @@ public enum FixPlanner {
             cuts.append(m.track.kind == .video ? videoCut(m, start: start, end: end) : try audioCut(m, start: start, duration: duration))
         }
         let timescale = movieTimescale(cuts)
+        let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
+        if let fade = options.seamFade, fade * 2 > duration {
+            throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
+        }
         let noop = cuts.allSatisfy { cut in
             let m = mappings.first { $0.track.index == cut.index }!
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
                 && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-        } && dropped.isEmpty && facts.moovBeforeMdat == true
+        } && dropped.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil
+        if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
+        if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
         return FixPlan(tracks: cuts, dropped: dropped, start: start, duration: duration, movieTimescale: timescale,
-                       notes: notes, isNoop: noop)
+                       notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade)
     }
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
@@ -141,6 +147,26 @@ public enum FixPlanner {
                         startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
                         trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
                         sampleRate: rate, frameRate: nil)
+    }
+
+    /// --loops N, or for --unroll S the smallest N with N x duration >= S. Copies of the video are laid end to
+    /// end without edits between them, so every kept frame must be presented inside the cut.
+    static func repeatCount(duration: Rational, options: FixOptions, cuts: [TrackCut], mappings: [Mapping]) throws -> Int {
+        var n = options.loops ?? 1
+        if let target = options.unrollTo, duration < target {
+            let q = target / duration
+            n = Int(q.denominator == 1 ? q.numerator : q.floor + 1)
+        }
+        guard n > 1 else { return 1 }
+        guard n <= 10_000 else { throw PlanError("\(n) repeats is too many") }
+        for cut in cuts where cut.kind == .video {
+            let samples = mappings.first { $0.track.index == cut.index }!.timeline.samples
+            let end = Rational(cut.retimedFirstPts ?? cut.mediaStart) + cut.duration / cut.timeBase
+            let stray = samples.filter { $0.dts >= cut.keepFrom && $0.dts <= cut.keepThrough && !$0.isDiscarded }
+                .contains { Rational($0.pts) >= end || $0.pts < cut.mediaStart && $0.dts != cut.keepFrom }
+            if stray { throw PlanError("cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented outside it") }
+        }
+        return n
     }
 
     /// The LCM of the tracks' timescales makes every edit exact; if that does not fit the 32-bit field, the

@@ -1,0 +1,130 @@
+import CFFmpeg
+
+/// Owns an audio encoder. Takes planar float samples in any amount; hands out packets of the encoder's frame
+/// size (the last one shorter), in whatever sample format the encoder wants.
+public final class AudioEncoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    private let frame: Frame
+    private var pending: [[Float]]
+    /// Samples sent so far: the next frame's pts (the encoder's own delay shows as negative packet pts).
+    private var sent: Int64 = 0
+
+    public var frameSize: Int { context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024 }
+    /// Encoder delay in samples (AAC priming), signalled by the edit list.
+    public var delay: Int64 { Int64(context.pointee.initial_padding) }
+
+    /// Encodes `codec` like the source stream `index` of `input`: same rate and channel layout; bit rate from
+    /// the source when it says, else 64 kb/s a channel.
+    init(like input: InputFile, stream index: Int, globalHeader: Bool) throws {
+        let par = input.stream(index).pointee.codecpar.pointee
+        guard let codec = avcodec_find_encoder(par.codec_id) else {
+            throw MediaError("open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
+        context = ctx
+        ctx.pointee.sample_rate = par.sample_rate
+        var layout = par.ch_layout
+        if layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            // MP4 often says only how many channels; encoders want a layout. The default for the count is
+            // what the decoder assumes too.
+            av_channel_layout_default(&ctx.pointee.ch_layout, layout.nb_channels)
+        } else {
+            try check(av_channel_layout_copy(&ctx.pointee.ch_layout, &layout), "open encoder")
+        }
+        ctx.pointee.sample_fmt = Self.preferredFormat(codec)
+        ctx.pointee.time_base = AVRational(num: 1, den: par.sample_rate)
+        ctx.pointee.bit_rate = par.bit_rate > 0 ? par.bit_rate : 64_000 * Int64(max(layout.nb_channels, 1))
+        ctx.pointee.thread_count = 1
+        // Bit-exact: the same samples give the same bytes on every run.
+        ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try check(avcodec_open2(ctx, codec, nil), "open encoder")
+        frame = try Frame()
+        pending = Array(repeating: [], count: Int(layout.nb_channels))
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&ctx)
+    }
+
+    /// Planar float first (AAC), then what the encoder lists first.
+    static func preferredFormat(_ codec: UnsafePointer<AVCodec>) -> AVSampleFormat {
+        guard let formats = codec.pointee.sample_fmts else { return AV_SAMPLE_FMT_FLTP }
+        var i = 0, first = formats[0]
+        while formats[i] != AV_SAMPLE_FMT_NONE {
+            if formats[i] == AV_SAMPLE_FMT_FLTP { return AV_SAMPLE_FMT_FLTP }
+            i += 1
+        }
+        if first == AV_SAMPLE_FMT_NONE { first = AV_SAMPLE_FMT_FLTP }
+        return first
+    }
+
+    /// Copies the encoder's parameters (and extradata) onto an output stream.
+    func configure(_ output: OutputFile, stream: Int) throws {
+        let st = output.context.pointee.streams[stream]!
+        try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
+        st.pointee.time_base = context.pointee.time_base
+    }
+
+    /// Queues samples (one array per channel, equal lengths) and emits every whole frame.
+    func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws {
+        for c in pending.indices where c < samples.count { pending[c].append(contentsOf: samples[c]) }
+        while (pending.first?.count ?? 0) >= frameSize { try sendFrame(frameSize, emit) }
+    }
+
+    /// Sends what is left (a short last frame) and drains the encoder.
+    func finish(_ emit: (Packet) throws -> Void) throws {
+        if let left = pending.first?.count, left > 0 { try sendFrame(left, emit) }
+        try drain(nil, emit)
+    }
+
+    private func sendFrame(_ count: Int, _ emit: (Packet) throws -> Void) throws {
+        let f = frame.pointer
+        av_frame_unref(f)
+        f.pointee.nb_samples = Int32(count)
+        f.pointee.format = context.pointee.sample_fmt.rawValue
+        f.pointee.sample_rate = context.pointee.sample_rate
+        try check(av_channel_layout_copy(&f.pointee.ch_layout, &context.pointee.ch_layout), "encode")
+        try check(av_frame_get_buffer(f, 0), "encode")
+        for c in pending.indices {
+            for i in 0..<count { frame.setSample(pending[c][i], channel: c, index: i) }
+            pending[c].removeFirst(count)
+        }
+        f.pointee.pts = sent
+        sent += Int64(count)
+        try drain(frame, emit)
+    }
+
+    private func drain(_ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
+        let r = avcodec_send_frame(context, frame?.pointer)
+        if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
+        let packet = try Packet()
+        while true {
+            let got = avcodec_receive_packet(context, packet.pointer)
+            if got == lp_error_eagain || got == lp_error_eof { return }
+            try check(got, "encode")
+            try emit(packet)
+            packet.unref()
+        }
+    }
+}
+
+extension Frame {
+    /// Writes one sample, converting from float to the frame's format (clipping for integer formats).
+    func setSample(_ value: Float, channel: Int, index: Int) {
+        let format = AVSampleFormat(rawValue: pointer.pointee.format)
+        let planar = av_sample_fmt_is_planar(format) != 0
+        guard let base = pointer.pointee.extended_data[planar ? channel : 0] else { return }
+        let i = planar ? index : index * channelCount + channel
+        let v = max(-1, min(1, value))
+        switch av_get_packed_sample_fmt(format) {
+        case AV_SAMPLE_FMT_U8: base[i] = UInt8(clamping: Int((v * 128).rounded()) + 128)
+        case AV_SAMPLE_FMT_S16: base.withMemoryRebound(to: Int16.self, capacity: i + 1) { $0[i] = Int16(clamping: Int((v * 32767).rounded())) }
+        case AV_SAMPLE_FMT_S32: base.withMemoryRebound(to: Int32.self, capacity: i + 1) { $0[i] = Int32(clamping: Int64((Double(v) * 2147483647).rounded())) }
+        case AV_SAMPLE_FMT_FLT: base.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] = value }
+        case AV_SAMPLE_FMT_DBL: base.withMemoryRebound(to: Double.self, capacity: i + 1) { $0[i] = Double(value) }
+        default: break
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import LoopAnalysis
+@testable import LoopMedia
+
+/// fix options that re-encode audio: --unroll, --loops, --seam-fade. Video stays stream-copied.
+@Suite struct RenderTests {
+    static func fix(_ file: String, _ options: FixOptions, into dir: URL, name: String? = nil) -> (FileReport, String) {
+        let out = dir.appendingPathComponent(name ?? file).path
+        let report = ClipFix.fix(Fixtures.path(file), to: out, options: options, analysis: .init(seamChecks: false),
+                                 dryRun: false, temporaries: TemporaryFiles())
+        return (report, out)
+    }
+
+    @Test func unrollRepeatsTheVideoPacketsAndJoinsAudioExactly() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = Self.fix("too-short.mp4", FixOptions(unrollTo: Rational(1)), into: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.fix?.plan?.repeats == 2)
+        let after = try Probe.facts(path: out)
+        #expect(after.mainVideo?.frameCount == 30)
+        #expect(after.mainVideo?.durationSeconds == Rational(1))
+        #expect(after.mainAudio?.sampleCount == Rational(48000))
+        #expect(!Analyzer.findings(in: after).map(\.rule).contains("too-short-to-loop"))
+        // The video is the source's packets, twice, byte for byte.
+        let source = try FFprobe.packetHashes(Fixtures.path("too-short.mp4"))[0]!
+        #expect(try FFprobe.packetHashes(out)[0] == source + source)
+        // Every copy of the audio is the source's presented audio (to the AAC coder's precision).
+        // (FFmpeg's AAC decoder emits whole 1024-sample frames past the end; the container's count is above.)
+        let original = try FFmpegDecode.audio(Fixtures.path("too-short.mp4")), unrolled = try FFmpegDecode.audio(out)
+        #expect(unrolled.count >= 48000)
+        let second = (0..<24000).map { abs(unrolled[24000 + $0] - original[$0]) }
+        #expect(second.reduce(0, +) / Float(second.count) < 0.01)
+    }
+
+    @Test func loopsGivesTheCountAndStaysDeterministic() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, outA) = Self.fix("clean.mp4", FixOptions(loops: 3), into: dir, name: "a.mp4")
+        let (_, outB) = Self.fix("clean.mp4", FixOptions(loops: 3), into: dir, name: "b.mp4")
+        #expect(a.fix?.status == .fixed)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: outA)) == (try Data(contentsOf: URL(fileURLWithPath: outB))))
+        let after = try Probe.facts(path: outA)
+        #expect(after.mainVideo?.frameCount == 90)
+        #expect(after.mainAudio?.sampleCount == Rational(144000))
+        #expect(Analyzer.findings(in: after).filter { $0.severity != .info }.isEmpty)
+        // Fixing the unrolled file again changes nothing.
+        let again = ClipFix.fix(outA, to: dir.appendingPathComponent("c.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+                                dryRun: false, temporaries: TemporaryFiles())
+        #expect(again.fix?.status == .unchanged)
+    }
+
+    @Test func seamFadeRemovesTheClickAndLeavesVideoAlone() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = Self.fix("seam-click.mp4", FixOptions(seamFade: Rational(10, 1000)), into: dir)
+        #expect(report.fix?.status == .fixed)
+        let analysis = ClipAnalysis.report(path: out, options: .init())
+        #expect(!analysis.findings.map(\.rule).contains("seam-audio-click"), "\(analysis.findings.map(\.message))")
+        #expect(try FFprobe.packetHashes(out)[0] == (try FFprobe.packetHashes(Fixtures.path("seam-click.mp4"))[0]))
+        #expect(try Probe.facts(path: out).mainAudio?.sampleCount == Rational(48000))
+        let audio = try FFmpegDecode.audio(out)
+        #expect(abs(audio[0]) < 0.01 && abs(audio[47999]) < 0.01)
+        // Away from the seam the audio is the source's.
+        let source = try FFmpegDecode.audio(Fixtures.path("seam-click.mp4"))
+        // A second AAC generation at 48 kb/s differs by ~0.003 on this 0.125 tone; a misplaced copy by ~0.08.
+        let middle = (2048..<40000).map { abs(audio[$0] - source[$0]) }
+        #expect(middle.reduce(0, +) / Float(middle.count) < 0.01)
+    }
+
+    @Test func fadeGainShape() {
+        let g = Remuxer.State.fadeGain
+        #expect(g(0, 1000, 100) == 0)
+        #expect(g(999, 1000, 100) < 0.001)
+        #expect(g(500, 1000, 100) == 1)
+        #expect(abs(g(50, 1000, 100) - 0.5) < 0.001)
+    }
+
+    @Test func fadeLongerThanHalfTheClipIsRefused() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = Self.fix("too-short.mp4", FixOptions(seamFade: Rational(3, 10)), into: dir)
+        #expect(report.fix?.status == .failed)
+        #expect(report.fix?.reason?.contains("--seam-fade") == true)
+    }
+}
