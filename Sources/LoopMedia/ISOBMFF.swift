@@ -107,7 +107,7 @@ struct ISOFile {
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
 
         let samples = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"])
-        let edits = boxes["elst"].map { editList($0) }
+        let edits = try boxes["elst"].map { try editList($0) }
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: edits)
         let dataEnd = try dataExtent(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"])
         return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, dataEnd: dataEnd)
@@ -148,7 +148,7 @@ struct ISOFile {
         return samples
     }
 
-    private func editList(_ body: ByteReader) -> [Edit] {
+    private func editList(_ body: ByteReader) throws -> [Edit] {
         var r = body
         let version = r.u8(); r.skip(3)
         var edits: [Edit] = []
@@ -156,6 +156,8 @@ struct ISOFile {
             let duration = version == 1 ? Int64(clamping: r.u64()) : Int64(r.u32())
             let mediaTime = version == 1 ? Int64(bitPattern: r.u64()) : Int64(Int32(bitPattern: r.u32()))
             let rate = Rational(Int64(Int16(bitPattern: r.u16())) * 65536 + Int64(r.u16()), 65536)
+            // -1 marks an empty edit; any other negative media time is invalid (players reject or misplay it).
+            guard mediaTime >= -1 else { throw MediaError("read index", reason: "invalid edit list: media time \(mediaTime)") }
             edits.append(Edit(mediaTime: mediaTime == -1 ? nil : mediaTime,
                               duration: Rational(duration, max(movieTimescale, 1)), rate: rate))
         }

@@ -48,6 +48,13 @@ public final class InputFile {
         try check(av_seek_frame(context, Int32(stream), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
     }
 
+    /// A stream's codec configuration bytes (avcC, esds payload...).
+    func extradata(_ index: Int) -> [UInt8]? {
+        let par = stream(index).pointee.codecpar.pointee
+        guard let data = par.extradata, par.extradata_size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(par.extradata_size)))
+    }
+
     public func metadata(_ key: String) -> String? {
         guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0) else { return nil }
         return String(cString: entry.pointee.value)

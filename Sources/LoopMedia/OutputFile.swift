@@ -48,6 +48,18 @@ public final class OutputFile {
     /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.
     var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
+    /// Replaces a stream's codec configuration (e.g. an avcC holding a second SPS/PPS pair).
+    func setExtradata(_ bytes: [UInt8], stream: Int) throws {
+        let par = context.pointee.streams[stream]!.pointee.codecpar!
+        av_freep(&par.pointee.extradata)
+        guard let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+            throw MediaError("add stream", code: lp_error_enomem)
+        }
+        buffer.update(from: bytes, count: bytes.count)
+        par.pointee.extradata = buffer
+        par.pointee.extradata_size = Int32(bytes.count)
+    }
+
     public func copyMetadata(from input: InputFile) {
         av_dict_copy(&context.pointee.metadata, input.context.pointee.metadata, 0)
     }

@@ -8,6 +8,13 @@ public final class Packet {
         guard let p = av_packet_alloc() else { throw MediaError("allocate packet", code: lp_error_enomem) }
         pointer = p
     }
+    /// A packet holding a copy of `bytes`.
+    public convenience init(bytes: [UInt8]) throws {
+        try self.init()
+        try check(av_new_packet(pointer, Int32(bytes.count)), "allocate packet")
+        bytes.withUnsafeBufferPointer { pointer.pointee.data.update(from: $0.baseAddress!, count: bytes.count) }
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&p)

@@ -30,6 +30,17 @@ enum Remuxer {
                 state.encoders[cut.index] = encoder
             }
         }
+        for cut in plan.tracks where cut.head != nil {
+            guard cut.codec == "h264", let extradata = input.extradata(cut.index), let avcc = AVCConfig(extradata) else {
+                throw MediaError("encode", reason: "--reencode-head: re-encoding \(cut.codec) video is not supported (H.264 only)")
+            }
+            let head = try RenderedHead.render(source, cut: cut, head: cut.head!, avcc: avcc, iso: iso)
+            var merged = avcc
+            merged.sps += head.sps
+            merged.pps += head.pps
+            try output.setExtradata(merged.bytes, stream: state.streams[cut.index]!)
+            state.heads[cut.index] = head
+        }
         output.copyMetadata(from: input)
         var header = ["avoid_negative_ts": "disabled"]
         if iso { header["movie_timescale"] = String(plan.movieTimescale); header["use_editlist"] = "1" }
@@ -52,6 +63,7 @@ enum Remuxer {
         var cuts: [Int: TrackCut]
         var streams: [Int: Int] = [:]
         var encoders: [Int: AudioEncoder] = [:]
+        var heads: [Int: RenderedHead] = [:]
         var firstPts: [Int: Int64] = [:]
         var lastDuration: [Int: Int64] = [:]
         /// Presented samples taken so far in this pass, per re-encoded track.
@@ -67,6 +79,7 @@ enum Remuxer {
             var remaining = Set(plan.tracks.map(\.index))
             var decoders: [Int: Decoder] = [:]
             for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
+            for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeHead(head, track: index, pass: pass, input: input, to: output) }
             let packet = try Packet(), frame = try Frame()
             while !remaining.isEmpty, try input.read(into: packet) {
                 let index = packet.streamIndex
@@ -121,6 +134,24 @@ enum Remuxer {
             p.pointee.pos = -1
             av_packet_rescale_ts(p, input.stream(cut.index).pointee.time_base, output.timeBase(out))
             try output.write(packet)
+        }
+
+        /// The re-encoded frames before the first copied keyframe, rebased like the copied packets.
+        mutating func writeHead(_ head: RenderedHead, track index: Int, pass: Int, input: InputFile, to output: OutputFile) throws {
+            guard let cut = cuts[index], let out = streams[index] else { return }
+            let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
+            for sample in head.samples {
+                let packet = try Packet(bytes: sample.data)
+                let p = packet.pointer
+                p.pointee.pts = sample.pts - cut.mediaStart + passOffset
+                p.pointee.dts = sample.dts - cut.mediaStart + passOffset
+                p.pointee.duration = sample.duration
+                if sample.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
+                if firstPts[index] == nil { firstPts[index] = p.pointee.pts }
+                p.pointee.stream_index = Int32(out)
+                av_packet_rescale_ts(p, input.stream(index).pointee.time_base, output.timeBase(out))
+                try output.write(packet)
+            }
         }
 
         /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.

@@ -37,6 +37,9 @@ struct Fix: AsyncParsableCommand {
     @Option(name: .customLong("seam-fade"), help: ArgumentHelp("Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).", valueName: "ms"))
     var seamFade: Int?
 
+    @Flag(name: .customLong("reencode-head"), help: "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe.")
+    var reencodeHead = false
+
     @Option(help: "Playback target for the findings reported on the outputs: apple or web.")
     var target: Target = .apple
 
@@ -60,7 +63,7 @@ struct Fix: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let options = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
-                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) })
+                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead)
         let analysis = AnalysisOptions(target: target, seamChecks: false)
         let items = Inputs.collect(paths)
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)

@@ -85,3 +85,63 @@ import LoopAnalysis
         #expect(report.fix?.reason?.contains("--seam-fade") == true)
     }
 }
+
+@Suite struct ReencodeHeadTests {
+    @Test func keepsTheLeadingFramesAndCopiesTheRest() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = RenderTests.fix("not-keyframe-start.mp4", FixOptions(reencodeHead: true), into: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.fix?.plan?.tracks.first?.head?.frames == 15)
+        let after = try Probe.facts(path: out)
+        #expect(after.mainVideo?.frameCount == 60)
+        #expect(after.mainVideo?.durationSeconds == Rational(2))
+        #expect(after.mainVideo?.firstFrameIsKeyframe == true)
+        #expect(try FFmpegDecode.errors(out) == "")
+        // The copied GOPs are the source's packets, byte for byte, and decode to the source's pixels.
+        let source = try FFprobe.packetHashes(Fixtures.path("not-keyframe-start.mp4"))[0]!
+        let output = try FFprobe.packetHashes(out)[0]!
+        #expect(Array(output.dropFirst(15)) == Array(source.dropFirst(30)))
+        let sourceFrames = try FFmpegDecode.frames(Fixtures.path("not-keyframe-start.mp4")), outputFrames = try FFmpegDecode.frames(out)
+        #expect(outputFrames.count == 60)
+        #expect(Array(outputFrames.dropFirst(15)) == Array(sourceFrames.dropFirst(15)))
+        // The re-encoded frames look like the source's.
+        #expect(try FFmpegDecode.psnr(out, Fixtures.path("not-keyframe-start.mp4"), frames: 15) > 35)
+        // And fixing the output again changes nothing.
+        let again = ClipFix.fix(out, to: dir.appendingPathComponent("again.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+                                dryRun: false, temporaries: TemporaryFiles())
+        #expect(again.fix?.status == .unchanged)
+    }
+
+    @Test func bFrameSourceKeepsDecodeOrder() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = RenderTests.fix("start-offset.mp4", FixOptions(reencodeHead: true), into: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        #expect(after.mainVideo?.frameCount == 38)
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
+    @Test func refusedForOtherCodecs() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // HEVC with keyframes every 10 frames, cut at 0.2 s by stream copy: a start inside a GOP.
+        let gop = dir.appendingPathComponent("hevc-gop.mp4").path, cut = dir.appendingPathComponent("hevc-cut.mp4").path
+        for args in [["-f", "lavfi", "-i", "smptebars=size=160x90:rate=30:duration=1", "-c:v", "libx265", "-preset", "ultrafast",
+                      "-x265-params", "log-level=none:keyint=10:min-keyint=10", "-tag:v", "hvc1", gop],
+                     ["-ss", "0.2", "-i", gop, "-c", "copy", cut]] {
+            let ff = Process()
+            ff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            ff.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y"] + args
+            try ff.run(); ff.waitUntilExit()
+        }
+        let report = ClipFix.fix(cut, to: dir.appendingPathComponent("out.mp4").path, options: FixOptions(reencodeHead: true),
+                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.plan?.tracks.first?.head != nil)
+        #expect(report.fix?.status == .failed)
+        #expect(report.fix?.reason?.contains("H.264 only") == true, "\(report.fix?.reason ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.mp4").path))
+    }
+}

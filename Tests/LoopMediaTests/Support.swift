@@ -92,3 +92,36 @@ enum FFmpegDecode {
         return data
     }
 }
+
+extension FFmpegDecode {
+    /// ffmpeg's own complaints while decoding the whole file (`-v error`): empty for a clean stream.
+    static func errors(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Mean PSNR (dB) of the first `frames` presented frames of `a` against `b`.
+    static func psnr(_ a: String, _ b: String, frames: Int) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-nostdin", "-i", a, "-i", b, "-frames:v", "\(frames)",
+                             "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"]
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let range = text.range(of: "average:") else { return 0 }
+        let value = text[range.upperBound...].prefix { !$0.isWhitespace }
+        return value == "inf" ? .infinity : Double(value) ?? 0
+    }
+}

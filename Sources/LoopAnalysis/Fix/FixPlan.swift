@@ -1,3 +1,15 @@
+/// --reencode-head: the frames presented before the first keyframe inside the cut are decoded (from the keyframe
+/// before them) and encoded again; the copy starts at that keyframe. Media ticks of the index.
+public struct HeadRender: Sendable, Equatable, Codable {
+    public var decodeFromDts: Int64
+    public var firstPts: Int64
+    public var untilPts: Int64
+    /// pts - dts of the source's keyframes: the re-encoded frames get the same decode delay, so decode times
+    /// stay in order into the copied GOPs.
+    public var reorderDelay: Int64
+    public var frames: Int
+}
+
 /// How one track is cut: which coded samples are copied and what of them is presented.
 public struct TrackCut: Sendable, Equatable, Codable {
     public var index: Int
@@ -19,6 +31,8 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// exactly at the start. ISO edit lists allow a start inside a frame, but FFmpeg-based players then drop
     /// the frame; re-timing it (timestamps only, bytes unchanged) shows it in every player.
     public var retimedFirstPts: Int64?
+    /// Frames re-encoded before the copied ones (--reencode-head).
+    public var head: HeadRender?
     /// Presented duration, exact: a frame boundary for video, whole samples for audio.
     public var duration: Rational
     /// Where the media is cut (ticks) when the cut ends inside a packet: that packet is shortened to end here.
@@ -68,9 +82,13 @@ public struct FixOptions: Sendable, Equatable {
     public var loops: Int?
     /// --seam-fade, in seconds.
     public var seamFade: Rational?
+    /// --reencode-head: keep a start inside a GOP by re-encoding the frames before the next keyframe.
+    public var reencodeHead: Bool
 
-    public init(assumedPriming: Int64 = 1024, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil) {
+    public init(assumedPriming: Int64 = 1024, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
+                reencodeHead: Bool = false) {
         self.assumedPriming = assumedPriming; self.unrollTo = unrollTo; self.loops = loops; self.seamFade = seamFade
+        self.reencodeHead = reencodeHead
     }
 }
 

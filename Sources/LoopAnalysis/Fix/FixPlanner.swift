@@ -52,13 +52,13 @@ public enum FixPlanner {
 
         var start = commonStart, end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
-            (start, end) = try videoBounds(video, from: commonStart, to: commonEnd, notes: &notes)
+            (start, end) = try videoBounds(video, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead, notes: &notes)
         }
         let duration = end - start
 
         var cuts: [TrackCut] = []
         for m in mappings {
-            cuts.append(m.track.kind == .video ? videoCut(m, start: start, end: end) : try audioCut(m, start: start, duration: duration))
+            cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, notes: &notes) : try audioCut(m, start: start, duration: duration))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -67,7 +67,7 @@ public enum FixPlanner {
         }
         let noop = cuts.allSatisfy { cut in
             let m = mappings.first { $0.track.index == cut.index }!
-            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil
+            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
                 && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
         } && dropped.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil
@@ -79,7 +79,8 @@ public enum FixPlanner {
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
-    static func videoBounds(_ v: Mapping, from commonStart: Rational, to commonEnd: Rational, notes: inout [String]) throws -> (Rational, Rational) {
+    static func videoBounds(_ v: Mapping, from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
+                            notes: inout [String]) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
         guard let onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true }) else {
@@ -89,11 +90,16 @@ public enum FixPlanner {
         // keeps it inside the common range), or the video's exact duration would be off by a fraction of a tick.
         let startTick = Rational(-(-v.ticks(commonStart)).floor)
         var start = Rational.max(v.time(startTick), times[onScreen])
-        if !frames[onScreen].isSync {
+        if !frames[onScreen].isSync && reencodeHead, start != times[onScreen],
+           let boundary = times.first(where: { $0 > start && $0 < commonEnd }) {
+            // Re-encoding the head: start on the next frame boundary rather than a sliver of a frame.
+            start = boundary
+        }
+        if !frames[onScreen].isSync && !reencodeHead {
             guard let next = times.indices.first(where: { times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd }) else {
                 throw PlanError("no keyframe inside the range every track presents, so the start cannot be a keyframe")
             }
-            notes.append("the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head is not available yet)")
+            notes.append("the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)")
             start = times[next]
         }
         // Frame boundaries after the start: each frame's start, and the end of the last one.
@@ -105,18 +111,33 @@ public enum FixPlanner {
         return (start, end)
     }
 
-    static func videoCut(_ m: Mapping, start: Rational, end: Rational) -> TrackCut {
+    static func videoCut(_ m: Mapping, start: Rational, end: Rational, notes: inout [String]) throws -> TrackCut {
         let samples = m.timeline.samples
         let mediaStart = m.ticks(start).rounded
         // Decoding starts at the keyframe shown at the start (the latest sync sample at or before it).
-        let first = samples.indices.filter { samples[$0].isSync && !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }
+        var first = samples.indices.filter { samples[$0].isSync && !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }
             .max { samples[$0].pts < samples[$1].pts } ?? 0
         let mediaEnd = m.ticks(end)
         let last = samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
-        let retimed: Int64? = samples[first].pts < mediaStart ? mediaStart : nil
+        var head: HeadRender?
+        let onScreen = samples.indices.filter { !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }.max { samples[$0].pts < samples[$1].pts }
+        if let onScreen, !samples[onScreen].isSync {
+            // --reencode-head: the frames up to the next keyframe are encoded again; copying starts there.
+            guard let next = samples.indices.filter({ samples[$0].isSync && samples[$0].pts > mediaStart && Rational(samples[$0].pts) < mediaEnd })
+                .min(by: { samples[$0].pts < samples[$1].pts }) else {
+                throw PlanError("--reencode-head: no keyframe after the start inside the clip; it would all be re-encoded")
+            }
+            let frames = samples.filter { !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts }.count
+            head = HeadRender(decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
+                              reorderDelay: samples[next].pts - samples[next].dts, frames: frames)
+            notes.append("re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))")
+            first = next
+        }
+        let retimed: Int64? = head == nil && samples[first].pts < mediaStart ? mediaStart : nil
         return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, last),
                         keepFrom: samples[first].dts, keepThrough: samples[max(first, last)].dts, origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: retimed, duration: end - start, mediaEnd: nil, startBefore: m.track.startSeconds,
+                        mediaStart: mediaStart, retimedFirstPts: retimed, head: head, duration: end - start, mediaEnd: nil,
+                        startBefore: m.track.startSeconds,
                         endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
                         sampleRate: nil, frameRate: m.track.frameRate)
     }
@@ -142,7 +163,7 @@ public enum FixPlanner {
         let endAfter = start + presentedDuration
         return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
                         keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: nil, duration: presentedDuration,
+                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, duration: presentedDuration,
                         mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
                         startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
                         trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,

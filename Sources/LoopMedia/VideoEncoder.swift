@@ -1,0 +1,137 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Owns an H.264 encoder (libx264) set up to make frames that can sit in a source's track: same size, pixel
+/// format, colour, profile and level; no B-frames; its own SPS/PPS id so both parameter sets coexist in one avcC.
+final class VideoEncoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32) throws {
+        let st = input.stream(index).pointee
+        let par = st.codecpar.pointee
+        guard par.codec_id == AV_CODEC_ID_H264 else {
+            throw MediaError("open encoder", reason: "re-encoding \(String(cString: avcodec_get_name(par.codec_id))) video is not supported (H.264 only)")
+        }
+        guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError("open encoder", reason: "FFmpeg has no libx264") }
+        guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
+        context = ctx
+        ctx.pointee.width = par.width
+        ctx.pointee.height = par.height
+        ctx.pointee.pix_fmt = AVPixelFormat(rawValue: pixelFormat)
+        ctx.pointee.time_base = st.time_base
+        ctx.pointee.framerate = st.avg_frame_rate
+        ctx.pointee.sample_aspect_ratio = par.sample_aspect_ratio
+        ctx.pointee.color_range = par.color_range
+        ctx.pointee.color_primaries = par.color_primaries
+        ctx.pointee.color_trc = par.color_trc
+        ctx.pointee.colorspace = par.color_space
+        ctx.pointee.chroma_sample_location = par.chroma_location
+        ctx.pointee.max_b_frames = 0
+        ctx.pointee.gop_size = 100_000
+        ctx.pointee.thread_count = 1
+        ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT
+        if par.level > 0 { ctx.pointee.level = par.level }
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "preset", "medium", 0)
+        av_dict_set(&options, "crf", "16", 0)        // visually transparent next to the copied GOPs
+        if let profile = Self.profile(par.profile) { av_dict_set(&options, "profile", profile, 0) }
+        av_dict_set(&options, "x264-params", "sps-id=\(parameterSetID):scenecut=0:bframes=0:repeat-headers=0:aud=0", 0)
+        try check(avcodec_open2(ctx, codec, &options), "open encoder")
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&ctx)
+    }
+
+    static func profile(_ id: Int32) -> String? {
+        switch id {
+        case FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE: "baseline"
+        case FF_PROFILE_H264_MAIN: "main"
+        case FF_PROFILE_H264_HIGH: "high"
+        case FF_PROFILE_H264_HIGH_10: "high10"
+        case FF_PROFILE_H264_HIGH_422: "high422"
+        case FF_PROFILE_H264_HIGH_444_PREDICTIVE: "high444"
+        default: nil
+        }
+    }
+
+    /// The encoder's SPS and PPS (its extradata is Annex B).
+    var parameterSets: (sps: [[UInt8]], pps: [[UInt8]]) {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return ([], []) }
+        let units = annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
+        return (units.filter { ($0.first ?? 0) & 0x1f == 7 }, units.filter { ($0.first ?? 0) & 0x1f == 8 })
+    }
+
+    /// Sends a frame (nil flushes) and hands every packet to `emit`.
+    func encode(_ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
+        let r = avcodec_send_frame(context, frame?.pointer)
+        if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
+        let packet = try Packet()
+        while true {
+            let got = avcodec_receive_packet(context, packet.pointer)
+            if got == lp_error_eagain || got == lp_error_eof { return }
+            try check(got, "encode")
+            try emit(packet)
+            packet.unref()
+        }
+    }
+}
+
+/// A re-encoded run of frames, ready to sit before the copied GOPs: samples in the source's NAL format, the
+/// parameter sets they need.
+struct RenderedHead {
+    struct Sample { var data: [UInt8]; var pts: Int64; var dts: Int64; var duration: Int64; var isKey: Bool }
+    var samples: [Sample]
+    var sps: [[UInt8]]
+    var pps: [[UInt8]]
+
+    /// Decodes from the keyframe before `cut.head` to the next keyframe, and encodes the frames presented from
+    /// the start. Times are the index's media ticks.
+    static func render(_ source: String, cut: TrackCut, head: HeadRender, avcc: AVCConfig, iso: Bool) throws -> RenderedHead {
+        let input = try InputFile(path: source, options: iso ? ["ignore_editlist": "1"] : [:])
+        let decoder = try Decoder(input, stream: cut.index, threads: 0)
+        let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
+        guard let id = (0...31).first(where: { !used.contains($0) }) else { throw MediaError("encode", reason: "no free SPS/PPS id") }
+        var encoder: VideoEncoder?
+        var rendered: [Sample] = []
+        var shift: Int64?
+        let packet = try Packet(), frame = try Frame()
+        var forcedKey = false
+
+        func emit(_ p: Packet) {
+            let data = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
+            let units = annexBUnits(data).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
+            let pts = p.pts ?? 0
+            rendered.append(Sample(data: lengthPrefixed(units, size: avcc.lengthSize), pts: pts, dts: pts - head.reorderDelay,
+                                   duration: 0, isKey: p.isKeyframe))
+        }
+        func take(_ f: Frame) throws {
+            guard let raw = f.pts, let shift else { return }
+            let pts = raw - shift
+            let next = pts + max(f.pointer.pointee.pkt_duration, 1)
+            guard next > head.firstPts, pts < head.untilPts else { return }
+            if encoder == nil { encoder = try VideoEncoder(like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format) }
+            f.pointer.pointee.pts = max(pts, head.firstPts)
+            f.pointer.pointee.pict_type = forcedKey ? AV_PICTURE_TYPE_NONE : AV_PICTURE_TYPE_I
+            forcedKey = true
+            try encoder!.encode(f, emit)
+        }
+        while try input.read(into: packet) {
+            guard packet.streamIndex == cut.index, let rawDts = packet.dts ?? packet.pts else { continue }
+            if shift == nil { shift = rawDts - cut.origin }
+            let dts = rawDts - shift!
+            if dts < head.decodeFromDts { continue }
+            if dts >= cut.keepFrom { break }
+            try decoder.decode(packet, into: frame, take)
+        }
+        try decoder.decode(nil, into: frame, take)
+        guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
+        try encoder.encode(nil, emit)
+        rendered.sort { $0.pts < $1.pts }
+        for i in rendered.indices { rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts }
+        let sets = encoder.parameterSets
+        return RenderedHead(samples: rendered, sps: sets.sps, pps: sets.pps)
+    }
+}
