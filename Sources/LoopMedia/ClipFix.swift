@@ -83,9 +83,12 @@ public enum ClipFix {
             let firstOut = (Rational(firstIn) * cut.timeBase / track.timeline.timeBase).rounded
             // FFmpeg 5.1's mov muxer keeps the last sample's full duration in stts; the editor shortens it.
             let last = written.lastDuration[cut.index].map { (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded }
-            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: firstSample.pts - firstOut,
+            let mediaTime = firstSample.pts - firstOut
+            // --target web: move the video's composition times so it starts at 0 with no edit needed.
+            let shift = plan.bakeVideo && cut.kind == .video ? mediaTime : 0
+            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: mediaTime - shift,
                                                  duration: (cut.duration * Int64(plan.repeats) * plan.movieTimescale).rounded,
-                                                 lastSampleDuration: last)
+                                                 lastSampleDuration: last, compositionShift: shift)
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
     }

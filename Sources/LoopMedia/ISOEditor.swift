@@ -48,6 +48,9 @@ enum ISOEditor {
         var duration: Int64
         /// The last sample's duration (media ticks), when the cut ends inside it.
         var lastSampleDuration: Int64?
+        /// Subtracted from every composition offset (ctts, then signed, version 1) so the first presented frame
+        /// sits at media time 0 and needs no edit to start there (--target web). `mediaTime` is then 0.
+        var compositionShift: Int64 = 0
     }
 
     static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit]) throws {
@@ -65,6 +68,7 @@ enum ISOEditor {
             guard let id = trackID(moov.children[i]), let edit = edits[id] else { continue }
             try setEdit(&moov.children[i], edit)
             if let last = edit.lastSampleDuration { try shortenLastSample(&moov.children[i], to: last) }
+            if edit.compositionShift != 0 { try shiftCompositionOffsets(&moov.children[i], by: edit.compositionShift) }
             try setDuration(&moov.children[i], box: "tkhd", edit.duration, timescale: nil)
             longest = max(longest, edit.duration)
         }
@@ -154,6 +158,27 @@ enum ISOEditor {
                 if p[0] == 1 { p.replaceSubrange(24..<32, with: be64(UInt64(total))) }
                 else if total <= Int64(UInt32.max) { p.replaceSubrange(16..<20, with: be32(UInt32(total))) }
                 mdhd.payload = p
+            }
+        }
+    }
+
+    /// Rewrites ctts as version 1 (signed offsets) with `shift` subtracted from every entry.
+    static func shiftCompositionOffsets(_ trak: inout Box, by shift: Int64) throws {
+        try trak.withChild("mdia") { mdia in
+            try mdia.withChild("minf") { minf in
+                try minf.withChild("stbl") { stbl in
+                    try stbl.withChild("ctts") { ctts in
+                        guard let p = ctts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short ctts") }
+                        var r = ByteReader(Data(p)); r.skip(4)
+                        let runs = (0..<Int(r.u32())).map { _ in (r.u32(), Int64(Int32(bitPattern: r.u32()))) }
+                        var out: [UInt8] = [1, 0, 0, 0] + be32(UInt32(runs.count))
+                        for (count, offset) in runs {
+                            guard let shifted = Int32(exactly: offset - shift) else { throw MediaError("finalize", reason: "composition offset out of range") }
+                            out += be32(count) + be32(UInt32(bitPattern: shifted))
+                        }
+                        ctts.payload = out
+                    }
+                }
             }
         }
     }

@@ -30,16 +30,19 @@ enum Remuxer {
                 state.encoders[cut.index] = encoder
             }
         }
-        for cut in plan.tracks where cut.head != nil {
-            guard cut.codec == "h264", let extradata = input.extradata(cut.index), let avcc = AVCConfig(extradata) else {
-                throw MediaError("encode", reason: "--reencode-head: re-encoding \(cut.codec) video is not supported (H.264 only)")
+        for cut in plan.tracks where cut.head != nil || cut.tail != nil {
+            guard cut.codec == "h264", let extradata = input.extradata(cut.index), var avcc = AVCConfig(extradata) else {
+                throw MediaError("encode", reason: "re-encoding \(cut.codec) video is not supported (H.264 only)")
             }
-            let head = try RenderedHead.render(source, cut: cut, head: cut.head!, avcc: avcc, iso: iso)
-            var merged = avcc
-            merged.sps += head.sps
-            merged.pps += head.pps
-            try output.setExtradata(merged.bytes, stream: state.streams[cut.index]!)
-            state.heads[cut.index] = head
+            // Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.
+            for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
+                guard let segment else { continue }
+                let rendered = try RenderedSegment.render(source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, iso: iso)
+                avcc.sps += rendered.sps
+                avcc.pps += rendered.pps
+                if isHead { state.heads[cut.index] = rendered } else { state.tails[cut.index] = rendered }
+            }
+            try output.setExtradata(avcc.bytes, stream: state.streams[cut.index]!)
         }
         output.copyMetadata(from: input)
         var header = ["avoid_negative_ts": "disabled"]
@@ -63,7 +66,8 @@ enum Remuxer {
         var cuts: [Int: TrackCut]
         var streams: [Int: Int] = [:]
         var encoders: [Int: AudioEncoder] = [:]
-        var heads: [Int: RenderedHead] = [:]
+        var heads: [Int: RenderedSegment] = [:]
+        var tails: [Int: RenderedSegment] = [:]
         var firstPts: [Int: Int64] = [:]
         var lastDuration: [Int: Int64] = [:]
         /// Presented samples taken so far in this pass, per re-encoded track.
@@ -79,7 +83,7 @@ enum Remuxer {
             var remaining = Set(plan.tracks.map(\.index))
             var decoders: [Int: Decoder] = [:]
             for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
-            for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeHead(head, track: index, pass: pass, input: input, to: output) }
+            for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass, input: input, to: output) }
             let packet = try Packet(), frame = try Frame()
             while !remaining.isEmpty, try input.read(into: packet) {
                 let index = packet.streamIndex
@@ -101,6 +105,7 @@ enum Remuxer {
                 }
                 if dts == cut.keepThrough { remaining.remove(index) }
             }
+            for (index, tail) in tails.sorted(by: { $0.key < $1.key }) { try writeSegment(tail, track: index, pass: pass, input: input, to: output) }
             for (index, decoder) in decoders {
                 try decoder.decode(nil, into: frame) { try take($0, track: index, shift: shift[index] ?? 0, pass: pass, to: output) }
                 let count = (cuts[index]!.duration * Int64(cuts[index]!.sampleRate ?? 0)).rounded
@@ -136,8 +141,8 @@ enum Remuxer {
             try output.write(packet)
         }
 
-        /// The re-encoded frames before the first copied keyframe, rebased like the copied packets.
-        mutating func writeHead(_ head: RenderedHead, track index: Int, pass: Int, input: InputFile, to output: OutputFile) throws {
+        /// Re-encoded frames (before or after the copied ones), rebased like the copied packets.
+        mutating func writeSegment(_ head: RenderedSegment, track index: Int, pass: Int, input: InputFile, to output: OutputFile) throws {
             guard let cut = cuts[index], let out = streams[index] else { return }
             let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
             for sample in head.samples {

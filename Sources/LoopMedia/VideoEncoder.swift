@@ -79,17 +79,18 @@ final class VideoEncoder {
     }
 }
 
-/// A re-encoded run of frames, ready to sit before the copied GOPs: samples in the source's NAL format, the
-/// parameter sets they need.
-struct RenderedHead {
+/// A re-encoded run of frames, ready to sit before (head) or after (tail) the copied GOPs: samples in the
+/// source's NAL format, and the parameter sets they need (with ids the track does not use yet).
+struct RenderedSegment {
     struct Sample { var data: [UInt8]; var pts: Int64; var dts: Int64; var duration: Int64; var isKey: Bool }
     var samples: [Sample]
     var sps: [[UInt8]]
     var pps: [[UInt8]]
 
-    /// Decodes from the keyframe before `cut.head` to the next keyframe, and encodes the frames presented from
-    /// the start. Times are the index's media ticks.
-    static func render(_ source: String, cut: TrackCut, head: HeadRender, avcc: AVCConfig, iso: Bool) throws -> RenderedHead {
+    /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
+    /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the index's media ticks.
+    static func render(_ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
+                       iso: Bool) throws -> RenderedSegment {
         let input = try InputFile(path: source, options: iso ? ["ignore_editlist": "1"] : [:])
         let decoder = try Decoder(input, stream: cut.index, threads: 0)
         let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
@@ -123,7 +124,7 @@ struct RenderedHead {
             if shift == nil { shift = rawDts - cut.origin }
             let dts = rawDts - shift!
             if dts < head.decodeFromDts { continue }
-            if dts >= cut.keepFrom { break }
+            if isHead && dts >= cut.keepFrom { break }
             try decoder.decode(packet, into: frame, take)
         }
         try decoder.decode(nil, into: frame, take)
@@ -132,6 +133,6 @@ struct RenderedHead {
         rendered.sort { $0.pts < $1.pts }
         for i in rendered.indices { rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts }
         let sets = encoder.parameterSets
-        return RenderedHead(samples: rendered, sps: sets.sps, pps: sets.pps)
+        return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps)
     }
 }

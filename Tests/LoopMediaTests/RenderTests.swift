@@ -145,3 +145,39 @@ import LoopAnalysis
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.mp4").path))
     }
 }
+
+@Suite struct TargetWebTests {
+    /// Video packets as a player that ignores edit lists sees them (ffprobe -ignore_editlist 1).
+    static func rawVideo(_ path: String) throws -> [Int64] {
+        let data = try FFprobe.run(["-v", "error", "-ignore_editlist", "1", "-select_streams", "v", "-show_entries", "packet=pts",
+                                    "-of", "csv=p=0", path])
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Int64($0) }
+    }
+
+    @Test func bakesTheVideoTrimsIntoTheMedia() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // B-frames, and audio that ends inside a mini-GOP: frames after the cut are references of frames before it.
+        let source = dir.appendingPathComponent("bframes.mp4").path
+        let ff = Process()
+        ff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ff.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2",
+                        "-f", "lavfi", "-i", "sine=duration=1.05", "-c:v", "libx264", "-preset", "veryfast",
+                        "-x264-params", "keyint=60:bframes=3:b-pyramid=normal:b-adapt=0", "-pix_fmt", "yuv420p", "-c:a", "aac", source]
+        try ff.run(); ff.waitUntilExit()
+        let out = dir.appendingPathComponent("web.mp4").path
+        let report = ClipFix.fix(source, to: out, options: FixOptions(bakeVideo: true), analysis: .init(target: .web, seamChecks: false),
+                                 dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let video = try #require(report.fix?.plan?.tracks.first { $0.kind == .video })
+        #expect(video.tail != nil)
+        let raw = try Self.rawVideo(out)
+        let end = (video.duration / video.timeBase).rounded
+        #expect(raw.min() == 0)
+        #expect(raw.allSatisfy { $0 < end })
+        #expect(raw.count == Int((video.duration * 30).rounded))
+        #expect(try FFmpegDecode.errors(out) == "")
+        let after = try Probe.facts(path: out)
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+    }
+}

@@ -1,6 +1,6 @@
-/// --reencode-head: the frames presented before the first keyframe inside the cut are decoded (from the keyframe
-/// before them) and encoded again; the copy starts at that keyframe. Media ticks of the index.
-public struct HeadRender: Sendable, Equatable, Codable {
+/// Frames decoded (from `decodeFromDts`) and encoded again: --reencode-head's frames before the first copied
+/// keyframe, or --target web's last GOP, so nothing is presented after the cut. Media ticks of the index.
+public struct SegmentRender: Sendable, Equatable, Codable {
     public var decodeFromDts: Int64
     public var firstPts: Int64
     public var untilPts: Int64
@@ -32,7 +32,9 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// the frame; re-timing it (timestamps only, bytes unchanged) shows it in every player.
     public var retimedFirstPts: Int64?
     /// Frames re-encoded before the copied ones (--reencode-head).
-    public var head: HeadRender?
+    public var head: SegmentRender?
+    /// Frames re-encoded after the copied ones (--target web: the last GOP, so no frame outlives the cut).
+    public var tail: SegmentRender?
     /// Presented duration, exact: a frame boundary for video, whole samples for audio.
     public var duration: Rational
     /// Where the media is cut (ticks) when the cut ends inside a packet: that packet is shortened to end here.
@@ -67,6 +69,8 @@ public struct FixPlan: Sendable, Equatable, Codable {
     public var repeats: Int
     /// Audio fade-out and fade-in of this length (seconds) at every loop point (--seam-fade).
     public var seamFade: Rational?
+    /// --target web: video composition times start at 0 without an edit list.
+    public var bakeVideo: Bool
 
     /// Audio is decoded, shaped and encoded again (video never is).
     public var reencodesAudio: Bool { repeats > 1 || seamFade != nil }
@@ -84,11 +88,14 @@ public struct FixOptions: Sendable, Equatable {
     public var seamFade: Rational?
     /// --reencode-head: keep a start inside a GOP by re-encoding the frames before the next keyframe.
     public var reencodeHead: Bool
+    /// --target web: bake the video's trims into the media (no frame after the cut, no B-frame delay), for
+    /// players that ignore edit lists.
+    public var bakeVideo: Bool
 
     public init(assumedPriming: Int64 = 1024, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
-                reencodeHead: Bool = false) {
+                reencodeHead: Bool = false, bakeVideo: Bool = false) {
         self.assumedPriming = assumedPriming; self.unrollTo = unrollTo; self.loops = loops; self.seamFade = seamFade
-        self.reencodeHead = reencodeHead
+        self.reencodeHead = reencodeHead; self.bakeVideo = bakeVideo
     }
 }
 

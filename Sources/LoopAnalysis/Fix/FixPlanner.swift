@@ -58,7 +58,8 @@ public enum FixPlanner {
 
         var cuts: [TrackCut] = []
         for m in mappings {
-            cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, notes: &notes) : try audioCut(m, start: start, duration: duration))
+            cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
+                                            : try audioCut(m, start: start, duration: duration))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -67,14 +68,17 @@ public enum FixPlanner {
         }
         let noop = cuts.allSatisfy { cut in
             let m = mappings.first { $0.track.index == cut.index }!
-            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil
+            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
                 && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-        } && dropped.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil
+        } && dropped.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil && !options.bakeVideo
         if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
+        if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
+            notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
+        }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
         return FixPlan(tracks: cuts, dropped: dropped, start: start, duration: duration, movieTimescale: timescale,
-                       notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade)
+                       notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
     }
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
@@ -111,7 +115,7 @@ public enum FixPlanner {
         return (start, end)
     }
 
-    static func videoCut(_ m: Mapping, start: Rational, end: Rational, notes: inout [String]) throws -> TrackCut {
+    static func videoCut(_ m: Mapping, start: Rational, end: Rational, bake: Bool, notes: inout [String]) throws -> TrackCut {
         let samples = m.timeline.samples
         let mediaStart = m.ticks(start).rounded
         // Decoding starts at the keyframe shown at the start (the latest sync sample at or before it).
@@ -119,7 +123,7 @@ public enum FixPlanner {
             .max { samples[$0].pts < samples[$1].pts } ?? 0
         let mediaEnd = m.ticks(end)
         let last = samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
-        var head: HeadRender?
+        var head: SegmentRender?
         let onScreen = samples.indices.filter { !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }.max { samples[$0].pts < samples[$1].pts }
         if let onScreen, !samples[onScreen].isSync {
             // --reencode-head: the frames up to the next keyframe are encoded again; copying starts there.
@@ -128,15 +132,32 @@ public enum FixPlanner {
                 throw PlanError("--reencode-head: no keyframe after the start inside the clip; it would all be re-encoded")
             }
             let frames = samples.filter { !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts }.count
-            head = HeadRender(decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
+            head = SegmentRender(decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
                               reorderDelay: samples[next].pts - samples[next].dts, frames: frames)
             notes.append("re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))")
             first = next
         }
+        var lastCopied = max(first, last)
+        var tail: SegmentRender?
+        let kept = samples.indices.filter { $0 >= first && $0 <= lastCopied && !samples[$0].isDiscarded }
+        if bake, kept.contains(where: { Rational(samples[$0].pts) >= mediaEnd }) {
+            // Frames needed as references are presented after the cut: re-encode the last GOP instead.
+            guard let lastKey = kept.filter({ samples[$0].isSync && Rational(samples[$0].pts) < mediaEnd }).max(by: { samples[$0].pts < samples[$1].pts }) else {
+                throw PlanError("--target web: no keyframe inside the cut to re-encode the last GOP from")
+            }
+            let untilPts = mediaEnd.floor
+            let frames = samples.filter { !$0.isDiscarded && $0.pts >= samples[lastKey].pts && Rational($0.pts) < mediaEnd }.count
+            tail = SegmentRender(decodeFromDts: samples[lastKey].dts, firstPts: samples[lastKey].pts, untilPts: untilPts,
+                                 reorderDelay: samples[lastKey].pts - samples[lastKey].dts, frames: frames)
+            notes.append("re-encodes the last GOP (\(frames) frames) so no frame is presented after the cut")
+            lastCopied = samples.indices.filter { samples[$0].dts < samples[lastKey].dts && $0 >= first }.max() ?? -1
+        }
         let retimed: Int64? = head == nil && samples[first].pts < mediaStart ? mediaStart : nil
-        return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, last),
-                        keepFrom: samples[first].dts, keepThrough: samples[max(first, last)].dts, origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: retimed, head: head, duration: end - start, mediaEnd: nil,
+        return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, lastCopied),
+                        // The whole cut re-encoded (its last GOP is its only one): nothing to copy.
+                        keepFrom: samples[first].dts, keepThrough: lastCopied >= 0 ? samples[lastCopied].dts : samples[first].dts - 1,
+                        origin: samples.first?.dts ?? 0,
+                        mediaStart: mediaStart, retimedFirstPts: retimed, head: head, tail: tail, duration: end - start, mediaEnd: nil,
                         startBefore: m.track.startSeconds,
                         endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
                         sampleRate: nil, frameRate: m.track.frameRate)
@@ -163,7 +184,7 @@ public enum FixPlanner {
         let endAfter = start + presentedDuration
         return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
                         keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, duration: presentedDuration,
+                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: presentedDuration,
                         mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
                         startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
                         trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
