@@ -147,5 +147,13 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var audioTracks: [TrackFacts] { tracks.filter { $0.kind == .audio } }
     /// The picture the player loops on: the first video track.
     public var mainVideo: TrackFacts? { videoTracks.first }
+
+    /// The finest difference the container can express between tracks. ISO-BMFF edit lists trim to any tick
+    /// of a movie timescale loopprep chooses, so there is none; containers without edit lists (Matroska,
+    /// WebM: milliseconds) cannot place a track finer than one tick of its time base.
+    public var timestampResolution: Rational {
+        guard moovBeforeMdat == nil else { return .zero }
+        return tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.timeBase).max() ?? .zero
+    }
     public var mainAudio: TrackFacts? { audioTracks.first }
 }

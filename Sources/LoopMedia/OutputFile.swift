@@ -34,6 +34,12 @@ public final class OutputFile {
         guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }
         try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
         if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
+        // FFmpeg 5.1's Matroska muxer writes CodecDelay from initial_padding but does not add it to the block
+        // timestamps, while its demuxer subtracts it: copied Opus would come back 6.5 ms early. The decoder takes
+        // the pre-skip from the OpusHead anyway, so Matroska outputs carry none.
+        if String(cString: context.pointee.oformat.pointee.name).contains("matroska") || String(cString: context.pointee.oformat.pointee.name) == "webm" {
+            st.pointee.codecpar.pointee.initial_padding = 0
+        }
         st.pointee.time_base = source.pointee.time_base
         st.pointee.disposition = source.pointee.disposition
         av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)

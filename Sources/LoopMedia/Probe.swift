@@ -105,6 +105,21 @@ public enum Probe {
     }
 }
 
+/// Matroska SimpleBlocks carry no duration: a missing one is the step to the next packet in presentation
+/// order, and the last packet's the commonest step.
+func fillDurations(_ samples: [SampleTiming]) -> [SampleTiming] {
+    guard samples.contains(where: { $0.duration <= 0 }) else { return samples }
+    let order = samples.indices.sorted { samples[$0].pts < samples[$1].pts }
+    var steps: [Int: Int64] = [:]
+    for (a, b) in zip(order, order.dropFirst()) where samples[b].pts > samples[a].pts { steps[a] = samples[b].pts - samples[a].pts }
+    var counts: [Int64: Int] = [:]
+    for step in steps.values { counts[step, default: 0] += 1 }
+    let common = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0
+    var out = samples
+    for i in out.indices where out[i].duration <= 0 { out[i].duration = steps[i] ?? common }
+    return out
+}
+
 /// Timelines from packet headers, for containers without an index we read ourselves. Reads the file once for
 /// all streams; packet payloads are not looked at.
 enum PacketTimelines {
@@ -135,7 +150,7 @@ enum PacketTimelines {
             if start == 0, basics[i].codec == "opus", let delay = basics[i].codecDelay, let rate = basics[i].sampleRate, rate > 0 {
                 start = (Rational(delay, Int64(rate)) / timeBase).rounded
             }
-            out[i] = TrackTimeline(timeBase: timeBase, samples: list, skipStart: start, skipEnd: skipEnd[i] ?? 0)
+            out[i] = TrackTimeline(timeBase: timeBase, samples: fillDurations(list), skipStart: start, skipEnd: skipEnd[i] ?? 0)
         }
         return out
     }

@@ -148,3 +148,20 @@ import Testing
         #expect(report.summary.errors == 2)
     }
 }
+
+@Suite struct ResolutionTests {
+    /// Matroska timestamps are milliseconds: a difference under one tick cannot be stored, so it is not reported;
+    /// MP4 edit lists can express it, so there it is.
+    @Test func millisecondContainersTolerateOneTick() {
+        func clip(audioEnd: Rational, container: String, moov: Bool?) -> ClipFacts {
+            var v = Clips.video(), a = Clips.audio()
+            v.timeBase = Rational(1, 1000); a.timeBase = Rational(1, 1000)
+            a.durationSeconds = audioEnd
+            return Clips.clip([v, a], container: container, moovFirst: moov)
+        }
+        let webm = AnalysisOptions(target: .web)
+        #expect(Clips.rules(clip(audioEnd: Rational(10005, 10000), container: "webm", moov: nil), options: webm) == [])
+        #expect(Clips.rules(clip(audioEnd: Rational(1002, 1000), container: "webm", moov: nil), options: webm) == ["audio-longer-than-video"])
+        #expect(Clips.rules(clip(audioEnd: Rational(10005, 10000), container: "mp4", moov: true)) == ["audio-longer-than-video"])
+    }
+}

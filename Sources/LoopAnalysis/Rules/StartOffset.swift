@@ -9,7 +9,10 @@ public struct StartOffset: Rule {
         let halfSample = clip.audioTracks.compactMap(\.sampleRate).max().map { Rational(1, 2 * Int64($0)) } ?? .zero
         return clip.tracks.filter { $0.kind == .video || $0.kind == .audio }.compactMap { track in
             let offset = track.startSeconds
-            guard !offset.isZero, offset.magnitude > halfSample || track.kind == .video else { return nil }
+            // Below one tick of a container without edit lists (Matroska: 1 ms) nothing finer can be stored.
+            let resolution = clip.timestampResolution
+            guard !offset.isZero, offset.magnitude > resolution,
+                  offset.magnitude > halfSample || (track.kind == .video && resolution.isZero) else { return nil }
             let severity: Severity = offset.magnitude > halfFrame ? .error : .warning
             var parts = [Figures.ms(offset.magnitude)]
             if let rate = track.sampleRate { parts.append(Figures.samples(offset.magnitude, rate: rate)) }

@@ -7,15 +7,16 @@ public struct TrackLengthMismatch: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let video = clip.mainVideo else { return [] }
-        return clip.audioTracks.compactMap { audio in finding(video: video, audio: audio) }
+        return clip.audioTracks.compactMap { audio in finding(video: video, audio: audio, resolution: clip.timestampResolution) }
     }
 
-    func finding(video: TrackFacts, audio: TrackFacts) -> Finding? {
+    func finding(video: TrackFacts, audio: TrackFacts, resolution: Rational) -> Finding? {
         let overhang = audio.endSeconds - video.endSeconds
         let size = overhang.magnitude
         guard let rate = audio.sampleRate, rate > 0 else { return nil }
-        let halfSample = Rational(1, 2 * Int64(rate))
-        guard size > halfSample else { return nil }
+        // A container without edit lists (Matroska: 1 ms ticks) cannot say finer than one tick.
+        let tolerance = Rational.max(Rational(1, 2 * Int64(rate)), resolution)
+        guard size > tolerance else { return nil }
         let halfFrame = (video.frameSeconds ?? .zero) * Rational(1, 2)
         let severity: Severity = size > halfFrame ? .error : .warning
         let audioLonger = !overhang.isNegative
