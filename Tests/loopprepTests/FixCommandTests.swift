@@ -99,3 +99,36 @@ import Testing
         #expect(try Run.loopprep(["fix", "--in-place", "-o", "/tmp", Run.fixture("clean.mp4")]).status == 64)
     }
 }
+
+@Suite struct InterruptTests {
+    /// SIGINT and SIGTERM mid-write: no partial output, no temporary file, input unchanged, exit 128+signal.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalLeavesNothingBehind(signal: Int32) throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let input = work.appendingPathComponent("clean.mp4")
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: input.path)
+        let before = try Data(contentsOf: input)
+        let out = work.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = Run.binary
+        // A long job: 3000 copies, audio re-encoded as one stream.
+        process.arguments = ["fix", input.path, "--loops", "3000", "-o", out.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until the temporary file exists, so the signal lands mid-write.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            if names.contains(where: { $0.contains(".loopprep-") }) { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        #expect(left.isEmpty, "\(left)")
+        #expect(try Data(contentsOf: input) == before)
+    }
+}
