@@ -97,16 +97,22 @@ public final class AudioEncoder {
     }
 
     private func drain(_ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
-        let r = avcodec_send_frame(context, frame?.pointer)
-        if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
-        let packet = try Packet()
-        while true {
-            let got = avcodec_receive_packet(context, packet.pointer)
-            if got == lp_error_eagain || got == lp_error_eof { return }
-            try check(got, "encode")
-            try emit(packet)
-            packet.unref()
-        }
+        try sendToEncoder(context, frame, emit)
+    }
+}
+
+/// Sends a frame (nil flushes) to an encoder and hands every packet it gives back to `emit`. EAGAIN and EOF
+/// end the loop; other errors are thrown.
+func sendToEncoder(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
+    let r = avcodec_send_frame(context, frame?.pointer)
+    if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
+    let packet = try Packet()
+    while true {
+        let got = avcodec_receive_packet(context, packet.pointer)
+        if got == lp_error_eagain || got == lp_error_eof { return }
+        try check(got, "encode")
+        try emit(packet)
+        packet.unref()
     }
 }
 

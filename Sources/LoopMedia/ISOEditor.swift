@@ -31,6 +31,11 @@ struct Box {
     }
 
     func first(_ type: String) -> Box? { children.first { $0.type == type } }
+
+    /// An mdia box's sample table (minf/stbl).
+    mutating func withSampleTable(_ body: (inout Box) throws -> Void) rethrows {
+        try withChild("minf") { try $0.withChild("stbl", body) }
+    }
     mutating func withChild(_ type: String, _ body: (inout Box) throws -> Void) rethrows {
         if let i = children.firstIndex(where: { $0.type == type }) { try body(&children[i]) }
     }
@@ -139,8 +144,7 @@ enum ISOEditor {
     static func shortenLastSample(_ trak: inout Box, to duration: Int64) throws {
         var total: Int64 = 0
         try trak.withChild("mdia") { mdia in
-            try mdia.withChild("minf") { minf in
-                try minf.withChild("stbl") { stbl in
+            try mdia.withSampleTable { stbl in
                     try stbl.withChild("stts") { stts in
                         guard let p = stts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short stts") }
                         var r = ByteReader(Data(p)); r.skip(4)
@@ -151,7 +155,6 @@ enum ISOEditor {
                         stts.payload = Array(p[0..<4]) + be32(UInt32(runs.count)) + runs.flatMap { be32($0.0) + be32($0.1) }
                         total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
                     }
-                }
             }
             try mdia.withChild("mdhd") { mdhd in
                 guard var p = mdhd.payload, p.count >= 24 else { return }
@@ -165,8 +168,7 @@ enum ISOEditor {
     /// Rewrites ctts as version 1 (signed offsets) with `shift` subtracted from every entry.
     static func shiftCompositionOffsets(_ trak: inout Box, by shift: Int64) throws {
         try trak.withChild("mdia") { mdia in
-            try mdia.withChild("minf") { minf in
-                try minf.withChild("stbl") { stbl in
+            try mdia.withSampleTable { stbl in
                     try stbl.withChild("ctts") { ctts in
                         guard let p = ctts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short ctts") }
                         var r = ByteReader(Data(p)); r.skip(4)
@@ -178,7 +180,6 @@ enum ISOEditor {
                         }
                         ctts.payload = out
                     }
-                }
             }
         }
     }

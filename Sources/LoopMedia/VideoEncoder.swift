@@ -66,16 +66,7 @@ final class VideoEncoder {
 
     /// Sends a frame (nil flushes) and hands every packet to `emit`.
     func encode(_ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
-        let r = avcodec_send_frame(context, frame?.pointer)
-        if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
-        let packet = try Packet()
-        while true {
-            let got = avcodec_receive_packet(context, packet.pointer)
-            if got == lp_error_eagain || got == lp_error_eof { return }
-            try check(got, "encode")
-            try emit(packet)
-            packet.unref()
-        }
+        try sendToEncoder(context, frame, emit)
     }
 }
 

@@ -28,17 +28,29 @@ enum FFprobe {
     }
 
     static func run(_ arguments: [String]) throws -> Data {
+        let (out, _, status) = try Tool.run("ffprobe", arguments)
+        guard status == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        return out
+    }
+}
+
+/// Runs a test tool (ffmpeg, ffprobe) from PATH and captures stdout, stderr and the exit status.
+enum Tool {
+    static func run(_ tool: String, _ arguments: [String]) throws -> (out: Data, err: Data, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.arguments = [tool] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
-        return data
+        while !reader.isFinished { usleep(1000) }
+        return (outData, errData, process.terminationStatus)
     }
 }
 
@@ -80,46 +92,20 @@ enum FFmpegDecode {
     }
 
     static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        try Tool.run("ffmpeg", ["-nostdin", "-v", "error"] + arguments).out
     }
 }
 
 extension FFmpegDecode {
     /// ffmpeg's own complaints while decoding the whole file (`-v error`): empty for a clean stream.
     static func errors(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).err, as: UTF8.self)
     }
 
     /// Mean PSNR (dB) of the first `frames` presented frames of `a` against `b`.
     static func psnr(_ a: String, _ b: String, frames: Int) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-nostdin", "-i", a, "-i", b, "-frames:v", "\(frames)",
-                             "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"]
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let err = try Tool.run("ffmpeg", ["-nostdin", "-i", a, "-i", b, "-frames:v", "\(frames)", "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"]).err
+        let text = String(decoding: err, as: UTF8.self)
         guard let range = text.range(of: "average:") else { return 0 }
         let value = text[range.upperBound...].prefix { !$0.isWhitespace }
         return value == "inf" ? .infinity : Double(value) ?? 0
