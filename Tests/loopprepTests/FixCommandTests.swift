@@ -94,6 +94,17 @@ import Testing
         #expect(plan["duration"] as? String == "1")
     }
 
+    @Test func aFailedRepairIsAJUnitFailureAndAnAnnotation() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let junit = try Run.loopprep(["fix", "--format", "junit", Run.fixture("timestamp-gap.mp4"), "-o", work.path])
+        #expect(junit.status == 1)
+        #expect(junit.stdout.contains("<failure type=\"fix-failed\" message=\"the output still has [timestamp-gap]"))
+        #expect(junit.stderr.contains("timestamp-gap.mp4: error: [fix-failed] the output still has [timestamp-gap]"))
+        let github = try Run.loopprep(["fix", "--format", "github", Run.fixture("timestamp-gap.mp4"), "-o", work.path])
+        #expect(github.stdout.contains("::error file=\(Run.fixture("timestamp-gap.mp4")),title=loopprep fix-failed::"))
+    }
+
     @Test func usage() throws {
         #expect(try Run.loopprep(["fix", Run.fixture("clean.mp4")]).status == 64)
         #expect(try Run.loopprep(["fix", "--in-place", "-o", "/tmp", Run.fixture("clean.mp4")]).status == 64)

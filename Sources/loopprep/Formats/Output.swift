@@ -18,9 +18,16 @@ enum Output {
 enum Diagnostics {
     static func render(_ report: Report) -> String {
         report.files.flatMap { file in
-            file.findings.map { "\(file.path): \($0.severity.rawValue): [\($0.rule)] \($0.message)\n" }
+            (file.fixFailure.map { ["\(file.path): error: [\(FileReport.fixFailedID)] \($0)\n"] } ?? [])
+                + file.findings.map { "\(file.path): \($0.severity.rawValue): [\($0.rule)] \($0.message)\n" }
         }.joined()
     }
+}
+
+extension FileReport {
+    static let fixFailedID = "fix-failed"
+    /// fix: why this file could not be repaired.
+    var fixFailure: String? { fix?.status == .failed ? (fix?.reason ?? "unknown reason") : nil }
 }
 
 enum JSONFormat {
@@ -36,7 +43,8 @@ enum GitHubFormat {
     /// Workflow commands: `::error file=…,title=…::message`. GitHub has no "info" level; it is `notice`.
     static func render(_ report: Report) -> String {
         report.files.flatMap { file in
-            file.findings.map { f in
+            (file.fixFailure.map { ["::error file=\(property(file.path)),title=\(property("loopprep " + FileReport.fixFailedID))::\(data($0))\n"] } ?? [])
+            + file.findings.map { f in
                 let level = switch f.severity { case .error: "error"; case .warning: "warning"; case .info: "notice" }
                 return "::\(level) file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\(data(f.message + " (fix: " + f.hint + ")"))\n"
             }
@@ -61,6 +69,10 @@ enum JUnitFormat {
             let name = xml(file.path)
             cases += "    <testcase classname=\"loopprep.\(report.command)\" name=\"\(name)\" file=\"\(name)\">\n"
             var notes: [String] = []
+            if let reason = file.fixFailure {
+                failures += 1
+                cases += "      <failure type=\"\(FileReport.fixFailedID)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
+            }
             for f in file.findings {
                 if f.rule == Analyzer.unreadableID {
                     errors += 1
