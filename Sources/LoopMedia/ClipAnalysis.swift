@@ -4,15 +4,26 @@ import LoopAnalysis
 /// A file that cannot be read becomes a report with the `unreadable` finding; it never throws, so a batch goes on.
 public enum ClipAnalysis {
     public static func report(path: String, options: AnalysisOptions) -> FileReport {
+        report(path: path, options: options, picture: false).report
+    }
+
+    /// With `picture`, also the seam strip as PNG bytes (from the same decoding as the seam check).
+    public static func report(path: String, options: AnalysisOptions, picture: Bool) -> (report: FileReport, strip: [UInt8]?) {
         do {
             let probe = try Probe.probe(path)
             var facts = probe.facts
+            var shot: SeamCapture?
             if options.seamChecks {
-                facts.seam = try SeamProbe.measure(probe.input, facts: facts)
+                let measured = try SeamProbe.measure(probe.input, facts: facts, capture: picture)
+                facts.seam = measured.seam
+                shot = measured.capture
             }
-            return FileReport(path: path, facts: facts, findings: Analyzer.findings(in: facts, options: options))
+            let findings = Analyzer.findings(in: facts, options: options)
+            let rules = Set(findings.map(\.rule))
+            let strip = try shot.map { try PNG.encode(SeamStrip.draw($0, click: rules.contains("seam-audio-click"), cut: rules.contains("seam-visual-jump"))) }
+            return (FileReport(path: path, facts: facts, findings: findings), strip)
         } catch {
-            return unreadable(path: path, error: error)
+            return (unreadable(path: path, error: error), nil)
         }
     }
 

@@ -1,33 +1,63 @@
 import CFFmpeg
 import LoopAnalysis
 
+/// What the seam looks and sounds like, for people: the last and first presented frames as small colour
+/// pictures, and the audio just before and just after the loop point, per channel.
+public struct SeamCapture: Sendable {
+    public static let frames = 3
+    public static let audioSeconds = Rational(1, 20)
+    public var lastFrames: [RGBImage] = []
+    public var firstFrames: [RGBImage] = []
+    /// Per channel, ending at the last presented sample.
+    public var audioBefore: [[Float]] = []
+    /// Per channel, starting at the first presented sample.
+    public var audioAfter: [[Float]] = []
+}
+
 /// Measures the loop seam: the last presented video frame against the first, the last presented audio samples
 /// against the first. Decodes only what that needs: from the start until the first frame of each track, then
 /// from the last keyframe before the end to the end, flushing the decoders (their held-back frames are the seam).
+/// With `capture`, it also keeps what a picture of the seam needs, from the same decoding.
 public enum SeamProbe {
     /// `input` must not have been read yet (the probe reopens the file when it had to read packets).
     public static func measure(_ input: InputFile, facts: ClipFacts) throws -> SeamFacts {
-        let video = facts.mainVideo, audio = facts.mainAudio
-        let videoDecoder = try video.map { try Decoder(input, stream: $0.index, fast: true) }
-        let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
-        let scaler = Scaler()
-        let packet = try Packet(), frame = try Frame()
+        try measure(input, facts: facts, capture: false).seam
+    }
 
-        // The head: first presented frame and first two samples per channel.
+    public static func measure(_ input: InputFile, facts: ClipFacts, capture: Bool) throws -> (seam: SeamFacts, capture: SeamCapture?) {
+        let video = facts.mainVideo, audio = facts.mainAudio
+        let videoDecoder = try video.map { try Decoder(input, stream: $0.index, fast: !capture) }
+        let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
+        let scaler = Scaler(width: Thumbnail.width, height: Thumbnail.height)
+        let tiles = video.map { Self.tileScaler($0) }
+        let packet = try Packet(), frame = try Frame()
+        var shot = SeamCapture()
+        let window = audio.flatMap { a in a.sampleRate.map { (SeamCapture.audioSeconds * Int64($0)).rounded } } ?? 0
+        let wantFrames = capture ? SeamCapture.frames : 1
+        let wantSamples = capture ? max(Int(window), 2) : 2
+
+        // The head: the first presented frame(s) and samples.
         var first: Thumbnail?
-        var head: [(Float, Float)]?
+        var head: [[Float]] = []
         var firstVideoPts: Int64?, firstAudioPts: Int64?
-        while (videoDecoder != nil && first == nil) || (audioDecoder != nil && head == nil) {
+        var framesSeen = 0
+        func headDone() -> Bool {
+            (videoDecoder == nil || framesSeen >= wantFrames) && (audioDecoder == nil || (head.first?.count ?? 0) >= wantSamples)
+        }
+        while !headDone() {
             guard try input.read(into: packet) else { break }
-            if let d = videoDecoder, first == nil, packet.streamIndex == d.streamIndex {
+            if let d = videoDecoder, framesSeen < wantFrames, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
+                    guard framesSeen < wantFrames else { return }
                     if first == nil { first = try scaler.thumbnail(f); firstVideoPts = f.pts }
+                    if capture, let tiles { shot.firstFrames.append(try tiles.image(f)) }
+                    framesSeen += 1
                 }
-            } else if let d = audioDecoder, head == nil, packet.streamIndex == d.streamIndex {
+            } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
-                    if head == nil, f.sampleCount >= 2 {
-                        head = (0..<f.channelCount).map { (f.sample(channel: $0, index: 0), f.sample(channel: $0, index: 1)) }
-                        firstAudioPts = f.pts
+                    if firstAudioPts == nil, f.sampleCount > 0 { firstAudioPts = f.pts; head = Array(repeating: [], count: f.channelCount) }
+                    for c in head.indices where head[c].count < wantSamples {
+                        for i in 0..<min(f.sampleCount, wantSamples - head[c].count) { head[c].append(f.sample(channel: c, index: i)) }
                     }
                 }
             }
@@ -40,38 +70,45 @@ public enum SeamProbe {
             // Last presented sample index on the decoder's sample clock.
             return (Rational(pts) * a.timeBase * Int64(rate)).rounded + count.floor - 1
         }
+        let lookBack = max(Int64(window), 2)
         if let v = video, let end = videoEnd {
-            let frame = v.nominalFrameDuration ?? 1
-            try input.seek(stream: v.index, to: end - 2 * frame)
+            let frameTicks = v.nominalFrameDuration ?? 1
+            try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
         } else if let a = audio, let pts = firstAudioPts {
             try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / a.timeBase).floor)
         }
         videoDecoder?.reset(); audioDecoder?.reset()
 
         var lastTwo: [Thumbnail] = []
-        var tail: [Int64: [Float]] = [:]
         func takeVideo(_ f: Frame) throws {
             guard let pts = f.pts, let end = videoEnd, pts < end else { return }
             lastTwo.append(try scaler.thumbnail(f))
             if lastTwo.count > 2 { lastTwo.removeFirst() }
+            if capture, let tiles {
+                shot.lastFrames.append(try tiles.image(f))
+                if shot.lastFrames.count > SeamCapture.frames { shot.lastFrames.removeFirst() }
+            }
         }
-        // Where a tick resolves single samples (MP4: 1/sample rate) the last presented sample is found by its
+        // Where a tick resolves single samples (MP4: 1/sample rate) the last presented samples are found by their
         // index, since the AAC decoder outputs whole frames past the edit's end. Where ticks are coarser
         // (Matroska's ms), pts cannot place a sample; the decoder's own last output is used, as it applies
         // the container's end trim (discard padding) itself.
         let exact = audio.map { a in a.timeBase <= Rational(1, Int64(max(a.sampleRate ?? 1, 1))) } ?? false
-        var rolling: [[Float]] = []
+        var tail: [[Float]] = []
         func takeAudio(_ f: Frame) {
             guard let a = audio, let rate = a.sampleRate else { return }
-            let n = f.sampleCount
-            for index in max(n - 2, 0)..<n {
-                rolling.append((0..<f.channelCount).map { f.sample(channel: $0, index: index) })
+            if tail.isEmpty { tail = Array(repeating: [], count: f.channelCount) }
+            var range = 0..<f.sampleCount
+            if exact {
+                guard let last = audioLast, let pts = f.pts else { return }
+                let start = (Rational(pts) * a.timeBase * Int64(rate)).rounded
+                let lo = max(start, last - lookBack + 1), hi = min(start + Int64(f.sampleCount), last + 1)
+                guard lo < hi else { return }
+                range = Int(lo - start)..<Int(hi - start)
             }
-            if rolling.count > 2 { rolling.removeFirst(rolling.count - 2) }
-            guard exact, let last = audioLast, let pts = f.pts else { return }
-            let start = (Rational(pts) * a.timeBase * Int64(rate)).rounded
-            for index in [last - 1, last] where index >= start && index < start + Int64(n) {
-                tail[index] = (0..<f.channelCount).map { f.sample(channel: $0, index: Int(index - start)) }
+            for c in tail.indices where c < f.channelCount {
+                for i in range { tail[c].append(f.sample(channel: c, index: i)) }
+                if tail[c].count > Int(lookBack) { tail[c].removeFirst(tail[c].count - Int(lookBack)) }
             }
         }
         while try input.read(into: packet) {
@@ -86,19 +123,23 @@ public enum SeamProbe {
             seam.videoDifference = last.difference(first)
             seam.videoMotion = lastTwo.count == 2 ? lastTwo[0].difference(last) : 0
         }
-        let ending: (before: [Float], end: [Float])? = if exact, let last = audioLast, let end = tail[last], let before = tail[last - 1] {
-            (before, end)
-        } else if !exact, rolling.count == 2 {
-            (rolling[0], rolling[1])
-        } else { nil }
-        if let head, let (before, end) = ending {
-            seam.audioJump = zip(head, zip(before, end)).map { h, t in
-                let (first, second) = h, (previous, final) = t
+        if head.allSatisfy({ $0.count >= 2 }), !head.isEmpty, tail.count == head.count, tail.allSatisfy({ $0.count >= 2 }) {
+            seam.audioJump = zip(head, tail).map { h, t in
+                let (first, second) = (h[0], h[1]), (previous, final) = (t[t.count - 2], t[t.count - 1])
                 // Where the wave was heading across the seam: the mean of the slopes on both sides.
                 let predicted = final + ((final - previous) + (second - first)) / 2
                 return Double(abs(first - predicted))
             }
         }
-        return seam
+        shot.audioBefore = tail
+        shot.audioAfter = head
+        return (seam, capture ? shot : nil)
+    }
+
+    /// Tiles 160 pixels wide at the display aspect (sample aspect ratio applied), even height.
+    static func tileScaler(_ v: TrackFacts) -> Scaler {
+        let w = max(v.width ?? 16, 1), h = max(v.height ?? 9, 1)
+        let height = max(2, Int((160.0 * Double(h) / Double(w) / 2).rounded()) * 2)
+        return Scaler(width: 160, height: min(height, 320), format: AV_PIX_FMT_RGB24)
     }
 }

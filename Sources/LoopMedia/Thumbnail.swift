@@ -13,38 +13,63 @@ public struct Thumbnail: Sendable, Equatable {
     }
 }
 
-/// Owns a swscale context that shrinks frames of one size and format to a Thumbnail.
+/// An RGB picture (8 bits a channel, rows packed).
+public struct RGBImage: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
+        self.width = width; self.height = height
+        pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) { pixels[3 * i] = fill.0; pixels[3 * i + 1] = fill.1; pixels[3 * i + 2] = fill.2 }
+    }
+    init(width: Int, height: Int, pixels: [UInt8]) { self.width = width; self.height = height; self.pixels = pixels }
+}
+
+/// Owns a swscale context that converts frames (of whatever size and format) to one output size and format.
 final class Scaler {
     private var context: OpaquePointer?
     private var key: (Int32, Int32, Int32) = (0, 0, -1)
+    let width: Int, height: Int
+    let format: AVPixelFormat
+    let bytesPerPixel: Int
+
+    init(width: Int, height: Int, format: AVPixelFormat = AV_PIX_FMT_GRAY8) {
+        self.width = width; self.height = height; self.format = format
+        bytesPerPixel = format == AV_PIX_FMT_RGB24 ? 3 : 1
+    }
 
     deinit { sws_freeContext(context) }
 
-    func thumbnail(_ frame: Frame) throws -> Thumbnail {
+    func scale(_ frame: Frame) throws -> [UInt8] {
         let f = frame.pointer.pointee
         if context == nil || key != (f.width, f.height, f.format) {
             sws_freeContext(context)
-            context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format),
-                                     Int32(Thumbnail.width), Int32(Thumbnail.height), AV_PIX_FMT_GRAY8,
+            context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), Int32(width), Int32(height), format,
                                      SWS_AREA, nil, nil, nil)
             key = (f.width, f.height, f.format)
         }
         guard let context else { throw MediaError("scale frame", reason: "unsupported pixel format or size") }
-        var luma = [UInt8](repeating: 0, count: Thumbnail.width * Thumbnail.height)
+        let stride = width * bytesPerPixel
+        var out = [UInt8](repeating: 0, count: stride * height)
         var srcData = frame.pointer.pointee.data
         var srcStride = frame.pointer.pointee.linesize
-        let h = try luma.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        let rows = try out.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var dst: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var dstStride: [Int32] = [Int32(Thumbnail.width), 0, 0, 0]
+            var dstStride: [Int32] = [Int32(stride), 0, 0, 0]
             return try withUnsafePointer(to: &srcData) { dataTuple in
                 try withUnsafePointer(to: &srcStride) { strideTuple in
                     let src = UnsafeRawPointer(dataTuple).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                    let stride = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
-                    return try check(sws_scale(context, src, stride, 0, f.height, &dst, &dstStride), "scale frame")
+                    let strides = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
+                    return try check(sws_scale(context, src, strides, 0, f.height, &dst, &dstStride), "scale frame")
                 }
             }
         }
-        guard h > 0 else { throw MediaError("scale frame", reason: "no output rows") }
-        return Thumbnail(luma: luma)
+        guard rows > 0 else { throw MediaError("scale frame", reason: "no output rows") }
+        return out
     }
+
+    func thumbnail(_ frame: Frame) throws -> Thumbnail { Thumbnail(luma: try scale(frame)) }
+    func image(_ frame: Frame) throws -> RGBImage { RGBImage(width: width, height: height, pixels: try scale(frame)) }
 }

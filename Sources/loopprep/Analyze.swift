@@ -20,10 +20,17 @@ struct Analyze: AsyncParsableCommand {
     @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
     var noSeam = false
 
+    @Option(help: ArgumentHelp("Also write one self-contained HTML report (findings, figures, seam strips).", valueName: "file"))
+    var html: String?
+
+    @Option(name: .customLong("seam-images"), help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"))
+    var seamImages: String?
+
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
+        if noSeam && (html != nil || seamImages != nil) { throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam") }
         guard minLoop >= 0, minLoop < 86_400 else { throw ValidationError("--min-loop must be between 0 and 86400 seconds") }
     }
 
@@ -33,11 +40,15 @@ struct Analyze: AsyncParsableCommand {
         let options = AnalysisOptions(target: target, minimumLoopSeconds: Rational(Int64((minLoop * 1000).rounded()), 1000),
                                       seamChecks: !noSeam)
         let items = Inputs.collect(paths)
-        let reports = Batch.run(items, jobs: report.jobs, label: "analyzing") { item in
-            let result = ClipAnalysis.report(path: item.path, options: options)
-            return (result.error == nil || item.explicit) ? result : nil
-        }
-        let full = Report(command: "analyze", options: options, files: reports.compactMap { $0 })
+        let picture = html != nil || seamImages != nil
+        let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
+            let (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
+            return (result.error == nil || item.explicit) ? (result, strip) : nil
+        }.compactMap { $0 }
+        let full = Report(command: "analyze", options: options, files: results.map(\.0))
+        var strips: [String: [UInt8]] = [:]
+        for (file, strip) in results { if let strip { strips[file.path] = strip } }
+        try Pictures.write(full, strips: strips, folder: seamImages, html: html)
         try Output.emit(full, options: report)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
     }
