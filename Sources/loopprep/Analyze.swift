@@ -48,8 +48,14 @@ struct Analyze: AsyncParsableCommand {
         let full = Report(command: "analyze", options: options, files: results.map(\.0))
         var strips: [String: [UInt8]] = [:]
         for (file, strip) in results { if let strip { strips[file.path] = strip } }
-        try Pictures.write(full, strips: strips, folder: seamImages, html: html)
         try Output.emit(full, options: report)
-        throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
+        var status = full.exitStatus(failOn: report.failOn)
+        do {
+            try Pictures.write(full, strips: strips, folder: seamImages, html: html)
+        } catch {
+            Console.stderr("loopprep: error: cannot write the pictures or the HTML report: \(MediaError.describe(error))\n")
+            if status == .clean { status = .findings }
+        }
+        throw ExitCode(status.rawValue)
     }
 }

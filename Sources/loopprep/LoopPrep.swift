@@ -9,7 +9,7 @@ struct LoopPrep: AsyncParsableCommand {
         discussion: """
         Exit codes (every command):
           0   nothing at or above --fail-on
-          1   findings at or above --fail-on (fix, stitch: or an output could not be made)
+          1   findings at or above --fail-on, or an output could not be made
           2   some input could not be read
           64  usage error
         """,

@@ -65,6 +65,18 @@ import Testing
         #expect(try doc.nodes(forXPath: "//*[local-name()='table']//*[local-name()='tr']").count == ((json["summary"] as? [String: Any])?["filesByRule"] as? [String: Any])!.count + 1)
     }
 
+    @Test func anUnwritableReportIsOneLineAndExitOne() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let blocker = work.appendingPathComponent("file")
+        try "x".write(to: blocker, atomically: true, encoding: .utf8)
+        let run = try Run.loopprep(["analyze", "--html", blocker.appendingPathComponent("r.html").path, Run.fixture("clean.mp4")])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("clean.mp4  OK"))
+        #expect(run.stderr.hasPrefix("loopprep: error: cannot write the pictures or the HTML report: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func picturesNeedTheSeamChecks() throws {
         #expect(try Run.loopprep(["analyze", "--no-seam", "--html", "/tmp/x.html", Run.fixture("clean.mp4")]).status == 64)
     }

@@ -78,7 +78,7 @@ enum HTMLReport {
         }
         if let strip {
             out += "<figure><img alt=\"seam of \(x(file.path))\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
-            out += "<figcaption>left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. A red bar marks the audio jump.</figcaption></figure>\n"
+            out += "<figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. Waveforms are scaled to their peak; a red bar marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n"
         }
         return out + "</section>\n"
     }

@@ -12,7 +12,9 @@ enum Pictures {
             }
         }
         if let html {
-            try Data(HTMLReport.render(report, strips: strips).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+            let url = URL(fileURLWithPath: html)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(HTMLReport.render(report, strips: strips).utf8).write(to: url, options: .atomic)
         }
     }
 
