@@ -8,6 +8,8 @@ public final class Frame {
         guard let p = av_frame_alloc() else { throw MediaError("allocate frame", code: lp_error_enomem) }
         pointer = p
     }
+
+    init(adopting pointer: UnsafeMutablePointer<AVFrame>) { self.pointer = pointer }
     deinit {
         var p: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&p)

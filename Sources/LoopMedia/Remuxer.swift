@@ -161,18 +161,14 @@ enum Remuxer {
 
         /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
         mutating func take(_ frame: Frame, track index: Int, shift: Int64, pass: Int, to output: OutputFile) throws {
-            guard let cut = cuts[index], let rate = cut.sampleRate, let pts = frame.pts, let encoder = encoders[index] else { return }
-            let perSample = Rational(1, Int64(rate)) / cut.timeBase
-            let first = (Rational(pts - shift) / perSample).rounded          // frame's first sample, on the media clock
-            let start = (Rational(cut.mediaStart) / perSample).rounded
+            guard let cut = cuts[index], let rate = cut.sampleRate, let encoder = encoders[index] else { return }
             let count = (cut.duration * Int64(rate)).rounded
-            let fade = plan.seamFade.map { ($0 * Int64(rate)).rounded } ?? 0
-            var chunk = Array(repeating: [Float](), count: frame.channelCount)
-            for i in 0..<frame.sampleCount {
-                let n = first + Int64(i) - start                             // index within the presented cut
-                guard n >= 0, n < count, n == taken[index]! + Int64(chunk[0].count) else { continue }
-                let gain = fade > 0 ? Self.fadeGain(n, count, fade) : 1
-                for c in 0..<frame.channelCount { chunk[c].append(frame.sample(channel: c, index: i) * gain) }
+            var chunk = PresentedAudio.slice(frame, cut: cut, shift: shift, taken: taken[index]!, count: count)
+            if let fadeLength = plan.seamFade.map({ ($0 * Int64(rate)).rounded }), fadeLength > 0 {
+                for i in 0..<(chunk.first?.count ?? 0) {
+                    let gain = Self.fadeGain(taken[index]! + Int64(i), count, fadeLength)
+                    for c in chunk.indices { chunk[c][i] *= gain }
+                }
             }
             taken[index]! += Int64(chunk.first?.count ?? 0)
             try encoder.encode(chunk) { try writeEncoded($0, track: index, to: output) }

@@ -14,7 +14,7 @@ struct LoopPrep: AsyncParsableCommand {
           64  usage error
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Fix.self]
+        subcommands: [Analyze.self, Fix.self, Stitch.self]
     )
 }
 

@@ -225,5 +225,5 @@ public enum FixPlanner {
         return max(l, 1)
     }
 
-    static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+    public static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 }

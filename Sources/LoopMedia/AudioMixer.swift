@@ -1,0 +1,125 @@
+import LoopAnalysis
+
+/// The presented samples of a decoded audio frame: those in [cut.mediaStart, +count) on the media's sample clock,
+/// continuing exactly where `taken` left off.
+enum PresentedAudio {
+    static func slice(_ frame: Frame, cut: TrackCut, shift: Int64, taken: Int64, count: Int64) -> [[Float]] {
+        guard let rate = cut.sampleRate, let pts = frame.pts else { return [] }
+        let perSample = Rational(1, Int64(rate)) / cut.timeBase
+        let first = (Rational(pts - shift) / perSample).rounded          // frame's first sample, on the media clock
+        let start = (Rational(cut.mediaStart) / perSample).rounded
+        var chunk = Array(repeating: [Float](), count: frame.channelCount)
+        for i in 0..<frame.sampleCount {
+            let n = first + Int64(i) - start                             // index within the presented cut
+            guard n >= 0, n < count, n == taken + Int64(chunk[0].count) else { continue }
+            for c in 0..<frame.channelCount { chunk[c].append(frame.sample(channel: c, index: i)) }
+        }
+        return chunk
+    }
+}
+
+/// Lays the clips' audio on the output's sample grid and mixes the joins: equal-power for dissolves and slides,
+/// a dip through silence for fade-black. With a loop, the first clip's opening is held back and mixed into the
+/// last clip's tail at the end of the file.
+struct AudioMixer {
+    let timeline: StitchTimeline
+    let channels: Int
+    var clip = 0
+    var local: Int64 = 0
+    var clipStart: Int64 = 0
+    var clipCount: Int64 = 0
+    var incoming: (range: Range<Int64>, kind: TransitionKind)?
+    var outgoing: Range<Int64>?
+    var held: [[Float]] = []
+    var heldStart: Int64 = 0
+    var nextHeld: [[Float]] = []
+    var wrapHead: [[Float]] = []
+    var last: [Float] = []
+
+    init(timeline: StitchTimeline, channels: Int) {
+        self.timeline = timeline; self.channels = channels
+        held = Array(repeating: [], count: channels); nextHeld = held; wrapHead = held
+        last = Array(repeating: 0, count: channels)
+    }
+
+    /// Output sample at a frame boundary (frames may be negative: a loop's consumed opening).
+    func sample(_ frame: Int) -> Int64 {
+        (Rational(Int64(frame)) / timeline.frameRate * Int64(timeline.sampleRate ?? 0)).rounded
+    }
+
+    func range(_ join: StitchTimeline.JoinEntry) -> Range<Int64> { sample(join.span.startFrame)..<sample(join.span.endFrame) }
+
+    mutating func begin(clip i: Int) {
+        clip = i; local = 0
+        let n = timeline.clips.count
+        let first = timeline.loop && i == 0 ? -(timeline.joins.last?.frames ?? 0) : timeline.clips[i].span.startFrame
+        clipStart = sample(first)
+        clipCount = sample(timeline.clips[i].span.endFrame) - clipStart
+        incoming = i > 0 && timeline.joins[i - 1].frames > 0 ? (range(timeline.joins[i - 1]), timeline.joins[i - 1].kind) : nil
+        let out = i < n - 1 || timeline.loop ? timeline.joins[i] : nil
+        outgoing = out.flatMap { $0.frames > 0 ? range($0) : nil }
+        nextHeld = Array(repeating: [], count: channels)
+    }
+
+    mutating func add(_ chunk: [[Float]], _ emit: ([[Float]]) throws -> Void) throws {
+        guard let n = chunk.first?.count, n > 0 else { return }
+        var out = Array(repeating: [Float](), count: channels)
+        for i in 0..<n {
+            route((0..<channels).map { c in c < chunk.count ? chunk[c][i] : 0 }, into: &out)
+        }
+        if (out.first?.count ?? 0) > 0 { try emit(out) }
+    }
+
+    /// Fills a clip that decoded a sample short (rounding to the output grid) with its last value.
+    mutating func end(_ emit: ([[Float]]) throws -> Void) throws {
+        var out = Array(repeating: [Float](), count: channels)
+        while local < clipCount { route(last, into: &out) }
+        if (out.first?.count ?? 0) > 0 { try emit(out) }
+        held = nextHeld
+        heldStart = outgoing?.lowerBound ?? 0
+    }
+
+    /// With a loop: the last clip's tail over the first clip's opening, the file's last samples.
+    mutating func finish(_ emit: ([[Float]]) throws -> Void) throws {
+        guard timeline.loop, let join = timeline.joins.last, join.frames > 0 else { return }
+        let length = max(held.first?.count ?? 0, wrapHead.first?.count ?? 0)
+        var out = Array(repeating: [Float](), count: channels)
+        for k in 0..<length {
+            let t = (Double(k) + 0.5) / Double(length)
+            for c in 0..<channels {
+                let a = k < held[c].count ? held[c][k] : (held[c].last ?? 0)
+                let b = k < wrapHead[c].count ? wrapHead[c][k] : (wrapHead[c].last ?? 0)
+                out[c].append(Self.mix(a, b, t, join.kind))
+            }
+        }
+        if length > 0 { try emit(out) }
+    }
+
+    private mutating func route(_ s: [Float], into out: inout [[Float]]) {
+        guard local < clipCount else { return }
+        let p = clipStart + local
+        local += 1
+        last = s
+        if timeline.loop && clip == 0 && p < 0 {
+            for c in 0..<channels { wrapHead[c].append(s[c]) }
+        } else if let (r, kind) = incoming, r.contains(p) {
+            let k = Int(p - heldStart), t = (Double(p - r.lowerBound) + 0.5) / Double(r.count)
+            for c in 0..<channels { out[c].append(Self.mix(k < held[c].count ? held[c][k] : 0, s[c], t, kind)) }
+        } else if let r = outgoing, r.contains(p) {
+            for c in 0..<channels { nextHeld[c].append(s[c]) }
+        } else {
+            for c in 0..<channels { out[c].append(s[c]) }
+        }
+    }
+
+    static func mix(_ a: Float, _ b: Float, _ t: Double, _ kind: TransitionKind) -> Float {
+        switch kind {
+        case .fadeBlack:
+            return a * Float(cos(min(1, 2 * t) * .pi / 2)) + b * Float(sin(max(0, 2 * t - 1) * .pi / 2))
+        default:
+            return a * Float(cos(t * .pi / 2)) + b * Float(sin(t * .pi / 2))
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,452 @@
+import CFFmpeg
+import Foundation
+import LoopAnalysis
+
+/// A clip made ready for stitching: cut to its shortest track as fix would, its presented frames in order.
+public struct PreparedClip: @unchecked Sendable {
+    public let path: String
+    public let facts: ClipFacts
+    let plan: FixPlan
+    let video: TrackCut
+    let audio: TrackCut?
+    /// Presented frames in presentation order (pts in index media time; a re-timed first frame included).
+    let frames: [SampleTiming]
+    let frameTicks: Int64
+    let iso: Bool
+    let timeBase: AVRational
+    let avcc: AVCConfig?
+
+    public var frameCount: Int { frames.count }
+}
+
+public enum Stitcher {
+    public static func prepare(_ path: String) throws -> PreparedClip {
+        let probe = try Probe.probe(path)
+        let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
+        guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index] else {
+            throw MediaError("stitch", reason: "no video track")
+        }
+        let end = Rational(video.mediaStart) + video.duration / video.timeBase
+        var frames = timeline.samples.filter { !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end }
+            .sorted { $0.pts < $1.pts }
+        if let retimed = video.retimedFirstPts, !frames.isEmpty { frames[0].pts = retimed }
+        let steps = Set(zip(frames, frames.dropFirst()).map { $1.pts - $0.pts })
+        guard steps.count <= 1, let step = steps.first ?? frames.first?.duration, step > 0 else {
+            throw MediaError("stitch", reason: "variable frame timing; stitch needs constant frame rate clips")
+        }
+        let input = probe.input
+        return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: plan.tracks.first { $0.kind == .audio },
+                            frames: frames, frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
+                            timeBase: input.stream(video.index).pointee.time_base,
+                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) })
+    }
+
+    /// How the clips differ in what stitching without --normalize needs to be equal: one line per difference.
+    public static func differences(_ clips: [PreparedClip]) -> [String] {
+        guard let first = clips.first, let v0 = first.facts.mainVideo else { return [] }
+        var out: [String] = []
+        for clip in clips.dropFirst() {
+            guard let v = clip.facts.mainVideo else { out.append("\(clip.path) has no video"); continue }
+            func differ(_ what: String, _ a: String, _ b: String) { if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") } }
+            differ("codec", v0.codec, v.codec)
+            differ("size", "\(v0.width ?? 0)x\(v0.height ?? 0)", "\(v.width ?? 0)x\(v.height ?? 0)")
+            differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
+            differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
+            differ("video time base", "\(first.timeBase.num)/\(first.timeBase.den)", "\(clip.timeBase.num)/\(clip.timeBase.den)")
+            let a0 = first.facts.mainAudio, a = clip.facts.mainAudio
+            differ("audio", a0?.codec ?? "none", a?.codec ?? "none")
+            differ("sample rate", "\(a0?.sampleRate ?? 0)", "\(a?.sampleRate ?? 0)")
+            differ("channels", "\(a0?.channels ?? 0)", "\(a?.channels ?? 0)")
+            if let c0 = first.avcc, let c = clip.avcc, Set(c0.sps) != Set(c.sps) || Set(c0.pps) != Set(c.pps) {
+                out.append("\(clip.path): its H.264 parameter sets differ from \(first.path)'s (a different encoder setup)")
+            }
+        }
+        return out
+    }
+
+    public static func timeline(_ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool) throws -> StitchTimeline {
+        guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else { throw MediaError("stitch", reason: "no video frame rate") }
+        return try StitchPlanner.timeline(clips.map { StitchClip(path: $0.path, frames: $0.frameCount) }, transitions: transitions,
+                                          frameRate: fps, sampleRate: clips.first?.facts.mainAudio?.sampleRate, loop: loop)
+    }
+
+    /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
+    public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
+                             temporaries: TemporaryFiles) throws -> ClipFacts {
+        let temp = try temporaries.make(beside: destination)
+        defer { temporaries.remove(temp) }
+        let muxed = try temporaries.make(beside: destination)
+        defer { temporaries.remove(muxed) }
+        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed)
+        try writer.run()
+        let edits = try writer.edits()
+        try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: edits)
+        let after = try Probe.facts(path: temp)
+        let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !["seam-audio-click", "seam-visual-jump", "too-short-to-loop"].contains($0.rule) }
+        if let bad = bad.first { throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)") }
+        guard after.mainVideo?.frameCount == timeline.frames else {
+            throw MediaError("verify output", reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
+        }
+        try temporaries.commit(temp, to: destination)
+        return after
+    }
+}
+
+/// Writes video pieces (copied bodies, rendered joins) and one continuous audio stream.
+struct StitchWriter {
+    let clips: [PreparedClip]
+    let timeline: StitchTimeline
+    let output: OutputFile
+    var audioEncoder: AudioEncoder?
+    var mixer: AudioMixer?
+    var avcc: AVCConfig?
+    var firstVideoPts: Int64?
+    var firstAudioPts: Int64?
+    var lastAudioDuration: Int64?
+    var nextParameterSetID = 1
+    let videoOut = 0
+    var audioOut: Int?
+    let tb: AVRational
+    let frameTicks: Int64
+
+    init(clips: [PreparedClip], timeline: StitchTimeline, path: String) throws {
+        self.clips = clips; self.timeline = timeline
+        let first = clips[0]
+        let input = try InputFile(path: first.path, options: first.iso ? ["ignore_editlist": "1"] : [:])
+        output = try OutputFile(path: path, format: (path as NSString).pathExtension.lowercased() == "mov" ? "mov" : "mp4")
+        _ = try output.addStream(copying: input, stream: first.video.index, keepTag: true)
+        tb = first.timeBase
+        frameTicks = first.frameTicks
+        if let a = first.audio {
+            let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
+            let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
+            try encoder.configure(output, stream: out)
+            audioOut = out; audioEncoder = encoder
+            mixer = AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels))
+        }
+        avcc = first.avcc
+        for clip in clips.dropFirst() { if let c = clip.avcc, var merged = avcc {
+            for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
+            for p in c.pps where !merged.pps.contains(p) { merged.pps.append(p) }
+            avcc = merged
+        } }
+        try addChapters()
+    }
+
+    var movieTimescale: Int64 {
+        let video = Int64(tb.den) / Int64(max(tb.num, 1))
+        let rate = Int64(timeline.sampleRate ?? 1)
+        let l = video / FixPlanner.gcd(video, rate) * rate
+        return l <= Int64(Int32.max) ? l : rate
+    }
+
+    /// A chapter per clip, named after its file, on the video time base.
+    func addChapters() throws {
+        let ctx = output.context
+        let count = timeline.clips.count
+        guard let array = av_calloc(count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.size)?.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self) else {
+            throw MediaError("add chapters", code: lp_error_enomem)
+        }
+        ctx.pointee.chapters = array
+        for (i, entry) in timeline.clips.enumerated() {
+            guard let chapter = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
+                throw MediaError("add chapters", code: lp_error_enomem)
+            }
+            chapter.pointee.id = Int64(i + 1)
+            chapter.pointee.time_base = tb
+            chapter.pointee.start = Int64(entry.span.startFrame) * frameTicks
+            chapter.pointee.end = Int64(entry.span.endFrame) * frameTicks
+            av_dict_set(&chapter.pointee.metadata, "title", (entry.path as NSString).lastPathComponent, 0)
+            array[i] = chapter
+            ctx.pointee.nb_chapters = UInt32(i + 1)
+        }
+    }
+
+    /// Where each clip's frames sit: keyframes that bound the copied body, and what each join re-encodes.
+    struct Layout { var bodyStart: Int; var bodyEnd: Int }
+
+    /// Each clip's copied body: whole GOPs between its incoming and outgoing transitions. A clip with no such
+    /// GOP (one GOP in all, or transitions inside it) is re-encoded entirely; its body is empty.
+    func layout() -> [Layout] {
+        let n = clips.count
+        return clips.enumerated().map { i, clip in
+            let incoming = i > 0 ? timeline.joins[i - 1].frames : (timeline.loop ? timeline.joins.last!.frames : 0)
+            let hasOutgoing = i < n - 1 || timeline.loop
+            let outgoing = hasOutgoing ? timeline.joins[i].frames : 0
+            let keys = clip.frames.indices.filter { clip.frames[$0].isSync }
+            guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0) }
+            var end = clip.frameCount
+            if hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip, throughDts: clip.video.keepThrough)) {
+                end = keys.last(where: { $0 <= clip.frameCount - outgoing && $0 < clip.frameCount }) ?? 0
+            }
+            return start < end ? Layout(bodyStart: start, bodyEnd: end) : Layout(bodyStart: 0, bodyEnd: 0)
+        }
+    }
+
+    /// What one output frame is made of.
+    enum Item: Equatable {
+        case frame(clip: Int, index: Int)
+        case blend(a: Int, ai: Int, b: Int, bi: Int, join: Int)
+
+        var copied: (clip: Int, index: Int)? { if case let .frame(c, k) = self { return (c, k) }; return nil }
+    }
+
+    /// Every output frame, in order.
+    func items() -> [Item] {
+        var out: [Item] = []
+        let total = timeline.frames
+        for o in 0..<total {
+            var covering: [(Int, Int)] = []
+            for i in clips.indices {
+                let start = outputIndex(clip: i, frame: 0)
+                if o >= start && o < start + clips[i].frameCount { covering.append((i, o - start)) }
+            }
+            if timeline.loop, let wrap = timeline.joins.last, wrap.frames > 0, o >= total - wrap.frames {
+                covering.append((0, o - (total - wrap.frames)))
+            }
+            if covering.count >= 2, let (a, ai) = covering.first, let (b, bi) = covering.last {
+                let join = timeline.joins.firstIndex { $0.from == a && $0.to == b } ?? timeline.joins.count - 1
+                out.append(.blend(a: a, ai: ai, b: b, bi: bi, join: join))
+            } else if let (c, k) = covering.first {
+                out.append(.frame(clip: c, index: k))
+            }
+        }
+        return out
+    }
+
+    /// Whether copying a clip's cut would keep frames it does not present (references of its last frames).
+    static func framesAfterEnd(_ clip: PreparedClip, throughDts: Int64) -> Bool {
+        clip.video.last - clip.video.first + 1 > clip.frames.count
+    }
+
+    func outputIndex(clip i: Int, frame k: Int) -> Int {
+        let start = timeline.loop && i == 0 ? -timeline.joins.last!.frames : timeline.clips[i].span.startFrame
+        return start + k
+    }
+
+    mutating func run() throws {
+        let layouts = layout()
+        let all = items()
+        func isCopied(_ item: Item) -> Bool {
+            guard let (c, k) = item.copied else { return false }
+            return k >= layouts[c].bodyStart && k < layouts[c].bodyEnd
+        }
+        // Runs: a clip's copied body, or a stretch of frames to re-encode (which may span clips).
+        enum Run { case copy(Int), render(ArraySlice<Item>, first: Int) }
+        var runs: [Run] = []
+        var o = 0
+        while o < all.count {
+            if isCopied(all[o]), let (c, _) = all[o].copied {
+                runs.append(.copy(c))
+                o += layouts[c].bodyEnd - layouts[c].bodyStart
+            } else {
+                var end = o
+                while end < all.count && !isCopied(all[end]) { end += 1 }
+                runs.append(.render(all[o..<end], first: o))
+                o = end
+            }
+        }
+        // Each rendered run gets its own SPS/PPS pair; they all go in the avcC, so render before the header.
+        var rendered: [[RenderedSegment.Sample]] = []
+        for run in runs { if case let .render(items, first) = run { rendered.append(try render(items, firstOutput: first)) } }
+        if let avcc { try output.setExtradata(avcc.bytes, stream: videoOut) }
+        output.copyMetadata(from: try InputFile(path: clips[0].path))
+        try output.writeHeader(options: ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
+
+        var next = 0
+        var mixed = Set<Int>()
+        for run in runs {
+            switch run {
+            case .copy(let c):
+                try copyBody(clips[c], index: c, layout: layouts[c])
+            case .render:
+                try writeRendered(rendered[next]); next += 1
+            }
+            // Audio follows the video clip by clip, so the muxer's interleaving buffer stays about a clip long.
+            if case let .copy(reached) = run {
+                for c in 0...reached where !mixed.contains(c) { try mixAudio(clips[c], index: c); mixed.insert(c) }
+            }
+        }
+        for c in clips.indices where !mixed.contains(c) { try mixAudio(clips[c], index: c) }
+        if var mixer, let encoder = audioEncoder {
+            var writer = self
+            try mixer.finish { try encoder.encode($0) { try writer.writeAudio($0) } }
+            try encoder.finish { try writer.writeAudio($0) }
+            firstAudioPts = writer.firstAudioPts; lastAudioDuration = writer.lastAudioDuration
+            self.mixer = mixer
+        }
+        try output.finish()
+    }
+
+    /// Decodes what the items need (one source per clip, from the keyframe before its first frame) and encodes
+    /// them in output order, blending where two clips meet.
+    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int) throws -> [RenderedSegment.Sample] {
+        let id = nextParameterSetID
+        nextParameterSetID += 1
+        guard id <= 31 else { throw MediaError("stitch", reason: "more than 31 re-encoded runs: H.264 has no more parameter set ids") }
+        var encoder: VideoEncoder?
+        var samples: [RenderedSegment.Sample] = []
+        let sizeOfLength = avcc?.lengthSize ?? 4
+        let delay = clips[0].frames.first.map { $0.pts - $0.dts } ?? 0
+        let ticks = frameTicks
+        func emit(_ p: Packet) {
+            let data = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
+            let units = annexBUnits(data).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
+            let pts = p.pts ?? 0
+            samples.append(.init(data: lengthPrefixed(units, size: sizeOfLength), pts: pts, dts: pts - delay, duration: ticks, isKey: p.isKeyframe))
+        }
+        var sources: [Int: FrameSource] = [:]
+        var position: [Int: Int] = [:]
+        func frame(_ c: Int, _ k: Int) throws -> Frame {
+            let clip = clips[c]
+            // A loop's wrap-around needs the first clip's opening again, after its later frames: start over.
+            if let at = position[c], k <= at { sources[c] = nil }
+            position[c] = k
+            if sources[c] == nil {
+                sources[c] = try FrameSource(path: clip.path, iso: clip.iso, stream: clip.video.index, origin: clip.video.origin,
+                                             fromDts: keyframeDts(clip, atOrBefore: k), throughDts: clip.video.keepThrough)
+            }
+            let want = clip.frames[k].pts
+            while let f = try sources[c]!.next() {
+                if let pts = f.pts, pts >= want - clip.frameTicks / 2 { return f }
+            }
+            throw MediaError("decode", reason: "\(clip.path): frame \(k) did not decode")
+        }
+        for (offset, item) in items.enumerated() {
+            let picture: Frame
+            var like = 0
+            switch item {
+            case let .frame(c, k):
+                picture = try frame(c, k); like = c
+            case let .blend(a, ai, b, bi, j):
+                let fa = try frame(a, ai), fb = try frame(b, bi)
+                picture = try Frame.blank(like: fa)
+                let join = timeline.joins[j]
+                let position = (firstOutput + offset) - join.span.startFrame
+                try Blend.draw(join.kind, a: fa, b: fb, t: (Double(position) + 1) / Double(join.frames + 1), into: picture)
+                like = a
+            }
+            if encoder == nil {
+                let clip = clips[like]
+                encoder = try VideoEncoder(like: try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:]),
+                                           stream: clip.video.index, parameterSetID: id, pixelFormat: picture.pointer.pointee.format)
+            }
+            picture.pointer.pointee.pts = Int64(firstOutput + offset) * ticks
+            picture.pointer.pointee.pict_type = offset == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            picture.pointer.pointee.key_frame = offset == 0 ? 1 : 0
+            try encoder!.encode(picture, emit)
+        }
+        if let encoder { try encoder.encode(nil, emit) }
+        let sets: (sps: [[UInt8]], pps: [[UInt8]]) = encoder?.parameterSets ?? ([], [])
+        avcc?.sps += sets.sps
+        avcc?.pps += sets.pps
+        return samples.sorted { $0.dts < $1.dts }
+    }
+
+    func keyframeDts(_ clip: PreparedClip, atOrBefore k: Int) -> Int64 {
+        let want = clip.frames[min(k, clip.frames.count - 1)].pts
+        let key = clip.frames.filter { $0.isSync && $0.pts <= want }.max { $0.pts < $1.pts } ?? clip.frames[0]
+        return key.dts
+    }
+
+    mutating func writeRendered(_ samples: [RenderedSegment.Sample]) throws {
+        for s in samples {
+            let packet = try Packet(bytes: s.data)
+            let p = packet.pointer
+            p.pointee.pts = s.pts; p.pointee.dts = s.dts; p.pointee.duration = s.duration
+            if s.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
+            if firstVideoPts == nil { firstVideoPts = s.pts }
+            p.pointee.stream_index = Int32(videoOut)
+            av_packet_rescale_ts(p, tb, output.timeBase(videoOut))
+            try output.write(packet)
+        }
+    }
+
+    /// The clip's packets whose frames are presented in [bodyStart, bodyEnd), rebased to their output place.
+    mutating func copyBody(_ clip: PreparedClip, index i: Int, layout: Layout) throws {
+        guard layout.bodyStart < layout.bodyEnd else { return }
+        let from = keyframeDts(clip, atOrBefore: layout.bodyStart)
+        let until: Int64? = layout.bodyEnd < clip.frameCount ? keyframeDts(clip, atOrBefore: layout.bodyEnd) : nil
+        let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
+        let packet = try Packet()
+        var shift: Int64?
+        let offset = Int64(outputIndex(clip: i, frame: 0)) * frameTicks - clip.frames[0].pts
+        while try input.read(into: packet) {
+            guard packet.streamIndex == clip.video.index, let raw = packet.dts ?? packet.pts else { continue }
+            if shift == nil { shift = raw - clip.video.origin }
+            let dts = raw - shift!
+            if dts < from { continue }
+            if let until, dts >= until { break }
+            if until == nil && dts > clip.video.keepThrough { break }
+            var pts = (packet.pts ?? raw) - shift!
+            if let retimed = clip.video.retimedFirstPts, dts == clip.video.keepFrom { pts = retimed }
+            let p = packet.pointer
+            p.pointee.pts = pts + offset
+            p.pointee.dts = dts + offset
+            if firstVideoPts == nil { firstVideoPts = p.pointee.pts }
+            p.pointee.stream_index = Int32(videoOut)
+            p.pointee.pos = -1
+            av_packet_rescale_ts(p, clip.timeBase, output.timeBase(videoOut))
+            try output.write(packet)
+        }
+    }
+
+    /// The clip's presented audio into the mixer (which crossfades the joins) and on to the one encoder.
+    mutating func mixAudio(_ clip: PreparedClip, index i: Int) throws {
+        guard let cut = clip.audio, var mixer, let encoder = audioEncoder, let rate = cut.sampleRate else { return }
+        let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
+        let decoder = try Decoder(input, stream: cut.index)
+        let packet = try Packet(), frame = try Frame()
+        var shift: Int64?
+        var taken: Int64 = 0
+        let count = (cut.duration * Int64(rate)).rounded
+        mixer.begin(clip: i)
+        var writer = self
+        func take(_ f: Frame) throws {
+            let chunk = PresentedAudio.slice(f, cut: cut, shift: shift ?? 0, taken: taken, count: count)
+            taken += Int64(chunk.first?.count ?? 0)
+            try mixer.add(chunk) { try encoder.encode($0) { try writer.writeAudio($0) } }
+        }
+        while try input.read(into: packet) {
+            guard packet.streamIndex == cut.index, let raw = packet.dts ?? packet.pts else { continue }
+            if shift == nil { shift = raw - cut.origin }
+            let dts = raw - shift!
+            guard dts >= cut.keepFrom || dts + packet.duration > cut.keepFrom else { continue }
+            if dts > cut.keepThrough { break }
+            try decoder.decode(packet, into: frame, take)
+        }
+        try decoder.decode(nil, into: frame, take)
+        try mixer.end { try encoder.encode($0) { try writer.writeAudio($0) } }
+        firstAudioPts = writer.firstAudioPts
+        lastAudioDuration = writer.lastAudioDuration
+        self.mixer = mixer
+    }
+
+    mutating func writeAudio(_ packet: Packet) throws {
+        guard let out = audioOut, let encoder = audioEncoder else { return }
+        let p = packet.pointer
+        if firstAudioPts == nil { firstAudioPts = p.pointee.pts }
+        lastAudioDuration = p.pointee.duration
+        p.pointee.stream_index = Int32(out)
+        av_packet_rescale_ts(p, encoder.context.pointee.time_base, output.timeBase(out))
+        try output.write(packet)
+    }
+
+    /// Exact edits for the finalizer, from where the muxer put the first samples.
+    func edits() throws -> [Int: ISOEditor.TrackEdit] {
+        let path = output.path
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let layout = try ISOFile.read(path: path, fileSize: size), let video = layout.tracks[videoOut + 1],
+              let first = video.timeline.samples.first, let firstPts = firstVideoPts else {
+            throw MediaError("finalize", reason: "cannot read the muxed file back")
+        }
+        let ts = movieTimescale
+        var edits = [videoOut + 1: ISOEditor.TrackEdit(mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)]
+        if let out = audioOut, let audio = layout.tracks[out + 1], let a0 = audio.timeline.samples.first, let apts = firstAudioPts,
+           let rate = timeline.sampleRate, let samples = timeline.samples {
+            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
+                                                 lastSampleDuration: lastAudioDuration)
+        }
+        return edits
+    }
+}

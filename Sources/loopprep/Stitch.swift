@@ -1,0 +1,254 @@
+import ArgumentParser
+import Foundation
+import LoopAnalysis
+import LoopMedia
+
+extension TransitionKind: ExpressibleByArgument {}
+
+struct Stitch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One seamless file from many clips, with pre-rendered transitions, re-encoding only what they touch.",
+        discussion: """
+        Clip bodies are stream-copied; each join is re-encoded from the outgoing clip's last keyframe before the
+        transition to the incoming clip's first keyframe after it (H.264). Audio is decoded, cut to each clip's
+        exact samples, crossfaded and encoded once. Clips must match in codec, size, frame rate, time base,
+        H.264 parameter sets, audio codec, sample rate and channels; stitch names the difference and writes nothing.
+        """)
+
+    @Argument(help: "Clips and folders (a folder's clips in natural order: clip2 before clip10).")
+    var inputs: [String] = []
+
+    @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"))
+    var playlist: String?
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched MP4 (or .mov).")
+    var output: String?
+
+    @Option(help: "Transition at every join: none, crossfade, fade-black, slide-left, slide-right, slide-up, slide-down.")
+    var transition: TransitionKind = .none
+
+    @Option(help: "Transition length in seconds (rounded to whole frames).")
+    var duration: Double = 0.5
+
+    @Flag(help: "Also join the last clip back into the first, so the file itself loops seamlessly.")
+    var loop = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"))
+    var manifest: String?
+
+    @Option(help: "Report format: text or json.")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Show FFmpeg's own log on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard !inputs.isEmpty || playlist != nil else { throw ValidationError("name clips, a folder, or --playlist FILE") }
+        guard inputs.isEmpty || playlist == nil else { throw ValidationError("use either clips or --playlist, not both") }
+        guard output != nil || dryRun else { throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)") }
+        guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
+        guard format == .text || format == .json else { throw ValidationError("stitch reports as text or json") }
+    }
+
+    func run() async throws {
+        Console.configureFFmpegLog(verbose: verbose)
+        let temporaries = TemporaryFiles()
+        let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
+        defer { withExtendedLifetime(signals) {} }
+
+        let (paths, requests, looping) = try resolve()
+        var prepared: [PreparedClip] = []
+        var unreadable: [String] = []
+        for path in paths {
+            do { prepared.append(try Stitcher.prepare(path)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
+        }
+        guard unreadable.isEmpty else {
+            for line in unreadable { Console.stderr(line + "\n") }
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
+        let differences = Stitcher.differences(prepared)
+        guard differences.isEmpty else {
+            Console.stderr("loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written):\n")
+            for line in differences { Console.stderr("  " + line + "\n") }
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+        let timeline: StitchTimeline
+        do {
+            timeline = try Stitcher.timeline(prepared, transitions: requests, loop: looping)
+        } catch {
+            Console.stderr("loopprep: error: \(MediaError.describe(error))\n")
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+        var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
+        if !dryRun, let output {
+            do {
+                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries)
+                result.facts = facts
+                result.findings = Analyzer.findings(in: facts)
+            } catch {
+                result.error = MediaError.describe(error)
+            }
+        }
+        if let manifest, result.error == nil {
+            try Data(try StitchReport.encoder.encode(Manifest(timeline, output: output))).write(to: URL(fileURLWithPath: manifest), options: .atomic)
+        }
+        Console.stdout(format == .json ? String(decoding: try StitchReport.encoder.encode(result), as: UTF8.self) + "\n" : result.text)
+        if let error = result.error {
+            Console.stderr("\(output ?? "output"): error: [stitch-failed] \(error)\n")
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    /// Clips and per-join transitions from the command line or the playlist.
+    func resolve() throws -> ([String], [TransitionRequest], Bool) {
+        let seconds = Rational(Int64((duration * 1000).rounded()), 1000)
+        if let playlist {
+            let list = try Playlist.load(playlist)
+            let base = (playlist as NSString).deletingLastPathComponent
+            let paths = list.clips.map { $0.path.hasPrefix("/") || base.isEmpty ? $0.path : (base as NSString).appendingPathComponent($0.path) }
+            let looping = list.loop ?? loop
+            let joins = looping ? list.clips.count : list.clips.count - 1
+            let requests = (0..<joins).map { j in
+                list.clips[j].transition.map { TransitionRequest(kind: $0.type, duration: Rational(Int64(($0.duration ?? duration) * 1000), 1000)) }
+                    ?? TransitionRequest(kind: transition, duration: seconds)
+            }
+            return (paths, requests, looping)
+        }
+        var paths: [String] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+                paths += Inputs.collect([input]).filter(\.explicit).map(\.path).sorted { NaturalOrder.less($0, $1) }
+            } else {
+                paths.append(input)
+            }
+        }
+        let joins = loop ? paths.count : max(paths.count - 1, 0)
+        return (paths, Array(repeating: TransitionRequest(kind: transition, duration: seconds), count: joins), loop)
+    }
+}
+
+/// clip2 before clip10: digit runs compare as numbers.
+enum NaturalOrder {
+    static func less(_ a: String, _ b: String) -> Bool {
+        let x = chunks(a), y = chunks(b)
+        for (p, q) in zip(x, y) where p != q {
+            if let m = Int(p), let n = Int(q) { return m != n ? m < n : p < q }
+            return p < q
+        }
+        return x.count < y.count
+    }
+    static func chunks(_ s: String) -> [String] {
+        var out: [String] = [], current = ""
+        for c in s {
+            if let last = current.last, last.isNumber != c.isNumber { out.append(current); current = "" }
+            current.append(c)
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}
+
+struct Playlist: Decodable {
+    struct Clip: Decodable {
+        struct Transition: Decodable { var type: TransitionKind; var duration: Double? }
+        var path: String
+        var transition: Transition?
+        var `in`: Double?
+        var out: Double?
+    }
+    var clips: [Clip]
+    var loop: Bool?
+
+    /// Reads and checks a playlist; every problem is one line naming the file.
+    static func load(_ path: String) throws -> Playlist {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read the playlist") }
+        let list: Playlist
+        do { list = try JSONDecoder().decode(Playlist.self, from: data) } catch {
+            throw ValidationError("\(path): not a playlist (\(Self.describe(error)))")
+        }
+        guard !list.clips.isEmpty else { throw ValidationError("\(path): the playlist has no clips") }
+        for (i, clip) in list.clips.enumerated() {
+            if let a = clip.in, let b = clip.out, a >= b { throw ValidationError("\(path): clip \(i + 1) (\(clip.path)) has its in point at or after its out point") }
+            if clip.in != nil || clip.out != nil { throw ValidationError("\(path): clip \(i + 1): in and out points are not supported yet; cut the clip with loopprep fix first") }
+            if let d = clip.transition?.duration, !(d > 0 && d <= 60) { throw ValidationError("\(path): clip \(i + 1): transition duration must be between 0 and 60 s") }
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        for clip in list.clips {
+            let full = clip.path.hasPrefix("/") || base.isEmpty ? clip.path : (base as NSString).appendingPathComponent(clip.path)
+            guard FileManager.default.fileExists(atPath: full) else { throw ValidationError("\(path): clip \(clip.path) does not exist") }
+        }
+        return list
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let k, _): return "missing \"\(k.stringValue)\""
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
+        }
+    }
+}
+
+/// Each clip's and transition's place in the output, in seconds and frames.
+struct Manifest: Encodable {
+    struct Entry: Encodable { var start: Double; var end: Double; var startFrame: Int; var endFrame: Int }
+    struct ClipItem: Encodable { var path: String; var place: Entry }
+    struct JoinItem: Encodable { var from: String; var to: String; var kind: TransitionKind; var frames: Int; var place: Entry }
+    var schemaVersion = 1
+    var output: String?
+    var frameRate: Rational
+    var frames: Int
+    var duration: Double
+    var loop: Bool
+    var clips: [ClipItem]
+    var transitions: [JoinItem]
+
+    init(_ t: StitchTimeline, output: String?) {
+        func entry(_ s: Span) -> Entry { Entry(start: s.start.doubleValue, end: s.end.doubleValue, startFrame: s.startFrame, endFrame: s.endFrame) }
+        self.output = output; frameRate = t.frameRate; frames = t.frames; duration = t.duration.doubleValue; loop = t.loop
+        clips = t.clips.map { ClipItem(path: $0.path, place: entry($0.span)) }
+        transitions = t.joins.map { JoinItem(from: t.clips[$0.from].path, to: t.clips[$0.to].path, kind: $0.kind, frames: $0.frames, place: entry($0.span)) }
+    }
+}
+
+struct StitchReport: Encodable {
+    var schemaVersion = 1
+    var output: String?
+    var timeline: StitchTimeline
+    var facts: ClipFacts?
+    var findings: [Finding] = []
+    var error: String?
+
+    init(output: String?, timeline: StitchTimeline) { self.output = output; self.timeline = timeline }
+
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    var text: String {
+        let t = timeline
+        var out = "timeline: \(t.clips.count) clips, \(Figures.seconds(t.duration)) = \(t.frames) frames at \(t.frameRate) fps"
+        if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
+        out += t.loop ? ", loops\n" : "\n"
+        for (i, c) in t.clips.enumerated() {
+            out += "  \(Figures.decimal(c.span.start, places: 3))-\(Figures.decimal(c.span.end, places: 3)) s  frames \(c.span.startFrame)-\(c.span.endFrame)  \(c.path)\n"
+            for j in t.joins where j.from == i && j.frames > 0 {
+                out += "    \(j.kind.rawValue) into \(t.clips[j.to].path): \(Figures.decimal(j.span.start, places: 3))-\(Figures.decimal(j.span.end, places: 3)) s (\(j.frames) frames)\n"
+            }
+        }
+        if let error { out += "NOT WRITTEN: \(error)\n" }
+        else if let output, let facts {
+            out += "wrote \(output): " + facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }.joined(separator: "; ") + "\n"
+            for f in findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+        } else { out += "dry run: nothing written\n" }
+        return out
+    }
+}
