@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+/// End to end: the built binary stitching clips, checked with ffprobe/ffmpeg as independent readers.
+@Suite struct StitchCommandTests {
+    /// Clips with short GOPs (keyframe every 10 frames), so bodies are stream-copied between the transitions.
+    static func makeClips(in dir: URL, count: Int = 3, seconds: Int = 2) throws -> [String] {
+        let sources = ["testsrc2", "smptebars", "rgbtestsrc", "testsrc"]
+        return try (0..<count).map { i in
+            let path = dir.appendingPathComponent("clip\(i + 1).mp4").path
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(sources[i % 4])=size=160x90:rate=30:duration=\(seconds)",
+                           "-f", "lavfi", "-i", "sine=frequency=\(300 + 100 * i):duration=\(seconds)", "-c:v", "libx264", "-preset", "veryfast",
+                           "-x264-params", "keyint=10:min-keyint=10:scenecut=0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", path]
+            try p.run(); p.waitUntilExit()
+            return path
+        }
+    }
+
+    static func run(_ args: [String]) throws -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = args
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return data
+    }
+
+    static func frameHashes(_ path: String) throws -> [String] {
+        String(decoding: try run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"]), as: UTF8.self)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    static func decodeErrors(_ path: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]
+        let pipe = Pipe()
+        p.standardError = pipe
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test(arguments: ["none", "crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"])
+    func everyTransitionGivesTheplanAndDecodesClean(kind: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let out = dir.appendingPathComponent("out.mp4").path
+        let manifest = dir.appendingPathComponent("m.json").path
+        let run = try Run.loopprep(["stitch"] + clips + ["--transition", kind, "--duration", "0.5", "-o", out, "--manifest", manifest, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = kind == "none" ? 180 : 150     // 3 x 60 frames, less two 15-frame overlaps
+        let m = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        #expect(m["frames"] as? Int == expected)
+        // Our probe and ffprobe agree on the lengths: video and audio end together within half a sample.
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int == expected)
+        let probe = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+        let durations = probe.split(separator: "\n").compactMap { Double($0) }
+        #expect(durations.count >= 2)
+        #expect(abs(durations[0] - Double(expected) / 30) < 1e-6 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6, "\(durations)")
+        #expect(try Self.decodeErrors(out) == "")
+        // No error or warning from analyze, but for seam findings.
+        let analyze = try Run.loopprep(["analyze", "--format", "json", out])
+        let findings = ((try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
+        #expect(findings.filter { !(($0["rule"] as? String) ?? "").hasPrefix("seam-") && ($0["severity"] as? String) != "info" }.isEmpty)
+    }
+
+    /// Untouched bodies are the sources' frames, bit for bit; only the frames around the joins are re-encoded.
+    @Test func bodiesAreTheSourcesFrames() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let out = dir.appendingPathComponent("out.mp4").path
+        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", out]).status == 0)
+        let output = try Self.frameHashes(out)
+        let sources = try clips.map(Self.frameHashes)
+        #expect(output.count == 150)
+        // Clip 2 occupies output frames 45..<105; it is copied between its first keyframe after the incoming
+        // transition (frame 20) and its last keyframe before the outgoing one (frame 40).
+        #expect(Array(output[(45 + 20)..<(45 + 40)]) == Array(sources[1][20..<40]))
+        // Clip 1's body: frames 0..<40 (keyframe 40 starts the re-encoded run before the join at 45).
+        #expect(Array(output[0..<40]) == Array(sources[0][0..<40]))
+    }
+
+    /// With --loop the file ends with the transition back into its own start: no seam finding when looping.
+    @Test func loopHasNoSeam() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir, count: 2)
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "--loop", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let analyze = try Run.loopprep(["analyze", "--fail-on", "warning", out])
+        #expect(analyze.status == 0, "\(analyze.stdout)")
+        #expect(!analyze.stdout.contains("seam-"))
+        #expect(try Self.decodeErrors(out) == "")
+        // Without --loop the same clips have a jump at the seam.
+        let plain = dir.appendingPathComponent("plain.mp4").path
+        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", plain]).status == 0)
+        #expect(try Run.loopprep(["analyze", plain]).stdout.contains("seam-visual-jump"))
+    }
+
+    @Test func mismatchedClipsNameTheDifferenceAndWriteNothing() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", Run.fixture("clean.mp4"), Run.fixture("clean-44k.mp4"), Run.fixture("hevc.mp4"), "-o", out])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("clean-44k.mp4: sample rate 44100, where \(Run.fixture("clean.mp4")) has 48000"))
+        #expect(run.stderr.contains("hevc.mp4: codec hevc"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test func playlistErrorsAreClearAndWriteNothing() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        func playlist(_ text: String) throws -> Run {
+            let file = dir.appendingPathComponent("p.json")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            return try Run.loopprep(["stitch", "--playlist", file.path, "-o", out])
+        }
+        let missing = try playlist(#"{"clips": [{"path": "nope.mp4"}]}"#)
+        #expect(missing.status == 64 && missing.stderr.contains("clip nope.mp4 does not exist"))
+        let bad = try playlist(#"{"clips": [ {"path": }"#)
+        #expect(bad.status == 64 && bad.stderr.contains("not a playlist"))
+        let backwards = try playlist(#"{"clips": [{"path": "\#(Run.fixture("clean.mp4"))", "in": 2, "out": 1}]}"#)
+        #expect(backwards.status == 64 && backwards.stderr.contains("in point at or after its out point"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func playlistWithPerJoinTransitionsAndDryRun() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let file = dir.appendingPathComponent("p.json")
+        try #"{"clips": [{"path": "clip1.mp4", "transition": {"type": "fade-black", "duration": 1}}, {"path": "clip2.mp4"}, {"path": "clip3.mp4"}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let run = try Run.loopprep(["stitch", "--playlist", file.path, "--dry-run"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("fade-black into"))
+        #expect(run.stdout.contains("timeline: 3 clips, 5.000 s = 150 frames"))
+        #expect(run.stdout.contains("dry run: nothing written"))
+        _ = clips
+    }
+
+    @Test func foldersInNaturalOrder() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir, count: 2, seconds: 1)
+        try FileManager.default.moveItem(atPath: clips[1], toPath: dir.appendingPathComponent("clip10.mp4").path)
+        let run = try Run.loopprep(["stitch", dir.path, "--dry-run"])
+        #expect(run.status == 0)
+        let order = run.stdout.split(separator: "\n").filter { $0.contains(".mp4") }.map { String($0.split(separator: "/").last ?? "") }
+        #expect(order == ["clip1.mp4", "clip10.mp4"])
+    }
+}
