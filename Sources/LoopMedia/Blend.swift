@@ -61,18 +61,21 @@ enum Blend {
         return PlaneView(base: base, stride: Int([lines.0, lines.1, lines.2][p]))
     }
 
+    /// Integer weights out of 256: the same result as the float mix to within rounding, several times faster.
     static func mix(_ a: PlaneView, _ b: PlaneView, _ o: PlaneView, _ w: Int, _ h: Int, _ t: Float) {
+        let wb = UInt32((t * 256).rounded()), wa = 256 - wb
         for y in 0..<h {
             let ra = a.row(y), rb = b.row(y), ro = o.row(y)
-            for x in 0..<w { ro[x] = UInt8(Float(ra[x]) * (1 - t) + Float(rb[x]) * t + 0.5) }
+            for x in 0..<w { ro[x] = UInt8(truncatingIfNeeded: (UInt32(ra[x]) &* wa &+ UInt32(rb[x]) &* wb &+ 128) >> 8) }
         }
     }
 
     /// `amount` of black over the plane.
     static func mixBlack(_ a: PlaneView, _ o: PlaneView, _ w: Int, _ h: Int, _ amount: Float, _ black: UInt8) {
+        let wb = UInt32((amount * 256).rounded()), wa = 256 - wb, base = UInt32(black) &* wb &+ 128
         for y in 0..<h {
             let ra = a.row(y), ro = o.row(y)
-            for x in 0..<w { ro[x] = UInt8(Float(ra[x]) * (1 - amount) + Float(black) * amount + 0.5) }
+            for x in 0..<w { ro[x] = UInt8(truncatingIfNeeded: (UInt32(ra[x]) &* wa &+ base) >> 8) }
         }
     }
 }

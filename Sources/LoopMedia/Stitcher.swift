@@ -15,6 +15,8 @@ public struct PreparedClip: @unchecked Sendable {
     let iso: Bool
     let timeBase: AVRational
     let avcc: AVCConfig?
+    /// What the decoder outputs (MP4 headers do not say without reading frames).
+    let pixelFormat: Int32
 
     public var frameCount: Int { frames.count }
 }
@@ -35,10 +37,25 @@ public enum Stitcher {
             throw MediaError("stitch", reason: "variable frame timing; stitch needs constant frame rate clips")
         }
         let input = probe.input
+        let pixelFormat = try firstFrameFormat(input, stream: video.index)
         return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: plan.tracks.first { $0.kind == .audio },
                             frames: frames, frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
                             timeBase: input.stream(video.index).pointee.time_base,
-                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) })
+                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat)
+    }
+
+    /// Decodes up to the first frame of a stream to learn its pixel format.
+    static func firstFrameFormat(_ input: InputFile, stream: Int) throws -> Int32 {
+        let decoder = try Decoder(input, stream: stream)
+        let packet = try Packet(), frame = try Frame()
+        var format: Int32?
+        while format == nil, try input.read(into: packet) {
+            guard packet.streamIndex == stream else { continue }
+            try decoder.decode(packet, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
+        }
+        if format == nil { try decoder.decode(nil, into: frame) { f in if format == nil { format = f.pointer.pointee.format } } }
+        guard let format else { throw MediaError("decode", reason: "no video frame decodes") }
+        return format
     }
 
     /// How the clips differ in what stitching without --normalize needs to be equal: one line per difference.
@@ -162,8 +179,10 @@ struct StitchWriter {
         }
     }
 
-    /// Where each clip's frames sit: keyframes that bound the copied body, and what each join re-encodes.
-    struct Layout { var bodyStart: Int; var bodyEnd: Int }
+    /// A clip's copied body: presentation frames [bodyStart, bodyEnd). It starts on a keyframe; it ends at a
+    /// safe cut: the frames before it are exactly a prefix of the decode order, so copying that prefix decodes
+    /// them all and nothing else (any position without B-frames; after a reference frame with them).
+    struct Layout { var bodyStart: Int; var bodyEnd: Int; var endDts: Int64? }
 
     /// Each clip's copied body: whole GOPs between its incoming and outgoing transitions. A clip with no such
     /// GOP (one GOP in all, or transitions inside it) is re-encoded entirely; its body is empty.
@@ -174,12 +193,17 @@ struct StitchWriter {
             let hasOutgoing = i < n - 1 || timeline.loop
             let outgoing = hasOutgoing ? timeline.joins[i].frames : 0
             let keys = clip.frames.indices.filter { clip.frames[$0].isSync }
-            guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0) }
+            guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
             var end = clip.frameCount
+            var endDts: Int64?
             if hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip, throughDts: clip.video.keepThrough)) {
-                end = keys.last(where: { $0 <= clip.frameCount - outgoing && $0 < clip.frameCount }) ?? 0
+                let cuts = Self.safeCuts(clip, from: start)
+                guard let cut = cuts.last(where: { $0.index <= clip.frameCount - outgoing && $0.index < clip.frameCount }) else {
+                    return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
+                }
+                end = cut.index; endDts = cut.dts
             }
-            return start < end ? Layout(bodyStart: start, bodyEnd: end) : Layout(bodyStart: 0, bodyEnd: 0)
+            return start < end ? Layout(bodyStart: start, bodyEnd: end, endDts: endDts) : Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
         }
     }
 
@@ -210,6 +234,21 @@ struct StitchWriter {
             } else if let (c, k) = covering.first {
                 out.append(.frame(clip: c, index: k))
             }
+        }
+        return out
+    }
+
+    /// Positions c > start where the frames presented in [start, c) are the first c - start frames in decode
+    /// order, with the decode time of the first frame after them.
+    static func safeCuts(_ clip: PreparedClip, from start: Int) -> [(index: Int, dts: Int64)] {
+        let frames = Array(clip.frames[start...])
+        let byDecode = frames.indices.sorted { frames[$0].dts < frames[$1].dts }
+        var out: [(Int, Int64)] = []
+        var highest = -1
+        for (n, presented) in byDecode.enumerated() {
+            highest = max(highest, presented)
+            // After n+1 frames in decode order, the presented ones are exactly 0...n.
+            if highest == n, n + 1 < frames.count { out.append((start + n + 1, frames[byDecode[n + 1]].dts)) }
         }
         return out
     }
@@ -246,9 +285,21 @@ struct StitchWriter {
                 o = end
             }
         }
-        // Each rendered run gets its own SPS/PPS pair; they all go in the avcC, so render before the header.
-        var rendered: [[RenderedSegment.Sample]] = []
-        for run in runs { if case let .render(items, first) = run { rendered.append(try render(items, firstOutput: first)) } }
+        // Each rendered run gets its own SPS/PPS pair, and the avcC must list them all before the header. x264's
+        // headers depend only on its settings, so a throwaway encoder per run gives them; the runs are then
+        // encoded straight into the muxer (nothing held in memory), and checked to carry the same headers.
+        var runSets: [(id: Int, sps: [[UInt8]], pps: [[UInt8]])] = []
+        for run in runs {
+            guard case let .render(items, _) = run else { continue }
+            let id = runSets.count + 1
+            guard id <= 31 else { throw MediaError("stitch", reason: "more than 31 re-encoded runs: H.264 has no more parameter set ids") }
+            let clip = clips[Self.leadClip(items.first!)]
+            let probe = try encoderFor(clip, id: id)
+            let sets = probe.parameterSets
+            runSets.append((id, sets.sps, sets.pps))
+            avcc?.sps += sets.sps
+            avcc?.pps += sets.pps
+        }
         if let avcc { try output.setExtradata(avcc.bytes, stream: videoOut) }
         output.copyMetadata(from: try InputFile(path: clips[0].path))
         try output.writeHeader(options: ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
@@ -259,8 +310,8 @@ struct StitchWriter {
             switch run {
             case .copy(let c):
                 try copyBody(clips[c], index: c, layout: layouts[c])
-            case .render:
-                try writeRendered(rendered[next]); next += 1
+            case let .render(items, first):
+                try render(items, firstOutput: first, sets: runSets[next]); next += 1
             }
             // Audio follows the video clip by clip, so the muxer's interleaving buffer stays about a clip long.
             if case let .copy(reached) = run {
@@ -278,22 +329,34 @@ struct StitchWriter {
         try output.finish()
     }
 
-    /// Decodes what the items need (one source per clip, from the keyframe before its first frame) and encodes
-    /// them in output order, blending where two clips meet.
-    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int) throws -> [RenderedSegment.Sample] {
-        let id = nextParameterSetID
-        nextParameterSetID += 1
-        guard id <= 31 else { throw MediaError("stitch", reason: "more than 31 re-encoded runs: H.264 has no more parameter set ids") }
-        var encoder: VideoEncoder?
-        var samples: [RenderedSegment.Sample] = []
+    static func leadClip(_ item: Item) -> Int {
+        switch item { case let .frame(c, _): c; case let .blend(a, _, _, _, _): a }
+    }
+
+    /// An encoder like `clip`'s video, with parameter set id `id`.
+    func encoderFor(_ clip: PreparedClip, id: Int) throws -> VideoEncoder {
+        let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
+        return try VideoEncoder(like: input, stream: clip.video.index, parameterSetID: id, pixelFormat: clip.pixelFormat)
+    }
+
+    /// Decodes what the items need (one source per clip, from the keyframe before its first frame), blends
+    /// where two clips meet, encodes in output order and writes each packet as it comes.
+    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: (id: Int, sps: [[UInt8]], pps: [[UInt8]])) throws {
+        let encoder = try encoderFor(clips[Self.leadClip(items.first!)], id: sets.id)
+        guard encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps else {
+            throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
+        }
         let sizeOfLength = avcc?.lengthSize ?? 4
         let delay = clips[0].frames.first.map { $0.pts - $0.dts } ?? 0
         let ticks = frameTicks
+        var failure: Error?
         func emit(_ p: Packet) {
             let data = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
             let units = annexBUnits(data).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
             let pts = p.pts ?? 0
-            samples.append(.init(data: lengthPrefixed(units, size: sizeOfLength), pts: pts, dts: pts - delay, duration: ticks, isKey: p.isKeyframe))
+            do {
+                try writeRendered([.init(data: lengthPrefixed(units, size: sizeOfLength), pts: pts, dts: pts - delay, duration: ticks, isKey: p.isKeyframe)])
+            } catch { failure = failure ?? error }
         }
         var sources: [Int: FrameSource] = [:]
         var position: [Int: Int] = [:]
@@ -314,33 +377,24 @@ struct StitchWriter {
         }
         for (offset, item) in items.enumerated() {
             let picture: Frame
-            var like = 0
             switch item {
             case let .frame(c, k):
-                picture = try frame(c, k); like = c
+                picture = try frame(c, k)
             case let .blend(a, ai, b, bi, j):
                 let fa = try frame(a, ai), fb = try frame(b, bi)
                 picture = try Frame.blank(like: fa)
                 let join = timeline.joins[j]
                 let position = (firstOutput + offset) - join.span.startFrame
                 try Blend.draw(join.kind, a: fa, b: fb, t: (Double(position) + 1) / Double(join.frames + 1), into: picture)
-                like = a
-            }
-            if encoder == nil {
-                let clip = clips[like]
-                encoder = try VideoEncoder(like: try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:]),
-                                           stream: clip.video.index, parameterSetID: id, pixelFormat: picture.pointer.pointee.format)
             }
             picture.pointer.pointee.pts = Int64(firstOutput + offset) * ticks
             picture.pointer.pointee.pict_type = offset == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
             picture.pointer.pointee.key_frame = offset == 0 ? 1 : 0
-            try encoder!.encode(picture, emit)
+            try encoder.encode(picture, emit)
+            if let failure { throw failure }
         }
-        if let encoder { try encoder.encode(nil, emit) }
-        let sets: (sps: [[UInt8]], pps: [[UInt8]]) = encoder?.parameterSets ?? ([], [])
-        avcc?.sps += sets.sps
-        avcc?.pps += sets.pps
-        return samples.sorted { $0.dts < $1.dts }
+        try encoder.encode(nil, emit)
+        if let failure { throw failure }
     }
 
     func keyframeDts(_ clip: PreparedClip, atOrBefore k: Int) -> Int64 {
@@ -366,7 +420,7 @@ struct StitchWriter {
     mutating func copyBody(_ clip: PreparedClip, index i: Int, layout: Layout) throws {
         guard layout.bodyStart < layout.bodyEnd else { return }
         let from = keyframeDts(clip, atOrBefore: layout.bodyStart)
-        let until: Int64? = layout.bodyEnd < clip.frameCount ? keyframeDts(clip, atOrBefore: layout.bodyEnd) : nil
+        let until = layout.endDts
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let packet = try Packet()
         var shift: Int64?
