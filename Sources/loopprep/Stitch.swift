@@ -39,6 +39,9 @@ struct Stitch: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"))
     var manifest: String?
 
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report: the timeline as a picture, the output's findings and seam strip.", valueName: "file"))
+    var html: String?
+
     @Option(help: "Report format: text or json.")
     var format: OutputFormat = .text
 
@@ -91,6 +94,19 @@ struct Stitch: AsyncParsableCommand {
             } catch {
                 result.error = MediaError.describe(error)
             }
+        }
+        if let html {
+            var files: [FileReport] = []
+            var strips: [String: [UInt8]] = [:]
+            if result.error == nil, let output, !dryRun {
+                let (report, strip) = ClipAnalysis.report(path: output, options: .init(), picture: true)
+                files.append(report)
+                strips[output] = strip
+            }
+            let page = HTMLReport.render(Report(command: "stitch", options: .init(), files: files), strips: strips, timeline: timeline)
+            let url = URL(fileURLWithPath: html)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(page.utf8).write(to: url, options: .atomic)
         }
         if let manifest, result.error == nil {
             try Data(try StitchReport.encoder.encode(Manifest(timeline, output: output))).write(to: URL(fileURLWithPath: manifest), options: .atomic)

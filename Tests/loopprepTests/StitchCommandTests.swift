@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Testing
 
 /// End to end: the built binary stitching clips, checked with ffprobe/ffmpeg as independent readers.
@@ -108,6 +109,25 @@ import Testing
         let plain = dir.appendingPathComponent("plain.mp4").path
         #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", plain]).status == 0)
         #expect(try Run.loopprep(["analyze", plain]).stdout.contains("seam-visual-jump"))
+    }
+
+    @Test func chaptersAndTheTimelinePicture() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let out = dir.appendingPathComponent("out.mp4").path, page = dir.appendingPathComponent("r.html")
+        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "slide-left", "--duration", "0.5", "-o", out, "--html", page.path]).status == 0)
+        // A chapter per clip, where the timeline says (ffprobe's reading).
+        let chapters = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "csv=p=0", out]), as: UTF8.self)
+            .split(separator: "\n")
+        #expect(chapters.count == 3)
+        #expect(chapters.first?.contains("clip1.mp4") == true)
+        // The page parses, draws one bar per clip and labels both transitions.
+        let doc = try XMLDocument(contentsOf: page)
+        #expect(try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='rect'][contains(@class,'clip')]").count == 3)
+        let text = doc.rootElement()?.stringValue ?? ""
+        #expect(text.components(separatedBy: "slide-left 0.50 s").count - 1 == 2)
+        #expect(try doc.nodes(forXPath: "//*[local-name()='img']/@src").count == 1)
     }
 
     @Test func mismatchedClipsNameTheDifferenceAndWriteNothing() throws {

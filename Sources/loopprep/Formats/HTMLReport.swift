@@ -4,12 +4,21 @@ import LoopAnalysis
 /// One self-contained page (no network: styles, script and pictures inline), well-formed XHTML so any XML
 /// reader can check it. Light and dark by the reader's colour scheme; clips sortable by severity or name.
 enum HTMLReport {
-    static func render(_ report: Report, strips: [String: [UInt8]]) -> String {
+    /// `timeline`: a stitch's, drawn above the clips.
+    static func render(_ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil) -> String {
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
             return x != y ? x > y : a.path < b.path
         }
         var body = "<h1>loopprep \(x(report.command))</h1>\n" + summary(report)
+        if let timeline {
+            body += "<h2>Timeline</h2>\n" + TimelinePicture.svg(timeline)
+            body += "<table class=\"rules\"><tr><th>clip</th><th>start</th><th>end</th><th>frames</th></tr>\n"
+            for c in timeline.clips {
+                body += "<tr><td>\(x(c.path))</td><td>\(Figures.decimal(c.span.start, places: 3)) s</td><td>\(Figures.decimal(c.span.end, places: 3)) s</td><td>\(c.span.startFrame)-\(c.span.endFrame)</td></tr>\n"
+            }
+            body += "</table>\n"
+        }
         body += """
         <p class="sort">Sort: <button type="button" onclick="sortBy('severity')">worst first</button> \
         <button type="button" onclick="sortBy('name')">by name</button></p>
@@ -26,7 +35,7 @@ enum HTMLReport {
         <meta charset="utf-8"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
         <title>loopprep report</title>
-        <style>\(css)</style>
+        <style>\(css)\(TimelinePicture.css)</style>
         </head>
         <body>
         \(body)<script>//<![CDATA[
