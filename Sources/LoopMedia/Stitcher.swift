@@ -74,9 +74,6 @@ public enum Stitcher {
             differ("audio", a0?.codec ?? "none", a?.codec ?? "none")
             differ("sample rate", "\(a0?.sampleRate ?? 0)", "\(a?.sampleRate ?? 0)")
             differ("channels", "\(a0?.channels ?? 0)", "\(a?.channels ?? 0)")
-            if let c0 = first.avcc, let c = clip.avcc, Set(c0.sps) != Set(c.sps) || Set(c0.pps) != Set(c.pps) {
-                out.append("\(clip.path): its H.264 parameter sets differ from \(first.path)'s (a different encoder setup)")
-            }
         }
         return out
     }
@@ -120,7 +117,8 @@ struct StitchWriter {
     var firstVideoPts: Int64?
     var firstAudioPts: Int64?
     var lastAudioDuration: Int64?
-    var nextParameterSetID = 1
+    /// Clips re-encoded whole: their parameter sets clash with the copied ones.
+    var reencoded = Set<Int>()
     let videoOut = 0
     var audioOut: Int?
     let tb: AVRational
@@ -141,13 +139,32 @@ struct StitchWriter {
             audioOut = out; audioEncoder = encoder
             mixer = AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels))
         }
+        // The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
+        // bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
         avcc = first.avcc
-        for clip in clips.dropFirst() { if let c = clip.avcc, var merged = avcc {
+        var clashing = Set<Int>()
+        for (i, clip) in clips.enumerated().dropFirst() {
+            guard let c = clip.avcc, var merged = avcc else { continue }
+            if Self.clash(merged, c) { clashing.insert(i); continue }
             for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
             for p in c.pps where !merged.pps.contains(p) { merged.pps.append(p) }
             avcc = merged
-        } }
+        }
+        reencoded = clashing
         try addChapters()
+    }
+
+    /// Two configurations clash if a parameter set id means different bytes in each.
+    static func clash(_ a: AVCConfig, _ b: AVCConfig) -> Bool {
+        func ids(_ c: AVCConfig) -> (sps: [Int: [UInt8]], pps: [Int: [UInt8]]) {
+            (Dictionary(c.sps.compactMap { s in AVCConfig.spsID(s).map { ($0, s) } }, uniquingKeysWith: { x, _ in x }),
+             Dictionary(c.pps.compactMap { p in AVCConfig.ppsID(p).map { ($0, p) } }, uniquingKeysWith: { x, _ in x }))
+        }
+        let x = ids(a), y = ids(b)
+        func differs(_ p: [Int: [UInt8]], _ q: [Int: [UInt8]]) -> Bool {
+            p.contains { id, bytes in q[id].map { $0 != bytes } ?? false }
+        }
+        return differs(x.sps, y.sps) || differs(x.pps, y.pps)
     }
 
     var movieTimescale: Int64 {
@@ -189,6 +206,7 @@ struct StitchWriter {
     func layout() -> [Layout] {
         let n = clips.count
         return clips.enumerated().map { i, clip in
+            if reencoded.contains(i) { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
             let incoming = i > 0 ? timeline.joins[i - 1].frames : (timeline.loop ? timeline.joins.last!.frames : 0)
             let hasOutgoing = i < n - 1 || timeline.loop
             let outgoing = hasOutgoing ? timeline.joins[i].frames : 0
@@ -289,10 +307,12 @@ struct StitchWriter {
         // headers depend only on its settings, so a throwaway encoder per run gives them; the runs are then
         // encoded straight into the muxer (nothing held in memory), and checked to carry the same headers.
         var runSets: [(id: Int, sps: [[UInt8]], pps: [[UInt8]])] = []
+        let used = Set((avcc?.sps.compactMap(AVCConfig.spsID) ?? []) + (avcc?.pps.compactMap(AVCConfig.ppsID) ?? []))
+        var free = (0...31).filter { !used.contains($0) }
         for run in runs {
             guard case let .render(items, _) = run else { continue }
-            let id = runSets.count + 1
-            guard id <= 31 else { throw MediaError("stitch", reason: "more than 31 re-encoded runs: H.264 has no more parameter set ids") }
+            guard !free.isEmpty else { throw MediaError("stitch", reason: "too many re-encoded runs: H.264 has no more parameter set ids") }
+            let id = free.removeFirst()
             let clip = clips[Self.leadClip(items.first!)]
             let probe = try encoderFor(clip, id: id)
             let sets = probe.parameterSets

@@ -130,6 +130,25 @@ import Testing
         #expect(try doc.nodes(forXPath: "//*[local-name()='img']/@src").count == 1)
     }
 
+    /// A clip from another encoder setup (its SPS/PPS clash with the first clip's) is re-encoded whole; the
+    /// others are still copied.
+    @Test func clipsFromAnotherEncoderAreReencoded() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let other = dir.appendingPathComponent("other.mp4").path
+        _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-f", "lavfi",
+                          "-i", "sine=frequency=700:duration=2", "-c:v", "libx264", "-preset", "slow", "-x264-params",
+                          "keyint=10:min-keyint=10:scenecut=0:ref=5:bframes=1", "-pix_fmt", "yuv420p", "-c:a", "aac", other])
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", clips[0], other, clips[2], "--transition", "crossfade", "--duration", "0.5", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.decodeErrors(out) == "")
+        let output = try Self.frameHashes(out), first = try Self.frameHashes(clips[0])
+        #expect(output.count == 150)
+        #expect(Array(output[0..<40]) == Array(first[0..<40]))
+    }
+
     @Test func mismatchedClipsNameTheDifferenceAndWriteNothing() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
