@@ -19,6 +19,7 @@ public struct PreparedClip: @unchecked Sendable {
     let pixelFormat: Int32
 
     public var frameCount: Int { frames.count }
+    var frameRate: Rational { facts.mainVideo?.frameRate ?? Rational(30) }
 }
 
 public enum Stitcher {
@@ -32,8 +33,10 @@ public enum Stitcher {
         var frames = timeline.samples.filter { !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end }
             .sorted { $0.pts < $1.pts }
         if let retimed = video.retimedFirstPts, !frames.isEmpty { frames[0].pts = retimed }
-        let steps = Set(zip(frames, frames.dropFirst()).map { $1.pts - $0.pts })
-        guard steps.count <= 1, let step = steps.first ?? frames.first?.duration, step > 0 else {
+        // Constant frame rate, allowing one tick of rounding (Matroska's milliseconds give 33/34 ms at 30 fps).
+        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }
+        let step = TrackTimeline(timeBase: Rational(1), samples: frames).nominalDuration ?? frames.first?.duration ?? 0
+        guard step > 0, (steps.max() ?? step) - (steps.min() ?? step) <= 1 else {
             throw MediaError("stitch", reason: "variable frame timing; stitch needs constant frame rate clips")
         }
         let input = probe.input
@@ -58,8 +61,18 @@ public enum Stitcher {
         return format
     }
 
-    /// How the clips differ in what stitching without --normalize needs to be equal: one line per difference.
-    public static func differences(_ clips: [PreparedClip]) -> [String] {
+    /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
+    /// rotation (which it does not turn) and an encodable first clip matter.
+    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false) -> [String] {
+        if normalizing {
+            var out: [String] = []
+            if clips.first?.facts.mainVideo?.codec != "h264" { out.append("\(clips.first?.path ?? "?"): --normalize encodes H.264 like the first clip; put an H.264 clip first") }
+            let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
+            for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
+                out.append("\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
+            }
+            return out
+        }
         guard let first = clips.first, let v0 = first.facts.mainVideo else { return [] }
         var out: [String] = []
         for clip in clips.dropFirst() {
@@ -78,20 +91,27 @@ public enum Stitcher {
         return out
     }
 
-    public static func timeline(_ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool) throws -> StitchTimeline {
+    /// With `normalize`, every clip counts in the first clip's frame rate.
+    public static func timeline(_ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool, normalize: Bool = false) throws -> StitchTimeline {
         guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else { throw MediaError("stitch", reason: "no video frame rate") }
-        return try StitchPlanner.timeline(clips.map { StitchClip(path: $0.path, frames: $0.frameCount) }, transitions: transitions,
+        return try StitchPlanner.timeline(clips.map { StitchClip(path: $0.path, frames: normalize ? outputFrames($0, rate: fps) : $0.frameCount) }, transitions: transitions,
                                           frameRate: fps, sampleRate: clips.first?.facts.mainAudio?.sampleRate, loop: loop)
     }
 
+    /// A clip's length in frames of `rate` (the output's), to the nearest frame.
+    static func outputFrames(_ clip: PreparedClip, rate: Rational) -> Int {
+        Int((Rational(Int64(clip.frameCount)) / clip.frameRate * rate).rounded)
+    }
+
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
+    /// With `normalize`, every frame is re-encoded to the first clip's format.
     public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
-                             temporaries: TemporaryFiles) throws -> ClipFacts {
+                             temporaries: TemporaryFiles, normalize: Bool = false) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
-        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed)
+        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed, normalize: normalize)
         try writer.run()
         let edits = try writer.edits()
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: edits)
@@ -124,8 +144,14 @@ struct StitchWriter {
     let tb: AVRational
     let frameTicks: Int64
 
-    init(clips: [PreparedClip], timeline: StitchTimeline, path: String) throws {
-        self.clips = clips; self.timeline = timeline
+    /// --normalize: every clip re-encoded to the first clip's size, pixel format, frame rate and audio format.
+    let normalize: Bool
+    let fitter: FrameFitter
+
+    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, normalize: Bool = false) throws {
+        self.clips = clips; self.timeline = timeline; self.normalize = normalize
+        let v0 = clips[0].facts.mainVideo
+        fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
         let first = clips[0]
         let input = try InputFile(path: first.path, options: first.iso ? ["ignore_editlist": "1"] : [:])
         output = try OutputFile(path: path, format: (path as NSString).pathExtension.lowercased() == "mov" ? "mov" : "mp4")
@@ -206,7 +232,7 @@ struct StitchWriter {
     func layout() -> [Layout] {
         let n = clips.count
         return clips.enumerated().map { i, clip in
-            if reencoded.contains(i) { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
+            if normalize || reencoded.contains(i) { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
             let incoming = i > 0 ? timeline.joins[i - 1].frames : (timeline.loop ? timeline.joins.last!.frames : 0)
             let hasOutgoing = i < n - 1 || timeline.loop
             let outgoing = hasOutgoing ? timeline.joins[i].frames : 0
@@ -241,7 +267,7 @@ struct StitchWriter {
             var covering: [(Int, Int)] = []
             for i in clips.indices {
                 let start = outputIndex(clip: i, frame: 0)
-                if o >= start && o < start + clips[i].frameCount { covering.append((i, o - start)) }
+                if o >= start && o < start + count(i) { covering.append((i, o - start)) }
             }
             if timeline.loop, let wrap = timeline.joins.last, wrap.frames > 0, o >= total - wrap.frames {
                 covering.append((0, o - (total - wrap.frames)))
@@ -274,6 +300,16 @@ struct StitchWriter {
     /// Whether copying a clip's cut would keep frames it does not present (references of its last frames).
     static func framesAfterEnd(_ clip: PreparedClip, throughDts: Int64) -> Bool {
         clip.video.last - clip.video.first + 1 > clip.frames.count
+    }
+
+    /// A clip's frames on the output's frame grid.
+    func count(_ i: Int) -> Int { normalize ? Stitcher.outputFrames(clips[i], rate: timeline.frameRate) : clips[i].frameCount }
+
+    /// The source frame on screen at output-grid frame `m` of clip `i` (the same frame when rates match).
+    func sourceIndex(_ i: Int, _ m: Int) -> Int {
+        guard normalize else { return m }
+        let k = (Rational(Int64(m)) / timeline.frameRate * clips[i].frameRate).floor
+        return min(max(Int(k), 0), clips[i].frameCount - 1)
     }
 
     func outputIndex(clip i: Int, frame k: Int) -> Int {
@@ -380,10 +416,18 @@ struct StitchWriter {
         }
         var sources: [Int: FrameSource] = [:]
         var position: [Int: Int] = [:]
-        func frame(_ c: Int, _ k: Int) throws -> Frame {
+        var held: [Int: Frame] = [:]
+        let fitter = self.fitter, normalize = self.normalize
+        func frame(_ c: Int, _ m: Int) throws -> Frame {
+            let frame = try decoded(c, sourceIndex(c, m))
+            return normalize ? try fitter.fit(frame) : frame
+        }
+        func decoded(_ c: Int, _ k: Int) throws -> Frame {
             let clip = clips[c]
+            // A slower clip shows a frame more than once (--normalize).
+            if position[c] == k, let frame = held[c] { return frame }
             // A loop's wrap-around needs the first clip's opening again, after its later frames: start over.
-            if let at = position[c], k <= at { sources[c] = nil }
+            if let at = position[c], k < at { sources[c] = nil }
             position[c] = k
             if sources[c] == nil {
                 sources[c] = try FrameSource(path: clip.path, iso: clip.iso, stream: clip.video.index, origin: clip.video.origin,
@@ -391,7 +435,7 @@ struct StitchWriter {
             }
             let want = clip.frames[k].pts
             while let f = try sources[c]!.next() {
-                if let pts = f.pts, pts >= want - clip.frameTicks / 2 { return f }
+                if let pts = f.pts, pts >= want - clip.frameTicks / 2 { held[c] = f; return f }
             }
             throw MediaError("decode", reason: "\(clip.path): frame \(k) did not decode")
         }
@@ -476,10 +520,16 @@ struct StitchWriter {
         let count = (cut.duration * Int64(rate)).rounded
         mixer.begin(clip: i)
         var writer = self
+        // --normalize: audio at another rate or channel count is resampled to the output's.
+        let targetRate = timeline.sampleRate ?? rate, targetChannels = mixer.channels
+        let sourceChannels = clip.facts.mainAudio?.channels ?? targetChannels
+        let resampler = rate != targetRate || sourceChannels != targetChannels
+            ? try Resampler(fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
             let chunk = PresentedAudio.slice(f, cut: cut, shift: shift ?? 0, taken: taken, count: count)
             taken += Int64(chunk.first?.count ?? 0)
-            try mixer.add(chunk) { try encoder.encode($0) { try writer.writeAudio($0) } }
+            let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
+            try mixer.add(converted) { try encoder.encode($0) { try writer.writeAudio($0) } }
         }
         while try input.read(into: packet) {
             guard packet.streamIndex == cut.index, let raw = packet.dts ?? packet.pts else { continue }
@@ -490,6 +540,7 @@ struct StitchWriter {
             try decoder.decode(packet, into: frame, take)
         }
         try decoder.decode(nil, into: frame, take)
+        if let resampler { try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try writer.writeAudio($0) } } }
         try mixer.end { try encoder.encode($0) { try writer.writeAudio($0) } }
         firstAudioPts = writer.firstAudioPts
         lastAudioDuration = writer.lastAudioDuration

@@ -33,6 +33,9 @@ struct Stitch: AsyncParsableCommand {
     @Flag(help: "Also join the last clip back into the first, so the file itself loops seamlessly.")
     var loop = false
 
+    @Flag(help: "Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and channels) instead of refusing clips that differ.")
+    var normalize = false
+
     @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
     var dryRun = false
 
@@ -72,15 +75,16 @@ struct Stitch: AsyncParsableCommand {
             for line in unreadable { Console.stderr(line + "\n") }
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        let differences = Stitcher.differences(prepared)
+        let differences = Stitcher.differences(prepared, normalizing: normalize)
         guard differences.isEmpty else {
-            Console.stderr("loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written):\n")
+            Console.stderr(normalize ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):\n"
+                                     : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):\n")
             for line in differences { Console.stderr("  " + line + "\n") }
             throw ExitCode(ExitStatus.findings.rawValue)
         }
         let timeline: StitchTimeline
         do {
-            timeline = try Stitcher.timeline(prepared, transitions: requests, loop: looping)
+            timeline = try Stitcher.timeline(prepared, transitions: requests, loop: looping, normalize: normalize)
         } catch {
             Console.stderr("loopprep: error: \(MediaError.describe(error))\n")
             throw ExitCode(ExitStatus.findings.rawValue)
@@ -88,7 +92,7 @@ struct Stitch: AsyncParsableCommand {
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
         if !dryRun, let output {
             do {
-                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries)
+                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize)
                 result.facts = facts
                 result.findings = Analyzer.findings(in: facts)
             } catch {

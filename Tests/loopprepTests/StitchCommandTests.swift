@@ -160,6 +160,30 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// --normalize re-encodes clips of another size, frame rate, codec, sample rate and channel count to the first
+    /// clip's format (pictures fitted with bars, frames mapped to the output's rate, audio resampled).
+    @Test func normalizeJoinsDifferentClips() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir, count: 1)
+        let other = dir.appendingPathComponent("other.mp4").path
+        _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+                          "-i", "sine=frequency=500:sample_rate=48000", "-t", "2", "-ac", "2", "-c:v", "libx264", "-preset", "veryfast",
+                          "-pix_fmt", "yuv420p", "-c:a", "aac", other])
+        let out = dir.appendingPathComponent("out.mp4").path
+        let refused = try Run.loopprep(["stitch", clips[0], other, Run.fixture("vp9-opus.webm"), "-o", out])
+        #expect(refused.status == 1 && refused.stderr.contains("--normalize re-encodes them"))
+        let run = try Run.loopprep(["stitch", clips[0], other, Run.fixture("vp9-opus.webm"), "--normalize", "--transition", "crossfade",
+                                    "--duration", "0.5", "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // 60 + 60 (2 s at 30 fps) + 30 (the 1 s WebM) frames, less two 15-frame crossfades.
+        let tracks = (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"] as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+        #expect(tracks.first?["frameCount"] as? Int == 120)
+        #expect(tracks.first?["width"] as? Int == 160)
+        #expect(tracks.last?["sampleRate"] as? Int == 44100)
+        #expect(try Self.decodeErrors(out) == "")
+    }
+
     @Test func playlistErrorsAreClearAndWriteNothing() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,0 +1,100 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Owns a swscale context that fits frames of any size and pixel format into a target size and format, keeping
+/// their aspect ratio (black bars, centred), for --normalize.
+final class FrameFitter {
+    let width: Int32, height: Int32, format: AVPixelFormat
+    private var context: OpaquePointer?
+    private var key: (Int32, Int32, Int32) = (0, 0, -1)
+
+    init(width: Int32, height: Int32, format: Int32) {
+        self.width = width; self.height = height; self.format = AVPixelFormat(rawValue: format)
+    }
+    deinit { sws_freeContext(context) }
+
+    func fit(_ frame: Frame) throws -> Frame {
+        let f = frame.pointer.pointee
+        if f.width == width && f.height == height && f.format == format.rawValue { return frame }
+        // The largest even-sized picture of the source's shape that fits the target.
+        let scale = min(Double(width) / Double(f.width), Double(height) / Double(f.height))
+        let w = Int32(Double(f.width) * scale / 2) * 2, h = Int32(Double(f.height) * scale / 2) * 2
+        let x0 = (width - w) / 4 * 2, y0 = (height - h) / 4 * 2
+        if context == nil || key != (f.width, f.height, f.format) {
+            sws_freeContext(context)
+            context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), w, h, format, SWS_BICUBIC, nil, nil, nil)
+            key = (f.width, f.height, f.format)
+        }
+        guard let context else { throw MediaError("scale frame", reason: "unsupported pixel format or size") }
+        let out = try Frame()
+        let o = out.pointer
+        o.pointee.width = width; o.pointee.height = height; o.pointee.format = format.rawValue
+        o.pointee.color_range = f.color_range
+        try check(av_frame_get_buffer(o, 0), "scale frame")
+        guard let desc = av_pix_fmt_desc_get(format) else { throw MediaError("scale frame", reason: "unknown pixel format") }
+        // Black everywhere, then the picture in the middle.
+        let planes = Int(desc.pointee.nb_components)
+        var dst: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil, nil]
+        var strides: [Int32] = [0, 0, 0, 0]
+        let data = o.pointee.data, lines = o.pointee.linesize
+        let bases = [data.0, data.1, data.2, data.3], linesizes = [lines.0, lines.1, lines.2, lines.3]
+        for p in 0..<min(planes, 3) {
+            let sx = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_w), sy = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_h)
+            let black: UInt8 = p == 0 ? (f.color_range == AVCOL_RANGE_JPEG ? 0 : 16) : 128
+            let rows = Int(-((-height) >> sy))
+            bases[p]!.update(repeating: black, count: Int(linesizes[p]) * rows)
+            dst[p] = bases[p]! + Int(y0 >> sy) * Int(linesizes[p]) + Int(x0 >> sx)
+            strides[p] = linesizes[p]
+        }
+        var srcData = f.data, srcStride = f.linesize
+        _ = try withUnsafePointer(to: &srcData) { dataTuple in
+            try withUnsafePointer(to: &srcStride) { strideTuple in
+                let src = UnsafeRawPointer(dataTuple).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
+                let stride = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
+                return try check(sws_scale(context, src, stride, 0, f.height, &dst, &strides), "scale frame")
+            }
+        }
+        return out
+    }
+}
+
+/// Owns a swresample context: planar float samples at one rate and channel count to another, for --normalize.
+final class Resampler {
+    private var context: OpaquePointer?
+    let outChannels: Int
+
+    init(fromRate: Int, fromChannels: Int, toRate: Int, toChannels: Int) throws {
+        var inLayout = AVChannelLayout(), outLayout = AVChannelLayout()
+        av_channel_layout_default(&inLayout, Int32(fromChannels))
+        av_channel_layout_default(&outLayout, Int32(toChannels))
+        defer { av_channel_layout_uninit(&inLayout); av_channel_layout_uninit(&outLayout) }
+        try check(swr_alloc_set_opts2(&context, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(toRate), &inLayout, AV_SAMPLE_FMT_FLTP,
+                                      Int32(fromRate), 0, nil), "resample")
+        try check(swr_init(context), "resample")
+        outChannels = toChannels
+    }
+    deinit { swr_free(&context) }
+
+    /// Converts a chunk (nil drains the resampler's delay).
+    func convert(_ chunk: [[Float]]?) throws -> [[Float]] {
+        let inCount = chunk?.first?.count ?? 0
+        let capacity = Int(swr_get_out_samples(context, Int32(inCount))) + 32
+        // Buffers swresample can hold on to for the call only: allocated here, copied in and out.
+        let ins = (chunk ?? []).map { channel -> UnsafeMutablePointer<Float> in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(channel.count, 1))
+            p.update(from: channel, count: channel.count)
+            return p
+        }
+        let outs = (0..<outChannels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
+        defer { ins.forEach { $0.deallocate() }; outs.forEach { $0.deallocate() } }
+        var outPointers: [UnsafeMutablePointer<UInt8>?] = outs.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) }
+        var inPointers: [UnsafePointer<UInt8>?] = ins.map { UnsafePointer(UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+        let produced: Int32
+        if chunk == nil {
+            produced = try check(swr_convert(context, &outPointers, Int32(capacity), nil, 0), "resample")
+        } else {
+            produced = try check(swr_convert(context, &outPointers, Int32(capacity), &inPointers, Int32(inCount)), "resample")
+        }
+        return outs.map { Array(UnsafeBufferPointer(start: $0, count: Int(produced))) }
+    }
+}
