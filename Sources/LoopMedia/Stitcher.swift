@@ -9,8 +9,15 @@ public struct PreparedClip: @unchecked Sendable {
     let plan: FixPlan
     let video: TrackCut
     let audio: TrackCut?
-    /// Presented frames in presentation order (pts in index media time; a re-timed first frame included).
+    /// Presented frames in presentation order (pts in index media time; a re-timed first frame included), between
+    /// the in and out points.
     let frames: [SampleTiming]
+    /// All the cut's presented frames: keyframes before an in point are found here.
+    let allFrames: [SampleTiming]
+    /// An out point removed frames at the end: the copy must stop at a safe cut.
+    let trimmedEnd: Bool
+    /// Index in `allFrames` of `frames[0]` (the in point).
+    let inOffset: Int
     let frameTicks: Int64
     let iso: Bool
     let timeBase: AVRational
@@ -23,7 +30,8 @@ public struct PreparedClip: @unchecked Sendable {
 }
 
 public enum Stitcher {
-    public static func prepare(_ path: String) throws -> PreparedClip {
+    /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
+    public static func prepare(_ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil) throws -> PreparedClip {
         let probe = try Probe.probe(path)
         let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
         guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index] else {
@@ -41,8 +49,21 @@ public enum Stitcher {
         }
         let input = probe.input
         let pixelFormat = try firstFrameFormat(input, stream: video.index)
-        return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: plan.tracks.first { $0.kind == .audio },
-                            frames: frames, frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
+        // In and out points, on the frame grid.
+        let fps = probe.facts.mainVideo?.frameRate ?? Rational(30)
+        let first = inPoint.map { Int(($0 * fps).rounded) } ?? 0
+        let last = outPoint.map { min(Int(($0 * fps).rounded), frames.count) } ?? frames.count
+        guard first >= 0, first < last else { throw MediaError("stitch", reason: "the in and out points leave no frame (the clip has \(frames.count))") }
+        var audio = plan.tracks.first { $0.kind == .audio }
+        if var a = audio, let rate = a.sampleRate, first > 0 || last < frames.count {
+            let perSample = Rational(1, Int64(rate)) / a.timeBase
+            a.mediaStart += (Rational(Int64(first)) / fps * Int64(rate) * perSample).rounded
+            a.duration = Rational(Int64(last - first)) / fps
+            audio = a
+        }
+        return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: audio,
+                            frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
+                            frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
                             timeBase: input.stream(video.index).pointee.time_base,
                             avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat)
     }
@@ -240,7 +261,7 @@ struct StitchWriter {
             guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
             var end = clip.frameCount
             var endDts: Int64?
-            if hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip, throughDts: clip.video.keepThrough)) {
+            if clip.trimmedEnd || hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip, throughDts: clip.video.keepThrough)) {
                 let cuts = Self.safeCuts(clip, from: start)
                 guard let cut = cuts.last(where: { $0.index <= clip.frameCount - outgoing && $0.index < clip.frameCount }) else {
                     return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
@@ -285,7 +306,10 @@ struct StitchWriter {
     /// Positions c > start where the frames presented in [start, c) are the first c - start frames in decode
     /// order, with the decode time of the first frame after them.
     static func safeCuts(_ clip: PreparedClip, from start: Int) -> [(index: Int, dts: Int64)] {
-        let frames = Array(clip.frames[start...])
+        // Over every frame of the cut, not just those between the in and out points: a frame after the out
+        // point can come first in decode order (a P-frame before the B-frames that lean on it).
+        let from = start + clip.inOffset
+        let frames = Array(clip.allFrames[from...])
         let byDecode = frames.indices.sorted { frames[$0].dts < frames[$1].dts }
         var out: [(Int, Int64)] = []
         var highest = -1
@@ -299,7 +323,7 @@ struct StitchWriter {
 
     /// Whether copying a clip's cut would keep frames it does not present (references of its last frames).
     static func framesAfterEnd(_ clip: PreparedClip, throughDts: Int64) -> Bool {
-        clip.video.last - clip.video.first + 1 > clip.frames.count
+        clip.video.last - clip.video.first + 1 > clip.allFrames.count
     }
 
     /// A clip's frames on the output's frame grid.
@@ -403,7 +427,8 @@ struct StitchWriter {
             throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
         }
         let sizeOfLength = avcc?.lengthSize ?? 4
-        let delay = clips[0].frames.first.map { $0.pts - $0.dts } ?? 0
+        // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
+        let delay = clips[0].allFrames.first { $0.isSync }.map { $0.pts - $0.dts } ?? 0
         let ticks = frameTicks
         var failure: Error?
         func emit(_ p: Packet) {
@@ -461,9 +486,10 @@ struct StitchWriter {
         if let failure { throw failure }
     }
 
+    /// Decode time of the keyframe at or before presented frame `k` (which may lie before an in point).
     func keyframeDts(_ clip: PreparedClip, atOrBefore k: Int) -> Int64 {
         let want = clip.frames[min(k, clip.frames.count - 1)].pts
-        let key = clip.frames.filter { $0.isSync && $0.pts <= want }.max { $0.pts < $1.pts } ?? clip.frames[0]
+        let key = clip.allFrames.filter { $0.isSync && $0.pts <= want }.max { $0.pts < $1.pts } ?? clip.allFrames[0]
         return key.dts
     }
 

@@ -18,7 +18,7 @@ struct Stitch: AsyncParsableCommand {
     @Argument(help: "Clips and folders (a folder's clips in natural order: clip2 before clip10).")
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"))
     var playlist: String?
 
     @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched MP4 (or .mov).")
@@ -65,11 +65,12 @@ struct Stitch: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
 
-        let (paths, requests, looping) = try resolve()
+        let (paths, requests, looping, points) = try resolve()
         var prepared: [PreparedClip] = []
         var unreadable: [String] = []
-        for path in paths {
-            do { prepared.append(try Stitcher.prepare(path)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
+        for (i, path) in paths.enumerated() {
+            let (inPoint, outPoint) = points[i]
+            do { prepared.append(try Stitcher.prepare(path, in: inPoint, out: outPoint)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
         }
         guard unreadable.isEmpty else {
             for line in unreadable { Console.stderr(line + "\n") }
@@ -123,7 +124,7 @@ struct Stitch: AsyncParsableCommand {
     }
 
     /// Clips and per-join transitions from the command line or the playlist.
-    func resolve() throws -> ([String], [TransitionRequest], Bool) {
+    func resolve() throws -> ([String], [TransitionRequest], Bool, [(Rational?, Rational?)]) {
         let seconds = Rational(Int64((duration * 1000).rounded()), 1000)
         if let playlist {
             let list = try Playlist.load(playlist)
@@ -135,7 +136,8 @@ struct Stitch: AsyncParsableCommand {
                 list.clips[j].transition.map { TransitionRequest(kind: $0.type, duration: Rational(Int64(($0.duration ?? duration) * 1000), 1000)) }
                     ?? TransitionRequest(kind: transition, duration: seconds)
             }
-            return (paths, requests, looping)
+            let ms = { (v: Double?) in v.map { Rational(Int64(($0 * 1000).rounded()), 1000) } }
+            return (paths, requests, looping, list.clips.map { (ms($0.in), ms($0.out)) })
         }
         var paths: [String] = []
         for input in inputs {
@@ -147,7 +149,8 @@ struct Stitch: AsyncParsableCommand {
             }
         }
         let joins = loop ? paths.count : max(paths.count - 1, 0)
-        return (paths, Array(repeating: TransitionRequest(kind: transition, duration: seconds), count: joins), loop)
+        return (paths, Array(repeating: TransitionRequest(kind: transition, duration: seconds), count: joins), loop,
+                Array(repeating: (nil, nil), count: paths.count))
     }
 }
 
@@ -193,7 +196,7 @@ struct Playlist: Decodable {
         guard !list.clips.isEmpty else { throw ValidationError("\(path): the playlist has no clips") }
         for (i, clip) in list.clips.enumerated() {
             if let a = clip.in, let b = clip.out, a >= b { throw ValidationError("\(path): clip \(i + 1) (\(clip.path)) has its in point at or after its out point") }
-            if clip.in != nil || clip.out != nil { throw ValidationError("\(path): clip \(i + 1): in and out points are not supported yet; cut the clip with loopprep fix first") }
+            if let a = clip.in, a < 0 { throw ValidationError("\(path): clip \(i + 1) (\(clip.path)) has a negative in point") }
             if let d = clip.transition?.duration, !(d > 0 && d <= 60) { throw ValidationError("\(path): clip \(i + 1): transition duration must be between 0 and 60 s") }
         }
         let base = (path as NSString).deletingLastPathComponent

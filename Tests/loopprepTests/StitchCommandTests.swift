@@ -203,6 +203,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// In and out points: clip 1 from 0.25 s (frame 8, inside a GOP) to 1.5 s, clip 2 from 0.5 s, clip 3 to 1.2 s.
+    @Test func inAndOutPoints() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let file = dir.appendingPathComponent("p.json")
+        try #"{"clips": [{"path": "clip1.mp4", "in": 0.25, "out": 1.5, "transition": {"type": "crossfade", "duration": 0.3}}, {"path": "clip2.mp4", "in": 0.5}, {"path": "clip3.mp4", "out": 1.2}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", "--playlist", file.path, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        // 37 + 45 + 36 frames, less a 9-frame crossfade.
+        let output = try Self.frameHashes(out)
+        #expect(output.count == 109)
+        #expect(try Self.decodeErrors(out) == "")
+        // Clip 2 starts at output frame 28; from its keyframe at source frame 30 on it is copied.
+        let two = try Self.frameHashes(clips[1]), three = try Self.frameHashes(clips[2])
+        #expect(Array(output[(28 + 15)..<(28 + 45)]) == Array(two[30..<60]))
+        // Clip 3 (output 73..<109) is copied from its first keyframe to its out point's safe cut.
+        #expect(Array(output[(73 + 10)..<(73 + 30)]) == Array(three[10..<30]))
+    }
+
     @Test func playlistWithPerJoinTransitionsAndDryRun() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
