@@ -127,12 +127,14 @@ public enum Stitcher {
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
     /// With `normalize`, every frame is re-encoded to the first clip's format.
     public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
-                             temporaries: TemporaryFiles, normalize: Bool = false) throws -> ClipFacts {
+                             temporaries: TemporaryFiles, normalize: Bool = false,
+                             progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
         var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed, normalize: normalize)
+        writer.progress = progress
         try writer.run()
         let edits = try writer.edits()
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: edits)
@@ -167,6 +169,7 @@ struct StitchWriter {
 
     /// --normalize: every clip re-encoded to the first clip's size, pixel format, frame rate and audio format.
     let normalize: Bool
+    var progress: (@Sendable (Int, Int) -> Void)?
     let fitter: FrameFitter
 
     init(clips: [PreparedClip], timeline: StitchTimeline, path: String, normalize: Bool = false) throws {
@@ -386,7 +389,8 @@ struct StitchWriter {
 
         var next = 0
         var mixed = Set<Int>()
-        for run in runs {
+        for (done, run) in runs.enumerated() {
+            progress?(done, runs.count)
             switch run {
             case .copy(let c):
                 try copyBody(clips[c], index: c, layout: layouts[c])

@@ -45,6 +45,13 @@ final class Progress: Sendable {
         Console.stderr("\r\u{1B}[2K\(label) [\(bar)] \(n)/\(total) \(name)")
     }
 
+    /// For work that knows its own count (stitch's parts).
+    func show(_ done: Int, of total: Int, _ what: String) {
+        guard Console.stderrIsTTY else { return }
+        let width = 24, filled = width * done / max(total, 1)
+        Console.stderr("\r\u{1B}[2K\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) \(what)")
+    }
+
     func finish() {
         if enabled { Console.stderr("\r\u{1B}[2K") }
     }

@@ -45,7 +45,7 @@ struct Stitch: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write a self-contained HTML report: the timeline as a picture, the output's findings and seam strip.", valueName: "file"))
     var html: String?
 
-    @Option(help: "Report format: text or json.")
+    @Option(help: "Report format: text, json, junit or github.")
     var format: OutputFormat = .text
 
     @Flag(help: "Show FFmpeg's own log on stderr.")
@@ -56,7 +56,6 @@ struct Stitch: AsyncParsableCommand {
         guard inputs.isEmpty || playlist == nil else { throw ValidationError("use either clips or --playlist, not both") }
         guard output != nil || dryRun else { throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)") }
         guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
-        guard format == .text || format == .json else { throw ValidationError("stitch reports as text or json") }
     }
 
     func run() async throws {
@@ -93,7 +92,11 @@ struct Stitch: AsyncParsableCommand {
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
         if !dryRun, let output {
             do {
-                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize)
+                let bar = Progress(total: 0, label: "stitching")
+                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize) { done, total in
+                    bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")
+                }
+                bar.finish()
                 result.facts = facts
                 result.findings = Analyzer.findings(in: facts)
             } catch {
@@ -116,7 +119,12 @@ struct Stitch: AsyncParsableCommand {
         if let manifest, result.error == nil {
             try Data(try StitchReport.encoder.encode(Manifest(timeline, output: output))).write(to: URL(fileURLWithPath: manifest), options: .atomic)
         }
-        Console.stdout(format == .json ? String(decoding: try StitchReport.encoder.encode(result), as: UTF8.self) + "\n" : result.text)
+        switch format {
+        case .json: Console.stdout(String(decoding: try StitchReport.encoder.encode(result), as: UTF8.self) + "\n")
+        case .text: Console.stdout(result.text)
+        case .junit: Console.stdout(JUnitFormat.render(result.asReport, failOn: .error))
+        case .github: Console.stdout(GitHubFormat.render(result.asReport))
+        }
         if let error = result.error {
             Console.stderr("\(output ?? "output"): error: [stitch-failed] \(error)\n")
             throw ExitCode(ExitStatus.findings.rawValue)
@@ -255,6 +263,13 @@ struct StitchReport: Encodable {
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return e
     }()
+
+    /// The output as a one-file report, for the JUnit and GitHub renderers (a failure is a failed repair).
+    var asReport: Report {
+        let file = FileReport(path: output ?? "(dry run)", facts: facts, findings: findings,
+                              fix: error.map { FixOutcome(status: .failed, output: output, reason: $0) })
+        return Report(command: "stitch", options: .init(), files: [file])
+    }
 
     var text: String {
         let t = timeline

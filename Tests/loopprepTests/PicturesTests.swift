@@ -5,14 +5,7 @@ import Testing
 @Suite struct PicturesTests {
     /// ffprobe's reading of a picture: codec and size.
     static func probe(_ path: String) throws -> (codec: String, width: Int, height: Int) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let text = try Run.tool(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path]).stdout
         let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
         return (String(parts.first ?? ""), Int(parts.count > 1 ? parts[1] : "") ?? 0, Int(parts.count > 2 ? parts[2] : "") ?? 0)
     }

@@ -20,8 +20,18 @@ struct Run {
 
     @discardableResult
     static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
+        try launch(binary, arguments, environment: environment, in: directory)
+    }
+
+    /// A test tool from PATH (ffmpeg, ffprobe).
+    @discardableResult
+    static func tool(_ arguments: [String]) throws -> Run {
+        try launch(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+    }
+
+    static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }

@@ -19,18 +19,7 @@ import Testing
         }
     }
 
-    static func run(_ args: [String]) throws -> Data {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return data
-    }
+    static func run(_ args: [String]) throws -> Data { Data(try Run.tool(args).stdout.utf8) }
 
     static func frameHashes(_ path: String) throws -> [String] {
         String(decoding: try run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"]), as: UTF8.self)
@@ -38,16 +27,7 @@ import Testing
     }
 
     static func decodeErrors(_ path: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]
-        let pipe = Pipe()
-        p.standardError = pipe
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
     }
 
     @Test(arguments: ["none", "crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"])
