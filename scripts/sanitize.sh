@@ -8,7 +8,8 @@ scripts/install-deps.sh
 which=${1:-all}
 if [ "$which" = address ] || [ "$which" = all ]; then
   # The built binary the end-to-end tests run is the sanitized one (it sits beside the test bundle).
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 swift test --sanitize=address --scratch-path .build-asan
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp \
+    swift test --sanitize=address --scratch-path .build-asan
 fi
 if [ "$which" = thread ] || [ "$which" = all ]; then
   swift build --sanitize=thread --scratch-path .build-tsan
