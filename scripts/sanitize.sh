@@ -8,13 +8,14 @@ scripts/install-deps.sh
 which=${1:-all}
 if [ "$which" = address ] || [ "$which" = all ]; then
   # The built binary the end-to-end tests run is the sanitized one (it sits beside the test bundle).
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp \
+  # Swift's crash backtracer deadlocks against ASan's interceptors when a report aborts: turn it off here.
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp \
     swift test --sanitize=address --scratch-path .build-asan
 fi
 if [ "$which" = thread ] || [ "$which" = all ]; then
   swift build --sanitize=thread --scratch-path .build-tsan
-  TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep analyze fixtures --jobs 4 --format json > /dev/null || [ $? -le 2 ]
-  TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep fix fixtures --jobs 4 -o "${TMPDIR:-/tmp}/loopprep-tsan-out" > /dev/null || [ $? -le 2 ]
+  SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep analyze fixtures --jobs 4 --format json > /dev/null || [ $? -le 2 ]
+  SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep fix fixtures --jobs 4 -o "${TMPDIR:-/tmp}/loopprep-tsan-out" > /dev/null || [ $? -le 2 ]
   rm -rf "${TMPDIR:-/tmp}/loopprep-tsan-out"
   echo "ThreadSanitizer: the parallel batches ran clean"
 fi
