@@ -264,7 +264,7 @@ struct StitchWriter {
             guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
             var end = clip.frameCount
             var endDts: Int64?
-            if clip.trimmedEnd || hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip, throughDts: clip.video.keepThrough)) {
+            if clip.trimmedEnd || hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip)) {
                 let cuts = Self.safeCuts(clip, from: start)
                 guard let cut = cuts.last(where: { $0.index <= clip.frameCount - outgoing && $0.index < clip.frameCount }) else {
                     return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
@@ -325,7 +325,7 @@ struct StitchWriter {
     }
 
     /// Whether copying a clip's cut would keep frames it does not present (references of its last frames).
-    static func framesAfterEnd(_ clip: PreparedClip, throughDts: Int64) -> Bool {
+    static func framesAfterEnd(_ clip: PreparedClip) -> Bool {
         clip.video.last - clip.video.first + 1 > clip.allFrames.count
     }
 

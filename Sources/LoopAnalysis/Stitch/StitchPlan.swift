@@ -15,10 +15,9 @@ public struct TransitionRequest: Codable, Sendable, Equatable {
 /// What the timeline needs to know of a clip (after it was cut to its shortest track, as fix does).
 public struct StitchClip: Codable, Sendable, Equatable {
     public var path: String
-    /// Presented video frames, and the first of them used (an in point), in the clip's own frame numbers.
+    /// Presented video frames (after in and out points), on the output's frame grid.
     public var frames: Int
-    public var firstFrame: Int
-    public init(path: String, frames: Int, firstFrame: Int = 0) { self.path = path; self.frames = frames; self.firstFrame = firstFrame }
+    public init(path: String, frames: Int) { self.path = path; self.frames = frames }
 }
 
 /// A span of the output, in frames and seconds.
