@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// Faults while writing: what is written is whole, nothing partial or temporary is left, inputs are unchanged.
+@Suite struct FaultTests {
+    /// A 24 KB tmpfs (needs root, as in CI): room for one repaired clip and its temporaries, not three.
+    static func smallDisk() -> URL? {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("loopprep-small-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        guard (try? Run.tool(["mount", "-t", "tmpfs", "-o", "size=24k", "tmpfs", dir.path]))?.status == 0 else {
+            try? FileManager.default.removeItem(at: dir)
+            return nil
+        }
+        return dir
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func diskFullLeavesWholeFilesOrNone() throws {
+        guard let disk = Self.smallDisk() else {
+            Issue.record("could not mount a tmpfs for the disk-full test")
+            return
+        }
+        defer { _ = try? Run.tool(["umount", disk.path]); try? FileManager.default.removeItem(at: disk) }
+        let inputs = ["audio-longer.mp4", "video-longer.mp4", "moov-at-end.mp4"].map(Run.fixture)
+        let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let out = disk.appendingPathComponent("out")
+        let run = try Run.loopprep(["fix", "-o", out.path, "--jobs", "1"] + inputs)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("No space left on device"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(!left.contains { $0.contains(".loopprep-") }, "\(left)")
+        #expect(!left.isEmpty && left.count < 3)
+        for name in left {
+            #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0, "\(name) is not whole")
+        }
+        #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        // A re-run elsewhere completes them all.
+        let again = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: again) }
+        #expect(try Run.loopprep(["fix", "-o", again.path] + inputs).status == 0)
+    }
+}
