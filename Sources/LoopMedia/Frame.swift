@@ -9,6 +9,7 @@ public final class Frame {
         pointer = p
     }
 
+    /// Takes ownership of an AVFrame (freed with this owner).
     init(adopting pointer: UnsafeMutablePointer<AVFrame>) { self.pointer = pointer }
     deinit {
         var p: UnsafeMutablePointer<AVFrame>? = pointer

@@ -11,7 +11,7 @@ final class FrameSource {
     private let scratch: Frame
     private var queue: [Frame] = []
     private var drained = false
-    private var shift: Int64?
+    private var clock = IndexClock()
     private let origin: Int64
     private let fromDts: Int64
     private let throughDts: Int64
@@ -34,9 +34,7 @@ final class FrameSource {
     func next() throws -> Frame? {
         while queue.isEmpty && !drained {
             if try input.read(into: packet) {
-                guard packet.streamIndex == stream, let raw = packet.dts ?? packet.pts else { continue }
-                if shift == nil { shift = raw - origin }
-                let dts = raw - shift!
+                guard packet.streamIndex == stream, let dts = clock.dts(packet, origin: origin) else { continue }
                 if dts < fromDts { continue }
                 if dts > throughDts { try flush(); continue }
                 try decoder.decode(packet, into: scratch) { try keep($0) }
@@ -55,17 +53,12 @@ final class FrameSource {
 
     private func keep(_ f: Frame) throws {
         guard let copy = av_frame_clone(f.pointer) else { throw MediaError("decode", code: lp_error_enomem) }
-        if let pts = f.pts { copy.pointee.pts = pts - (shift ?? 0) }
-        queue.append(Frame(owning: copy))
+        if let pts = f.pts { copy.pointee.pts = pts - clock.shift(stream) }
+        queue.append(Frame(adopting: copy))
     }
 }
 
 extension Frame {
-    /// Takes ownership of an AVFrame (freed with this owner).
-    convenience init(owning pointer: UnsafeMutablePointer<AVFrame>) {
-        self.init(adopting: pointer)
-    }
-
     /// A new frame with `like`'s format, size and colour properties, and its own buffers.
     static func blank(like other: Frame) throws -> Frame {
         let frame = try Frame()

@@ -60,3 +60,23 @@ public final class InputFile {
         return String(cString: entry.pointee.value)
     }
 }
+
+/// Packet times on the clock of the index loopprep reads itself (ISOBMFF), where every plan is made.
+///
+/// Opened with `ignore_editlist`, FFmpeg 5.1's mov demuxer still shifts each track by its first edit
+/// (time_offset = media_time - empty edit). A track's first packet is the index's first sample, whose decode time is
+/// `origin`: the shift is measured there, once per stream. Other containers have no shift (it measures as zero).
+struct IndexClock {
+    private var shifts: [Int: Int64] = [:]
+
+    /// The packet's decode time on the index's clock; nil for a packet with no timestamp.
+    mutating func dts(_ packet: Packet, origin: Int64) -> Int64? {
+        guard let raw = packet.dts ?? packet.pts else { return nil }
+        let shift = shifts[packet.streamIndex] ?? raw - origin
+        shifts[packet.streamIndex] = shift
+        return raw - shift
+    }
+
+    /// What to subtract from a stream's raw times (packet pts, decoded frame pts).
+    func shift(_ stream: Int) -> Int64 { shifts[stream] ?? 0 }
+}

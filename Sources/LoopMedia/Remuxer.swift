@@ -79,7 +79,7 @@ enum Remuxer {
         }
 
         mutating func copyPass(_ input: InputFile, pass: Int, to output: OutputFile) throws {
-            var shift: [Int: Int64] = [:]
+            var clock = IndexClock()
             var remaining = Set(plan.tracks.map(\.index))
             var decoders: [Int: Decoder] = [:]
             for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
@@ -87,13 +87,8 @@ enum Remuxer {
             let packet = try Packet(), frame = try Frame()
             while !remaining.isEmpty, try input.read(into: packet) {
                 let index = packet.streamIndex
-                guard let cut = cuts[index], let rawDts = packet.dts ?? packet.pts else { continue }
-                // With ignore_editlist, FFmpeg 5.1's mov demuxer still shifts a track by its first edit
-                // (time_offset = media_time - empty edit). Its first packet is the index's first sample: measure
-                // the shift there and work in the index's media time, which the plan is made in.
-                if shift[index] == nil { shift[index] = rawDts - cut.origin }
-                let offset = shift[index]!
-                let dts = rawDts - offset
+                guard let cut = cuts[index], let dts = clock.dts(packet, origin: cut.origin) else { continue }
+                let offset = clock.shift(index)
                 let duration = max(packet.duration, 0)
                 // Decode-time selection; a packet that straddles the first kept time (a PCM chunk) is kept too.
                 guard dts >= cut.keepFrom || dts + duration > cut.keepFrom else { continue }
@@ -107,7 +102,7 @@ enum Remuxer {
             }
             for (index, tail) in tails.sorted(by: { $0.key < $1.key }) { try writeSegment(tail, track: index, pass: pass, input: input, to: output) }
             for (index, decoder) in decoders {
-                try decoder.decode(nil, into: frame) { try take($0, track: index, shift: shift[index] ?? 0, pass: pass, to: output) }
+                try decoder.decode(nil, into: frame) { try take($0, track: index, shift: clock.shift(index), pass: pass, to: output) }
                 let count = (cuts[index]!.duration * Int64(cuts[index]!.sampleRate ?? 0)).rounded
                 guard taken[index] == count else {
                     throw MediaError("decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")

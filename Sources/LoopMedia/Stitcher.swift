@@ -436,11 +436,8 @@ struct StitchWriter {
         let ticks = frameTicks
         var failure: Error?
         func emit(_ p: Packet) {
-            let data = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
-            let units = annexBUnits(data).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
-            let pts = p.pts ?? 0
             do {
-                try writeRendered([.init(data: lengthPrefixed(units, size: sizeOfLength), pts: pts, dts: pts - delay, duration: ticks, isKey: p.isKeyframe)])
+                try writeRendered([.init(encoded: p, lengthSize: sizeOfLength, decodeDelay: delay, duration: ticks)])
             } catch { failure = failure ?? error }
         }
         var sources: [Int: FrameSource] = [:]
@@ -517,16 +514,14 @@ struct StitchWriter {
         let until = layout.endDts
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let packet = try Packet()
-        var shift: Int64?
+        var clock = IndexClock()
         let offset = Int64(outputIndex(clip: i, frame: 0)) * frameTicks - clip.frames[0].pts
         while try input.read(into: packet) {
-            guard packet.streamIndex == clip.video.index, let raw = packet.dts ?? packet.pts else { continue }
-            if shift == nil { shift = raw - clip.video.origin }
-            let dts = raw - shift!
+            guard packet.streamIndex == clip.video.index, let dts = clock.dts(packet, origin: clip.video.origin) else { continue }
             if dts < from { continue }
             if let until, dts >= until { break }
             if until == nil && dts > clip.video.keepThrough { break }
-            var pts = (packet.pts ?? raw) - shift!
+            var pts = packet.pts.map { $0 - clock.shift(clip.video.index) } ?? dts
             if let retimed = clip.video.retimedFirstPts, dts == clip.video.keepFrom { pts = retimed }
             let p = packet.pointer
             p.pointee.pts = pts + offset
@@ -545,7 +540,7 @@ struct StitchWriter {
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let decoder = try Decoder(input, stream: cut.index)
         let packet = try Packet(), frame = try Frame()
-        var shift: Int64?
+        var clock = IndexClock()
         var taken: Int64 = 0
         let count = (cut.duration * Int64(rate)).rounded
         mixer.begin(clip: i)
@@ -556,15 +551,13 @@ struct StitchWriter {
         let resampler = rate != targetRate || sourceChannels != targetChannels
             ? try Resampler(fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
-            let chunk = PresentedAudio.slice(f, cut: cut, shift: shift ?? 0, taken: taken, count: count)
+            let chunk = PresentedAudio.slice(f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count)
             taken += Int64(chunk.first?.count ?? 0)
             let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
             try mixer.add(converted) { try encoder.encode($0) { try writer.writeAudio($0) } }
         }
         while try input.read(into: packet) {
-            guard packet.streamIndex == cut.index, let raw = packet.dts ?? packet.pts else { continue }
-            if shift == nil { shift = raw - cut.origin }
-            let dts = raw - shift!
+            guard packet.streamIndex == cut.index, let dts = clock.dts(packet, origin: cut.origin) else { continue }
             guard dts >= cut.keepFrom || dts + packet.duration > cut.keepFrom else { continue }
             if dts > cut.keepThrough { break }
             try decoder.decode(packet, into: frame, take)

@@ -75,7 +75,23 @@ final class VideoEncoder {
 /// A re-encoded run of frames, ready to sit before (head) or after (tail) the copied GOPs: samples in the
 /// source's NAL format, and the parameter sets they need (with ids the track does not use yet).
 struct RenderedSegment {
-    struct Sample { var data: [UInt8]; var pts: Int64; var dts: Int64; var duration: Int64; var isKey: Bool }
+    struct Sample {
+        var data: [UInt8]; var pts: Int64; var dts: Int64; var duration: Int64; var isKey: Bool
+
+        /// An encoder's packet as a sample of the source's track: NAL units length-prefixed like the source's
+        /// (x264 writes Annex B), parameter sets and delimiters dropped (they are in the avcC), and the
+        /// source's decode delay, so decode times run on into the copied GOPs.
+        init(encoded p: Packet, lengthSize: Int, decodeDelay: Int64, duration: Int64) {
+            let bytes = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
+            let units = annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
+            let pts = p.pts ?? 0
+            self.init(data: lengthPrefixed(units, size: lengthSize), pts: pts, dts: pts - decodeDelay, duration: duration, isKey: p.isKeyframe)
+        }
+
+        init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKey: Bool) {
+            self.data = data; self.pts = pts; self.dts = dts; self.duration = duration; self.isKey = isKey
+        }
+    }
     var samples: [Sample]
     var sps: [[UInt8]]
     var pps: [[UInt8]]
@@ -90,20 +106,16 @@ struct RenderedSegment {
         guard let id = (0...31).first(where: { !used.contains($0) }) else { throw MediaError("encode", reason: "no free SPS/PPS id") }
         var encoder: VideoEncoder?
         var rendered: [Sample] = []
-        var shift: Int64?
+        var clock = IndexClock()
         let packet = try Packet(), frame = try Frame()
         var forcedKey = false
 
         func emit(_ p: Packet) {
-            let data = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
-            let units = annexBUnits(data).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
-            let pts = p.pts ?? 0
-            rendered.append(Sample(data: lengthPrefixed(units, size: avcc.lengthSize), pts: pts, dts: pts - head.reorderDelay,
-                                   duration: 0, isKey: p.isKeyframe))
+            rendered.append(Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
         func take(_ f: Frame) throws {
-            guard let raw = f.pts, let shift else { return }
-            let pts = raw - shift
+            guard let raw = f.pts else { return }
+            let pts = raw - clock.shift(cut.index)
             let next = pts + max(f.pointer.pointee.pkt_duration, 1)
             guard next > head.firstPts, pts < head.untilPts else { return }
             if encoder == nil { encoder = try VideoEncoder(like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format) }
@@ -113,9 +125,7 @@ struct RenderedSegment {
             try encoder!.encode(f, emit)
         }
         while try input.read(into: packet) {
-            guard packet.streamIndex == cut.index, let rawDts = packet.dts ?? packet.pts else { continue }
-            if shift == nil { shift = rawDts - cut.origin }
-            let dts = rawDts - shift!
+            guard packet.streamIndex == cut.index, let dts = clock.dts(packet, origin: cut.origin) else { continue }
             if dts < head.decodeFromDts { continue }
             if isHead && dts >= cut.keepFrom { break }
             try decoder.decode(packet, into: frame, take)
