@@ -123,6 +123,14 @@ public struct SeamFacts: Codable, Sendable, Equatable {
 }
 
 /// Facts of one file.
+/// A declared audio or video track with nothing to present.
+public struct EmptyTrack: Codable, Sendable, Equatable {
+    public var index: Int
+    public var kind: TrackKind
+    public var codec: String
+    public init(index: Int, kind: TrackKind, codec: String) { self.index = index; self.kind = kind; self.codec = codec }
+}
+
 public struct ClipFacts: Codable, Sendable, Equatable {
     public var path: String
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.
@@ -134,13 +142,17 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var movieTimescale: Int64?
     public var fragmented: Bool?
     public var tracks: [TrackFacts]
+    /// Audio and video tracks the file declares but that present nothing: no samples, or an edit list that
+    /// shows none of them. nil when there are none (so reports of whole files stay as they were).
+    public var emptyTracks: [EmptyTrack]?
     public var seam: SeamFacts?
 
     public init(path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
-                movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], seam: SeamFacts? = nil) {
+                movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,
+                seam: SeamFacts? = nil) {
         self.path = path; self.container = container; self.formatName = formatName; self.fileSize = fileSize
         self.moovBeforeMdat = moovBeforeMdat; self.movieTimescale = movieTimescale; self.fragmented = fragmented
-        self.tracks = tracks; self.seam = seam
+        self.tracks = tracks; self.emptyTracks = emptyTracks?.isEmpty == true ? nil : emptyTracks; self.seam = seam
     }
 
     public var videoTracks: [TrackFacts] { tracks.filter { $0.kind == .video } }

@@ -7,7 +7,7 @@ import LoopAnalysis
 public enum ClipFix {
     /// Rules an output must not trip, or it is discarded.
     public static let mustBeClean: Set = ["audio-longer-than-video", "video-longer-than-audio", "start-offset",
-                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end"]
+                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track"]
 
     public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
                            dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
@@ -43,6 +43,10 @@ public enum ClipFix {
             return FileReport(path: path, facts: shown, findings: findings,
                               fix: FixOutcome(status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
         } catch {
+            let folder = (destination as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                return failed(path, before, analysis, reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
+            }
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
     }

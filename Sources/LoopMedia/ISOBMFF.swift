@@ -63,11 +63,11 @@ struct ISOFile {
                           movieTimescale: 1000, majorBrand: brand, tracks: [:], dataEnd: 0)
         var reader = ByteReader(bytes)
         reader.skip(8)
-        try iso.parseMoov(&reader, end: bytes.count)
+        try iso.parseMoov(&reader, end: bytes.count, fileSize: fileSize)
         return iso
     }
 
-    private mutating func parseMoov(_ r: inout ByteReader, end: Int) throws {
+    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64) throws {
         for (type, body) in r.children(until: end) {
             var b = body
             switch type {
@@ -75,9 +75,10 @@ struct ISOFile {
                 let version = b.u8(); b.skip(3)
                 b.skip(version == 1 ? 16 : 8)
                 movieTimescale = Int64(b.u32())
+                guard movieTimescale > 0 else { throw MediaError("read index", reason: "the movie header has a zero timescale") }
             case "mvex": fragmented = true
             case "trak":
-                if let track = try parseTrak(b) {
+                if let track = try parseTrak(b, fileSize: fileSize) {
                     tracks[track.trackID] = track
                     dataEnd = max(dataEnd, track.dataEnd)
                 }
@@ -87,7 +88,7 @@ struct ISOFile {
     }
 
     /// A track's boxes, flattened: the ones we need sit at fixed depths (trak/mdia/minf/stbl).
-    private func parseTrak(_ body: ByteReader) throws -> Track? {
+    private func parseTrak(_ body: ByteReader, fileSize: Int64) throws -> Track? {
         var boxes: [String: ByteReader] = [:]
         func collect(_ r: ByteReader) {
             for (type, child) in r.children(until: r.end) {
@@ -106,41 +107,64 @@ struct ISOFile {
         let handler = hdlr.fourCC()
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
 
-        let samples = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"])
+        let layout = SampleLayout(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
+        let samples = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, sound: handler == "soun")
         let edits = try boxes["elst"].map { try editList($0) }
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: edits)
-        let dataEnd = try dataExtent(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"])
-        return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, dataEnd: dataEnd)
+        return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, dataEnd: layout.dataEnd())
     }
 
     /// stts (decode deltas), ctts (composition offsets, read signed as FFmpeg does), stss (sync samples; absent
-    /// means every sample is sync).
-    private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?) throws -> [SampleTiming] {
+    /// means every sample is sync). There are never more samples than stsz sizes, whatever stts claims, and
+    /// every loop is bounded by the bytes its table really holds: a hostile count cannot make work.
+    ///
+    /// Uncompressed audio (one stts entry of delta 1: a sample is one PCM frame) is grouped as FFmpeg's demuxer
+    /// packs it: each chunk split into packets of at most 1024 frames. An hour of 48 kHz PCM is then 170,000
+    /// entries, not 170 million, and the entries are the packets the remuxer will copy.
+    private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout, sound: Bool) throws -> [SampleTiming] {
         var r = stts; r.skip(4)
-        let entries = Int(r.u32())
+        let entries = r.entries(size: 8)
+        let total = layout.sampleCount
+        guard total <= 50_000_000 else { throw MediaError("read index", reason: "absurd sample count (\(total))") }
+        var runs: [(count: Int, delta: Int64)] = []
+        for _ in 0..<entries { runs.append((Int(r.u32()), Int64(r.u32()))) }
+
+        if sound, runs.count == 1, runs[0].delta == 1, layout.fixedSize != 0, ctts == nil {
+            var samples: [SampleTiming] = []
+            var dts: Int64 = 0
+            let frames = Int64(min(runs[0].count, total))
+            layout.forEachChunk { _, perChunk in
+                var left = min(Int64(perChunk), frames - dts)
+                while left > 0 {
+                    let n = min(left, 1024)
+                    samples.append(SampleTiming(dts: dts, pts: dts, duration: n, isSync: true))
+                    dts += n; left -= n
+                }
+                return dts < frames
+            }
+            return samples
+        }
+
         var samples: [SampleTiming] = []
+        samples.reserveCapacity(min(total, runs.reduce(0) { $0 &+ $1.count }))
         var dts: Int64 = 0
-        for _ in 0..<entries {
-            guard r.remaining >= 8 else { throw MediaError("read index", reason: "stts is shorter than its entry count") }
-            let count = Int(r.u32()), delta = Int64(r.u32())
-            guard samples.count + count <= 50_000_000 else { throw MediaError("read index", reason: "absurd sample count") }
-            samples.reserveCapacity(samples.count + count)
-            for _ in 0..<count {
-                samples.append(SampleTiming(dts: dts, pts: dts, duration: delta, isSync: stss == nil))
-                dts &+= delta
+        for run in runs where samples.count < total {
+            for _ in 0..<min(run.count, total - samples.count) {
+                samples.append(SampleTiming(dts: dts, pts: dts, duration: run.delta, isSync: stss == nil))
+                dts &+= run.delta
             }
         }
         if var c = ctts {
             c.skip(4)
             var i = 0
-            for _ in 0..<Int(c.u32()) where c.remaining >= 8 {
+            for _ in 0..<c.entries(size: 8) where i < samples.count {
                 let count = Int(c.u32()), offset = Int64(Int32(bitPattern: c.u32()))
-                for _ in 0..<count where i < samples.count { samples[i].pts = samples[i].dts &+ offset; i += 1 }
+                for _ in 0..<min(count, samples.count - i) { samples[i].pts = samples[i].dts &+ offset; i += 1 }
             }
         }
         if var s = stss {
             s.skip(4)
-            for _ in 0..<Int(s.u32()) where s.remaining >= 4 {
+            for _ in 0..<s.entries(size: 4) {
                 let n = Int(s.u32()) - 1
                 if n >= 0 && n < samples.count { samples[n].isSync = true }
             }
@@ -152,7 +176,7 @@ struct ISOFile {
         var r = body
         let version = r.u8(); r.skip(3)
         var edits: [Edit] = []
-        for _ in 0..<Int(r.u32()) where r.remaining >= (version == 1 ? 20 : 12) {
+        for _ in 0..<r.entries(size: version == 1 ? 20 : 12) {
             let duration = version == 1 ? Int64(clamping: r.u64()) : Int64(r.u32())
             let mediaTime = version == 1 ? Int64(bitPattern: r.u64()) : Int64(Int32(bitPattern: r.u32()))
             let rate = Rational(Int64(Int16(bitPattern: r.u16())) * 65536 + Int64(r.u16()), 65536)
@@ -163,30 +187,62 @@ struct ISOFile {
         }
         return edits
     }
+}
 
-    /// The end of the last byte of sample data: chunk offsets (stco/co64) plus the sizes (stsz) of the samples
-    /// each chunk holds (stsc). Compared with the file size, this tells a truncated file from a whole one.
-    private func dataExtent(stsz: ByteReader?, stsc: ByteReader?, stco: ByteReader?, co64: ByteReader?) throws -> Int64 {
-        guard var sz = stsz, var sc = stsc else { return 0 }
-        sz.skip(4)
-        let fixed = Int64(sz.u32()), count = Int(sz.u32())
-        var offsets: [Int64] = []
-        if var o = stco { o.skip(4); for _ in 0..<Int(o.u32()) where o.remaining >= 4 { offsets.append(Int64(o.u32())) } }
-        if var o = co64 { o.skip(4); for _ in 0..<Int(o.u32()) where o.remaining >= 8 { offsets.append(Int64(clamping: o.u64())) } }
-        sc.skip(4)
-        var runs: [(firstChunk: Int, perChunk: Int)] = []
-        for _ in 0..<Int(sc.u32()) where sc.remaining >= 12 {
-            runs.append((Int(sc.u32()), Int(sc.u32()))); sc.skip(4)
+/// Where a track's samples are: sizes (stsz), samples per chunk (stsc) and chunk offsets (stco/co64), each
+/// read only as far as its box really holds entries.
+struct SampleLayout {
+    /// stsz's one size for every sample, or 0 when sizes are listed.
+    var fixedSize: Int64 = 0
+    /// Samples that have a size: listed ones, or stsz's count when the size is fixed.
+    var sampleCount = 0
+    var sizes = ByteReader([], from: 0, to: 0)
+    var runs: [(firstChunk: Int, perChunk: Int)] = []
+    var offsets: [Int64] = []
+
+    init(stsz: ByteReader?, stsc: ByteReader?, stco: ByteReader?, co64: ByteReader?, fileSize: Int64) {
+        if var sz = stsz {
+            sz.skip(4)
+            fixedSize = Int64(sz.u32())
+            let declared = Int(sz.u32())
+            // Listed sizes are bounded by the list; a fixed size by the bytes the file can hold.
+            sampleCount = fixedSize != 0 ? min(declared, Int(fileSize / fixedSize)) : min(declared, sz.remaining / 4)
+            sizes = sz
         }
-        var sample = 0, end: Int64 = 0
+        if var o = stco { o.skip(4); for _ in 0..<o.entries(size: 4) { offsets.append(Int64(o.u32())) } }
+        if var o = co64 { o.skip(4); for _ in 0..<o.entries(size: 8) { offsets.append(Int64(clamping: o.u64())) } }
+        if var sc = stsc {
+            sc.skip(4)
+            for _ in 0..<sc.entries(size: 12) { runs.append((Int(sc.u32()), Int(sc.u32()))); sc.skip(4) }
+        }
+    }
+
+    /// Calls `body(offset, samples in the chunk)` for each chunk in order until it returns false. stsc runs
+    /// are sorted by first chunk, so one pass walks both tables.
+    func forEachChunk(_ body: (Int64, Int) -> Bool) {
+        var run = -1
         for (chunk, offset) in offsets.enumerated() {
-            let run = runs.last { $0.firstChunk <= chunk + 1 }
+            while run + 1 < runs.count && runs[run + 1].firstChunk <= chunk + 1 { run += 1 }
+            guard body(offset, run >= 0 ? runs[run].perChunk : 0) else { return }
+        }
+    }
+
+    /// The end of the last byte of sample data. Compared with the file size, this tells a truncated file from
+    /// a whole one.
+    func dataEnd() -> Int64 {
+        var sizes = self.sizes
+        var sample = 0, end: Int64 = 0
+        forEachChunk { offset, perChunk in
+            let n = min(perChunk, sampleCount - sample)
             var position = offset
-            for _ in 0..<(run?.perChunk ?? 0) where sample < count {
-                position += fixed != 0 ? fixed : (sz.remaining >= 4 ? Int64(sz.u32()) : 0)
-                sample += 1
+            if fixedSize != 0 {
+                position = offset.addingReportingOverflow(fixedSize.multipliedReportingOverflow(by: Int64(n)).partialValue).partialValue
+            } else {
+                for _ in 0..<max(n, 0) { position &+= Int64(sizes.u32()) }
             }
+            sample += max(n, 0)
             end = max(end, position)
+            return sample < sampleCount
         }
         return end
     }
@@ -202,6 +258,8 @@ struct ByteReader {
     init(_ bytes: [UInt8], from: Int, to: Int) { self.bytes = bytes; position = from; end = to }
 
     var remaining: Int { max(end - position, 0) }
+    /// A table's entry count (the next u32), capped by the entries of `size` bytes that really follow it.
+    mutating func entries(size: Int) -> Int { min(Int(u32()), remaining / size) }
     mutating func skip(_ n: Int) { position = min(position + n, end) }
     mutating func u8() -> UInt8 { guard position < end else { return 0 }; defer { position += 1 }; return bytes[position] }
     mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }

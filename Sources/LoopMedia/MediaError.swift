@@ -34,7 +34,8 @@ extension MediaError {
         guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
         let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
         let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-        let reason = underlying ?? ns.localizedDescription
+        let missing = ns.domain == NSCocoaErrorDomain && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(ns.code)
+        let reason = underlying ?? (missing ? "No such file or directory" : ns.localizedDescription)
         return (path.map { "\($0): " } ?? "") + reason.replacingOccurrences(of: "\n", with: " ")
     }
 }

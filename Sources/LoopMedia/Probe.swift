@@ -60,9 +60,11 @@ public enum Probe {
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("read packets", reason: "no audio or video packets")
         }
+        let empty = basics.filter { b in (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index } }
+            .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
         let facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
                               fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
-                              fragmented: iso?.fragmented, tracks: tracks)
+                              fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
         return Result(facts: facts, timelines: timelines, input: missing.isEmpty ? input : try InputFile(path: path), iso: iso)
     }
 

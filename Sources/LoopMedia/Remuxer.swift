@@ -122,12 +122,20 @@ enum Remuxer {
             if firstPts[cut.index] == nil { firstPts[cut.index] = p.pointee.pts }
             if let end = cut.mediaEnd, sourcePts + p.pointee.duration > end {
                 let shortened = end - sourcePts
-                if !iso, cut.kind == .audio, let rate = cut.sampleRate {
-                    // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
-                    try setSkipEnd(packet, samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
+                if let frameBytes = Remuxer.pcmFrameBytes(input, cut), let rate = cut.sampleRate {
+                    // Uncompressed audio is cut in the bytes, to the frame: nothing after the cut is stored, and
+                    // the muxer's per-frame durations are exact as they are.
+                    let frames = (Rational(shortened) * cut.timeBase * Int64(rate)).rounded
+                    if frames >= 0, frames * frameBytes < Int64(p.pointee.size) { av_shrink_packet(p, Int32(frames * frameBytes)) }
+                    p.pointee.duration = shortened
+                } else {
+                    if !iso, cut.kind == .audio, let rate = cut.sampleRate {
+                        // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
+                        try Remuxer.setSkipEnd(packet, samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
+                    }
+                    p.pointee.duration = shortened
+                    lastDuration[cut.index] = shortened
                 }
-                p.pointee.duration = shortened
-                lastDuration[cut.index] = shortened
             }
             let out = streams[cut.index]!
             p.pointee.stream_index = Int32(out)
@@ -186,6 +194,15 @@ enum Remuxer {
             av_packet_rescale_ts(p, encoderBase, output.timeBase(out))
             try output.write(packet)
         }
+    }
+
+    /// Bytes per frame (all channels) of uncompressed PCM, or nil for any other codec.
+    static func pcmFrameBytes(_ input: InputFile, _ cut: TrackCut) -> Int64? {
+        guard cut.kind == .audio, cut.codec.hasPrefix("pcm_") else { return nil }
+        let par = input.stream(cut.index).pointee.codecpar.pointee
+        let bits = Int64(av_get_bits_per_sample(par.codec_id)), channels = Int64(par.ch_layout.nb_channels)
+        let bytes = par.block_align > 0 ? Int64(par.block_align) : bits * channels / 8
+        return bytes > 0 ? bytes : nil
     }
 
     static func setSkipEnd(_ packet: Packet, samples: Int64) throws {

@@ -20,6 +20,19 @@ import Testing
         #expect(Clips.rules(Clips.clip([v, a])) == [])
     }
 
+    @Test func emptyTrackIsAWarningAndLeftOutByTheFix() throws {
+        var clip = Clips.clip([Clips.video()])
+        clip.emptyTracks = [EmptyTrack(index: 1, kind: .audio, codec: "aac")]
+        let f = try #require(Analyzer.findings(in: clip).first)
+        #expect(f.rule == "empty-track" && f.severity == .warning && f.track == 1)
+        let timeline = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, timescale: 15360),
+                                     edits: [Edit(mediaTime: 0, duration: .one)])
+        let plan = try FixPlanner.plan(clip, timelines: [0: timeline], options: .init())
+        #expect(plan.dropped == [1] && !plan.isNoop)
+        // Declared tracks that all present something: no finding, and nil in the facts.
+        #expect(ClipFacts(path: "x", container: "mp4", formatName: "mov", fileSize: 1, tracks: [], emptyTracks: []).emptyTracks == nil)
+    }
+
     @Test func audioLongerIsAnErrorWithFigures() throws {
         let clip = Clips.clip([Clips.video(), Clips.audio(seconds: Rational(3, 2))])
         let f = try #require(Analyzer.findings(in: clip).first)

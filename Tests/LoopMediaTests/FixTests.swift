@@ -62,6 +62,30 @@ import LoopAnalysis
         #expect(after.mainAudio?.priming?.samples == 1024)
     }
 
+    /// Uncompressed audio is cut in its bytes: exactly the video's length is stored (no tail for an edit list to
+    /// hide), and every kept frame is the source's, bit for bit. An hour of it is 170,000 index entries, as FFmpeg
+    /// packs it, not 170 million.
+    @Test func pcmIsCutToTheFrame() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("pcm.mov").path, out = dir.appendingPathComponent("out.mov").path
+        let made = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
+                                           "-f", "lavfi", "-i", "sine=r=48000:duration=1.3", "-c:v", "libx264", "-g", "15",
+                                           "-c:a", "pcm_s16le", source])
+        #expect(made.status == 0)
+        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let audio = try #require(try FFprobe.streams(out).first { $0.codec_name == "pcm_s16le" })
+        #expect(audio.nb_frames == "48000")
+        #expect(audio.duration == "1.000000")
+        let before = try FFmpegDecode.audio(source), after = try FFmpegDecode.audio(out)
+        #expect(after.count == 48000)
+        #expect(Array(before.prefix(48000)) == after)
+        let facts = try Probe.facts(path: source)
+        let demuxed = try FFprobe.streams(source).first { $0.codec_name == "pcm_s16le" }?.nb_read_packets.flatMap(Int.init)
+        #expect(facts.mainAudio?.packetCount == demuxed && (demuxed ?? 0) < 100)
+    }
+
     @Test func idempotentAndDeterministic() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

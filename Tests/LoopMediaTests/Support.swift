@@ -16,6 +16,8 @@ enum FFprobe {
         var start_time: String?
         var duration: String?
         var nb_frames: String?
+        /// Packets FFmpeg's demuxer returns (-count_packets): for MOV PCM, chunks split at 1024 frames.
+        var nb_read_packets: String?
         var channels: Int?
         var sample_rate: String?
     }
@@ -23,7 +25,7 @@ enum FFprobe {
 
     /// `ffprobe -show_streams -of json`: its reading of a file, with edit lists applied.
     static func streams(_ path: String) throws -> [Stream] {
-        let data = try run(["-v", "error", "-show_streams", "-of", "json", path])
+        let data = try run(["-v", "error", "-count_packets", "-show_streams", "-of", "json", path])
         return try JSONDecoder().decode(Output.self, from: data).streams
     }
 

@@ -39,4 +39,49 @@ import Testing
         defer { try? FileManager.default.removeItem(at: again) }
         #expect(try Run.loopprep(["fix", "-o", again.path] + inputs).status == 0)
     }
+
+    /// The output folder is deleted while fix writes into it: the file being written fails with one line naming
+    /// it and the cause, nothing partial or temporary is left anywhere, inputs are unchanged, and a re-run
+    /// completes them all.
+    @Test func outputFolderRemovedMidRun() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let inputs = try ["a", "b", "c"].map { name -> String in
+            let path = work.appendingPathComponent("\(name).mp4").path
+            try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: path)
+            return path
+        }
+        let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let out = work.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = Run.binary
+        // Long enough per file (audio re-encoded over 100 copies) that the removal lands mid-write.
+        process.arguments = ["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            if names.contains(where: { $0.contains(".loopprep-") }) { break }
+            usleep(10_000)
+        }
+        #expect(try Run.tool(["rm", "-rf", out.path]).status == 0)
+        let report = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(report)")
+        let failed = report.split(separator: "\n").filter { $0.contains("NOT FIXED") }
+        #expect(!failed.isEmpty && failed.allSatisfy { $0.contains("output folder \(out.path) was removed while writing") }, "\(report)")
+        // Whatever is in the recreated folder is whole; nothing temporary anywhere under the work folder.
+        let left = FileManager.default.enumerator(atPath: work.path)?.allObjects as? [String] ?? []
+        #expect(!left.contains { $0.contains(".loopprep-") }, "\(left)")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] {
+            #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0, "\(name) is not whole")
+        }
+        #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        let again = try Run.loopprep(["fix", "--loops", "2", "-o", out.path] + inputs)
+        #expect(again.status == 0, "\(again.stdout)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["a.mp4", "b.mp4", "c.mp4"])
+    }
 }

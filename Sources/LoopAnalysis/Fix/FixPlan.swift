@@ -53,7 +53,7 @@ public struct TrackCut: Sendable, Equatable, Codable {
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.
 public struct FixPlan: Sendable, Equatable, Codable {
     public var tracks: [TrackCut]
-    /// Tracks that are not audio or video, dropped from the output (reported as a warning).
+    /// Tracks left out of the output: neither audio nor video, or empty (reported in the notes).
     public var dropped: [Int]
     /// The input instant (presentation timeline, seconds) where the output starts.
     public var start: Rational

@@ -46,6 +46,8 @@ public enum FixPlanner {
         guard !mappings.isEmpty else { throw PlanError("no audio or video track to keep") }
         let dropped = facts.tracks.filter { $0.kind != .video && $0.kind != .audio }.map(\.index)
         if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
+        let empty = (facts.emptyTracks ?? []).map(\.index)
+        if !empty.isEmpty { notes.append("leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))") }
 
         let commonStart = mappings.map(\.start).max()!, commonEnd = mappings.map(\.end).min()!
         guard commonStart < commonEnd else { throw PlanError("the tracks do not overlap: nothing is presented by all of them") }
@@ -71,13 +73,13 @@ public enum FixPlanner {
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
                 && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-        } && dropped.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil && !options.bakeVideo
+        } && dropped.isEmpty && empty.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil && !options.bakeVideo
         if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
-        return FixPlan(tracks: cuts, dropped: dropped, start: start, duration: duration, movieTimescale: timescale,
+        return FixPlan(tracks: cuts, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
                        notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
     }
 

@@ -12,7 +12,8 @@ enum FixText {
         }
         guard let plan = fix.plan, fix.status != .failed || fix.reason?.hasPrefix("cannot plan") == false else { return out }
         for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
-        for dropped in plan.dropped { out += "    track \(dropped): dropped (neither audio nor video)\n" }
+        let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
+        for dropped in plan.dropped { out += "    track \(dropped): dropped (\(empty.contains(dropped) ? "empty" : "neither audio nor video"))\n" }
         out += "    output: \(Figures.seconds(plan.outputDuration))" + (plan.repeats > 1 ? " (\(plan.repeats) x \(Figures.seconds(plan.duration)))" : "")
             + " from input \(Figures.seconds(plan.start)), movie timescale \(plan.movieTimescale)\n"
         for note in plan.notes { out += "    note: \(note)\n" }
