@@ -28,8 +28,8 @@ best_of() { # n cmd...
   echo "$best"
 }
 
-# Peak resident memory in MB of one run.
-peak_mb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
+# Peak resident memory in MB of one run (whatever its exit status: analyze exits 1 on findings).
+peak_mb() { { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 row() { printf "%-58s %10s %10s %9s\n" "$@"; }

@@ -42,4 +42,17 @@ static inline void lp_set_log_sink(lp_log_line_fn fn) {
     av_log_set_callback(fn ? lp_log_trampoline : av_log_default_callback);
 }
 
+// copy_file_range(2) needs _GNU_SOURCE in glibc's headers, which Swift's Glibc module does not set: call the
+// system call directly (Linux 4.5+; the caller falls back to read/write when it fails).
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline long lp_copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len) {
+#ifdef SYS_copy_file_range
+    return syscall(SYS_copy_file_range, fd_in, off_in, fd_out, off_out, len, 0u);
+#else
+    (void)fd_in; (void)off_in; (void)fd_out; (void)off_out; (void)len;
+    return -1;
+#endif
+}
+
 #endif

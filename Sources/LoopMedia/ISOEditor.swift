@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import LoopAnalysis
 
@@ -106,9 +107,19 @@ enum ISOEditor {
         try out.synchronize()
     }
 
+    /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the
+    /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer.
     static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
-        try from.seek(toOffset: UInt64(offset))
         var left = count
+        var source = Int64(offset), target = Int64(try to.offset())
+        while left > 0 {
+            let n = lp_copy_file_range(from.fileDescriptor, &source, to.fileDescriptor, &target, Int(min(left, 1 << 30)))
+            guard n > 0 else { break }
+            left -= Int64(n)
+        }
+        try to.seek(toOffset: UInt64(target))
+        guard left > 0 else { return }
+        try from.seek(toOffset: UInt64(source))
         while left > 0 {
             let chunk = Int(min(left, 4 << 20))
             guard let data = try from.read(upToCount: chunk), !data.isEmpty else {

@@ -12,6 +12,7 @@ struct LoopPrep: AsyncParsableCommand {
           1   findings at or above --fail-on, or an output could not be made
           2   some input could not be read
           64  usage error
+          130 interrupted (SIGINT), 143 terminated (SIGTERM): temporary files removed, nothing partial left
         """,
         version: "0.1.0",
         subcommands: [Analyze.self, Fix.self, Stitch.self]
