@@ -234,11 +234,14 @@ struct SampleLayout {
         var sample = 0, end: Int64 = 0
         forEachChunk { offset, perChunk in
             let n = min(perChunk, sampleCount - sample)
+            // Saturating: an offset or size near 2^63 must read as "past the end of the file", not wrap.
+            func add(_ a: Int64, _ b: Int64) -> Int64 { let (r, o) = a.addingReportingOverflow(b); return o ? .max : r }
             var position = offset
             if fixedSize != 0 {
-                position = offset.addingReportingOverflow(fixedSize.multipliedReportingOverflow(by: Int64(n)).partialValue).partialValue
+                let (bytes, overflow) = fixedSize.multipliedReportingOverflow(by: Int64(max(n, 0)))
+                position = add(offset, overflow ? .max : bytes)
             } else {
-                for _ in 0..<max(n, 0) { position &+= Int64(sizes.u32()) }
+                for _ in 0..<max(n, 0) { position = add(position, Int64(sizes.u32())) }
             }
             sample += max(n, 0)
             end = max(end, position)
