@@ -140,6 +140,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// ISO-BMFF only: whether the movie box precedes the media data (nil: not ISO-BMFF, or no mdat).
     public var moovBeforeMdat: Bool?
     public var movieTimescale: Int64?
+    /// ISO-BMFF only: the movie header's duration (seconds, exact), the length players give the whole movie.
+    public var movieDuration: Rational?
     public var fragmented: Bool?
     public var tracks: [TrackFacts]
     /// Audio and video tracks the file declares but that present nothing: no samples, or an edit list that

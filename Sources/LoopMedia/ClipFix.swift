@@ -7,7 +7,8 @@ import LoopAnalysis
 public enum ClipFix {
     /// Rules an output must not trip, or it is discarded.
     public static let mustBeClean: Set = ["audio-longer-than-video", "video-longer-than-audio", "start-offset",
-                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track"]
+                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track",
+                                          "movie-duration-mismatch"]
 
     public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
                            dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {

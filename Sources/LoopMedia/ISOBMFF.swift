@@ -21,6 +21,8 @@ struct ISOFile {
     var moovBeforeMdat: Bool?
     var fragmented: Bool
     var movieTimescale: Int64
+    /// mvhd's duration, in movie ticks: the length players such as AVFoundation give the whole movie.
+    var movieDuration: Int64 = 0
     var majorBrand: String?
     var tracks: [Int: Track]
     var dataEnd: Int64
@@ -75,6 +77,7 @@ struct ISOFile {
                 let version = b.u8(); b.skip(3)
                 b.skip(version == 1 ? 16 : 8)
                 movieTimescale = Int64(b.u32())
+                movieDuration = version == 1 ? Int64(clamping: b.u64()) : Int64(b.u32())
                 guard movieTimescale > 0 else { throw MediaError("read index", reason: "the movie header has a zero timescale") }
             case "mvex": fragmented = true
             case "trak":

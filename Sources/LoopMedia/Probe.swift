@@ -62,9 +62,10 @@ public enum Probe {
         }
         let empty = basics.filter { b in (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index } }
             .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
-        let facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
+        var facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
                               fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
                               fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
+        facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
         return Result(facts: facts, timelines: timelines, input: missing.isEmpty ? input : try InputFile(path: path), iso: iso)
     }
 

@@ -33,6 +33,22 @@ import Testing
         #expect(ClipFacts(path: "x", container: "mp4", formatName: "mov", fileSize: 1, tracks: [], emptyTracks: []).emptyTracks == nil)
     }
 
+    @Test func movieHeaderLongerOrShorterThanTheTracks() throws {
+        var clip = Clips.clean
+        clip.movieDuration = Rational(3, 2)
+        let f = try #require(Analyzer.findings(in: clip).first)
+        #expect(f.rule == "movie-duration-mismatch" && f.severity == .warning)
+        #expect(f.message == "the movie header says 1.500 s but the tracks end at 1.000 s: a looping player waits 500.000 ms at the end of every loop")
+        clip.movieDuration = Rational(9, 10)
+        #expect(Clips.rules(clip) == ["movie-duration-mismatch"])
+        // Within one movie tick (muxers round to whole ticks), or fragmented: nothing.
+        clip.movieDuration = Rational(1001, 1000)
+        #expect(Clips.rules(clip) == [])
+        clip.movieDuration = .zero
+        clip.fragmented = true
+        #expect(Clips.rules(clip) == [])
+    }
+
     @Test func audioLongerIsAnErrorWithFigures() throws {
         let clip = Clips.clip([Clips.video(), Clips.audio(seconds: Rational(3, 2))])
         let f = try #require(Analyzer.findings(in: clip).first)

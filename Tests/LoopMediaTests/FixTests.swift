@@ -5,7 +5,7 @@ import LoopAnalysis
 
 @Suite struct FixTests {
     static let defective = ["audio-longer.mp4", "video-longer.mp4", "start-offset.mp4", "priming-not-signalled.mp4",
-                            "not-keyframe-start.mp4", "moov-at-end.mp4"]
+                            "not-keyframe-start.mp4", "moov-at-end.mp4", "movie-duration-wrong.mp4"]
 
     static func fix(_ file: String, into dir: URL, dryRun: Bool = false) -> FileReport {
         ClipFix.fix(Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),

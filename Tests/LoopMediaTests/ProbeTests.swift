@@ -19,6 +19,7 @@ import LoopAnalysis
         ("seam-jump.mp4", "seam-visual-jump"),
         ("rotated.mp4", "rotation"),
         ("empty-track.webm", "empty-track"),
+        ("movie-duration-wrong.mp4", "movie-duration-mismatch"),
     ])
     func defectFixtureTripsItsRule(file: String, rule: String) {
         let report = ClipAnalysis.report(path: Fixtures.path(file), options: .init())

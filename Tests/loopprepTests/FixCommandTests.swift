@@ -142,4 +142,41 @@ import Testing
         #expect(left.isEmpty, "\(left)")
         #expect(try Data(contentsOf: input) == before)
     }
+
+    /// A signal mid-batch: the file already written stays whole, the one being written leaves nothing, the rest
+    /// are not started, inputs are unchanged, and a re-run completes the batch.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func signalMidBatchThenReRun(signal: Int32) throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let inputs = try ["a", "b", "c"].map { name -> String in
+            let path = work.appendingPathComponent("\(name).mp4").path
+            try FileManager.default.copyItem(atPath: Run.fixture("video-longer.mp4"), toPath: path)
+            return path
+        }
+        let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let out = work.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = Run.binary
+        process.arguments = ["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until a.mp4 is in place and b.mp4's temporary is being written.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            if names.contains("a.mp4") && names.contains(where: { $0.contains("b.mp4.loopprep-") }) { break }
+            usleep(5_000)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.mp4"])
+        #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent("a.mp4").path]).status == 0)
+        #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        let again = try Run.loopprep(["fix", "--loops", "100", "-o", out.path] + inputs)
+        #expect(again.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.mp4", "b.mp4", "c.mp4"])
+    }
 }

@@ -73,7 +73,8 @@ public enum FixPlanner {
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
                 && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-        } && dropped.isEmpty && empty.isEmpty && facts.moovBeforeMdat == true && repeats == 1 && options.seamFade == nil && !options.bakeVideo
+        } && dropped.isEmpty && empty.isEmpty && facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty
+            && repeats == 1 && options.seamFade == nil && !options.bakeVideo
         if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
