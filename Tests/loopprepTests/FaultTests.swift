@@ -46,27 +46,13 @@ import Testing
     @Test func outputFolderRemovedMidRun() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let inputs = try ["a", "b", "c"].map { name -> String in
-            let path = work.appendingPathComponent("\(name).mp4").path
-            try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: path)
-            return path
-        }
+        let inputs = try Run.copies(of: "audio-longer.mp4", ["a", "b", "c"], in: work)
         let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let out = work.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = Run.binary
-        // Long enough per file (audio re-encoded over 100 copies) that the removal lands mid-write.
-        process.arguments = ["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs
         let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            if names.contains(where: { $0.contains(".loopprep-") }) { break }
-            usleep(10_000)
-        }
+        // Long enough per file (audio re-encoded over 100 copies) that the removal lands mid-write.
+        let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs, stdout: stdout)
+        Run.wait(for: out, seconds: 30) { $0.contains { $0.contains(".loopprep-") } }
         #expect(try Run.tool(["rm", "-rf", out.path]).status == 0)
         let report = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -121,20 +121,9 @@ import Testing
         try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: input.path)
         let before = try Data(contentsOf: input)
         let out = work.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = Run.binary
-        // A long job: 3000 copies, audio re-encoded as one stream.
-        process.arguments = ["fix", input.path, "--loops", "3000", "-o", out.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until the temporary file exists, so the signal lands mid-write.
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            if names.contains(where: { $0.contains(".loopprep-") }) { break }
-            usleep(20_000)
-        }
+        // A long job: 3000 copies, audio re-encoded as one stream. The signal lands once the temporary exists.
+        let process = try Run.start(["fix", input.path, "--loops", "3000", "-o", out.path])
+        Run.wait(for: out, seconds: 20) { $0.contains { $0.contains(".loopprep-") } }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
@@ -149,26 +138,12 @@ import Testing
     func signalMidBatchThenReRun(signal: Int32) throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let inputs = try ["a", "b", "c"].map { name -> String in
-            let path = work.appendingPathComponent("\(name).mp4").path
-            try FileManager.default.copyItem(atPath: Run.fixture("video-longer.mp4"), toPath: path)
-            return path
-        }
+        let inputs = try Run.copies(of: "video-longer.mp4", ["a", "b", "c"], in: work)
         let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let out = work.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = Run.binary
-        process.arguments = ["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait until a.mp4 is in place and b.mp4's temporary is being written.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            if names.contains("a.mp4") && names.contains(where: { $0.contains("b.mp4.loopprep-") }) { break }
-            usleep(5_000)
-        }
+        let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs)
+        // Once a.mp4 is in place and b.mp4's temporary is being written.
+        Run.wait(for: out, seconds: 60) { $0.contains("a.mp4") && $0.contains { $0.contains("b.mp4.loopprep-") } }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)

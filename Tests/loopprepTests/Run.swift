@@ -56,4 +56,33 @@ struct Run {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// Copies of a fixture named NAME.mp4 in `dir`, for tests that must not touch the fixtures themselves.
+    static func copies(of fixture: String, _ names: [String], in dir: URL) throws -> [String] {
+        try names.map { name in
+            let path = dir.appendingPathComponent("\(name).mp4").path
+            try FileManager.default.copyItem(atPath: Run.fixture(fixture), toPath: path)
+            return path
+        }
+    }
+
+    /// The binary started in the background (stderr discarded), for tests that act on it mid-run.
+    static func start(_ arguments: [String], stdout: Any = FileHandle.nullDevice) throws -> Process {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Polls a folder's listing until `ready` says so (or `seconds` pass).
+    static func wait(for folder: URL, seconds: TimeInterval, until ready: ([String]) -> Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if ready((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []) { return }
+            usleep(5_000)
+        }
+    }
 }
