@@ -122,7 +122,6 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     }
 }
 
-/// Facts of one file.
 /// A declared audio or video track with nothing to present.
 public struct EmptyTrack: Codable, Sendable, Equatable {
     public var index: Int
@@ -131,6 +130,7 @@ public struct EmptyTrack: Codable, Sendable, Equatable {
     public init(index: Int, kind: TrackKind, codec: String) { self.index = index; self.kind = kind; self.codec = codec }
 }
 
+/// Facts of one file.
 public struct ClipFacts: Codable, Sendable, Equatable {
     public var path: String
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.

@@ -258,11 +258,7 @@ struct StitchReport: Encodable {
 
     init(output: String?, timeline: StitchTimeline) { self.output = output; self.timeline = timeline }
 
-    static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
+    static let encoder = JSONFormat.encoder()
 
     /// The output as a one-file report, for the JUnit and GitHub renderers (a failure is a failed repair).
     var asReport: Report {
