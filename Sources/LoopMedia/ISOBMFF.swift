@@ -110,6 +110,24 @@ struct ISOFile {
         let handler = hdlr.fourCC()
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
 
+        // A table that claims far more entries than its box holds is refused before anything sizes a buffer by
+        // the claim (FFmpeg's demuxer would).
+        for (type, entrySize) in [("stts", 8), ("ctts", 8), ("stss", 4), ("stsc", 12), ("stco", 4), ("co64", 8), ("elst", 12)] {
+            guard var table = boxes[type] else { continue }
+            table.skip(4)
+            let declared = Int64(table.u32()), held = Int64(table.remaining / entrySize)
+            if declared > held, declared * Int64(entrySize) > 16 << 20 {
+                throw MediaError("read index", reason: "the \(type) table of track \(trackID) claims \(declared) entries but holds \(held)")
+            }
+        }
+        if var stsz = boxes["stsz"] {
+            stsz.skip(4)
+            let fixed = stsz.u32(), declared = Int64(stsz.u32()), held = Int64(stsz.remaining / 4)
+            if fixed == 0, declared > held, declared * 4 > 16 << 20 {
+                throw MediaError("read index", reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
+            }
+        }
+
         let layout = SampleLayout(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
         let samples = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, sound: handler == "soun")
         let edits = try boxes["elst"].map { try editList($0) }

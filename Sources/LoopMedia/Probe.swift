@@ -23,13 +23,16 @@ public enum Probe {
 
     public static func probe(_ path: String) throws -> Result {
         let size = try fileSize(path)
+        // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
+        // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
+        let index = try ISOFile.read(path: path, fileSize: size)
         let input = try InputFile(path: path)
         let format = input.formatName
         // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
         if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
             throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
         }
-        let iso = format.hasPrefix("mov,") ? try ISOFile.read(path: path, fileSize: size) : nil
+        let iso = format.hasPrefix("mov,") ? index : nil
         if let iso, iso.dataEnd > size {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
