@@ -40,6 +40,8 @@ struct ISOFile {
             else if size == 0 { size = fileSize - offset }
             guard size >= 8 else { break }
             boxes.append((type, offset, size))
+            // A box reaching past the end (a 64-bit size near 2^63 included) is the last: it marks truncation.
+            guard size <= fileSize - offset else { break }
             offset += size
         }
         return boxes
@@ -300,7 +302,7 @@ struct ByteReader {
             var size = Int(r.u32()); let type = r.fourCC()
             if size == 1 { size = Int(clamping: r.u64()) } else if size == 0 { size = until - start }
             let headerSize = r.position - start
-            guard size >= headerSize, start + size <= until else { break }
+            guard size >= headerSize, size <= until - start else { break }
             out.append((type, ByteReader(bytes, from: r.position, to: start + size)))
             r.position = start + size
         }
