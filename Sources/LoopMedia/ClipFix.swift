@@ -125,8 +125,16 @@ public final class TemporaryFiles: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: temp)
     }
 
-    /// rename(2) replaces the target atomically: readers see the old file or the new one, never a part.
+    /// rename(2) replaces the target atomically: readers see the old file or the new one, never a part. The
+    /// data is flushed to disk first, so a power cut cannot leave the new name on a file with holes in it.
     public func commit(_ temp: String, to target: String) throws {
+        let fd = open(temp, O_RDONLY)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw MediaError("write output", reason: reason + " (flushing \(target))")
+        }
+        close(fd)
         guard rename(temp, target) == 0 else {
             throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
         }

@@ -104,7 +104,6 @@ enum ISOEditor {
         for box in head { try copy(file, box.offset, box.size, to: out) }
         try out.write(contentsOf: moovOut)
         for box in tail { try copy(file, box.offset, box.size, to: out) }
-        try out.synchronize()
     }
 
     /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the
