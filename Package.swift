@@ -32,7 +32,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LoopAnalysisTests", dependencies: ["LoopAnalysis"]),
-        .testTarget(name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis"]),
-        .testTarget(name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis"]),
+        // Paths, scratch folders and a process runner shared by the two test targets that touch media.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis", "TestSupport"]),
+        .testTarget(name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "TestSupport"]),
     ]
 )

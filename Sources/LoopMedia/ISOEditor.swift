@@ -110,7 +110,7 @@ enum ISOEditor {
     /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer.
     static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
         var left = count
-        var source = Int64(offset), target = Int64(try to.offset())
+        var source = offset, target = Int64(try to.offset())
         while left > 0 {
             let n = lp_copy_file_range(from.fileDescriptor, &source, to.fileDescriptor, &target, Int(min(left, 1 << 30)))
             guard n > 0 else { break }

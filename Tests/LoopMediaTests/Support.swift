@@ -1,12 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The repository's fixtures and an independent reader (ffprobe) for cross-checks.
 enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("fixtures")
-
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    static func path(_ name: String) -> String { Repository.fixture(name) }
 }
 
 enum FFprobe {
@@ -39,20 +37,7 @@ enum FFprobe {
 /// Runs a test tool (ffmpeg, ffprobe) from PATH and captures stdout, stderr and the exit status.
 enum Tool {
     static func run(_ tool: String, _ arguments: [String]) throws -> (out: Data, err: Data, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return (outData, errData, process.terminationStatus)
+        try Subprocess.tool(tool, arguments)
     }
 }
 
@@ -72,11 +57,7 @@ extension FFprobe {
 }
 
 enum Scratch {
-    static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loopprep-media-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func directory() throws -> URL { try Repository.temporaryDirectory("loopprep-media") }
 }
 
 /// ffmpeg as an independent decoder: presented audio as 16-bit samples, presented video frames as MD5s.

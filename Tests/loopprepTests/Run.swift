@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `loopprep` binary and captures what a user or CI sees.
 struct Run {
@@ -6,8 +7,8 @@ struct Run {
     var stdout: String
     var stderr: String
 
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let fixtures = repository.appendingPathComponent("fixtures")
+    static let repository = Repository.root
+    static let fixtures = Repository.fixtures
 
     /// The binary sits beside the test bundle in SwiftPM's build folder.
     static let binary: URL = {
@@ -16,7 +17,7 @@ struct Run {
         return repository.appendingPathComponent(".build/debug/loopprep")
     }()
 
-    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+    static func fixture(_ name: String) -> String { Repository.fixture(name) }
 
     @discardableResult
     static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
@@ -30,32 +31,11 @@ struct Run {
     }
 
     static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so neither can fill up and block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        let (out, err, status) = try Subprocess.run(executable, arguments, environment: environment, in: directory)
+        return Run(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("loopprep-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try Repository.temporaryDirectory() }
 
     /// Copies of a fixture named NAME.mp4 in `dir`, for tests that must not touch the fixtures themselves.
     static func copies(of fixture: String, _ names: [String], in dir: URL) throws -> [String] {
