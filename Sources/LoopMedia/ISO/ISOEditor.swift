@@ -42,8 +42,6 @@ struct Box {
     }
 }
 
-func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
-func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
 
 /// Writes the final MP4/MOV: the muxer's output with exact edit lists and durations, moov before mdat.
 enum ISOEditor {

@@ -36,7 +36,6 @@ public enum Probe {
         if let iso, iso.dataEnd > size {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
-        let useIndex = iso.map { !$0.fragmented } ?? false
         var basics = (0..<input.streamCount).map { input.basics($0) }
         if basics.contains(where: { !isComplete($0) }) {
             try input.findStreamInfo()
@@ -50,7 +49,7 @@ public enum Probe {
         }
 
         var timelines: [Int: TrackTimeline] = [:]
-        if useIndex, let iso {
+        if let iso {
             for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
         }
         let missing = basics.map(\.index).filter { timelines[$0] == nil }

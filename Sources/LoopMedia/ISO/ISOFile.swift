@@ -1,19 +1,35 @@
 import Foundation
 import LoopAnalysis
 
+/// Where one indexed sample's bytes are in the file.
+struct SampleLocation: Equatable {
+    var offset: Int64
+    var size: Int64
+}
+
 /// Reads what loopprep needs from an MP4/MOV's boxes: top-level order (is moov before mdat), the movie
-/// timescale, and per track the sample table and edit list exactly as stored, so timing facts come from the
-/// index alone, in the track's own ticks, without reading one media byte. FFmpeg's mov demuxer applies edit
-/// lists internally and shows only the result; we need the edits themselves (priming, mid-GOP starts).
+/// timescale, and per track the sample table and edit list exactly as stored (fragments included), with every
+/// sample's place in the file, so timing facts come from the index alone, in the track's own ticks, and the
+/// writer can copy samples as byte ranges. FFmpeg's mov demuxer applies edit lists internally, shifts DTS by
+/// negative composition offsets and loses trun durations; we need what is stored.
 ///
-/// Returns nil for what it does not model (fragmented files, compact sample sizes); the caller then falls back
-/// to FFmpeg's packets.
+/// Returns nil for what it does not model (no moov, compact sample sizes); the caller then falls back to
+/// FFmpeg's packets.
 struct ISOFile {
     struct Track {
         var trackID: Int
         var handler: String
         var timescale: Int64
         var timeline: TrackTimeline
+        /// Each timeline sample's bytes (same order and count as `timeline.samples`).
+        var locations: [SampleLocation]
+        /// Uncompressed audio indexed a frame per sample, grouped as FFmpeg packs it (see `sampleTable`): the
+        /// bytes of one frame, and stsz's own sample-size field (written back as it was).
+        var pcm: (frameBytes: Int64, sampleSizeField: UInt32)?
+        /// The trak box's place in `ISOFile.moov`.
+        var trak: Range<Int>
+        /// Sample descriptions (stsd entries); the writer copies only tracks with one.
+        var descriptionCount: Int
         /// One past the last byte the sample table points at.
         var dataEnd: Int64
     }
@@ -26,12 +42,15 @@ struct ISOFile {
     var majorBrand: String?
     var tracks: [Int: Track]
     var dataEnd: Int64
+    /// The movie box as stored, and the file type box (nil when absent).
+    var moov: [UInt8] = []
+    var ftyp: [UInt8]?
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
     static func topLevelBoxes(_ file: FileHandle, fileSize: Int64) throws -> [(type: String, offset: Int64, size: Int64)] {
         var boxes: [(String, Int64, Int64)] = []
         var offset: Int64 = 0
-        while offset + 8 <= fileSize, boxes.count < 10_000 {
+        while offset + 8 <= fileSize, boxes.count < 1_000_000 {
             try file.seek(toOffset: UInt64(offset))
             guard let header = try file.read(upToCount: 16), header.count >= 8 else { break }
             var r = ByteReader(header)
@@ -51,27 +70,44 @@ struct ISOFile {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
-        guard let moov = boxes.first(where: { $0.type == "moov" }), moov.size < 256 << 20 else { return nil }
-        let moovIndex = boxes.firstIndex { $0.type == "moov" }!
+        guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else { return nil }
+        let moov = boxes[moovIndex]
         let mdatIndex = boxes.firstIndex { $0.type == "mdat" && $0.size > 8 }
-        try file.seek(toOffset: UInt64(moov.offset))
-        guard let bytes = try file.read(upToCount: Int(moov.size)), bytes.count == Int(moov.size) else {
-            throw MediaError("read index", reason: "truncated: the moov box claims \(moov.size) bytes but the file ends first")
-        }
-        var brand: String?
-        if let ftyp = boxes.first(where: { $0.type == "ftyp" }) {
-            try file.seek(toOffset: UInt64(ftyp.offset + 8))
-            if let b = try file.read(upToCount: 4), b.count == 4 { brand = String(decoding: b, as: UTF8.self) }
-        }
+        let bytes = try readBox(file, moov.offset, moov.size, what: "moov")
         var iso = ISOFile(moovBeforeMdat: mdatIndex.map { moovIndex < $0 }, fragmented: boxes.contains { $0.type == "moof" },
-                          movieTimescale: 1000, majorBrand: brand, tracks: [:], dataEnd: 0)
-        var reader = ByteReader(bytes)
+                          movieTimescale: 1000, majorBrand: nil, tracks: [:], dataEnd: 0)
+        iso.moov = bytes
+        if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.size <= 4096 {
+            iso.ftyp = try readBox(file, ftyp.offset, ftyp.size, what: "ftyp")
+            iso.majorBrand = String(decoding: iso.ftyp![8..<min(12, iso.ftyp!.count)], as: UTF8.self)
+        }
+        var reader = ByteReader(bytes, from: 0, to: bytes.count)
         reader.skip(8)
-        try iso.parseMoov(&reader, end: bytes.count, fileSize: fileSize)
+        let defaults = try iso.parseMoov(&reader, end: bytes.count, fileSize: fileSize)
+        if iso.fragmented {
+            var fragments = Fragments(defaults: defaults, fileSize: fileSize)
+            for box in boxes where box.type == "moof" {
+                guard box.size < 64 << 20 else { throw MediaError("read index", reason: "a movie fragment box claims \(box.size) bytes") }
+                try fragments.read(try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
+            }
+            for id in iso.tracks.keys { iso.tracks[id]!.dataEnd = iso.tracks[id]!.locations.reduce(iso.tracks[id]!.dataEnd) { max($0, $1.offset &+ $1.size) } }
+            iso.dataEnd = iso.tracks.values.map(\.dataEnd).max() ?? 0
+        }
         return iso
     }
 
-    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64) throws {
+    static func readBox(_ file: FileHandle, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {
+        try file.seek(toOffset: UInt64(offset))
+        guard let data = try file.read(upToCount: Int(size)), data.count == Int(size) else {
+            throw MediaError("read index", reason: "truncated: the \(what) box claims \(size) bytes but the file ends first")
+        }
+        return [UInt8](data)
+    }
+
+    /// Reads mvhd and every trak; returns the fragment defaults (trex) by track id.
+    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64) throws -> [Int: Fragments.Defaults] {
+        var defaults: [Int: Fragments.Defaults] = [:]
+        var traks: [ByteReader] = []
         for (type, body) in r.children(until: end) {
             var b = body
             switch type {
@@ -81,15 +117,25 @@ struct ISOFile {
                 movieTimescale = Int64(b.u32())
                 movieDuration = version == 1 ? Int64(clamping: b.u64()) : Int64(b.u32())
                 guard movieTimescale > 0 else { throw MediaError("read index", reason: "the movie header has a zero timescale") }
-            case "mvex": fragmented = true
-            case "trak":
-                if let track = try parseTrak(b, fileSize: fileSize) {
-                    tracks[track.trackID] = track
-                    dataEnd = max(dataEnd, track.dataEnd)
+            case "mvex":
+                fragmented = true
+                for (child, trexBody) in b.children(until: b.end) where child == "trex" {
+                    var t = trexBody; t.skip(4)
+                    let id = Int(t.u32())
+                    defaults[id] = Fragments.Defaults(descriptionIndex: t.u32(), duration: t.u32(), size: t.u32(), flags: t.u32())
                 }
+            case "trak": traks.append(body)
             default: break
             }
         }
+        // Edit durations are in movie ticks: read the traks once mvhd is known, wherever it stood.
+        for body in traks {
+            if let track = try parseTrak(body, fileSize: fileSize) {
+                tracks[track.trackID] = track
+                dataEnd = max(dataEnd, track.dataEnd)
+            }
+        }
+        return defaults
     }
 
     /// A track's boxes, flattened: the ones we need sit at fixed depths (trak/mdia/minf/stbl).
@@ -129,22 +175,59 @@ struct ISOFile {
                 throw MediaError("read index", reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
             }
         }
+        var descriptions = 0
+        if var stsd = boxes["stsd"] { stsd.skip(4); descriptions = Int(stsd.u32()) }
 
         let layout = SampleLayout(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
-        let samples = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, sound: handler == "soun")
+        let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
+        let table = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes)
         let edits = try boxes["elst"].map { try editList($0) }
-        let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: edits)
-        return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, dataEnd: layout.dataEnd())
+        let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
+        // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
+        let trak = (body.position - 8)..<body.end
+        return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
+                     pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
+                     trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd())
+    }
+
+    /// Bytes per frame of uncompressed audio, from the sound sample entry (QuickTime versions 0, 1 and 2):
+    /// stsz's sample size is 1 for legacy entries, so it cannot be trusted alone.
+    static func pcmFrameBytes(stsd: ByteReader?, fixedSize: Int64) -> Int64? {
+        guard fixedSize > 0, var r = stsd else { return nil }
+        r.skip(8)                                  // version+flags, entry count
+        r.skip(4)                                  // entry size
+        let format = r.fourCC()
+        let pcm: Set = ["lpcm", "sowt", "twos", "in24", "in32", "fl32", "fl64", "raw ", "NONE", "ipcm"]
+        // Other constant-size audio (µ-law, IMA) keeps stsz's size per frame, as before.
+        guard pcm.contains(format) else { return fixedSize }
+        r.skip(8)                                  // reserved, data reference index
+        let version = r.u16(); r.skip(6)          // revision, vendor
+        let channels = Int64(r.u16()), bits = Int64(r.u16())
+        r.skip(8)                                  // compression id, packet size, sample rate
+        switch version {
+        case 1:
+            r.skip(8); let perFrame = Int64(r.u32())
+            return perFrame > 0 ? perFrame : fixedSize
+        case 2:
+            r.skip(4 + 8 + 4 + 4 + 4 + 4)          // struct size, rate, channels, 0x7F000000, bits, flags
+            let perPacket = Int64(r.u32()), framesPerPacket = Int64(r.u32())
+            return perPacket > 0 && framesPerPacket > 0 ? perPacket / framesPerPacket : fixedSize
+        default:
+            let perFrame = channels * bits / 8
+            return fixedSize > 1 ? fixedSize : (perFrame > 0 ? perFrame : fixedSize)
+        }
     }
 
     /// stts (decode deltas), ctts (composition offsets, read signed as FFmpeg does), stss (sync samples; absent
-    /// means every sample is sync). There are never more samples than stsz sizes, whatever stts claims, and
-    /// every loop is bounded by the bytes its table really holds: a hostile count cannot make work.
+    /// means every sample is sync), and each sample's place. There are never more samples than stsz sizes,
+    /// whatever stts claims, and every loop is bounded by the bytes its table really holds: a hostile count
+    /// cannot make work.
     ///
     /// Uncompressed audio (one stts entry of delta 1: a sample is one PCM frame) is grouped as FFmpeg's demuxer
     /// packs it: each chunk split into packets of at most 1024 frames. An hour of 48 kHz PCM is then 170,000
-    /// entries, not 170 million, and the entries are the packets the remuxer will copy.
-    private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout, sound: Bool) throws -> [SampleTiming] {
+    /// entries, not 170 million, and the entries are the packets a copy moves.
+    private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout,
+                             pcmFrameBytes: Int64?) throws -> (samples: [SampleTiming], locations: [SampleLocation], grouped: Bool) {
         var r = stts; r.skip(4)
         let entries = r.entries(size: 8)
         let total = layout.sampleCount
@@ -152,20 +235,23 @@ struct ISOFile {
         var runs: [(count: Int, delta: Int64)] = []
         for _ in 0..<entries { runs.append((Int(r.u32()), Int64(r.u32()))) }
 
-        if sound, runs.count == 1, runs[0].delta == 1, layout.fixedSize != 0, ctts == nil {
-            var samples: [SampleTiming] = []
+        if let frameBytes = pcmFrameBytes, runs.count == 1, runs[0].delta == 1, ctts == nil {
+            var samples: [SampleTiming] = [], locations: [SampleLocation] = []
             var dts: Int64 = 0
             let frames = Int64(min(runs[0].count, total))
-            layout.forEachChunk { _, perChunk in
+            layout.forEachChunk { offset, perChunk in
                 var left = min(Int64(perChunk), frames - dts)
+                var at = offset
                 while left > 0 {
                     let n = min(left, 1024)
                     samples.append(SampleTiming(dts: dts, pts: dts, duration: n, isSync: true))
+                    locations.append(SampleLocation(offset: at, size: n &* frameBytes))
+                    at = at &+ n &* frameBytes
                     dts += n; left -= n
                 }
                 return dts < frames
             }
-            return samples
+            return (samples, locations, true)
         }
 
         var samples: [SampleTiming] = []
@@ -192,7 +278,7 @@ struct ISOFile {
                 if n >= 0 && n < samples.count { samples[n].isSync = true }
             }
         }
-        return samples
+        return (samples, layout.locations(count: samples.count), false)
     }
 
     private func editList(_ body: ByteReader) throws -> [Edit] {
@@ -209,103 +295,5 @@ struct ISOFile {
                               duration: Rational(duration, max(movieTimescale, 1)), rate: rate))
         }
         return edits
-    }
-}
-
-/// Where a track's samples are: sizes (stsz), samples per chunk (stsc) and chunk offsets (stco/co64), each
-/// read only as far as its box really holds entries.
-struct SampleLayout {
-    /// stsz's one size for every sample, or 0 when sizes are listed.
-    var fixedSize: Int64 = 0
-    /// Samples that have a size: listed ones, or stsz's count when the size is fixed.
-    var sampleCount = 0
-    var sizes = ByteReader([], from: 0, to: 0)
-    var runs: [(firstChunk: Int, perChunk: Int)] = []
-    var offsets: [Int64] = []
-
-    init(stsz: ByteReader?, stsc: ByteReader?, stco: ByteReader?, co64: ByteReader?, fileSize: Int64) {
-        if var sz = stsz {
-            sz.skip(4)
-            fixedSize = Int64(sz.u32())
-            let declared = Int(sz.u32())
-            // Listed sizes are bounded by the list; a fixed size by the bytes the file can hold.
-            sampleCount = fixedSize != 0 ? min(declared, Int(fileSize / fixedSize)) : min(declared, sz.remaining / 4)
-            sizes = sz
-        }
-        if var o = stco { o.skip(4); for _ in 0..<o.entries(size: 4) { offsets.append(Int64(o.u32())) } }
-        if var o = co64 { o.skip(4); for _ in 0..<o.entries(size: 8) { offsets.append(Int64(clamping: o.u64())) } }
-        if var sc = stsc {
-            sc.skip(4)
-            for _ in 0..<sc.entries(size: 12) { runs.append((Int(sc.u32()), Int(sc.u32()))); sc.skip(4) }
-        }
-    }
-
-    /// Calls `body(offset, samples in the chunk)` for each chunk in order until it returns false. stsc runs
-    /// are sorted by first chunk, so one pass walks both tables.
-    func forEachChunk(_ body: (Int64, Int) -> Bool) {
-        var run = -1
-        for (chunk, offset) in offsets.enumerated() {
-            while run + 1 < runs.count && runs[run + 1].firstChunk <= chunk + 1 { run += 1 }
-            guard body(offset, run >= 0 ? runs[run].perChunk : 0) else { return }
-        }
-    }
-
-    /// The end of the last byte of sample data. Compared with the file size, this tells a truncated file from
-    /// a whole one.
-    func dataEnd() -> Int64 {
-        var sizes = self.sizes
-        var sample = 0, end: Int64 = 0
-        forEachChunk { offset, perChunk in
-            let n = min(perChunk, sampleCount - sample)
-            // Saturating: an offset or size near 2^63 must read as "past the end of the file", not wrap.
-            func add(_ a: Int64, _ b: Int64) -> Int64 { let (r, o) = a.addingReportingOverflow(b); return o ? .max : r }
-            var position = offset
-            if fixedSize != 0 {
-                let (bytes, overflow) = fixedSize.multipliedReportingOverflow(by: Int64(max(n, 0)))
-                position = add(offset, overflow ? .max : bytes)
-            } else {
-                for _ in 0..<max(n, 0) { position = add(position, Int64(sizes.u32())) }
-            }
-            sample += max(n, 0)
-            end = max(end, position)
-            return sample < sampleCount
-        }
-        return end
-    }
-}
-
-/// Big-endian reads over a byte buffer; reads past the end yield zeros rather than trapping (hostile input).
-struct ByteReader {
-    let bytes: [UInt8]
-    var position: Int
-    let end: Int
-
-    init(_ data: Data) { bytes = [UInt8](data); position = 0; end = bytes.count }
-    init(_ bytes: [UInt8], from: Int, to: Int) { self.bytes = bytes; position = from; end = to }
-
-    var remaining: Int { max(end - position, 0) }
-    /// A table's entry count (the next u32), capped by the entries of `size` bytes that really follow it.
-    mutating func entries(size: Int) -> Int { min(Int(u32()), remaining / size) }
-    mutating func skip(_ n: Int) { position = min(position + n, end) }
-    mutating func u8() -> UInt8 { guard position < end else { return 0 }; defer { position += 1 }; return bytes[position] }
-    mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }
-    mutating func u32() -> UInt32 { UInt32(u16()) << 16 | UInt32(u16()) }
-    mutating func u64() -> UInt64 { UInt64(u32()) << 32 | UInt64(u32()) }
-    mutating func fourCC() -> String { String(decoding: (0..<4).map { _ in u8() }, as: UTF8.self) }
-
-    /// The child boxes from the current position to `until`, each as a reader over its body.
-    func children(until: Int) -> [(String, ByteReader)] {
-        var r = self
-        var out: [(String, ByteReader)] = []
-        while r.position + 8 <= min(until, end) {
-            let start = r.position
-            var size = Int(r.u32()); let type = r.fourCC()
-            if size == 1 { size = Int(clamping: r.u64()) } else if size == 0 { size = until - start }
-            let headerSize = r.position - start
-            guard size >= headerSize, size <= until - start else { break }
-            out.append((type, ByteReader(bytes, from: r.position, to: start + size)))
-            r.position = start + size
-        }
-        return out
     }
 }
