@@ -31,7 +31,7 @@ public enum ClipFix {
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
-                try write(path, plan: plan, container: before.container, to: temp, temporaries: temporaries)
+                try write(path, plan: plan, facts: before, iso: probe.iso, to: temp, temporaries: temporaries)
             }
             let after = try Probe.facts(path: temp)
             let findings = Analyzer.findings(in: after, options: analysis)
@@ -67,9 +67,16 @@ public enum ClipFix {
         }
     }
 
-    static func write(_ source: String, plan: FixPlan, container: String, to temp: String, temporaries: TemporaryFiles) throws {
+    static func write(_ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, to temp: String,
+                      temporaries: TemporaryFiles) throws {
+        let container = facts.container
         let iso = container == "mp4" || container == "mov"
         let format = muxer(container: container, path: source)
+        // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
+        if iso, let index, let layouts = ISOCut.layouts(plan, facts: facts, iso: index) {
+            try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale, to: temp)
+            return
+        }
         guard iso else {
             _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false)
             return

@@ -2,47 +2,6 @@ import CFFmpeg
 import Foundation
 import LoopAnalysis
 
-/// A box tree for the parts of a movie box loopprep rewrites; everything else stays raw bytes.
-struct Box {
-    var type: String
-    /// Leaf payload (after the 8-byte header), or nil for a container.
-    var payload: [UInt8]?
-    var children: [Box]
-
-    static let containers: Set = ["moov", "trak", "edts", "mdia", "minf", "stbl"]
-
-    static func parse(_ bytes: [UInt8], from start: Int, to end: Int) throws -> [Box] {
-        var boxes: [Box] = []
-        for (type, body) in ByteReader(bytes, from: start, to: end).children(until: end) {
-            if containers.contains(type) {
-                boxes.append(Box(type: type, payload: nil, children: try parse(bytes, from: body.position, to: body.end)))
-            } else {
-                boxes.append(Box(type: type, payload: Array(bytes[body.position..<body.end]), children: []))
-            }
-        }
-        return boxes
-    }
-
-    var size: Int { 8 + (payload?.count ?? children.reduce(0) { $0 + $1.size }) }
-
-    func serialize(into out: inout [UInt8]) {
-        out.append(contentsOf: be32(UInt32(size)))
-        out.append(contentsOf: Array(type.utf8))
-        if let payload { out.append(contentsOf: payload) } else { for c in children { c.serialize(into: &out) } }
-    }
-
-    func first(_ type: String) -> Box? { children.first { $0.type == type } }
-
-    /// An mdia box's sample table (minf/stbl).
-    mutating func withSampleTable(_ body: (inout Box) throws -> Void) rethrows {
-        try withChild("minf") { try $0.withChild("stbl", body) }
-    }
-    mutating func withChild(_ type: String, _ body: (inout Box) throws -> Void) rethrows {
-        if let i = children.firstIndex(where: { $0.type == type }) { try body(&children[i]) }
-    }
-}
-
-
 /// Writes the final MP4/MOV: the muxer's output with exact edit lists and durations, moov before mdat.
 enum ISOEditor {
     struct TrackEdit {

@@ -1,0 +1,298 @@
+import Foundation
+import LoopAnalysis
+
+/// One track as the MP4 writer lays it out: which of the source's samples are copied (byte ranges), with the
+/// output's decode durations and composition offsets, and the one edit that presents the cut.
+struct TrackLayout {
+    struct Entry: Equatable {
+        var location: SampleLocation
+        /// Decode duration in the track's ticks (the step to the next sample's decode time).
+        var duration: Int64
+        /// Composition offset (pts - dts), ticks; may be negative.
+        var compositionOffset: Int64
+        var isSync: Bool
+        /// The sample's number in the source's index (for per-sample tables copied across: sdtp, sbgp).
+        var sourceIndex: Int
+    }
+
+    var trackID: Int
+    var entries: [Entry]
+    /// The edit: the first presented media time (ticks of the track) and the presented duration (movie ticks).
+    var mediaTime: Int64
+    var editDuration: Int64
+    /// Uncompressed audio whose entries group frames (a frame per tick): written back a frame per sample.
+    var pcm: (frameBytes: Int64, sampleSizeField: UInt32)?
+
+    var mediaDuration: Int64 { entries.reduce(0) { $0 + $1.duration } }
+}
+
+/// Writes an MP4/MOV from a plan, in one pass: a moov built from the kept samples' tables (the source's sample
+/// descriptions, handler, language, matrix and user data copied as they are) with exact edit lists, written
+/// first, then the media copied from the source as byte ranges (copy_file_range). What is planned is what is
+/// written: no muxer shifts decode times, rewrites composition offsets or refuses a sample entry. The way
+/// MP4Box and L-SMASH write, not FFmpeg's mov muxer.
+enum MP4Writer {
+    /// A chunk: consecutive entries of one track stored together.
+    struct Chunk {
+        var track: Int
+        var entries: Range<Int>
+        /// Decode time of its first sample, seconds (for interleaving).
+        var start: Rational
+        var bytes: Int64
+    }
+
+    /// Brands that promise fragments or segments, which the written file no longer has.
+    static let fragmentBrands: Set = ["iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag"]
+
+    static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, to path: String) throws {
+        let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
+        let chunks = interleave(tracks, iso: iso)
+        let payload = chunks.reduce(Int64(0)) { $0 + $1.bytes }
+        let ftyp = fileType(iso)
+        var moov = try movieBox(iso, tracks: byID, movieTimescale: movieTimescale)
+
+        // Chunk offsets are fixed-width, so the moov's size does not depend on their values: lay out with 32-bit
+        // offsets, widen to co64 if the file outgrows them.
+        let narrowSize = Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: false).size)
+        let mdatHeader = payload + 8 > Int64(UInt32.max) ? 16 : 8
+        let wide = Int64(ftyp.count) + narrowSize + Int64(mdatHeader) + payload > Int64(UInt32.max)
+        let moovSize = wide ? Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: true).size) : narrowSize
+        var offsets: [Int64] = []
+        var at = Int64(ftyp.count) + moovSize + Int64(mdatHeader)
+        for chunk in chunks { offsets.append(at); at += chunk.bytes }
+        moov = try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: offsets, wide: wide)
+
+        var head = ftyp
+        moov.serialize(into: &head)
+        let mdatSize = payload + Int64(mdatHeader)
+        head += mdatHeader == 16 ? be32(1) + Array("mdat".utf8) + be64(UInt64(mdatSize)) : be32(UInt32(mdatSize)) + Array("mdat".utf8)
+
+        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+            throw MediaError("write output", reason: "cannot create \(path)")
+        }
+        defer { try? out.close() }
+        guard let input = FileHandle(forReadingAtPath: source) else { throw MediaError("write output", reason: "cannot reopen \(source)") }
+        defer { try? input.close() }
+        try out.write(contentsOf: Data(head))
+        // Byte ranges in output order, merged where the source has them back to back.
+        var run: (offset: Int64, size: Int64)?
+        for chunk in chunks {
+            for entry in tracks[chunk.track].entries[chunk.entries] {
+                let size = bytes(entry, tracks[chunk.track])
+                if let r = run, r.offset + r.size == entry.location.offset { run = (r.offset, r.size + size); continue }
+                if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
+                run = (entry.location.offset, size)
+            }
+        }
+        if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
+        guard try out.offset() == UInt64(Int64(head.count) + payload) else {
+            throw MediaError("write output", reason: "the source ended before every sample was copied")
+        }
+    }
+
+    /// Bytes an entry takes: its stored size, or for cut PCM the frames it keeps.
+    static func bytes(_ entry: TrackLayout.Entry, _ track: TrackLayout) -> Int64 {
+        guard let pcm = track.pcm else { return entry.location.size }
+        return min(entry.location.size, entry.duration * pcm.frameBytes)
+    }
+
+    /// Chunks of about half a second (or 1 MB) per track, ordered by decode time across tracks, so a player
+    /// reading front to back has every track's samples at hand.
+    static func interleave(_ tracks: [TrackLayout], iso: ISOFile) -> [Chunk] {
+        var chunks: [Chunk] = []
+        for (t, track) in tracks.enumerated() {
+            let timescale = iso.tracks[track.trackID]?.timescale ?? 1
+            var dts: Int64 = 0, start = 0, startDts: Int64 = 0, bytes: Int64 = 0
+            for (i, entry) in track.entries.enumerated() {
+                if i > start, (dts - startDts) * 2 >= timescale || bytes >= 1 << 20 {
+                    chunks.append(Chunk(track: t, entries: start..<i, start: Rational(startDts, timescale), bytes: bytes))
+                    start = i; startDts = dts; bytes = 0
+                }
+                bytes += Self.bytes(entry, track)
+                dts += entry.duration
+            }
+            if start < track.entries.count {
+                chunks.append(Chunk(track: t, entries: start..<track.entries.count, start: Rational(startDts, timescale), bytes: bytes))
+            }
+        }
+        return chunks.enumerated().sorted { a, b in
+            a.element.start != b.element.start ? a.element.start < b.element.start : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The source's file type box; a fragmented source's loses the brands that promise fragments.
+    static func fileType(_ iso: ISOFile) -> [UInt8] {
+        guard let ftyp = iso.ftyp, ftyp.count >= 16 else {
+            return Box("ftyp", Array("isom".utf8) + be32(0x200) + Array("isomiso2mp41".utf8)).bytes
+        }
+        guard iso.fragmented else { return ftyp }
+        var brands: [String] = []
+        for at in stride(from: 16, to: ftyp.count - 3, by: 4) {
+            let brand = String(decoding: ftyp[at..<at + 4], as: UTF8.self)
+            if !fragmentBrands.contains(brand) && !brands.contains(brand) { brands.append(brand) }
+        }
+        for brand in ["isom", "iso2"] where !brands.contains(brand) { brands.append(brand) }
+        let major = fragmentBrands.contains(iso.majorBrand ?? "") ? "isom" : iso.majorBrand ?? "isom"
+        return Box("ftyp", Array(major.utf8) + be32(0x200) + brands.flatMap { Array($0.utf8) }).bytes
+    }
+
+    /// The source's moov with only the kept tracks, each with its new edit and durations; sample tables are
+    /// filled in by `tableBoxes`. Fragment declarations (mvex) go: the output is one plain movie.
+    static func movieBox(_ iso: ISOFile, tracks: [Int: TrackLayout], movieTimescale: Int64) throws -> Box {
+        guard var moov = try Box.parse(iso.moov, from: 0, to: iso.moov.count).first, moov.type == "moov" else {
+            throw MediaError("write output", reason: "cannot parse the source's movie box")
+        }
+        moov.children.removeAll { $0.type == "mvex" || ($0.type == "trak" && ISOEditor.trackID($0).map { tracks[$0] == nil } ?? true) }
+        var longest: Int64 = 0
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = ISOEditor.trackID(moov.children[i]), let track = tracks[id] else { continue }
+            var trak = moov.children[i]
+            try ISOEditor.setDuration(&trak, box: "tkhd", track.editDuration, timescale: nil)
+            try ISOEditor.setEdit(&trak, ISOEditor.TrackEdit(mediaTime: track.mediaTime, duration: track.editDuration))
+            try trak.edit(["mdia", "mdhd"]) { try setMediaDuration(&$0, track.mediaDuration) }
+            keepReferences(&trak, to: Set(tracks.keys))
+            moov.children[i] = trak
+            longest = max(longest, track.editDuration)
+        }
+        try moov.edit(["mvhd"]) { try ISOEditor.setHeader(&$0, duration: longest, timescale: movieTimescale) }
+        return moov
+    }
+
+    /// Track references (chapters, timecode) to a track that is not written are dropped.
+    static func keepReferences(_ trak: inout Box, to kept: Set<Int>) {
+        trak.edit(["tref"]) { tref in
+            tref.children.removeAll { reference in
+                var r = ByteReader(reference.payload ?? [], from: 0, to: reference.payload?.count ?? 0)
+                return (0..<r.remaining / 4).contains { _ in !kept.contains(Int(r.u32())) }
+            }
+        }
+        trak.children.removeAll { $0.type == "tref" && $0.children.isEmpty }
+    }
+
+    /// mdhd's duration (media ticks), widened to version 1 when it needs 64 bits.
+    static func setMediaDuration(_ mdhd: inout Box, _ duration: Int64) throws {
+        guard var p = mdhd.payload, p.count >= 24 else { throw MediaError("write output", reason: "short mdhd") }
+        if p[0] == 0 && duration > Int64(UInt32.max) {
+            p = [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + Array(p[4..<8]) + [0, 0, 0, 0] + Array(p[8..<12]) + Array(p[12..<16])
+                + [0, 0, 0, 0, 0, 0, 0, 0] + Array(p[20...])
+        }
+        if p[0] == 1 { p.replaceSubrange(24..<32, with: be64(UInt64(duration))) }
+        else { p.replaceSubrange(16..<20, with: be32(UInt32(duration))) }
+        mdhd.payload = p
+    }
+
+    /// Every kept track's sample table rebuilt from its entries; `offsets` (one per chunk, in `chunks` order)
+    /// nil while sizing.
+    static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64]?, wide: Bool) throws -> Box {
+        var moov = moov
+        var perTrack: [Int: [(chunk: Chunk, offset: Int64)]] = [:]
+        for (n, chunk) in chunks.enumerated() { perTrack[chunk.track, default: []].append((chunk, offsets?[n] ?? 0)) }
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id }) else { continue }
+            try moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
+                stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t] ?? [], wide: wide).box
+            }
+        }
+        return moov
+    }
+}
+
+/// A track's stbl for the kept samples: the source's sample description, then stts, ctts, stss, stsz, stsc,
+/// stco/co64, and the per-sample tables that can be carried across (sdtp, sample groups).
+struct SampleTables {
+    var box: Box
+
+    init(track: TrackLayout, source: Box, chunks: [(chunk: MP4Writer.Chunk, offset: Int64)], wide: Bool) {
+        var children: [Box] = []
+        if let stsd = source.first("stsd") { children.append(stsd) }
+        let entries = track.entries
+        if let pcm = track.pcm {
+            // A frame per sample, a tick per frame: one stts run, stsz's size as the source had it.
+            let frames = entries.reduce(Int64(0)) { $0 + $1.duration }
+            children.append(.full("stts", be32(1) + be32(UInt32(clamping: frames)) + be32(1)))
+            children.append(.full("stsz", be32(pcm.sampleSizeField) + be32(UInt32(clamping: frames))))
+            children.append(Self.chunkTable(chunks.map { c in entries[c.chunk.entries].reduce(Int64(0)) { $0 + $1.duration } }))
+        } else {
+            children.append(.full("stts", Self.runs(entries.map(\.duration), signed: false)))
+            if entries.contains(where: { $0.compositionOffset != 0 }) {
+                let negative = entries.contains { $0.compositionOffset < 0 }
+                children.append(.full("ctts", version: negative ? 1 : 0, Self.runs(entries.map(\.compositionOffset), signed: negative)))
+            }
+            if !entries.allSatisfy(\.isSync) {
+                let sync = entries.indices.filter { entries[$0].isSync }
+                children.append(.full("stss", be32(UInt32(sync.count)) + sync.flatMap { be32(UInt32($0 + 1)) }))
+            }
+            if let size = entries.first?.location.size, entries.allSatisfy({ $0.location.size == size }) {
+                children.append(.full("stsz", be32(UInt32(clamping: size)) + be32(UInt32(entries.count))))
+            } else {
+                children.append(.full("stsz", be32(0) + be32(UInt32(entries.count)) + entries.flatMap { be32(UInt32(clamping: $0.location.size)) }))
+            }
+            children.append(Self.chunkTable(chunks.map { Int64($0.chunk.entries.count) }))
+        }
+        let offsets = chunks.map(\.offset)
+        children.append(wide ? .full("co64", be32(UInt32(offsets.count)) + offsets.flatMap { be64(UInt64($0)) })
+                             : .full("stco", be32(UInt32(offsets.count)) + offsets.flatMap { be32(UInt32(clamping: $0)) }))
+        if track.pcm == nil {
+            if let sdtp = Self.dependencies(source.first("sdtp"), entries) { children.append(sdtp) }
+            children += Self.sampleGroups(source, entries)
+        }
+        box = Box("stbl", children: children)
+    }
+
+    /// Run-length (count, value) pairs after the entry count, as stts and ctts store them.
+    static func runs(_ values: [Int64], signed: Bool) -> [UInt8] {
+        var pairs: [(UInt32, Int64)] = []
+        for v in values {
+            if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
+        }
+        return be32(UInt32(pairs.count)) + pairs.flatMap { be32($0.0) + be32(signed ? UInt32(bitPattern: Int32(clamping: $0.1)) : UInt32(clamping: $0.1)) }
+    }
+
+    /// stsc: runs of chunks with the same number of samples, all with sample description 1.
+    static func chunkTable(_ perChunk: [Int64]) -> Box {
+        var runs: [(first: Int, count: Int64)] = []
+        for (i, n) in perChunk.enumerated() where runs.last?.count != n { runs.append((i + 1, n)) }
+        return .full("stsc", be32(UInt32(runs.count)) + runs.flatMap { be32(UInt32($0.first)) + be32(UInt32(clamping: $0.count)) + be32(1) })
+    }
+
+    /// sdtp holds a byte per sample: the kept samples' bytes.
+    static func dependencies(_ sdtp: Box?, _ entries: [TrackLayout.Entry]) -> Box? {
+        guard let p = sdtp?.payload, p.count > 4 else { return nil }
+        let flags = p.dropFirst(4)
+        guard entries.allSatisfy({ $0.sourceIndex < flags.count }) else { return nil }
+        return Box("sdtp", Array(p[0..<4]) + entries.map { flags[flags.startIndex + $0.sourceIndex] })
+    }
+
+    /// Sample groups (sgpd descriptions, sbgp per-sample mapping: AAC and Opus roll distances, HEVC temporal
+    /// levels): descriptions as they were, the mapping cut to the kept samples. A mapping that does not cover
+    /// every kept sample leaves the rest in no group, as the source did.
+    static func sampleGroups(_ stbl: Box, _ entries: [TrackLayout.Entry]) -> [Box] {
+        var out: [Box] = []
+        for sbgp in stbl.children where sbgp.type == "sbgp" {
+            guard let p = sbgp.payload, p.count >= 12 else { continue }
+            var r = ByteReader(p, from: 0, to: p.count)
+            let version = r.u8(); r.skip(3)
+            let groupingType = r.fourCC()
+            let parameter = version == 1 ? r.u32() : nil
+            var perSample: [UInt32] = []
+            for _ in 0..<r.entries(size: 8) {
+                let count = Int(r.u32()), index = r.u32()
+                guard perSample.count + count <= 50_000_000 else { break }
+                perSample += repeatElement(index, count: count)
+            }
+            let kept = entries.map { $0.sourceIndex < perSample.count ? perSample[$0.sourceIndex] : 0 }
+            var pairs: [(UInt32, UInt32)] = []
+            for v in kept { if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) } }
+            let body = Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count)) + pairs.flatMap { be32($0.0) + be32($0.1) }
+            if let sgpd = stbl.children.first(where: { $0.type == "sgpd" && $0.payload.map { Array($0.dropFirst(4).prefix(4)) } == Array(groupingType.utf8) }) {
+                out.append(sgpd)
+            }
+            out.append(.full("sbgp", version: version, body))
+        }
+        return out
+    }
+}
+
+extension Box {
+    var bytes: [UInt8] { var out: [UInt8] = []; serialize(into: &out); return out }
+}
