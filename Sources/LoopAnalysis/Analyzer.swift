@@ -3,7 +3,7 @@ public enum Analyzer {
     public static let rules: [any Rule] = [
         TrackLengthMismatch(), StartOffset(), PrimingNotSignalled(), FirstFrameNotKeyframe(), TimestampGap(),
         MoovAtEnd(), TooShortToLoop(), NotPlayableOnTarget(), SeamAudioClick(), SeamVisualJump(), Rotation(),
-        EmptyTrackRule(), MovieDurationMismatch(),
+        EmptyTrackRule(), MovieDurationMismatch(), IrregularAudioDurations(),
     ]
 
     /// The id for a file that cannot be read at all; produced by the media layer, not by a rule.

@@ -98,6 +98,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     /// Presented samples (exact; fractional when an edit ends between samples).
     public var sampleCount: Rational?
     public var priming: PrimingFacts?
+    /// Codecs with a fixed frame length (AAC, MP3, AC-3): stored durations that are not that length.
+    public var irregularDurations: IrregularDurations?
 
     /// Holes and overlaps in presentation order (at most `TrackFacts.breakLimit` listed).
     public var timingBreaks: [TimingBreak]
@@ -107,6 +109,19 @@ public struct TrackFacts: Codable, Sendable, Equatable {
 
     /// Seconds of one video frame at the nominal rate.
     public var frameSeconds: Rational? { frameRate.map { $0.reciprocal } }
+}
+
+/// Frames of a fixed-frame-length audio codec whose stored duration is another length.
+public struct IrregularDurations: Codable, Sendable, Equatable {
+    public var count: Int
+    /// The codec's frame length, in the track's ticks.
+    public var frameTicks: Int64?
+    /// The largest difference from it, in ticks (negative: shorter).
+    public var largestDeviation: Int64
+
+    public init(count: Int, frameTicks: Int64?, largestDeviation: Int64) {
+        self.count = count; self.frameTicks = frameTicks; self.largestDeviation = largestDeviation
+    }
 }
 
 public struct SeamFacts: Codable, Sendable, Equatable {

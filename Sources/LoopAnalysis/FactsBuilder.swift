@@ -34,6 +34,12 @@ extension TrackFacts {
         case .audio:
             if let rate = b.sampleRate, rate > 0 { sampleCount = range.duration * Int64(rate) }
             priming = Self.priming(codec: b.codec, range: range, timeline: t, basics: b)
+            if let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t) {
+                let odd = AudioFrames.irregular(t, frame: frame)
+                if let worst = odd.map({ t.samples[$0].duration - frame }).max(by: { $0.magnitude < $1.magnitude }) {
+                    irregularDurations = IrregularDurations(count: odd.count, frameTicks: frame, largestDeviation: worst)
+                }
+            }
         default:
             break
         }
@@ -51,9 +57,11 @@ extension TrackFacts {
         if let nominal, nominal > 0 {
             let measured = (Rational(nominal) * timeBase).reciprocal
             guard let declared, declared.numerator > 0 else { return measured }
-            // Trust the measurement if it matches the declared rate to within a tick.
+            // The declared rate when the commonest step matches it to within a tick or 2% (coarse time bases
+            // jitter: FLV's milliseconds make 30 fps steps of 33 and 34 ms; a held frame does not count).
             let declaredTicks = declared.reciprocal / timeBase
-            return (declaredTicks - Rational(nominal)).magnitude < .one ? declared : measured
+            let slack = Rational.max(.one, Rational(nominal, 50))
+            return (declaredTicks - Rational(nominal)).magnitude < slack ? declared : measured
         }
         return declared.flatMap { $0.numerator > 0 ? $0 : nil }
     }

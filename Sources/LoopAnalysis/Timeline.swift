@@ -120,7 +120,7 @@ extension TrackTimeline {
 
     /// The sample on screen at `from` (latest pts at or before it; else the earliest after it) and how many
     /// samples' intervals overlap [from, to).
-    func presentedSamples(from: Rational, to: Rational) -> (Int?, Int) {
+    public func presentedSamples(from: Rational, to: Rational) -> (Int?, Int) {
         var first: Int?
         var firstAfter: Int?
         var count = 0

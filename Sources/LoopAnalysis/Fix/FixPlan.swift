@@ -48,6 +48,10 @@ public struct TrackCut: Sendable, Equatable, Codable {
     public var trimmedTail: Rational
     public var sampleRate: Int?
     public var frameRate: Rational?
+    /// What the output must present, for the verification: video frames (source samples whose display
+    /// overlaps the kept range, in one pass) and the source sample (decode index) on screen at the start.
+    public var presentedFrames: Int?
+    public var firstPresented: Int?
 }
 
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.

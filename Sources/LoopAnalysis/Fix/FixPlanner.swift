@@ -54,7 +54,7 @@ public enum FixPlanner {
 
         var start = commonStart, end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
-            (start, end) = try videoBounds(video, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead, notes: &notes)
+            (start, end) = try videoBounds(video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead, notes: &notes)
         }
         let duration = end - start
 
@@ -68,13 +68,12 @@ public enum FixPlanner {
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
-        let noop = cuts.allSatisfy { cut in
-            let m = mappings.first { $0.track.index == cut.index }!
-            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
-                && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero
-                && m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-        } && dropped.isEmpty && empty.isEmpty && facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty
+        let noop = isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
             && repeats == 1 && options.seamFade == nil && !options.bakeVideo
+        for track in facts.tracks {
+            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else { continue }
+            notes.append("\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples")
+        }
         if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
@@ -84,9 +83,25 @@ public enum FixPlanner {
                        notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
     }
 
+    /// The input already is what fix would write: every track whole, starting at 0 where it starts, nothing
+    /// dropped, and (MP4/MOV) moov first with exact headers and codec-length audio frames. Matroska has no
+    /// edit list: there its own skip (codec delay) is the start.
+    static func isByteCopy(_ facts: ClipFacts, cuts: [TrackCut], mappings: [Mapping], dropped: [Int]) -> Bool {
+        let iso = facts.moovBeforeMdat != nil
+        let whole = cuts.allSatisfy { cut in
+            let m = mappings.first { $0.track.index == cut.index }!
+            let start = iso ? m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
+                            : m.timeline.edits == nil && m.mediaStart == Rational(cut.mediaStart)
+            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
+                && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero && start
+        }
+        return whole && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
+            && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
+    }
+
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
-    static func videoBounds(_ v: Mapping, from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
+    static func videoBounds(_ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
                             notes: inout [String]) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
@@ -109,10 +124,13 @@ public enum FixPlanner {
             notes.append("the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)")
             start = times[next]
         }
-        // Frame boundaries after the start: each frame's start, and the end of the last one.
+        // Frame boundaries after the start: each frame's start, and the end of the last one. A boundary within
+        // half an audio sample after an audio track's end still matches it (30000/1001 fps at 48 kHz is 1601.6
+        // samples a frame: the nearest whole sample may end before the frame does); the audio cut rounds to it.
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
-        guard let end = boundaries.filter({ $0 <= commonEnd }).max() else {
+        let reach = tracks.map { m in m.end + (m.track.kind == .audio ? Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))) : .zero) }.min()!
+        guard let end = boundaries.filter({ $0 <= Rational.max(commonEnd, Rational.min(reach, v.end)) }).max() else {
             throw PlanError("the common range is shorter than one video frame")
         }
         return (start, end)
@@ -156,6 +174,7 @@ public enum FixPlanner {
             lastCopied = samples.indices.filter { samples[$0].dts < samples[lastKey].dts && $0 >= first }.max() ?? -1
         }
         let retimed: Int64? = head == nil && samples[first].pts < mediaStart ? mediaStart : nil
+        let (firstPresented, presentedFrames) = m.timeline.presentedSamples(from: Rational(mediaStart), to: mediaEnd)
         return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, lastCopied),
                         // The whole cut re-encoded (its last GOP is its only one): nothing to copy.
                         keepFrom: samples[first].dts, keepThrough: lastCopied >= 0 ? samples[lastCopied].dts : samples[first].dts - 1,
@@ -163,7 +182,7 @@ public enum FixPlanner {
                         mediaStart: mediaStart, retimedFirstPts: retimed, head: head, tail: tail, duration: end - start, mediaEnd: nil,
                         startBefore: m.track.startSeconds,
                         endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
-                        sampleRate: nil, frameRate: m.track.frameRate)
+                        sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames, firstPresented: firstPresented)
     }
 
     static func audioCut(_ m: Mapping, start: Rational, duration: Rational) throws -> TrackCut {
@@ -172,7 +191,9 @@ public enum FixPlanner {
         let perSample = Rational(1, Int64(rate)) / m.tb          // ticks per sample (1 when the time base is 1/rate)
         // Whole samples: the start rounded to the nearest sample, the length to the nearest sample.
         let startSample = (m.ticks(start) / perSample).rounded
-        let count = (duration * Int64(rate)).rounded
+        // The nearest whole number of samples, never more than the track holds from the start (a video end
+        // half a sample past the audio's rounds down to it).
+        let count = Swift.min((duration * Int64(rate)).rounded, ((m.end - start) * Int64(rate)).floor)
         let mediaStart = (Rational(startSample) * perSample).rounded
         let mediaEnd = (Rational(startSample + count) * perSample).rounded
         guard let holding = samples.lastIndex(where: { $0.pts <= mediaStart && !$0.isDiscarded }) ?? samples.indices.first else {
@@ -184,6 +205,7 @@ public enum FixPlanner {
         let last = samples.lastIndex { $0.pts < mediaEnd } ?? holding
         let endOfLast = samples[last].pts + samples[last].duration
         let presentedDuration = Rational(count, Int64(rate))
+        let (firstPresented, _) = m.timeline.presentedSamples(from: Rational(mediaStart), to: Rational(mediaEnd))
         let endAfter = start + presentedDuration
         return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
                         keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
@@ -191,7 +213,7 @@ public enum FixPlanner {
                         mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
                         startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
                         trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
-                        sampleRate: rate, frameRate: nil)
+                        sampleRate: rate, frameRate: nil, presentedFrames: nil, firstPresented: firstPresented)
     }
 
     /// --loops N, or for --unroll S the smallest N with N x duration >= S. Copies of the video are laid end to

@@ -8,7 +8,7 @@ public enum ClipFix {
     /// Rules an output must not trip, or it is discarded.
     public static let mustBeClean: Set = ["audio-longer-than-video", "video-longer-than-audio", "start-offset",
                                           "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track",
-                                          "movie-duration-mismatch"]
+                                          "movie-duration-mismatch", "irregular-audio-durations"]
 
     public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
                            dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
@@ -31,12 +31,16 @@ public enum ClipFix {
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
-                try write(path, plan: plan, facts: before, iso: probe.iso, to: temp, temporaries: temporaries)
+                try write(path, plan: plan, facts: before, iso: probe.iso, timelines: probe.timelines, to: temp, temporaries: temporaries)
             }
-            let after = try Probe.facts(path: temp)
+            let written = try Probe.probe(temp)
+            let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
             if let bad = findings.first(where: { mustBeClean.contains($0.rule) }) {
                 return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)", plan: plan)
+            }
+            if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, source: probe, output: written) {
+                return failed(path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
             }
             try temporaries.commit(temp, to: destination)
             var shown = after
@@ -50,6 +54,24 @@ public enum ClipFix {
             }
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
+    }
+
+    /// The output's first presented frame must be the source's planned one, byte for byte (where both are
+    /// MP4/MOV and the frame was copied, not re-encoded).
+    static func firstFrameDifference(_ plan: FixPlan, source: Probe.Result, output: Probe.Result) throws -> String? {
+        guard let sourceISO = source.iso, let outputISO = output.iso, let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
+        for (cut, track) in pairs where cut.kind == .video && cut.head == nil {
+            guard let planned = cut.firstPresented, let sourceID = source.facts.tracks.first(where: { $0.index == cut.index })?.trackID,
+                  let sourceTrack = sourceISO.tracks[sourceID], planned < sourceTrack.locations.count,
+                  // Copied, not re-encoded (--target web's last GOP may be the whole cut).
+                  sourceTrack.timeline.samples[planned].dts >= cut.keepFrom, sourceTrack.timeline.samples[planned].dts <= cut.keepThrough,
+                  let id = track.trackID, let outTrack = outputISO.tracks[id],
+                  let shown = outTrack.timeline.presentedRange()?.firstSample, shown < outTrack.locations.count else { continue }
+            let a = try ISOFile.bytes(source.facts.path, sourceTrack.locations[planned])
+            let b = try ISOFile.bytes(output.facts.path, outTrack.locations[shown])
+            if a != b { return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \(planned + 1))" }
+        }
+        return nil
     }
 
     static func failed(_ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil) -> FileReport {
@@ -67,13 +89,13 @@ public enum ClipFix {
         }
     }
 
-    static func write(_ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, to temp: String,
+    static func write(_ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline], to temp: String,
                       temporaries: TemporaryFiles) throws {
         let container = facts.container
         let iso = container == "mp4" || container == "mov"
         let format = muxer(container: container, path: source)
         // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
-        if iso, let index, let layouts = ISOCut.layouts(plan, facts: facts, iso: index) {
+        if iso, let index, let layouts = ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
             try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale, to: temp)
             return
         }

@@ -6,21 +6,22 @@ import LoopAnalysis
 enum ISOCut {
     /// The layouts, or nil when the plan needs what only the FFmpeg path does (re-encoded frames or audio,
     /// repeats) or a track the index does not fully describe.
-    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile) -> [TrackLayout]? {
+    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) -> [TrackLayout]? {
         guard plan.repeats == 1, !plan.reencodesAudio else { return nil }
         var layouts: [TrackLayout] = []
         for cut in plan.tracks {
             guard cut.head == nil, cut.tail == nil,
                   let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
-                  track.descriptionCount == 1, track.locations.count == track.timeline.samples.count,
+                  let timeline = timelines[cut.index], track.descriptionCount == 1, track.locations.count == timeline.samples.count,
                   cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count else { return nil }
-            layouts.append(layout(cut, track: track, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video))
+            layouts.append(layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video))
         }
         return layouts
     }
 
-    static func layout(_ cut: TrackCut, track: ISOFile.Track, movieTimescale: Int64, bake: Bool) -> TrackLayout {
-        let samples = track.timeline.samples
+    /// `timeline` is the one the plan was made on: the index's, or its regular form (audio frame durations).
+    static func layout(_ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, bake: Bool) -> TrackLayout {
+        let samples = timeline.samples
         let base = samples[cut.first].dts
         var entries: [TrackLayout.Entry] = []
         entries.reserveCapacity(cut.last - cut.first + 1)

@@ -90,10 +90,27 @@ struct ISOFile {
                 guard box.size < 64 << 20 else { throw MediaError("read index", reason: "a movie fragment box claims \(box.size) bytes") }
                 try fragments.read(try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
             }
+            for id in iso.tracks.keys { iso.tracks[id]!.timeline.edits = openEnded(iso.tracks[id]!.timeline) }
             for id in iso.tracks.keys { iso.tracks[id]!.dataEnd = iso.tracks[id]!.locations.reduce(iso.tracks[id]!.dataEnd) { max($0, $1.offset &+ $1.size) } }
             iso.dataEnd = iso.tracks.values.map(\.dataEnd).max() ?? 0
         }
         return iso
+    }
+
+    /// One sample's bytes.
+    static func bytes(_ path: String, _ location: SampleLocation) throws -> [UInt8] {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw MediaError("read sample", reason: "cannot open \(path)") }
+        defer { try? file.close() }
+        return try readBox(file, location.offset, location.size, what: "sample")
+    }
+
+    /// In a fragmented movie the init segment cannot know the length: a media edit of duration 0 (the last
+    /// one) presents everything from its media time on (FFmpeg's HLS and DASH muxers write this).
+    static func openEnded(_ timeline: TrackTimeline) -> [Edit]? {
+        guard var edits = timeline.edits, let last = edits.indices.last, let mediaTime = edits[last].mediaTime,
+              edits[last].duration.isZero, let span = timeline.mediaSpan else { return timeline.edits }
+        edits[last].duration = Rational(Swift.max(span.end - mediaTime, 0)) * timeline.timeBase
+        return edits
     }
 
     static func readBox(_ file: FileHandle, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {

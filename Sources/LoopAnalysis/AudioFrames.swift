@@ -1,0 +1,46 @@
+/// Codecs whose every coded frame holds the same number of samples: the stored durations must say so, or
+/// the audio is placed where the decoder does not put it.
+public enum AudioFrames {
+    /// Samples per coded frame, by codec (AAC: 1024, or 960 for the 960-sample variant; HE-AAC's 2048
+    /// output samples show as durations of 2048 at the output rate).
+    public static func candidates(codec: String) -> [Int64] {
+        switch codec {
+        case "aac": [1024, 2048, 960, 1920]
+        case "mp3", "mp2": [1152, 576]
+        case "ac3", "eac3": [1536, 256, 512, 768]
+        default: []
+        }
+    }
+
+    /// The frame length in ticks when the codec has one and most samples have it; nil otherwise.
+    public static func frameTicks(codec: String, sampleRate: Int?, timeline t: TrackTimeline) -> Int64? {
+        guard let rate = sampleRate, rate > 0, let nominal = t.nominalDuration else { return nil }
+        let perSample = Rational(1, Int64(rate)) / t.timeBase
+        let allowed = candidates(codec: codec).map { Rational($0) * perSample }
+        return allowed.contains(Rational(nominal)) ? nominal : nil
+    }
+
+    /// Samples (decode order, the last excepted: a stream may end short) whose stored duration is not one frame.
+    public static func irregular(_ t: TrackTimeline, frame: Int64) -> [Int] {
+        t.samples.indices.dropLast().filter { t.samples[$0].duration != frame }
+    }
+
+    /// The timeline as the decoder plays it: every frame one frame long, back to back, placed so that most of
+    /// them keep their stored time (the median offset from the frame grid: a stretched first packet or
+    /// millisecond jitter from an FLV remux does not move the rest). The last keeps its stored length when
+    /// shorter. Edits are unchanged: they are in media time.
+    public static func regular(_ t: TrackTimeline, frame: Int64) -> TrackTimeline {
+        guard !t.samples.isEmpty else { return t }
+        var offsets = t.samples.enumerated().map { $0.element.dts - Int64($0.offset) * frame }
+        offsets.sort()
+        let anchor = Swift.max(offsets[offsets.count / 2], 0)
+        var out = t
+        for i in out.samples.indices {
+            let dts = anchor + Int64(i) * frame
+            out.samples[i].pts = dts + (out.samples[i].pts - out.samples[i].dts)
+            out.samples[i].dts = dts
+            out.samples[i].duration = i == out.samples.count - 1 ? Swift.min(t.samples[i].duration, frame) : frame
+        }
+        return out
+    }
+}

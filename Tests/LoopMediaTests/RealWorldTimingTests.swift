@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import LoopAnalysis
+import TestSupport
+@testable import LoopMedia
+
+/// The MP4 shapes phones, editors, recorders and packagers write (issue 10), each fixed exactly: the expected
+/// frames and samples come from how the fixture was made (fixtures/make-fixtures.sh), never from loopprep.
+@Suite struct RealWorldTimingTests {
+    struct Shape: CustomTestStringConvertible, Sendable {
+        var file: String
+        /// Presented frames and audio samples the fixed file must have.
+        var frames: Int
+        var samples: Int64?
+        var rate: Int = 48000
+        var fps: Rational
+        var testDescription: String { file }
+    }
+
+    static let shapes: [Shape] = [
+        // trim=end_frame=32 at 30000/1001; atrim=end_sample=51251: 0.2 sample short of the 32nd frame's end.
+        Shape(file: "ntsc-audio-early.mp4", frames: 32, samples: 51251, fps: Rational(30000, 1001)),
+        // trim=end_frame=24 at 24000/1001; atrim=end_sample=44144 at 44.1 kHz: 0.1 sample short.
+        Shape(file: "film-44k-audio-early.mp4", frames: 24, samples: 44144, rate: 44100, fps: Rational(24000, 1001)),
+        // 1 s at 30 fps, a 1.5 s tone: cut to the video's 30 frames = 48000 samples.
+        Shape(file: "negative-cts.mp4", frames: 30, samples: 48000, fps: Rational(30)),
+        Shape(file: "signed-ctts-v0.mp4", frames: 30, samples: 48000, fps: Rational(30)),
+        // 1 s at 30 fps and a 1 s tone, fragmented: every frame and sample kept.
+        Shape(file: "fragmented.mp4", frames: 30, samples: 48000, fps: Rational(30)),
+        Shape(file: "fragmented-separate-moof.mp4", frames: 30, samples: 48000, fps: Rational(30)),
+        // FFmpeg's HLS muxer places tracks with millisecond empty edits: every frame is kept; the audio is cut
+        // to the video within half a sample (its length depends on those rounded edits).
+        Shape(file: "hls-fmp4.mp4", frames: 30, samples: nil, fps: Rational(30)),
+        Shape(file: "cmaf-sidx.mp4", frames: 30, samples: nil, fps: Rational(30)),
+        // FLV's millisecond timestamps: every frame kept, audio durations made 1024.
+        Shape(file: "irregular-aac.mp4", frames: 30, samples: nil, rate: 44100, fps: Rational(30)),
+    ]
+
+    static func fix(_ source: String, to out: String) -> FileReport {
+        ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+    }
+
+    @Test(arguments: shapes)
+    func fixedExactly(shape: Shape) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(shape.file).path
+        let report = Self.fix(Fixtures.path(shape.file), to: out)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+
+        // loopprep's own strict re-analysis.
+        let after = try Probe.facts(path: out)
+        let bad = Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }
+        #expect(bad.isEmpty, "\(bad.map(\.message))")
+        #expect(after.mainVideo?.frameCount == shape.frames)
+        #expect(after.mainVideo?.frameRate == shape.fps)
+        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        if let samples = shape.samples { #expect(audio.sampleCount == Rational(samples)) }
+        // Audio ends within half a sample of the video.
+        #expect((audio.endSeconds - video.endSeconds).magnitude * Int64(shape.rate) <= Rational(1, 2))
+
+        // ffmpeg, independently: decoded frames with the edit lists applied, and the audio's length.
+        #expect(try FFmpegDecode.frames(out).count == shape.frames)
+        let streams = try FFprobe.streams(out)
+        let audioDuration = try #require(streams.first { $0.sample_rate != nil }?.duration.flatMap(Double.init))
+        if let samples = shape.samples { #expect(abs(audioDuration * Double(shape.rate) - Double(samples)) < 0.5) }
+
+        // Our second box reader: moov before mdat, one edit per track, and the edits' lengths.
+        let top = try MiniBox.read(out)
+        let types = top.map(\.type)
+        #expect(types.firstIndex(of: "moov")! < types.firstIndex(of: "mdat")!)
+        #expect(!types.contains("moof"))
+        let moov = try #require(top.first { $0.type == "moov" })
+        let movieScale = try #require(moov.child("mvhd")).timescale
+        for trak in moov.all("trak") {
+            let edits = try #require(trak.path("edts", "elst")).edits
+            #expect(edits.count == 1 && edits[0].mediaTime >= 0)
+            let handler = try #require(trak.path("mdia", "hdlr")).handler
+            let seconds = Rational(edits[0].duration, Int64(movieScale))
+            if handler == "vide", shape.samples != nil { #expect(seconds == Rational(Int64(shape.frames)) / shape.fps) }
+            if handler == "soun", let samples = shape.samples { #expect(seconds == Rational(samples, Int64(shape.rate))) }
+            if handler == "soun", shape.file == "irregular-aac.mp4" {
+                // Every AAC frame 1024 samples but the last.
+                let runs = try #require(trak.path("mdia", "minf", "stbl", "stts")).runs
+                #expect(runs.first?.delta == 1024 && runs.dropLast().allSatisfy { $0.delta == 1024 } && runs.count <= 2)
+            }
+        }
+    }
+
+    /// Negative composition offsets: the copied frames are the source's, and the first one shown is the
+    /// source's first (FFmpeg's mov muxer used to start 80 ms late with 2 frames lost).
+    @Test(arguments: ["negative-cts.mp4", "signed-ctts-v0.mp4", "fragmented.mp4"])
+    func presentsTheSourceFrames(file: String) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(file).path
+        _ = Self.fix(Fixtures.path(file), to: out)
+        let source = try FFmpegDecode.frames(Fixtures.path(file)), fixed = try FFmpegDecode.frames(out)
+        #expect(fixed.count == 30)
+        #expect(Array(source.prefix(fixed.count)) == fixed)
+    }
+
+    /// The analysis reads fragments from the index: durations from trun (FFmpeg 5.1 says 0), the stretched
+    /// first AAC packet of FFmpeg's fragmenter named, and nothing refused.
+    @Test func fragmentsAreReadFromTheIndex() throws {
+        let facts = try Probe.facts(path: Fixtures.path("fragmented.mp4"))
+        #expect(facts.fragmented == true)
+        #expect(facts.mainVideo?.frameCount == 30)
+        #expect(facts.mainVideo?.durationSeconds == Rational(1))
+        let rules = Set(Analyzer.findings(in: facts).map(\.rule))
+        #expect(rules.contains("irregular-audio-durations"))
+        #expect(!rules.contains("timestamp-gap"))
+    }
+
+    @Test func irregularAACDurationsAreNamed() throws {
+        let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
+        let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })
+        #expect(finding.severity == .warning && finding.message.contains("1024 samples"))
+        #expect(facts.mainVideo?.frameRate == Rational(30))
+    }
+}
+
+/// fix is idempotent on every fixture: fixing its own output finds nothing to do and changes no byte.
+@Suite struct FixTwiceTests {
+    static let fixtures: [String] = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path))?
+        .filter { ["mp4", "mov", "m4a", "webm"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
+
+    @Test(arguments: fixtures)
+    func fixingTheOutputChangesNothing(file: String) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("1-" + file).path, second = dir.appendingPathComponent("2-" + file).path
+        let report = RealWorldTimingTests.fix(Fixtures.path(file), to: first)
+        guard report.fix?.status == .fixed || report.fix?.status == .unchanged else { return }  // refused: nothing to fix twice
+        let again = RealWorldTimingTests.fix(first, to: second)
+        #expect(again.fix?.status == .unchanged, "\(file): \(again.fix?.plan?.notes ?? []) \(again.fix?.reason ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == (try Data(contentsOf: URL(fileURLWithPath: second))))
+    }
+}
