@@ -25,6 +25,13 @@ public enum AudioFrames {
         t.samples.indices.dropLast().filter { t.samples[$0].duration != frame }
     }
 
+    /// Durations that wobble around the frame length without moving any frame (the first excepted: a
+    /// stretched priming packet) half a frame or more from the regular grid: rounding, not missing audio.
+    public static func isJitter(_ t: TrackTimeline, frame: Int64) -> Bool {
+        let regular = regular(t, frame: frame)
+        return zip(t.samples, regular.samples).dropFirst().allSatisfy { 2 * ($0.dts - $1.dts).magnitude < frame }
+    }
+
     /// The timeline as the decoder plays it: every frame one frame long, back to back, placed so that most of
     /// them keep their stored time (the median offset from the frame grid: a stretched first packet or
     /// millisecond jitter from an FLV remux does not move the rest). The last keeps its stored length when

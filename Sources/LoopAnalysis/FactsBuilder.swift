@@ -34,7 +34,8 @@ extension TrackFacts {
         case .audio:
             if let rate = b.sampleRate, rate > 0 { sampleCount = range.duration * Int64(rate) }
             priming = Self.priming(codec: b.codec, range: range, timeline: t, basics: b)
-            if let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t) {
+            if let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t),
+               AudioFrames.isJitter(t, frame: frame) {
                 let odd = AudioFrames.irregular(t, frame: frame)
                 if let worst = odd.map({ t.samples[$0].duration - frame }).max(by: { $0.magnitude < $1.magnitude }) {
                     irregularDurations = IrregularDurations(count: odd.count, frameTicks: frame, largestDeviation: worst)
@@ -46,7 +47,16 @@ extension TrackFacts {
         let step = b.kind == .video ? nominal : nil
         // One tick of slack where a tick is coarser than a sample (ms time bases); none where ticks are samples.
         let tolerance: Int64 = b.kind == .audio && t.timeBase.denominator < Int64(b.sampleRate ?? 0) ? 1 : 0
-        let breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
+        var breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
+        // A fixed-frame codec's stored duration that is a frame off or more is a hole (or an overlap) in the
+        // audio, not jitter: the decoder plays one frame there.
+        if b.kind == .audio, irregularDurations == nil, let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t) {
+            for i in AudioFrames.irregular(t, frame: frame) where 2 * (t.samples[i].duration - frame).magnitude >= frame {
+                let s = t.samples[i]
+                guard Rational(s.pts + frame) < range.mediaEnd, Rational(s.pts + s.duration) > range.mediaStart else { continue }
+                breaks.append(TimingBreak(at: s.pts + s.duration, expectedAt: s.pts + frame, length: s.duration - frame))
+            }
+        }
         timingBreaks = Array(breaks.prefix(Self.breakLimit))
         timingBreakCount = breaks.count
     }

@@ -112,6 +112,19 @@ import TestSupport
         #expect(!rules.contains("timestamp-gap"))
     }
 
+    /// A stored AAC duration 200 ms long is missing audio, not jitter: reported as a hole, and fix refuses
+    /// rather than close it (which would move every later sample 200 ms against the video).
+    @Test func aRealAudioHoleIsNotJitter() throws {
+        let facts = try Probe.facts(path: Fixtures.path("audio-hole.mp4"))
+        let rules = Analyzer.findings(in: facts).map(\.rule)
+        #expect(rules.contains("timestamp-gap") && !rules.contains("irregular-audio-durations"))
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = Self.fix(Fixtures.path("audio-hole.mp4"), to: dir.appendingPathComponent("out.mp4").path)
+        #expect(report.fix?.status == .failed && report.fix?.reason?.contains("timestamp-gap") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     @Test func irregularAACDurationsAreNamed() throws {
         let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })
