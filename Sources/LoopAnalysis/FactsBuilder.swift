@@ -85,7 +85,7 @@ extension TrackFacts {
                 return PrimingFacts(samples: nil, signalled: false, method: "none")
             }
             let samples = (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded
-            return PrimingFacts(samples: samples, signalled: true, method: t.edits != nil ? "edit list" : "skip samples")
+            return PrimingFacts(samples: samples, signalled: true, method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
         case "opus":
             return PrimingFacts(samples: b.codecDelay, signalled: true, method: "codec header")
         default:

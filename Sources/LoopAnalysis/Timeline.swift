@@ -36,6 +36,9 @@ public struct TrackTimeline: Sendable {
     /// Ticks the decoder is told to drop at the start / end (Matroska codec delay, skip-samples side data).
     public var skipStart: Int64
     public var skipEnd: Int64
+    /// What signals the priming when it is not the container's own edit list or skip: "iTunSMPB" (iTunes
+    /// metadata, read as the edit it describes).
+    public var primingMethod: String?
 
     public init(timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0) {
         self.timeBase = timeBase; self.samples = samples; self.edits = edits

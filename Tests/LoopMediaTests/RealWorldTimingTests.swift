@@ -125,6 +125,37 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// iTunSMPB (priming 2112, padding 0, length 48000, as the fixture's maker wrote it over 1088 samples of
+    /// silence and FFmpeg's 1024 priming): signalled priming, and fix presents exactly the tone.
+    @Test func iTunesGaplessMetadataIsHonoured() throws {
+        let file = "itunsmpb-2112.m4a"
+        let facts = try Probe.facts(path: Fixtures.path(file))
+        let audio = try #require(facts.mainAudio)
+        #expect(audio.priming == PrimingFacts(samples: 2112, signalled: true, method: "iTunSMPB"))
+        #expect(audio.sampleCount == Rational(48000) && audio.startSeconds.isZero)
+        let rules = Analyzer.findings(in: facts).map(\.rule)
+        #expect(!rules.contains("priming-not-signalled") && !rules.contains("start-offset"))
+
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(file).path
+        #expect(Self.fix(Fixtures.path(file), to: out).fix?.status == .fixed)
+        // Our box reader: one edit skipping 2112 samples and presenting 48000.
+        let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
+        let edit = try #require(moov.child("trak")?.path("edts", "elst")?.edits.first)
+        #expect(edit.mediaTime == 2112 && Rational(edit.duration, Int64(moov.child("mvhd")!.timescale)) == Rational(1))
+        // ffprobe: the rewritten iTunSMPB still says 2112 / 0 / 48000 (0x840, 0xBB80).
+        let tags = String(decoding: try FFprobe.run(["-v", "error", "-show_entries", "format_tags=iTunSMPB", "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(tags.contains(" 00000840 00000000 000000000000BB80"))
+        // ffmpeg's decode starts on the tone's first sample (amplitude 1/8, 1 kHz at 48 kHz).
+        let decoded = try FFmpegDecode.audio(out)
+        func difference(_ shift: Int) -> Double {
+            let window = 2048..<40000
+            return window.reduce(0.0) { $0 + abs(Double(decoded[$1]) - 0.125 * sin(2 * Double.pi * 1000 * Double($1 + shift) / 48000)) } / Double(window.count)
+        }
+        #expect(difference(0) < 1e-3 && difference(0) * 10 < min(difference(-1), difference(1)))
+    }
+
     @Test func irregularAACDurationsAreNamed() throws {
         let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })

@@ -70,6 +70,9 @@ public enum FixPlanner {
         }
         let noop = isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
             && repeats == 1 && options.seamFade == nil && !options.bakeVideo
+        for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
+            notes.append("\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that")
+        }
         for track in facts.tracks {
             guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else { continue }
             notes.append("\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples")
@@ -95,7 +98,9 @@ public enum FixPlanner {
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
                 && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero && start
         }
-        return whole && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
+        // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
+        let edited = mappings.allSatisfy { $0.timeline.primingMethod == nil }
+        return whole && edited && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 
@@ -202,6 +207,8 @@ public enum FixPlanner {
         var first = holding
         let preRoll = (Rational(preRoll(codec: m.track.codec, sampleRate: rate)) * perSample).rounded
         while first > 0 && samples[first].pts > mediaStart - preRoll { first -= 1 }
+        // Nothing of the content is cut at the head: keep the whole priming, as the encoder wrote it.
+        if Rational(mediaStart) <= m.mediaStart { first = 0 }
         let last = samples.lastIndex { $0.pts < mediaEnd } ?? holding
         let endOfLast = samples[last].pts + samples[last].duration
         let presentedDuration = Rational(count, Int64(rate))

@@ -96,7 +96,8 @@ public enum ClipFix {
         let format = muxer(container: container, path: source)
         // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
         if iso, let index, let layouts = ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
-            try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale, to: temp)
+            try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
+                                gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index), to: temp)
             return
         }
         guard iso else {

@@ -19,6 +19,15 @@ enum ISOCut {
         return layouts
     }
 
+    /// iTunSMPB for the output, when the source has one: the first audio track's edit in samples.
+    static func gapless(_ plan: FixPlan, layouts: [TrackLayout], facts: ClipFacts, iso: ISOFile) -> ITunesGapless? {
+        guard iso.gapless != nil, let (n, cut) = plan.tracks.enumerated().first(where: { $0.element.kind == .audio }),
+              let rate = cut.sampleRate, n < layouts.count else { return nil }
+        let samples = { (ticks: Int64) in (Rational(ticks) * cut.timeBase * Int64(rate)).rounded }
+        let priming = samples(layouts[n].mediaTime), length = (cut.duration * Int64(rate)).rounded
+        return ITunesGapless(priming: priming, padding: max(samples(layouts[n].mediaDuration) - priming - length, 0), length: length)
+    }
+
     /// `timeline` is the one the plan was made on: the index's, or its regular form (audio frame durations).
     static func layout(_ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, bake: Bool) -> TrackLayout {
         let samples = timeline.samples

@@ -45,6 +45,8 @@ struct ISOFile {
     /// The movie box as stored, and the file type box (nil when absent).
     var moov: [UInt8] = []
     var ftyp: [UInt8]?
+    /// iTunes gapless metadata, when the movie's user data has it.
+    var gapless: ITunesGapless?
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
     static func topLevelBoxes(_ file: FileHandle, fileSize: Int64) throws -> [(type: String, offset: Int64, size: Int64)] {
@@ -142,6 +144,7 @@ struct ISOFile {
                     defaults[id] = Fragments.Defaults(descriptionIndex: t.u32(), duration: t.u32(), size: t.u32(), flags: t.u32())
                 }
             case "trak": traks.append(body)
+            case "udta": gapless = ITunesGapless.parse(Array(body.bytes[body.position..<body.end]))
             default: break
             }
         }

@@ -44,12 +44,16 @@ enum MP4Writer {
     /// Brands that promise fragments or segments, which the written file no longer has.
     static let fragmentBrands: Set = ["iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag"]
 
-    static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, to path: String) throws {
+    /// `gapless`: the iTunSMPB figures of the output, written over the source's when it has them (a stale
+    /// one would tell iTunes-family players to skip the wrong number of samples).
+    static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
+                      to path: String) throws {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
         let chunks = interleave(tracks, iso: iso)
         let payload = chunks.reduce(Int64(0)) { $0 + $1.bytes }
         let ftyp = fileType(iso)
         var moov = try movieBox(iso, tracks: byID, movieTimescale: movieTimescale)
+        if let gapless { moov.edit(["udta"]) { if var p = $0.payload { ITunesGapless.rewrite(&p, to: gapless); $0.payload = p } } }
 
         // Chunk offsets are fixed-width, so the moov's size does not depend on their values: lay out with 32-bit
         // offsets, widen to co64 if the file outgrows them.

@@ -51,6 +51,11 @@ public enum Probe {
         var timelines: [Int: TrackTimeline] = [:]
         if let iso {
             for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
+            // iTunSMPB says the first audio track's priming and padding where no edit list does.
+            if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),
+               let t = timelines[audio.index], let signalled = gaplessTimeline(t, gapless, rate: audio.sampleRate) {
+                timelines[audio.index] = signalled
+            }
         }
         let missing = basics.map(\.index).filter { timelines[$0] == nil }
         if !missing.isEmpty {
@@ -73,6 +78,20 @@ public enum Probe {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] { timelines[track.index] = AudioFrames.regular(t, frame: frame) }
         }
         return Result(facts: facts, timelines: timelines, input: missing.isEmpty ? input : try InputFile(path: path), iso: iso)
+    }
+
+    /// The skips iTunSMPB describes, for a track without a media edit; nil when the figures do not fit the track
+    /// (more samples claimed than it holds), which is then read as if there were none.
+    static func gaplessTimeline(_ t: TrackTimeline, _ g: ITunesGapless, rate: Int?) -> TrackTimeline? {
+        guard t.edits?.contains(where: { $0.mediaTime != nil }) != true, let rate, rate > 0, let span = t.mediaSpan else { return nil }
+        let perSample = Rational(1, Int64(rate)) / t.timeBase
+        guard perSample.denominator == 1 else { return nil }
+        let start = g.priming * perSample.numerator, length = g.length * perSample.numerator
+        guard span.start + start + length <= span.end else { return nil }
+        var out = t
+        out.edits = [Edit(mediaTime: span.start + start, duration: Rational(g.length, Int64(rate)))]
+        out.primingMethod = "iTunSMPB"
+        return out
     }
 
     static func fileSize(_ path: String) throws -> Int64 {
