@@ -148,9 +148,9 @@ extension TrackTimeline {
 
     /// Holes and overlaps between consecutive samples in presentation order.
     ///
-    /// Video (`frameStep` given): a step over 1.5 frames is a hole (the muxer stretches the frame before a drop,
-    /// so durations alone hide it), a step of zero or less an overlap; jitter below that is variable frame rate,
-    /// not a defect. Audio: each packet must start where the previous one ended, within `tolerance` ticks, which
+    /// Video (`frameStep` given): a step of zero or less is an overlap (two frames at one instant). A longer
+    /// step is a held frame, not a hole: the frame stays on screen until the next one, in every container
+    /// (screen recordings hold a frame for seconds; phones record variable frame rates). Audio: each packet must start where the previous one ended, within `tolerance` ticks, which
     /// absorbs the rounding of coarse time bases (Matroska's milliseconds).
     /// Only the presented span counts (`within`, media ticks): an edit that trims into a stretched first frame
     /// leaves nothing irregular on screen.
@@ -169,8 +169,6 @@ extension TrackTimeline {
             let step = b.pts &- a.pts
             if let frameStep {
                 if step <= 0 {
-                    breaks.append(TimingBreak(at: b.pts, expectedAt: a.pts &+ frameStep, length: step &- frameStep))
-                } else if 2 * step > 3 * frameStep {
                     breaks.append(TimingBreak(at: b.pts, expectedAt: a.pts &+ frameStep, length: step &- frameStep))
                 }
             } else {

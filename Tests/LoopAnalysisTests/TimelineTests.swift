@@ -87,14 +87,20 @@ enum Make {
         #expect(r.duration == Rational(4 * 1024 - 128, 48000))
     }
 
-    @Test func videoHolesAreStepsOverOneAndAHalfFrames() {
+    @Test func aHeldVideoFrameIsNotAHole() {
         var samples = Make.video(frames: 30, step: 512, timescale: 15360)
         samples.removeSubrange(15..<20)
-        // The muxer stretches the frame before the hole: durations alone would hide it.
+        // The muxer stores the frame before the drop as lasting six frames: players hold it that long.
         samples[14].duration = 512 * 6
         let t = TrackTimeline(timeBase: Rational(1, 15360), samples: samples)
-        let breaks = t.timingBreaks(frameStep: 512, tolerance: 0)
-        #expect(breaks == [TimingBreak(at: 20 * 512, expectedAt: 15 * 512, length: 5 * 512)])
+        #expect(t.timingBreaks(frameStep: 512, tolerance: 0).isEmpty)
+    }
+
+    @Test func twoVideoFramesAtOneInstantAreAnOverlap() {
+        var samples = Make.video(frames: 10, step: 512, timescale: 15360)
+        samples[5].pts = samples[4].pts
+        let breaks = TrackTimeline(timeBase: Rational(1, 15360), samples: samples).timingBreaks(frameStep: 512, tolerance: 0)
+        #expect(breaks == [TimingBreak(at: 4 * 512, expectedAt: 5 * 512, length: -512)])
     }
 
     @Test func variableFrameRateJitterIsNotAHole() {

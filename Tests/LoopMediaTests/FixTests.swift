@@ -123,7 +123,7 @@ import LoopAnalysis
     @Test func unfixableGapIsRefusedAndLeavesNothing() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let report = Self.fix("timestamp-gap.mp4", into: dir)
+        let report = Self.fix("audio-hole.mp4", into: dir)
         #expect(report.fix?.status == .failed)
         #expect(report.fix?.reason?.contains("timestamp-gap") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)

@@ -11,7 +11,7 @@ import LoopAnalysis
         ("start-offset.mp4", "start-offset"),
         ("priming-not-signalled.mp4", "priming-not-signalled"),
         ("not-keyframe-start.mp4", "first-frame-not-keyframe"),
-        ("timestamp-gap.mp4", "timestamp-gap"),
+        ("audio-hole.mp4", "timestamp-gap"),
         ("moov-at-end.mp4", "moov-at-end"),
         ("too-short.mp4", "too-short-to-loop"),
         ("vp9-opus.webm", "not-playable-on-target"),
@@ -83,7 +83,7 @@ import LoopAnalysis
 
     /// Our index reader against ffprobe's demuxer: start and duration of every stream, after edit lists.
     @Test(arguments: ["clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "audio-longer.mp4",
-                      "video-longer.mp4", "start-offset.mp4", "not-keyframe-start.mp4", "timestamp-gap.mp4", "too-short.mp4"])
+                      "video-longer.mp4", "start-offset.mp4", "not-keyframe-start.mp4", "held-frame.mp4", "vfr-end.mp4", "too-short.mp4"])
     func factsAgreeWithFFprobe(file: String) throws {
         let ours = try Probe.facts(path: Fixtures.path(file))
         let theirs = try FFprobe.streams(Fixtures.path(file))

@@ -14,6 +14,8 @@ import TestSupport
         var samples: Int64?
         var rate: Int = 48000
         var fps: Rational
+        /// The video's presented length, when it is not frames / fps (held or variable frames).
+        var videoSeconds: Rational?
         var testDescription: String { file }
     }
 
@@ -28,6 +30,10 @@ import TestSupport
         // 1 s at 30 fps and a 1 s tone, fragmented: every frame and sample kept.
         Shape(file: "fragmented.mp4", frames: 30, samples: 48000, fps: Rational(30)),
         Shape(file: "fragmented-separate-moof.mp4", frames: 30, samples: 48000, fps: Rational(30)),
+        // Frames 10-54 of 90 at 30 fps dropped with their timestamps kept: 45 frames over 3 s, a 3 s tone.
+        Shape(file: "held-frame.mp4", frames: 45, samples: 144000, fps: Rational(30), videoSeconds: Rational(3)),
+        // 25 frames of 40 ms and 10 of 20 ms; a 1.18 s tone: cut to 34 frames, 1.18 s = 56640 samples.
+        Shape(file: "vfr-end.mp4", frames: 34, samples: 56640, fps: Rational(25), videoSeconds: Rational(118, 100)),
         // FFmpeg's HLS muxer places tracks with millisecond empty edits: every frame is kept; the audio is cut
         // to the video within half a sample (its length depends on those rounded edits).
         Shape(file: "hls-fmp4.mp4", frames: 30, samples: nil, fps: Rational(30)),
@@ -77,7 +83,7 @@ import TestSupport
             #expect(edits.count == 1 && edits[0].mediaTime >= 0)
             let handler = try #require(trak.path("mdia", "hdlr")).handler
             let seconds = Rational(edits[0].duration, Int64(movieScale))
-            if handler == "vide", shape.samples != nil { #expect(seconds == Rational(Int64(shape.frames)) / shape.fps) }
+            if handler == "vide", shape.samples != nil { #expect(seconds == shape.videoSeconds ?? Rational(Int64(shape.frames)) / shape.fps) }
             if handler == "soun", let samples = shape.samples { #expect(seconds == Rational(samples, Int64(shape.rate))) }
             if handler == "soun", shape.file == "irregular-aac.mp4" {
                 // Every AAC frame 1024 samples but the last.

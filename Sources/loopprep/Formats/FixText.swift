@@ -25,7 +25,9 @@ enum FixText {
         if !cut.trimmedHead.isZero { parts.append("\(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at the start") }
         if !cut.trimmedTail.isZero { parts.append("\(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at the end") }
         let what = parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
-        return "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(amount(cut.duration, cut)), packets \(cut.first)-\(cut.last)"
+        // Video presents whole frames, counted (variable frame rates have no one frame length to divide by).
+        let presented = cut.presentedFrames.map { "\(Figures.ms(cut.duration)) = \($0) frame\($0 == 1 ? "" : "s")" } ?? amount(cut.duration, cut)
+        return "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(presented), packets \(cut.first)-\(cut.last)"
     }
 
     static func amount(_ seconds: Rational, _ cut: TrackCut) -> String {
