@@ -163,6 +163,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// shows none of them. nil when there are none (so reports of whole files stay as they were).
     public var emptyTracks: [EmptyTrack]?
     public var seam: SeamFacts?
+    /// A cover picture (MP4 covr, an attached picture): nil when there is none.
+    public var coverArt: Bool?
 
     public init(path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
                 movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,

@@ -162,6 +162,46 @@ import TestSupport
         #expect(difference(0) < 1e-3 && difference(0) * 10 < min(difference(-1), difference(1)))
     }
 
+    /// Cover art survives fix byte for byte (a PNG attached picture in covr).
+    @Test func coverArtIsKept() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("cover-art.mp4").path
+        let report = Self.fix(Fixtures.path("cover-art.mp4"), to: out)
+        #expect(report.fix?.status == .fixed && report.fix?.plan?.notes.contains("keeps the cover art") == true)
+        #expect(report.fix?.plan?.dropped.isEmpty == true)
+        let streams = try FFprobe.streams(out)
+        #expect(streams.map(\.codec_name) == ["h264", "aac", "png"])
+        let picture = { (path: String) in try FFprobe.packetHashes(path)[2] }
+        #expect(try picture(out) != nil && picture(out) == picture(Fixtures.path("cover-art.mp4")))
+        #expect(try Probe.facts(path: out).mainVideo?.frameCount == 30)
+    }
+
+    /// Chapters (QuickTime chapter track and Nero chpl) and a timecode track survive fix, cut and retimed to the
+    /// kept range: the fixture's chapters at 0 and 0.7 s and timecode 01:00:00:00 (30 fps), cut from 0.2 s.
+    @Test func chaptersAndTimecodeAreCutAndRetimed() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("chapters-timecode.mov").path
+        let report = Self.fix(Fixtures.path("chapters-timecode.mov"), to: out)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.fix?.plan?.start == Rational(1, 5) && report.fix?.plan?.others.count == 2)
+        struct Chapters: Decodable { struct C: Decodable { var start_time: String; var tags: [String: String]? }; var chapters: [C] }
+        let chapters = try JSONDecoder().decode(Chapters.self, from: try FFprobe.run(["-v", "error", "-show_chapters", "-of", "json", out])).chapters
+        #expect(chapters.map(\.start_time) == ["0.000000", "0.500000"])
+        #expect(chapters.map { $0.tags?["title"] } == ["One", "Two"])
+        let timecode = String(decoding: try FFprobe.run(["-v", "error", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(timecode.contains("01:00:00:06"))
+        // Our box reader: Nero chapters at 0 and 5,000,000 (100 ns units), the text track's samples 0.5 s and the rest.
+        let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
+        let chpl = try #require(moov.child("udta")?.child("chpl"))
+        #expect(chpl.payload[8] == 2 && chpl.u64(9) == 0 && chpl.u64(9 + 8 + 1 + 3) == 5_000_000)
+        let text = try #require(moov.all("trak").first { $0.path("mdia", "hdlr")?.handler == "text" })
+        let scale = Int64(try #require(text.path("mdia", "mdhd")).timescale)
+        let runs = try #require(text.path("mdia", "minf", "stbl", "stts")).runs
+        #expect(runs.first.map { Rational($0.delta, scale) } == Rational(1, 2))
+    }
+
     @Test func irregularAACDurationsAreNamed() throws {
         let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })

@@ -57,6 +57,8 @@ public struct TrackCut: Sendable, Equatable, Codable {
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.
 public struct FixPlan: Sendable, Equatable, Codable {
     public var tracks: [TrackCut]
+    /// Chapter, timecode and text tracks cut to the same range (MP4/MOV stream copies only).
+    public var others: [TrackCut] = []
     /// Tracks left out of the output: neither audio nor video, or empty (reported in the notes).
     public var dropped: [Int]
     /// The input instant (presentation timeline, seconds) where the output starts.

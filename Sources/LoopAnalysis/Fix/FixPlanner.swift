@@ -44,8 +44,6 @@ public enum FixPlanner {
             mappings.append(m)
         }
         guard !mappings.isEmpty else { throw PlanError("no audio or video track to keep") }
-        let dropped = facts.tracks.filter { $0.kind != .video && $0.kind != .audio }.map(\.index)
-        if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
         let empty = (facts.emptyTracks ?? []).map(\.index)
         if !empty.isEmpty { notes.append("leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))") }
 
@@ -68,7 +66,24 @@ public enum FixPlanner {
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
+        // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies. Chapter, timecode
+        // and subtitle tracks are cut to the same range when the MP4 writer copies the whole file; otherwise
+        // (Matroska, re-encoded parts) they are left out.
+        let iso = facts.moovBeforeMdat != nil
+        if iso, facts.coverArt == true { notes.append("keeps the cover art") }
+        let copies = iso && repeats == 1 && options.seamFade == nil && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
+        var others: [TrackCut] = [], dropped: [Int] = []
+        for track in facts.tracks where track.kind != .video && track.kind != .audio && !(iso && track.kind == .attachment) {
+            if copies, let t = timelines[track.index], let cut = otherCut(track, timeline: t, start: start, duration: duration) {
+                others.append(cut)
+            } else {
+                dropped.append(track.index)
+            }
+        }
+        if !others.isEmpty { notes.append("keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range") }
+        if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
         let noop = isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
+            && others.allSatisfy { cut in timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false && cut.trimmedHead.isZero && cut.trimmedTail.isZero }
             && repeats == 1 && options.seamFade == nil && !options.bakeVideo
         for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
             notes.append("\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that")
@@ -82,8 +97,26 @@ public enum FixPlanner {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
-        return FixPlan(tracks: cuts, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
+        return FixPlan(tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
                        notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+    }
+
+    /// A track that is neither audio nor video (chapters, timecode, subtitles) over the planned range: the
+    /// samples shown in it, from the one on at the start. nil when the track does not cover the start (it would
+    /// need an empty edit) or shows nothing in the range.
+    static func otherCut(_ track: TrackFacts, timeline t: TrackTimeline, start: Rational, duration: Rational) -> TrackCut? {
+        guard let range = t.presentedRange(), range.start <= start, range.end > start, !t.samples.isEmpty else { return nil }
+        let tb = t.timeBase
+        let mediaStart = (range.mediaStart + (start - range.start) / tb).floor
+        let kept = Rational.min(duration, range.end - start)
+        let mediaEnd = Rational(mediaStart) + kept / tb
+        let first = t.samples.indices.filter { t.samples[$0].pts <= mediaStart }.max { t.samples[$0].pts < t.samples[$1].pts } ?? 0
+        guard let last = t.samples.indices.filter({ Rational(t.samples[$0].pts) < mediaEnd }).max(), last >= first else { return nil }
+        return TrackCut(index: track.index, kind: track.kind, codec: track.codec, timeBase: tb, first: first, last: last,
+                        keepFrom: t.samples[first].dts, keepThrough: t.samples[last].dts, origin: t.samples[0].dts,
+                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: kept, mediaEnd: nil,
+                        startBefore: track.startSeconds, endBefore: track.endSeconds, trimmedHead: start - track.startSeconds,
+                        trimmedTail: track.endSeconds - (start + kept), sampleRate: nil, frameRate: nil)
     }
 
     /// The input already is what fix would write: every track whole, starting at 0 where it starts, nothing

@@ -6,8 +6,10 @@ extension InputFile {
     func basics(_ index: Int) -> TrackBasics {
         let st = stream(index).pointee
         let par = st.codecpar.pointee
+        // A cover picture (MP4 covr, Matroska attachment shown as a stream) is one still, not a video track.
+        let attachedPicture = st.disposition & Int32(AV_DISPOSITION_ATTACHED_PIC) != 0
         let kind: TrackKind = switch par.codec_type {
-        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_VIDEO: attachedPicture ? .attachment : .video
         case AVMEDIA_TYPE_AUDIO: .audio
         case AVMEDIA_TYPE_SUBTITLE: .subtitle
         case AVMEDIA_TYPE_DATA: .data

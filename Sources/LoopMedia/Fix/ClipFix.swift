@@ -95,9 +95,10 @@ public enum ClipFix {
         let iso = container == "mp4" || container == "mov"
         let format = muxer(container: container, path: source)
         // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
-        if iso, let index, let layouts = ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
+        if iso, let index, let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
             try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
-                                gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index), to: temp)
+                                gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
+                                range: (plan.start, plan.duration), to: temp)
             return
         }
         guard iso else {

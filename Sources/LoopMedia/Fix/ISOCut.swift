@@ -6,17 +6,46 @@ import LoopAnalysis
 enum ISOCut {
     /// The layouts, or nil when the plan needs what only the FFmpeg path does (re-encoded frames or audio,
     /// repeats) or a track the index does not fully describe.
-    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) -> [TrackLayout]? {
+    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) throws -> [TrackLayout]? {
         guard plan.repeats == 1, !plan.reencodesAudio else { return nil }
         var layouts: [TrackLayout] = []
-        for cut in plan.tracks {
+        for cut in plan.tracks + plan.others {
             guard cut.head == nil, cut.tail == nil,
                   let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
                   let timeline = timelines[cut.index], track.descriptionCount == 1, track.locations.count == timeline.samples.count,
                   cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count else { return nil }
-            layouts.append(layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video))
+            if cut.kind == .video || cut.kind == .audio {
+                layouts.append(layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video))
+            } else {
+                layouts.append(try retimed(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, iso: iso, source: facts.path))
+            }
         }
         return layouts
+    }
+
+    /// A chapter, timecode or text track cut to the range with its samples themselves retimed (the first one
+    /// starts at 0, each ends where the next starts or at the end), and no edit into a sample: readers that
+    /// ignore edit lists on these tracks (FFmpeg reads chapters and timecodes from the samples) agree with
+    /// those that apply them. A timecode sample's frame number moves on by the frames trimmed before it.
+    static func retimed(_ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, iso: ISOFile,
+                        source: String) throws -> TrackLayout {
+        let samples = timeline.samples
+        let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
+        var entries: [TrackLayout.Entry] = []
+        for i in cut.first...cut.last {
+            let from = max(samples[i].pts, cut.mediaStart)
+            let next = i < cut.last ? Rational(samples[i + 1].pts) : Rational(samples[i].pts + samples[i].duration)
+            let to = Rational.min(next, end).rounded
+            guard to > from else { continue }
+            entries.append(.init(location: track.locations[i], duration: to - from, compositionOffset: 0, isSync: samples[i].isSync, sourceIndex: i))
+        }
+        if track.handler == "tmcd", var first = entries.first, let format = TimecodeFormat(iso.sampleEntry(of: track)) {
+            let bytes = try ISOFile.bytes(source, first.location)
+            let trimmed = Rational(cut.mediaStart - samples[first.sourceIndex].pts) * cut.timeBase
+            first.replacement = format.advance(bytes, by: trimmed)
+            entries[0] = first
+        }
+        return TrackLayout(trackID: track.trackID, entries: entries, mediaTime: 0, editDuration: (cut.duration * movieTimescale).rounded, pcm: nil)
     }
 
     /// iTunSMPB for the output, when the source has one: the first audio track's edit in samples.
@@ -54,5 +83,30 @@ enum ISOCut {
         }
         return TrackLayout(trackID: track.trackID, entries: entries, mediaTime: mediaTime,
                            editDuration: (cut.duration * movieTimescale).rounded, pcm: track.pcm)
+    }
+}
+
+/// A QuickTime timecode sample description ('tmcd'): its frame rate, as timescale and frame duration.
+struct TimecodeFormat {
+    var timescale: Int64
+    var frameDuration: Int64
+    /// The sample holds a 32-bit frame number unless the counter flag says it counts something else.
+    var isFrameNumber: Bool
+
+    init?(_ entry: [UInt8]?) {
+        guard let entry, entry.count >= 34, String(decoding: entry[4..<8], as: UTF8.self) == "tmcd" else { return nil }
+        var r = ByteReader(entry, from: 8 + 6 + 2 + 4, to: entry.count)   // header, reserved, data reference, reserved
+        let flags = r.u32()
+        timescale = Int64(r.u32()); frameDuration = Int64(r.u32())
+        isFrameNumber = flags & 0x8 == 0
+        guard timescale > 0, frameDuration > 0 else { return nil }
+    }
+
+    /// The sample's frame number moved on by `seconds` (whole frames).
+    func advance(_ sample: [UInt8], by seconds: Rational) -> [UInt8]? {
+        guard isFrameNumber, sample.count >= 4 else { return nil }
+        var r = ByteReader(sample, from: 0, to: 4)
+        let frames = (seconds * Rational(timescale, frameDuration)).floor
+        return be32(r.u32() &+ UInt32(truncatingIfNeeded: frames)) + Array(sample[4...])
     }
 }

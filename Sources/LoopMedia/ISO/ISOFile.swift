@@ -99,6 +99,20 @@ struct ISOFile {
         return iso
     }
 
+    /// A track's first sample description (its stsd entry, header included).
+    func sampleEntry(of track: Track) -> [UInt8]? {
+        var reader = ByteReader(moov, from: track.trak.lowerBound + 8, to: track.trak.upperBound)
+        for type in ["mdia", "minf", "stbl", "stsd"] {
+            guard let child = reader.children(until: reader.end).first(where: { $0.0 == type })?.1 else { return nil }
+            reader = child
+        }
+        reader.skip(8)                                  // version, flags, entry count
+        let start = reader.position
+        let size = Int(reader.u32())
+        guard size >= 8, start + size <= reader.end else { return nil }
+        return Array(moov[start..<start + size])
+    }
+
     /// One sample's bytes.
     static func bytes(_ path: String, _ location: SampleLocation) throws -> [UInt8] {
         guard let file = FileHandle(forReadingAtPath: path) else { throw MediaError("read sample", reason: "cannot open \(path)") }

@@ -13,6 +13,8 @@ struct TrackLayout {
         var isSync: Bool
         /// The sample's number in the source's index (for per-sample tables copied across: sdtp, sbgp).
         var sourceIndex: Int
+        /// Bytes written instead of the source's (a timecode sample advanced to the new start).
+        var replacement: [UInt8]? = nil
     }
 
     var trackID: Int
@@ -46,14 +48,19 @@ enum MP4Writer {
 
     /// `gapless`: the iTunSMPB figures of the output, written over the source's when it has them (a stale
     /// one would tell iTunes-family players to skip the wrong number of samples).
+    /// `range`: where the output starts in the source and how long it is (seconds), to move Nero chapters.
     static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
-                      to path: String) throws {
+                      range: (start: Rational, length: Rational), to path: String) throws {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
         let chunks = interleave(tracks, iso: iso)
         let payload = chunks.reduce(Int64(0)) { $0 + $1.bytes }
         let ftyp = fileType(iso)
         var moov = try movieBox(iso, tracks: byID, movieTimescale: movieTimescale)
-        if let gapless { moov.edit(["udta"]) { if var p = $0.payload { ITunesGapless.rewrite(&p, to: gapless); $0.payload = p } } }
+        moov.edit(["udta"]) { udta in
+            guard var p = udta.payload else { return }
+            if let gapless { ITunesGapless.rewrite(&p, to: gapless) }
+            udta.payload = NeroChapters.cut(p, start: range.start, length: range.length)
+        }
 
         // Chunk offsets are fixed-width, so the moov's size does not depend on their values: lay out with 32-bit
         // offsets, widen to co64 if the file outgrows them.
@@ -82,6 +89,11 @@ enum MP4Writer {
         var run: (offset: Int64, size: Int64)?
         for chunk in chunks {
             for entry in tracks[chunk.track].entries[chunk.entries] {
+                if let replacement = entry.replacement {
+                    if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out); run = nil }
+                    try out.write(contentsOf: Data(replacement))
+                    continue
+                }
                 let size = bytes(entry, tracks[chunk.track])
                 if let r = run, r.offset + r.size == entry.location.offset { run = (r.offset, r.size + size); continue }
                 if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
@@ -96,6 +108,7 @@ enum MP4Writer {
 
     /// Bytes an entry takes: its stored size, or for cut PCM the frames it keeps.
     static func bytes(_ entry: TrackLayout.Entry, _ track: TrackLayout) -> Int64 {
+        if let replacement = entry.replacement { return Int64(replacement.count) }
         guard let pcm = track.pcm else { return entry.location.size }
         return min(entry.location.size, entry.duration * pcm.frameBytes)
     }
@@ -226,10 +239,11 @@ struct SampleTables {
                 let sync = entries.indices.filter { entries[$0].isSync }
                 children.append(.full("stss", be32(UInt32(sync.count)) + sync.flatMap { be32(UInt32($0 + 1)) }))
             }
-            if let size = entries.first?.location.size, entries.allSatisfy({ $0.location.size == size }) {
+            let sizes = entries.map { MP4Writer.bytes($0, track) }
+            if let size = sizes.first, sizes.allSatisfy({ $0 == size }) {
                 children.append(.full("stsz", be32(UInt32(clamping: size)) + be32(UInt32(entries.count))))
             } else {
-                children.append(.full("stsz", be32(0) + be32(UInt32(entries.count)) + entries.flatMap { be32(UInt32(clamping: $0.location.size)) }))
+                children.append(.full("stsz", be32(0) + be32(UInt32(entries.count)) + sizes.flatMap { be32(UInt32(clamping: $0)) }))
             }
             children.append(Self.chunkTable(chunks.map { Int64($0.chunk.entries.count) }))
         }

@@ -73,6 +73,7 @@ public enum Probe {
                               fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
                               fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
+        if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) { facts.coverArt = true }
         // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
         for track in tracks {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] { timelines[track.index] = AudioFrames.regular(t, frame: frame) }
