@@ -34,6 +34,8 @@ import TestSupport
         Shape(file: "held-frame.mp4", frames: 45, samples: 144000, fps: Rational(30), videoSeconds: Rational(3)),
         // 25 frames of 40 ms and 10 of 20 ms; a 1.18 s tone: cut to 34 frames, 1.18 s = 56640 samples.
         Shape(file: "vfr-end.mp4", frames: 34, samples: 56640, fps: Rational(25), videoSeconds: Rational(118, 100)),
+        // 3 frames at 30 fps, 0.15 s of 24-bit 96 kHz PCM in an lpcm entry: cut to 0.1 s = 9600 samples.
+        Shape(file: "lpcm-24bit-96k.mov", frames: 3, samples: 9600, rate: 96000, fps: Rational(30)),
         // FFmpeg's HLS muxer places tracks with millisecond empty edits: every frame is kept; the audio is cut
         // to the video within half a sample (its length depends on those rounded edits).
         Shape(file: "hls-fmp4.mp4", frames: 30, samples: nil, fps: Rational(30)),
@@ -160,6 +162,19 @@ import TestSupport
             return window.reduce(0.0) { $0 + abs(Double(decoded[$1]) - 0.125 * sin(2 * Double.pi * 1000 * Double($1 + shift) / 48000)) } / Double(window.count)
         }
         #expect(difference(0) < 1e-3 && difference(0) * 10 < min(difference(-1), difference(1)))
+    }
+
+    /// 24-bit PCM in an lpcm sample entry is written (FFmpeg's muxer refused it): the sample entry as it was,
+    /// and the kept samples bit for bit.
+    @Test func lpcmIsCopiedBitForBit() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("lpcm-24bit-96k.mov"), out = dir.appendingPathComponent("out.mov").path
+        #expect(Self.fix(source, to: out).fix?.status == .fixed)
+        let audio = try #require(try FFprobe.streams(out).first { $0.sample_rate != nil })
+        #expect(audio.codec_name == "pcm_s24le" && audio.nb_frames == "9600")
+        let before = try FFmpegDecode.audio(source), after = try FFmpegDecode.audio(out)
+        #expect(after.count == 9600 && Array(before.prefix(9600)) == after)
     }
 
     /// Cover art survives fix byte for byte (a PNG attached picture in covr).
