@@ -140,6 +140,45 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// A constant 25 fps clip whose AAC priming is not signalled stitches (it was refused as variable frame
+    /// timing): 50 frames each, the first one partly under the 21.3 ms of priming fix hides, so 49 whole frames.
+    @Test func unsignalledPrimingAt25fpsStitches() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("priming-not-signalled-25.mp4")
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameHashes(out).count == 98)
+        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+            .split(separator: "\n").compactMap { Double($0) }
+        #expect(durations.count >= 2 && abs(durations[0] - 98.0 / 25) < 1e-6 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6)
+        #expect(try Self.decodeErrors(out) == "")
+    }
+
+    /// A clip with two audio tracks is refused with both named, not stitched with one silently dropped.
+    @Test func aSecondAudioTrackIsNotDroppedSilently() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", Run.fixture("two-audio.mp4"), Run.fixture("clean.mp4"), "-o", out])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("two-audio.mp4: 2 audio tracks (eng, fra)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
+    @Test func aSingleClipLoopsWithACrossfade() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", Run.fixture("seam-jump.mp4"), "--loop", "--transition", "crossfade", "--duration", "0.3", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        // 30 frames, less the 9-frame wrap-around overlap.
+        #expect(try Self.frameHashes(out).count == 21)
+        let analyze = try Run.loopprep(["analyze", out])
+        #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
+    }
+
     /// --normalize re-encodes clips of another size, frame rate, codec, sample rate and channel count to the first
     /// clip's format (pictures fitted with bars, frames mapped to the output's rate, audio resampled).
     @Test func normalizeJoinsDifferentClips() throws {

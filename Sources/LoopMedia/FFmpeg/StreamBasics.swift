@@ -20,7 +20,9 @@ extension InputFile {
         var profile: String?
         let profileID = par.profile != FF_PROFILE_UNKNOWN ? par.profile : Self.profileFromExtradata(par)
         if let profileID, let name = avcodec_profile_name(par.codec_id, profileID) { profile = String(cString: name) }
-        let rate = st.avg_frame_rate.num > 0 ? st.avg_frame_rate : st.r_frame_rate
+        // The stream's base rate (r_frame_rate: the rate every timestamp fits) before the average, which a
+        // held or stretched frame pulls away from the nominal one (25 fps reads as 320000/12949).
+        let rate = st.r_frame_rate.num > 0 && st.r_frame_rate.den > 0 ? st.r_frame_rate : st.avg_frame_rate
         var b = TrackBasics(index: index, trackID: Int(st.id), kind: kind, codec: codec, profile: profile)
         if kind == .video {
             b.width = Int(par.width); b.height = Int(par.height)

@@ -85,8 +85,15 @@ public enum Stitcher {
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// rotation (which it does not turn) and an encodable first clip matter.
     public static func differences(_ clips: [PreparedClip], normalizing: Bool = false) -> [String] {
+        // The output has one audio track: a second one (another language, commentary) would be lost unsaid.
+        let extraAudio = clips.compactMap { clip -> String? in
+            let audio = clip.facts.audioTracks
+            guard audio.count > 1 else { return nil }
+            let names = audio.map { $0.language ?? "track \($0.index)" }.joined(separator: ", ")
+            return "\(clip.path): \(audio.count) audio tracks (\(names)); stitch writes one, so the others would be lost: keep one per clip first (ffmpeg -map 0:v -map 0:a:0 -c copy)"
+        }
         if normalizing {
-            var out: [String] = []
+            var out: [String] = extraAudio
             if clips.first?.facts.mainVideo?.codec != "h264" { out.append("\(clips.first?.path ?? "?"): --normalize encodes H.264 like the first clip; put an H.264 clip first") }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
             for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
@@ -94,8 +101,8 @@ public enum Stitcher {
             }
             return out
         }
-        guard let first = clips.first, let v0 = first.facts.mainVideo else { return [] }
-        var out: [String] = []
+        guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
+        var out: [String] = extraAudio
         for clip in clips.dropFirst() {
             guard let v = clip.facts.mainVideo else { out.append("\(clip.path) has no video"); continue }
             func differ(_ what: String, _ a: String, _ b: String) { if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") } }
