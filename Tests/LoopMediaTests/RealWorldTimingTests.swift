@@ -55,6 +55,9 @@ import TestSupport
         let out = dir.appendingPathComponent(shape.file).path
         let report = Self.fix(Fixtures.path(shape.file), to: out)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        if shape.file.hasPrefix("fragmented") || shape.file.hasPrefix("cmaf") || shape.file.hasPrefix("hls") {
+            #expect(report.fix?.plan?.notes.contains { $0.contains("one plain MP4") } == true)
+        }
 
         // loopprep's own strict re-analysis.
         let after = try Probe.facts(path: out)

@@ -72,6 +72,7 @@ public enum FixPlanner {
         let iso = facts.moovBeforeMdat != nil
         if iso, facts.coverArt == true { notes.append("keeps the cover art") }
         let copies = iso && repeats == 1 && options.seamFade == nil && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
+        if facts.fragmented == true, copies { notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)") }
         var others: [TrackCut] = [], dropped: [Int] = []
         for track in facts.tracks where track.kind != .video && track.kind != .audio && !(iso && track.kind == .attachment) {
             if copies, let t = timelines[track.index], let cut = otherCut(track, timeline: t, start: start, duration: duration) {
