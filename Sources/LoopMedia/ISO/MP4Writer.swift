@@ -52,7 +52,8 @@ enum MP4Writer {
     static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
                       range: (start: Rational, length: Rational), to path: String) throws {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
-        let chunks = interleave(tracks, iso: iso)
+        let timescales = tracks.map { iso.tracks[$0.trackID]?.timescale ?? 1 }
+        let chunks = sourceOrder(tracks, timescales: timescales) ?? interleave(tracks, timescales: timescales)
         let payload = chunks.reduce(Int64(0)) { $0 + $1.bytes }
         let ftyp = fileType(iso)
         var moov = try movieBox(iso, tracks: byID, movieTimescale: movieTimescale)
@@ -113,12 +114,45 @@ enum MP4Writer {
         return min(entry.location.size, entry.duration * pcm.frameBytes)
     }
 
+    /// The source's own layout, when it interleaves well: samples in file order, a chunk per run of one track.
+    /// The media then copies in a few long ranges (an hour of FFmpeg's finely interleaved output was 217,000
+    /// copies when re-chunked). nil when, in that order, some track would run more than a second ahead of
+    /// another (a source with each track in one block, fragments per track, or a cut that moved one track).
+    static func sourceOrder(_ tracks: [TrackLayout], timescales: [Int64]) -> [Chunk]? {
+        var times: [[Rational]] = []
+        var items: [(track: Int, entry: Int, offset: Int64)] = []
+        for (t, track) in tracks.enumerated() {
+            let timescale = timescales[t]
+            var dts: Int64 = 0
+            times.append(track.entries.map { entry in defer { dts += entry.duration }; return Rational(dts, timescale) })
+            items += track.entries.indices.map { (t, $0, track.entries[$0].location.offset) }
+        }
+        items.sort { $0.offset != $1.offset ? $0.offset < $1.offset : $0.track < $1.track }
+        // Each track's samples must stay in decode order, and no track may lead another by over a second.
+        var next = [Int](repeating: 0, count: tracks.count)
+        var chunks: [Chunk] = []
+        for item in items {
+            guard item.entry == next[item.track] else { return nil }
+            next[item.track] += 1
+            let time = times[item.track][item.entry]
+            for t in tracks.indices where t != item.track && next[t] < times[t].count && time > times[t][next[t]] + .one { return nil }
+            let bytes = Self.bytes(tracks[item.track].entries[item.entry], tracks[item.track])
+            if let last = chunks.last, last.track == item.track, last.entries.upperBound == item.entry {
+                chunks[chunks.count - 1].entries = last.entries.lowerBound..<item.entry + 1
+                chunks[chunks.count - 1].bytes += bytes
+            } else {
+                chunks.append(Chunk(track: item.track, entries: item.entry..<item.entry + 1, start: time, bytes: bytes))
+            }
+        }
+        return chunks
+    }
+
     /// Chunks of about half a second (or 1 MB) per track, ordered by decode time across tracks, so a player
     /// reading front to back has every track's samples at hand.
-    static func interleave(_ tracks: [TrackLayout], iso: ISOFile) -> [Chunk] {
+    static func interleave(_ tracks: [TrackLayout], timescales: [Int64]) -> [Chunk] {
         var chunks: [Chunk] = []
         for (t, track) in tracks.enumerated() {
-            let timescale = iso.tracks[track.trackID]?.timescale ?? 1
+            let timescale = timescales[t]
             var dts: Int64 = 0, start = 0, startDts: Int64 = 0, bytes: Int64 = 0
             for (i, entry) in track.entries.enumerated() {
                 if i > start, (dts - startDts) * 2 >= timescale || bytes >= 1 << 20 {
