@@ -102,7 +102,7 @@ import LoopAnalysis
     @Test func seamMeasuresSeparateCleanFromJumpy() throws {
         func seam(_ file: String) throws -> SeamFacts {
             let probe = try Probe.probe(Fixtures.path(file))
-            return try SeamProbe.measure(probe.input, facts: probe.facts)
+            return try SeamProbe.measure(try #require(probe.input), facts: probe.facts)
         }
         let clean = try seam("clean.mp4"), click = try seam("seam-click.mp4"), jump = try seam("seam-jump.mp4")
         #expect((clean.audioJump?.max() ?? 1) < 0.02)

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import Testing
+import TestSupport
 
 /// End to end: the built binary stitching clips, checked with ffprobe/ffmpeg as independent readers.
 @Suite struct StitchCommandTests {
@@ -155,15 +156,31 @@ import Testing
         #expect(try Self.decodeErrors(out) == "")
     }
 
-    /// A clip with two audio tracks is refused with both named, not stitched with one silently dropped.
-    @Test func aSecondAudioTrackIsNotDroppedSilently() throws {
+    /// Every audio track is stitched when the clips agree on them (a second language was dropped silently);
+    /// clips that do not agree are refused with the difference named.
+    @Test func everyAudioTrackIsStitched() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", Run.fixture("two-audio.mp4"), Run.fixture("clean.mp4"), "-o", out])
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("two-audio.mp4: 2 audio tracks (eng, fra)"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("two-audio.mp4")
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        struct Streams: Decodable { struct S: Decodable { var codec_type: String; var duration: String?; var tags: [String: String]? }; var streams: [S] }
+        let streams = try JSONDecoder().decode(Streams.self, from: try Self.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", out])).streams
+        let audio = streams.filter { $0.codec_type == "audio" }
+        // Two 1 s clips (30 frames, 48000 samples per track) end to end.
+        #expect(audio.map { $0.tags?["language"] } == ["eng", "fra"])
+        #expect(audio.allSatisfy { $0.duration == "2.000000" })
+        #expect(try Self.frameHashes(out).count == 60)
+        // The French track is the fixture's 660 Hz tone (the English one 440 Hz): about 2 x 660 x 2 s zero crossings.
+        let raw = try Subprocess.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:a:1", "-f", "f32le", "-"]).out
+        let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        #expect(abs(crossings - 2640) < 40, "\(crossings) zero crossings")
+
+        let refused = try Run.loopprep(["stitch", clip, Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("no.mp4").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("clean.mp4: 1 audio track, where \(clip) has 2"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.mp4").path))
     }
 
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.

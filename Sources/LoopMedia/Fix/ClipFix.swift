@@ -12,12 +12,13 @@ public enum ClipFix {
 
     public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
                            dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
-        let probe: Probe.Result
-        do { probe = try Probe.probe(path) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
-        let before = probe.facts
+        // The source's index is let go before the output is probed: two hour-long indexes need not be held.
+        var source: Probe.Result?
+        do { source = try Probe.probe(path, keepInput: false) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
+        let before = source!.facts
         let plan: FixPlan
         do {
-            plan = try FixPlanner.plan(before, timelines: probe.timelines, options: options)
+            plan = try FixPlanner.plan(before, timelines: source!.timelines, options: options)
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
@@ -28,18 +29,20 @@ public enum ClipFix {
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
+            let firstFrames = try plannedFirstFrames(plan, source: source!)
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
-                try write(path, plan: plan, facts: before, iso: probe.iso, timelines: probe.timelines, to: temp, temporaries: temporaries)
+                try write(path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp, temporaries: temporaries)
             }
-            let written = try Probe.probe(temp)
+            source = nil
+            let written = try Probe.probe(temp, keepInput: false)
             let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
             if let bad = findings.first(where: { mustBeClean.contains($0.rule) }) {
                 return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)", plan: plan)
             }
-            if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, source: probe, output: written) {
+            if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, expected: firstFrames, output: written) {
                 return failed(path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
             }
             try temporaries.commit(temp, to: destination)
@@ -56,20 +59,30 @@ public enum ClipFix {
         }
     }
 
+    /// The bytes of the source frame each copied video cut must show first (by cut index), read before writing.
+    static func plannedFirstFrames(_ plan: FixPlan, source: Probe.Result) throws -> [Int: [UInt8]] {
+        guard let iso = source.iso else { return [:] }
+        var out: [Int: [UInt8]] = [:]
+        for cut in plan.tracks where cut.kind == .video && cut.head == nil {
+            guard let planned = cut.firstPresented, let id = source.facts.tracks.first(where: { $0.index == cut.index })?.trackID,
+                  let track = iso.tracks[id], planned < track.locations.count,
+                  // Copied, not re-encoded (--target web's last GOP may be the whole cut).
+                  track.timeline.samples[planned].dts >= cut.keepFrom, track.timeline.samples[planned].dts <= cut.keepThrough else { continue }
+            out[cut.index] = try ISOFile.bytes(source.facts.path, track.locations[planned])
+        }
+        return out
+    }
+
     /// The output's first presented frame must be the source's planned one, byte for byte (where both are
     /// MP4/MOV and the frame was copied, not re-encoded).
-    static func firstFrameDifference(_ plan: FixPlan, source: Probe.Result, output: Probe.Result) throws -> String? {
-        guard let sourceISO = source.iso, let outputISO = output.iso, let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
-        for (cut, track) in pairs where cut.kind == .video && cut.head == nil {
-            guard let planned = cut.firstPresented, let sourceID = source.facts.tracks.first(where: { $0.index == cut.index })?.trackID,
-                  let sourceTrack = sourceISO.tracks[sourceID], planned < sourceTrack.locations.count,
-                  // Copied, not re-encoded (--target web's last GOP may be the whole cut).
-                  sourceTrack.timeline.samples[planned].dts >= cut.keepFrom, sourceTrack.timeline.samples[planned].dts <= cut.keepThrough,
-                  let id = track.trackID, let outTrack = outputISO.tracks[id],
+    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [UInt8]], output: Probe.Result) throws -> String? {
+        guard let outputISO = output.iso, let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
+        for (cut, track) in pairs {
+            guard let bytes = expected[cut.index], let id = track.trackID, let outTrack = outputISO.tracks[id],
                   let shown = outTrack.timeline.presentedRange()?.firstSample, shown < outTrack.locations.count else { continue }
-            let a = try ISOFile.bytes(source.facts.path, sourceTrack.locations[planned])
-            let b = try ISOFile.bytes(output.facts.path, outTrack.locations[shown])
-            if a != b { return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \(planned + 1))" }
+            if try ISOFile.bytes(output.facts.path, outTrack.locations[shown]) != bytes {
+                return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
+            }
         }
         return nil
     }

@@ -35,12 +35,22 @@ struct TrackLayout {
 /// MP4Box and L-SMASH write, not FFmpeg's mov muxer.
 enum MP4Writer {
     /// A chunk: consecutive entries of one track stored together.
+    /// Compact (32 bytes): an hour of finely interleaved samples is 200,000 chunks.
     struct Chunk {
-        var track: Int
-        var entries: Range<Int>
-        /// Decode time of its first sample, seconds (for interleaving).
-        var start: Rational
+        private var trackIndex: Int32, first: Int32, end: Int32
+        /// Decode time of its first sample, in its track's ticks (for interleaving).
+        var startTicks: Int64
         var bytes: Int64
+
+        init(track: Int, entries: Range<Int>, startTicks: Int64, bytes: Int64) {
+            trackIndex = Int32(track); first = Int32(entries.lowerBound); end = Int32(entries.upperBound)
+            self.startTicks = startTicks; self.bytes = bytes
+        }
+        var track: Int { Int(trackIndex) }
+        var entries: Range<Int> {
+            get { Int(first)..<Int(end) }
+            set { first = Int32(newValue.lowerBound); end = Int32(newValue.upperBound) }
+        }
     }
 
     /// Brands that promise fragments or segments, which the written file no longer has.
@@ -119,29 +129,37 @@ enum MP4Writer {
     /// copies when re-chunked). nil when, in that order, some track would run more than a second ahead of
     /// another (a source with each track in one block, fragments per track, or a cut that moved one track).
     static func sourceOrder(_ tracks: [TrackLayout], timescales: [Int64]) -> [Chunk]? {
-        var times: [[Rational]] = []
-        var items: [(track: Int, entry: Int, offset: Int64)] = []
+        // Compact, for an hour of samples: decode times in each track's ticks, and (track, entry, offset).
+        struct Item { var track: Int32; var entry: Int32; var offset: Int64 }
+        var dts: [[Int64]] = []
+        var items: [Item] = []
+        items.reserveCapacity(tracks.reduce(0) { $0 + $1.entries.count })
         for (t, track) in tracks.enumerated() {
-            let timescale = timescales[t]
-            var dts: Int64 = 0
-            times.append(track.entries.map { entry in defer { dts += entry.duration }; return Rational(dts, timescale) })
-            items += track.entries.indices.map { (t, $0, track.entries[$0].location.offset) }
+            var at: Int64 = 0
+            dts.append(track.entries.map { entry in defer { at += entry.duration }; return at })
+            for (i, entry) in track.entries.enumerated() { items.append(Item(track: Int32(t), entry: Int32(i), offset: entry.location.offset)) }
         }
         items.sort { $0.offset != $1.offset ? $0.offset < $1.offset : $0.track < $1.track }
+        // a / sa > b / sb + 1 second, exactly.
+        func leads(_ a: Int64, _ sa: Int64, _ b: Int64, _ sb: Int64) -> Bool {
+            a.multipliedFullWidth(by: sb) > (b &+ sb).multipliedFullWidth(by: sa)
+        }
         // Each track's samples must stay in decode order, and no track may lead another by over a second.
         var next = [Int](repeating: 0, count: tracks.count)
         var chunks: [Chunk] = []
         for item in items {
-            guard item.entry == next[item.track] else { return nil }
-            next[item.track] += 1
-            let time = times[item.track][item.entry]
-            for t in tracks.indices where t != item.track && next[t] < times[t].count && time > times[t][next[t]] + .one { return nil }
-            let bytes = Self.bytes(tracks[item.track].entries[item.entry], tracks[item.track])
-            if let last = chunks.last, last.track == item.track, last.entries.upperBound == item.entry {
-                chunks[chunks.count - 1].entries = last.entries.lowerBound..<item.entry + 1
+            let t = Int(item.track), i = Int(item.entry)
+            guard i == next[t] else { return nil }
+            next[t] += 1
+            for u in tracks.indices where u != t && next[u] < dts[u].count && leads(dts[t][i], timescales[t], dts[u][next[u]], timescales[u]) {
+                return nil
+            }
+            let bytes = Self.bytes(tracks[t].entries[i], tracks[t])
+            if let last = chunks.last, last.track == t, last.entries.upperBound == i {
+                chunks[chunks.count - 1].entries = last.entries.lowerBound..<i + 1
                 chunks[chunks.count - 1].bytes += bytes
             } else {
-                chunks.append(Chunk(track: item.track, entries: item.entry..<item.entry + 1, start: time, bytes: bytes))
+                chunks.append(Chunk(track: t, entries: i..<i + 1, startTicks: dts[t][i], bytes: bytes))
             }
         }
         return chunks
@@ -156,18 +174,19 @@ enum MP4Writer {
             var dts: Int64 = 0, start = 0, startDts: Int64 = 0, bytes: Int64 = 0
             for (i, entry) in track.entries.enumerated() {
                 if i > start, (dts - startDts) * 2 >= timescale || bytes >= 1 << 20 {
-                    chunks.append(Chunk(track: t, entries: start..<i, start: Rational(startDts, timescale), bytes: bytes))
+                    chunks.append(Chunk(track: t, entries: start..<i, startTicks: startDts, bytes: bytes))
                     start = i; startDts = dts; bytes = 0
                 }
                 bytes += Self.bytes(entry, track)
                 dts += entry.duration
             }
             if start < track.entries.count {
-                chunks.append(Chunk(track: t, entries: start..<track.entries.count, start: Rational(startDts, timescale), bytes: bytes))
+                chunks.append(Chunk(track: t, entries: start..<track.entries.count, startTicks: startDts, bytes: bytes))
             }
         }
+        func start(_ c: Chunk) -> Rational { Rational(c.startTicks, timescales[c.track]) }
         return chunks.enumerated().sorted { a, b in
-            a.element.start != b.element.start ? a.element.start < b.element.start : a.offset < b.offset
+            start(a.element) != start(b.element) ? start(a.element) < start(b.element) : a.offset < b.offset
         }.map(\.element)
     }
 
@@ -236,12 +255,17 @@ enum MP4Writer {
     /// nil while sizing.
     static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64]?, wide: Bool) throws -> Box {
         var moov = moov
-        var perTrack: [Int: [(chunk: Chunk, offset: Int64)]] = [:]
-        for (n, chunk) in chunks.enumerated() { perTrack[chunk.track, default: []].append((chunk, offsets?[n] ?? 0)) }
+        // Per track: each chunk's sample count (frames for PCM) and offset; small, for an hour of chunks.
+        var perTrack = [[(samples: Int64, offset: Int64)]](repeating: [], count: tracks.count)
+        for (n, chunk) in chunks.enumerated() {
+            let track = tracks[chunk.track]
+            let samples = track.pcm == nil ? Int64(chunk.entries.count) : track.entries[chunk.entries].reduce(Int64(0)) { $0 + $1.duration }
+            perTrack[chunk.track].append((samples, offsets?[n] ?? 0))
+        }
         for i in moov.children.indices where moov.children[i].type == "trak" {
             guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id }) else { continue }
             try moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
-                stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t] ?? [], wide: wide).box
+                stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t], wide: wide).box
             }
         }
         return moov
@@ -253,7 +277,7 @@ enum MP4Writer {
 struct SampleTables {
     var box: Box
 
-    init(track: TrackLayout, source: Box, chunks: [(chunk: MP4Writer.Chunk, offset: Int64)], wide: Bool) {
+    init(track: TrackLayout, source: Box, chunks: [(samples: Int64, offset: Int64)], wide: Bool) {
         var children: [Box] = []
         if let stsd = source.first("stsd") { children.append(stsd) }
         let entries = track.entries
@@ -262,28 +286,35 @@ struct SampleTables {
             let frames = entries.reduce(Int64(0)) { $0 + $1.duration }
             children.append(.full("stts", be32(1) + be32(UInt32(clamping: frames)) + be32(1)))
             children.append(.full("stsz", be32(pcm.sampleSizeField) + be32(UInt32(clamping: frames))))
-            children.append(Self.chunkTable(chunks.map { c in entries[c.chunk.entries].reduce(Int64(0)) { $0 + $1.duration } }))
+            children.append(Self.chunkTable(chunks.map(\.samples)))
         } else {
-            children.append(.full("stts", Self.runs(entries.map(\.duration), signed: false)))
+            children.append(.full("stts", Self.runs(entries.lazy.map(\.duration), signed: false)))
             if entries.contains(where: { $0.compositionOffset != 0 }) {
                 let negative = entries.contains { $0.compositionOffset < 0 }
-                children.append(.full("ctts", version: negative ? 1 : 0, Self.runs(entries.map(\.compositionOffset), signed: negative)))
+                children.append(.full("ctts", version: negative ? 1 : 0, Self.runs(entries.lazy.map(\.compositionOffset), signed: negative)))
             }
             if !entries.allSatisfy(\.isSync) {
                 let sync = entries.indices.filter { entries[$0].isSync }
                 children.append(.full("stss", be32(UInt32(sync.count)) + sync.flatMap { be32(UInt32($0 + 1)) }))
             }
-            let sizes = entries.map { MP4Writer.bytes($0, track) }
-            if let size = sizes.first, sizes.allSatisfy({ $0 == size }) {
+            let first = entries.first.map { MP4Writer.bytes($0, track) }
+            if let size = first, entries.allSatisfy({ MP4Writer.bytes($0, track) == size }) {
                 children.append(.full("stsz", be32(UInt32(clamping: size)) + be32(UInt32(entries.count))))
             } else {
-                children.append(.full("stsz", be32(0) + be32(UInt32(entries.count)) + sizes.flatMap { be32(UInt32(clamping: $0)) }))
+                var table = be32(0) + be32(UInt32(entries.count))
+                table.reserveCapacity(8 + 4 * entries.count)
+                for entry in entries { table.append(u32: UInt32(clamping: MP4Writer.bytes(entry, track))) }
+                children.append(.full("stsz", table))
             }
-            children.append(Self.chunkTable(chunks.map { Int64($0.chunk.entries.count) }))
+            children.append(Self.chunkTable(chunks.map(\.samples)))
         }
-        let offsets = chunks.map(\.offset)
-        children.append(wide ? .full("co64", be32(UInt32(offsets.count)) + offsets.flatMap { be64(UInt64($0)) })
-                             : .full("stco", be32(UInt32(offsets.count)) + offsets.flatMap { be32(UInt32(clamping: $0)) }))
+        var offsets = be32(UInt32(chunks.count))
+        offsets.reserveCapacity(4 + chunks.count * (wide ? 8 : 4))
+        for chunk in chunks {
+            if wide { offsets.append(u32: UInt32(UInt64(chunk.offset) >> 32)); offsets.append(u32: UInt32(UInt64(chunk.offset) & 0xffff_ffff)) }
+            else { offsets.append(u32: UInt32(clamping: chunk.offset)) }
+        }
+        children.append(.full(wide ? "co64" : "stco", offsets))
         if track.pcm == nil {
             if let sdtp = Self.dependencies(source.first("sdtp"), entries) { children.append(sdtp) }
             children += Self.sampleGroups(source, entries)
@@ -292,12 +323,15 @@ struct SampleTables {
     }
 
     /// Run-length (count, value) pairs after the entry count, as stts and ctts store them.
-    static func runs(_ values: [Int64], signed: Bool) -> [UInt8] {
+    static func runs<S: Sequence>(_ values: S, signed: Bool) -> [UInt8] where S.Element == Int64 {
         var pairs: [(UInt32, Int64)] = []
         for v in values {
             if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
         }
-        return be32(UInt32(pairs.count)) + pairs.flatMap { be32($0.0) + be32(signed ? UInt32(bitPattern: Int32(clamping: $0.1)) : UInt32(clamping: $0.1)) }
+        var out = be32(UInt32(pairs.count))
+        out.reserveCapacity(4 + 8 * pairs.count)
+        for (count, value) in pairs { out.append(u32: count); out.append(u32: signed ? UInt32(bitPattern: Int32(clamping: value)) : UInt32(clamping: value)) }
+        return out
     }
 
     /// stsc: runs of chunks with the same number of samples, all with sample description 1.
@@ -347,4 +381,11 @@ struct SampleTables {
 
 extension Box {
     var bytes: [UInt8] { var out: [UInt8] = []; serialize(into: &out); return out }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a big-endian 32-bit value without a temporary array (tables of an hour's samples).
+    mutating func append(u32 v: UInt32) {
+        append(UInt8(v >> 24)); append(UInt8(v >> 16 & 0xff)); append(UInt8(v >> 8 & 0xff)); append(UInt8(v & 0xff))
+    }
 }

@@ -13,8 +13,8 @@ public enum ClipAnalysis {
             let probe = try Probe.probe(path)
             var facts = probe.facts
             var shot: SeamCapture?
-            if options.seamChecks {
-                let measured = try SeamProbe.measure(probe.input, facts: facts, capture: picture)
+            if options.seamChecks, let input = probe.input {
+                let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
                 facts.seam = measured.seam
                 shot = measured.capture
             }

@@ -16,12 +16,13 @@ public enum Probe {
     public struct Result {
         public var facts: ClipFacts
         public var timelines: [Int: TrackTimeline]
-        public var input: InputFile
+        /// nil when the caller asked for none (fix: FFmpeg's own index of a long file is not kept while writing).
+        public var input: InputFile?
         /// Top-level ISO-BMFF layout, when the file is one.
         var iso: ISOFile?
     }
 
-    public static func probe(_ path: String) throws -> Result {
+    public static func probe(_ path: String, keepInput: Bool = true) throws -> Result {
         let size = try fileSize(path)
         // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
         // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
@@ -78,7 +79,8 @@ public enum Probe {
         for track in tracks {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] { timelines[track.index] = AudioFrames.regular(t, frame: frame) }
         }
-        return Result(facts: facts, timelines: timelines, input: missing.isEmpty ? input : try InputFile(path: path), iso: iso)
+        let kept = keepInput ? (missing.isEmpty ? input : try InputFile(path: path)) : nil
+        return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
     }
 
     /// The skips iTunSMPB describes, for a track without a media edit; nil when the figures do not fit the track

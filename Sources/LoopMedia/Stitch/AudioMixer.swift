@@ -21,7 +21,7 @@ enum PresentedAudio {
 /// Lays the clips' audio on the output's sample grid and mixes the joins: equal-power for dissolves and slides,
 /// a dip through silence for fade-black. With a loop, the first clip's opening is held back and mixed into the
 /// last clip's tail at the end of the file.
-struct AudioMixer {
+final class AudioMixer {
     let timeline: StitchTimeline
     let channels: Int
     var clip = 0
@@ -49,7 +49,7 @@ struct AudioMixer {
 
     func range(_ join: StitchTimeline.JoinEntry) -> Range<Int64> { sample(join.span.startFrame)..<sample(join.span.endFrame) }
 
-    mutating func begin(clip i: Int) {
+    func begin(clip i: Int) {
         clip = i; local = 0
         let n = timeline.clips.count
         let first = timeline.loop && i == 0 ? -(timeline.joins.last?.frames ?? 0) : timeline.clips[i].span.startFrame
@@ -61,7 +61,7 @@ struct AudioMixer {
         nextHeld = Array(repeating: [], count: channels)
     }
 
-    mutating func add(_ chunk: [[Float]], _ emit: ([[Float]]) throws -> Void) throws {
+    func add(_ chunk: [[Float]], _ emit: ([[Float]]) throws -> Void) throws {
         guard let n = chunk.first?.count, n > 0 else { return }
         var out = Array(repeating: [Float](), count: channels)
         for i in 0..<n {
@@ -71,7 +71,7 @@ struct AudioMixer {
     }
 
     /// Fills a clip that decoded a sample short (rounding to the output grid) with its last value.
-    mutating func end(_ emit: ([[Float]]) throws -> Void) throws {
+    func end(_ emit: ([[Float]]) throws -> Void) throws {
         var out = Array(repeating: [Float](), count: channels)
         while local < clipCount { route(last, into: &out) }
         if (out.first?.count ?? 0) > 0 { try emit(out) }
@@ -80,7 +80,7 @@ struct AudioMixer {
     }
 
     /// With a loop: the last clip's tail over the first clip's opening, the file's last samples.
-    mutating func finish(_ emit: ([[Float]]) throws -> Void) throws {
+    func finish(_ emit: ([[Float]]) throws -> Void) throws {
         guard timeline.loop, let join = timeline.joins.last, join.frames > 0 else { return }
         let length = max(held.first?.count ?? 0, wrapHead.first?.count ?? 0)
         var out = Array(repeating: [Float](), count: channels)
@@ -95,7 +95,7 @@ struct AudioMixer {
         if length > 0 { try emit(out) }
     }
 
-    private mutating func route(_ s: [Float], into out: inout [[Float]]) {
+    private func route(_ s: [Float], into out: inout [[Float]]) {
         guard local < clipCount else { return }
         let p = clipStart + local
         local += 1

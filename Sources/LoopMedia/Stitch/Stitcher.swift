@@ -8,7 +8,8 @@ public struct PreparedClip: @unchecked Sendable {
     public let facts: ClipFacts
     let plan: FixPlan
     let video: TrackCut
-    let audio: TrackCut?
+    /// Every audio track's cut, in track order (a second language, commentary).
+    let audio: [TrackCut]
     /// Presented frames in presentation order (pts in index media time; a re-timed first frame included), between
     /// the in and out points.
     let frames: [SampleTiming]
@@ -47,19 +48,20 @@ public enum Stitcher {
         guard step > 0, (steps.max() ?? step) - (steps.min() ?? step) <= 1 else {
             throw MediaError("stitch", reason: "variable frame timing; stitch needs constant frame rate clips")
         }
-        let input = probe.input
+        guard let input = probe.input else { throw MediaError("stitch", reason: "the clip was probed without its input") }
         let pixelFormat = try firstFrameFormat(input, stream: video.index)
         // In and out points, on the frame grid.
         let fps = probe.facts.mainVideo?.frameRate ?? Rational(30)
         let first = inPoint.map { Int(($0 * fps).rounded) } ?? 0
         let last = outPoint.map { min(Int(($0 * fps).rounded), frames.count) } ?? frames.count
         guard first >= 0, first < last else { throw MediaError("stitch", reason: "the in and out points leave no frame (the clip has \(frames.count))") }
-        var audio = plan.tracks.first { $0.kind == .audio }
-        if var a = audio, let rate = a.sampleRate, first > 0 || last < frames.count {
+        let audio = plan.tracks.filter { $0.kind == .audio }.map { cut -> TrackCut in
+            guard let rate = cut.sampleRate, first > 0 || last < frames.count else { return cut }
+            var a = cut
             let perSample = Rational(1, Int64(rate)) / a.timeBase
             a.mediaStart += (Rational(Int64(first)) / fps * Int64(rate) * perSample).rounded
             a.duration = Rational(Int64(last - first)) / fps
-            audio = a
+            return a
         }
         return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: audio,
                             frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
@@ -85,15 +87,27 @@ public enum Stitcher {
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// rotation (which it does not turn) and an encodable first clip matter.
     public static func differences(_ clips: [PreparedClip], normalizing: Bool = false) -> [String] {
-        // The output has one audio track: a second one (another language, commentary) would be lost unsaid.
-        let extraAudio = clips.compactMap { clip -> String? in
-            let audio = clip.facts.audioTracks
-            guard audio.count > 1 else { return nil }
-            let names = audio.map { $0.language ?? "track \($0.index)" }.joined(separator: ", ")
-            return "\(clip.path): \(audio.count) audio tracks (\(names)); stitch writes one, so the others would be lost: keep one per clip first (ffmpeg -map 0:v -map 0:a:0 -c copy)"
+        // Every audio track is stitched as its own stream, so the clips must agree on them, track for track.
+        var extraAudio: [String] = []
+        if let first = clips.first {
+            let a0 = first.facts.audioTracks
+            // The joins are laid on one sample grid: every track at the first one's rate.
+            if let rate = a0.first?.sampleRate, let other = a0.first(where: { $0.sampleRate != rate }) {
+                extraAudio.append("\(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) Hz); stitch needs one rate for all of them")
+            }
+            for clip in clips.dropFirst() {
+                let a = clip.facts.audioTracks
+                guard a.count == a0.count else {
+                    extraAudio.append("\(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \(a0.count)")
+                    continue
+                }
+                for (k, (x, y)) in zip(a0, a).enumerated() where x.language != y.language && a0.count > 1 {
+                    extraAudio.append("\(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \(first.path) has \(x.language ?? "none")")
+                }
+            }
         }
         if normalizing {
-            var out: [String] = extraAudio
+            var out = extraAudio
             if clips.first?.facts.mainVideo?.codec != "h264" { out.append("\(clips.first?.path ?? "?"): --normalize encodes H.264 like the first clip; put an H.264 clip first") }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
             for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
@@ -111,10 +125,15 @@ public enum Stitcher {
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
             differ("video time base", "\(first.timeBase.num)/\(first.timeBase.den)", "\(clip.timeBase.num)/\(clip.timeBase.den)")
-            let a0 = first.facts.mainAudio, a = clip.facts.mainAudio
-            differ("audio", a0?.codec ?? "none", a?.codec ?? "none")
-            differ("sample rate", "\(a0?.sampleRate ?? 0)", "\(a?.sampleRate ?? 0)")
-            differ("channels", "\(a0?.channels ?? 0)", "\(a?.channels ?? 0)")
+            for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
+                let track = k == 0 ? "" : " (audio track \(k + 1))"
+                differ("audio\(track)", a0.codec, a.codec)
+                differ("sample rate\(track)", "\(a0.sampleRate ?? 0)", "\(a.sampleRate ?? 0)")
+                differ("channels\(track)", "\(a0.channels ?? 0)", "\(a.channels ?? 0)")
+            }
+            if first.facts.audioTracks.isEmpty != clip.facts.audioTracks.isEmpty {
+                differ("audio", first.facts.mainAudio?.codec ?? "none", clip.facts.mainAudio?.codec ?? "none")
+            }
         }
         return out
     }
@@ -148,6 +167,9 @@ public enum Stitcher {
         let after = try Probe.facts(path: temp)
         let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !["seam-audio-click", "seam-visual-jump", "too-short-to-loop"].contains($0.rule) }
         if let bad = bad.first { throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)") }
+        guard after.audioTracks.count == clips[0].audio.count else {
+            throw MediaError("verify output", reason: "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].audio.count)")
+        }
         guard after.mainVideo?.frameCount == timeline.frames else {
             throw MediaError("verify output", reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
         }
@@ -161,16 +183,13 @@ struct StitchWriter {
     let clips: [PreparedClip]
     let timeline: StitchTimeline
     let output: OutputFile
-    var audioEncoder: AudioEncoder?
-    var mixer: AudioMixer?
+    /// One continuous audio stream per audio track of the clips.
+    let lanes: [AudioLane]
     var avcc: AVCConfig?
     var firstVideoPts: Int64?
-    var firstAudioPts: Int64?
-    var lastAudioDuration: Int64?
     /// Clips re-encoded whole: their parameter sets clash with the copied ones.
     var reencoded = Set<Int>()
     let videoOut = 0
-    var audioOut: Int?
     let tb: AVRational
     let frameTicks: Int64
 
@@ -189,13 +208,15 @@ struct StitchWriter {
         _ = try output.addStream(copying: input, stream: first.video.index, keepTag: true)
         tb = first.timeBase
         frameTicks = first.frameTicks
-        if let a = first.audio {
+        var lanes: [AudioLane] = []
+        for (k, a) in first.audio.enumerated() {
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
             let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
             try encoder.configure(output, stream: out)
-            audioOut = out; audioEncoder = encoder
-            mixer = AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels))
+            lanes.append(AudioLane(track: k, out: out, encoder: encoder,
+                                   mixer: AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels))))
         }
+        self.lanes = lanes
         // The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
         // bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
         avcc = first.avcc
@@ -410,12 +431,9 @@ struct StitchWriter {
             }
         }
         for c in clips.indices where !mixed.contains(c) { try mixAudio(clips[c], index: c) }
-        if var mixer, let encoder = audioEncoder {
-            var writer = self
-            try mixer.finish { try encoder.encode($0) { try writer.writeAudio($0) } }
-            try encoder.finish { try writer.writeAudio($0) }
-            firstAudioPts = writer.firstAudioPts; lastAudioDuration = writer.lastAudioDuration
-            self.mixer = mixer
+        for lane in lanes {
+            try lane.mixer.finish { try lane.encoder.encode($0) { try write(lane, $0) } }
+            try lane.encoder.finish { try write(lane, $0) }
         }
         try output.finish()
     }
@@ -541,27 +559,32 @@ struct StitchWriter {
         }
     }
 
-    /// The clip's presented audio into the mixer (which crossfades the joins) and on to the one encoder.
-    mutating func mixAudio(_ clip: PreparedClip, index i: Int) throws {
-        guard let cut = clip.audio, var mixer, let encoder = audioEncoder, let rate = cut.sampleRate else { return }
+    /// The clip's presented audio, track by track, into each lane's mixer (which crossfades the joins) and on
+    /// to its one encoder.
+    func mixAudio(_ clip: PreparedClip, index i: Int) throws {
+        for lane in lanes where lane.track < clip.audio.count { try mixAudio(clip, index: i, cut: clip.audio[lane.track], lane: lane) }
+    }
+
+    func mixAudio(_ clip: PreparedClip, index i: Int, cut: TrackCut, lane: AudioLane) throws {
+        guard let rate = cut.sampleRate else { return }
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let decoder = try Decoder(input, stream: cut.index)
         let packet = try Packet(), frame = try Frame()
         var clock = IndexClock()
         var taken: Int64 = 0
         let count = (cut.duration * Int64(rate)).rounded
+        let mixer = lane.mixer, encoder = lane.encoder
         mixer.begin(clip: i)
-        var writer = self
         // --normalize: audio at another rate or channel count is resampled to the output's.
         let targetRate = timeline.sampleRate ?? rate, targetChannels = mixer.channels
-        let sourceChannels = clip.facts.mainAudio?.channels ?? targetChannels
+        let sourceChannels = clip.facts.audioTracks.first { $0.index == cut.index }?.channels ?? targetChannels
         let resampler = rate != targetRate || sourceChannels != targetChannels
             ? try Resampler(fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
             let chunk = PresentedAudio.slice(f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count)
             taken += Int64(chunk.first?.count ?? 0)
             let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
-            try mixer.add(converted) { try encoder.encode($0) { try writer.writeAudio($0) } }
+            try mixer.add(converted) { try encoder.encode($0) { try write(lane, $0) } }
         }
         while try input.read(into: packet) {
             guard packet.streamIndex == cut.index, let dts = clock.dts(packet, origin: cut.origin) else { continue }
@@ -570,20 +593,16 @@ struct StitchWriter {
             try decoder.decode(packet, into: frame, take)
         }
         try decoder.decode(nil, into: frame, take)
-        if let resampler { try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try writer.writeAudio($0) } } }
-        try mixer.end { try encoder.encode($0) { try writer.writeAudio($0) } }
-        firstAudioPts = writer.firstAudioPts
-        lastAudioDuration = writer.lastAudioDuration
-        self.mixer = mixer
+        if let resampler { try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try write(lane, $0) } } }
+        try mixer.end { try encoder.encode($0) { try write(lane, $0) } }
     }
 
-    mutating func writeAudio(_ packet: Packet) throws {
-        guard let out = audioOut, let encoder = audioEncoder else { return }
+    func write(_ lane: AudioLane, _ packet: Packet) throws {
         let p = packet.pointer
-        if firstAudioPts == nil { firstAudioPts = p.pointee.pts }
-        lastAudioDuration = p.pointee.duration
-        p.pointee.stream_index = Int32(out)
-        av_packet_rescale_ts(p, encoder.context.pointee.time_base, output.timeBase(out))
+        if lane.firstPts == nil { lane.firstPts = p.pointee.pts }
+        lane.lastDuration = p.pointee.duration
+        p.pointee.stream_index = Int32(lane.out)
+        av_packet_rescale_ts(p, lane.encoder.context.pointee.time_base, output.timeBase(lane.out))
         try output.write(packet)
     }
 
@@ -597,11 +616,28 @@ struct StitchWriter {
         }
         let ts = movieTimescale
         var edits = [videoOut + 1: ISOEditor.TrackEdit(mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)]
-        if let out = audioOut, let audio = layout.tracks[out + 1], let a0 = audio.timeline.samples.first, let apts = firstAudioPts,
-           let rate = timeline.sampleRate, let samples = timeline.samples {
-            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
-                                                 lastSampleDuration: lastAudioDuration)
+        for lane in lanes {
+            guard let audio = layout.tracks[lane.out + 1], let a0 = audio.timeline.samples.first, let apts = lane.firstPts,
+                  let rate = timeline.sampleRate, let samples = timeline.samples else { continue }
+            edits[lane.out + 1] = ISOEditor.TrackEdit(mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
+                                                      lastSampleDuration: lane.lastDuration)
         }
         return edits
+    }
+}
+
+/// One output audio track: its stream, encoder and mixer, and what the edit list needs of what was written. A
+/// class, so what the writing closures record is not lost in a copy.
+final class AudioLane {
+    /// Which audio track of each clip (0: the first).
+    let track: Int
+    let out: Int
+    let encoder: AudioEncoder
+    let mixer: AudioMixer
+    var firstPts: Int64?
+    var lastDuration: Int64?
+
+    init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer) {
+        self.track = track; self.out = out; self.encoder = encoder; self.mixer = mixer
     }
 }
