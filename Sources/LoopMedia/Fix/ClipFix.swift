@@ -14,7 +14,7 @@ public enum ClipFix {
                            dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
         // The source's index is let go before the output is probed: two hour-long indexes need not be held.
         var source: Probe.Result?
-        do { source = try Probe.probe(path, keepInput: false) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
+        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
         let before = source!.facts
         let plan: FixPlan
         do {
@@ -36,7 +36,7 @@ public enum ClipFix {
                 try write(path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp, temporaries: temporaries)
             }
             source = nil
-            let written = try Probe.probe(temp, keepInput: false)
+            let written = try Probe.probe(temp, keepInput: false, locations: true)
             let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
             if let bad = findings.first(where: { mustBeClean.contains($0.rule) }) {

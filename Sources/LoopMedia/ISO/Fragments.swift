@@ -14,11 +14,15 @@ struct Fragments {
 
     let defaults: [Int: Defaults]
     let fileSize: Int64
+    /// Whether to record each sample's place (the writer needs them; analysis only the end of the data).
+    let keepLocations: Bool
+    /// One past each track's last sample byte, for the truncation check.
+    var dataEnd: [Int: Int64] = [:]
     /// Where each track's next sample is decoded when a fragment has no tfdt.
     var nextDts: [Int: Int64] = [:]
 
-    init(defaults: [Int: Defaults], fileSize: Int64) {
-        self.defaults = defaults; self.fileSize = fileSize
+    init(defaults: [Int: Defaults], fileSize: Int64, keepLocations: Bool) {
+        self.defaults = defaults; self.fileSize = fileSize; self.keepLocations = keepLocations
     }
 
     /// sample_is_non_sync_sample, in the 32-bit sample flags.
@@ -81,9 +85,10 @@ struct Fragments {
                 let offset = Int64(Int32(bitPattern: raw))
                 tracks[id]!.timeline.samples.append(SampleTiming(dts: dts, pts: dts &+ offset, duration: Int64(duration),
                                                                  isSync: sampleFlags & Self.nonSync == 0))
-                tracks[id]!.locations.append(SampleLocation(offset: position, size: Int64(size)))
+                if keepLocations { tracks[id]!.locations.append(SampleLocation(offset: position, size: Int64(size))) }
                 dts &+= Int64(duration)
                 position = SampleLayout.add(position, Int64(size))
+                dataEnd[id] = max(dataEnd[id] ?? 0, position)
             }
         }
         nextDts[id] = dts

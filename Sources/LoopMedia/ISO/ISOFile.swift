@@ -21,7 +21,8 @@ struct ISOFile {
         var handler: String
         var timescale: Int64
         var timeline: TrackTimeline
-        /// Each timeline sample's bytes (same order and count as `timeline.samples`).
+        /// Each timeline sample's bytes (same order and count as `timeline.samples`); empty unless asked for
+        /// (analysis needs only times: an hour of places is 4 MB).
         var locations: [SampleLocation]
         /// Uncompressed audio indexed a frame per sample, grouped as FFmpeg packs it (see `sampleTable`): the
         /// bytes of one frame, and stsz's own sample-size field (written back as it was).
@@ -42,7 +43,8 @@ struct ISOFile {
     var majorBrand: String?
     var tracks: [Int: Track]
     var dataEnd: Int64
-    /// The movie box as stored, and the file type box (nil when absent).
+    /// The movie box as stored (only when sample places were asked for: the writer needs both), and the file
+    /// type box (nil when absent).
     var moov: [UInt8] = []
     var ftyp: [UInt8]?
     /// iTunes gapless metadata, when the movie's user data has it.
@@ -68,7 +70,7 @@ struct ISOFile {
         return boxes
     }
 
-    static func read(path: String, fileSize: Int64) throws -> ISOFile? {
+    static func read(path: String, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
@@ -78,22 +80,23 @@ struct ISOFile {
         let bytes = try readBox(file, moov.offset, moov.size, what: "moov")
         var iso = ISOFile(moovBeforeMdat: mdatIndex.map { moovIndex < $0 }, fragmented: boxes.contains { $0.type == "moof" },
                           movieTimescale: 1000, majorBrand: nil, tracks: [:], dataEnd: 0)
-        iso.moov = bytes
+        // The writer rebuilds from the stored boxes; analysis lets them go (an hour's moov is 2 MB).
+        if locations { iso.moov = bytes }
         if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.size <= 4096 {
             iso.ftyp = try readBox(file, ftyp.offset, ftyp.size, what: "ftyp")
             iso.majorBrand = String(decoding: iso.ftyp![8..<min(12, iso.ftyp!.count)], as: UTF8.self)
         }
         var reader = ByteReader(bytes, from: 0, to: bytes.count)
         reader.skip(8)
-        let defaults = try iso.parseMoov(&reader, end: bytes.count, fileSize: fileSize)
+        let defaults = try iso.parseMoov(&reader, end: bytes.count, fileSize: fileSize, locations: locations)
         if iso.fragmented {
-            var fragments = Fragments(defaults: defaults, fileSize: fileSize)
+            var fragments = Fragments(defaults: defaults, fileSize: fileSize, keepLocations: locations)
             for box in boxes where box.type == "moof" {
                 guard box.size < 64 << 20 else { throw MediaError("read index", reason: "a movie fragment box claims \(box.size) bytes") }
                 try fragments.read(try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
             }
             for id in iso.tracks.keys { iso.tracks[id]!.timeline.edits = openEnded(iso.tracks[id]!.timeline) }
-            for id in iso.tracks.keys { iso.tracks[id]!.dataEnd = iso.tracks[id]!.locations.reduce(iso.tracks[id]!.dataEnd) { max($0, $1.offset &+ $1.size) } }
+            for (id, end) in fragments.dataEnd { if let known = iso.tracks[id]?.dataEnd { iso.tracks[id]!.dataEnd = max(known, end) } }
             iso.dataEnd = iso.tracks.values.map(\.dataEnd).max() ?? 0
         }
         return iso
@@ -138,7 +141,7 @@ struct ISOFile {
     }
 
     /// Reads mvhd and every trak; returns the fragment defaults (trex) by track id.
-    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64) throws -> [Int: Fragments.Defaults] {
+    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64, locations: Bool) throws -> [Int: Fragments.Defaults] {
         var defaults: [Int: Fragments.Defaults] = [:]
         var traks: [ByteReader] = []
         for (type, body) in r.children(until: end) {
@@ -164,7 +167,7 @@ struct ISOFile {
         }
         // Edit durations are in movie ticks: read the traks once mvhd is known, wherever it stood.
         for body in traks {
-            if let track = try parseTrak(body, fileSize: fileSize) {
+            if let track = try parseTrak(body, fileSize: fileSize, locations: locations) {
                 tracks[track.trackID] = track
                 dataEnd = max(dataEnd, track.dataEnd)
             }
@@ -173,7 +176,7 @@ struct ISOFile {
     }
 
     /// A track's boxes, flattened: the ones we need sit at fixed depths (trak/mdia/minf/stbl).
-    private func parseTrak(_ body: ByteReader, fileSize: Int64) throws -> Track? {
+    private func parseTrak(_ body: ByteReader, fileSize: Int64, locations: Bool) throws -> Track? {
         var boxes: [String: ByteReader] = [:]
         func collect(_ r: ByteReader) {
             for (type, child) in r.children(until: r.end) {
@@ -214,7 +217,8 @@ struct ISOFile {
 
         let layout = SampleLayout(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
         let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
-        let table = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes)
+        let table = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
+                                    locations: locations)
         let edits = try boxes["elst"].map { try editList($0) }
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
         // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
@@ -261,7 +265,7 @@ struct ISOFile {
     /// packs it: each chunk split into packets of at most 1024 frames. An hour of 48 kHz PCM is then 170,000
     /// entries, not 170 million, and the entries are the packets a copy moves.
     private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout,
-                             pcmFrameBytes: Int64?) throws -> (samples: [SampleTiming], locations: [SampleLocation], grouped: Bool) {
+                             pcmFrameBytes: Int64?, locations wanted: Bool) throws -> (samples: [SampleTiming], locations: [SampleLocation], grouped: Bool) {
         var r = stts; r.skip(4)
         let entries = r.entries(size: 8)
         let total = layout.sampleCount
@@ -279,7 +283,7 @@ struct ISOFile {
                 while left > 0 {
                     let n = min(left, 1024)
                     samples.append(SampleTiming(dts: dts, pts: dts, duration: n, isSync: true))
-                    locations.append(SampleLocation(offset: at, size: n &* frameBytes))
+                    if wanted { locations.append(SampleLocation(offset: at, size: n &* frameBytes)) }
                     at = at &+ n &* frameBytes
                     dts += n; left -= n
                 }
@@ -312,7 +316,7 @@ struct ISOFile {
                 if n >= 0 && n < samples.count { samples[n].isSync = true }
             }
         }
-        return (samples, layout.locations(count: samples.count), false)
+        return (samples, wanted ? layout.locations(count: samples.count) : [], false)
     }
 
     private func editList(_ body: ByteReader) throws -> [Edit] {

@@ -22,11 +22,12 @@ public enum Probe {
         var iso: ISOFile?
     }
 
-    public static func probe(_ path: String, keepInput: Bool = true) throws -> Result {
+    /// `locations`: keep every MP4/MOV sample's place in the file (fix writes from them).
+    public static func probe(_ path: String, keepInput: Bool = true, locations: Bool = false) throws -> Result {
         let size = try fileSize(path)
         // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
         // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
-        let index = try ISOFile.read(path: path, fileSize: size)
+        let index = try ISOFile.read(path: path, fileSize: size, locations: locations)
         let input = try InputFile(path: path)
         let format = input.formatName
         // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
