@@ -165,6 +165,10 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var seam: SeamFacts?
     /// A cover picture (MP4 covr, an attached picture): nil when there is none.
     public var coverArt: Bool?
+    /// Containers whose clock does not start at 0 (MPEG-TS and -PS start at an arbitrary PCR-based time, FLV
+    /// recordings where the stream was joined): the time, in seconds, taken as 0 (where the first track starts).
+    /// Only the offsets between tracks mean anything there.
+    public var clockOrigin: Rational?
 
     public init(path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
                 movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,

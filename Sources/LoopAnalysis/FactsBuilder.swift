@@ -45,8 +45,12 @@ extension TrackFacts {
             break
         }
         let step = b.kind == .video ? nominal : nil
-        // One tick of slack where a tick is coarser than a sample (ms time bases); none where ticks are samples.
-        let tolerance: Int64 = b.kind == .audio && t.timeBase.denominator < Int64(b.sampleRate ?? 0) ? 1 : 0
+        // Where a sample is not a whole number of ticks (millisecond time bases; 44.1 kHz on MPEG-TS's 90 kHz
+        // clock, where a 1024-sample frame is 2089.8 ticks), the muxer's rounding moves packets by up to a sample:
+        // that much slack (at least a tick). None where ticks are whole samples.
+        let ticksPerSample = b.sampleRate.map { Rational(1, Int64(max($0, 1))) / t.timeBase }
+        let tolerance: Int64 = b.kind == .audio && ticksPerSample.map({ $0.denominator != 1 }) == true
+            ? Swift.max(1, -(-ticksPerSample!).floor) : 0
         var breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
         // A fixed-frame codec's stored duration that is a frame off or more is a hole (or an overlap) in the
         // audio, not jitter: the decoder plays one frame there.

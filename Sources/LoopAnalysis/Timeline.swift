@@ -65,6 +65,13 @@ public struct PresentedRange: Sendable, Equatable {
 }
 
 extension TrackTimeline {
+    /// Every decode and presentation time moved by `ticks` (edits are in media time and do not move).
+    public func shifted(by ticks: Int64) -> TrackTimeline {
+        var out = self
+        for i in out.samples.indices { out.samples[i].dts &+= ticks; out.samples[i].pts &+= ticks }
+        return out
+    }
+
     /// The media's own span in ticks: from the earliest pts to the latest pts + duration, ignoring discarded samples.
     public var mediaSpan: (start: Int64, end: Int64)? {
         var lo = Int64.max, hi = Int64.min

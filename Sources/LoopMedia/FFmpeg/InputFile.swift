@@ -26,6 +26,8 @@ public final class InputFile {
     /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
     public var streamCount: Int { Int(context.pointee.nb_streams) }
+    /// FLV and MPEG-PS (AVFMTCTX_NOHEADER) declare their streams only as packets arrive.
+    var streamsComeWithPackets: Bool { context.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER) != 0 }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 

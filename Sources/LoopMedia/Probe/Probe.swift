@@ -39,7 +39,7 @@ public enum Probe {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
         var basics = (0..<input.streamCount).map { input.basics($0) }
-        if basics.contains(where: { !isComplete($0) }) {
+        if basics.isEmpty || input.streamsComeWithPackets || basics.contains(where: { !isComplete($0) }) {
             try input.findStreamInfo()
             basics = (0..<input.streamCount).map { input.basics($0) }
         }
@@ -65,6 +65,15 @@ public enum Probe {
             timelines.merge(read) { a, _ in a }
         }
 
+        // MPEG-TS/PS and FLV clocks start anywhere: the earliest track's start is the file's 0.
+        var origin: Rational?
+        if ["mpegts", "mpeg", "flv", "mpegvideo"].contains(format) {
+            let avTimelines = basics.filter { $0.kind == .video || $0.kind == .audio }.compactMap { timelines[$0.index] }
+            if let first = avTimelines.compactMap({ $0.presentedRange()?.start }).min(), !first.isZero {
+                origin = first
+                for (i, t) in timelines { timelines[i] = t.shifted(by: -(first / t.timeBase).floor) }
+            }
+        }
         let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("read packets", reason: "no audio or video packets")
@@ -76,6 +85,7 @@ public enum Probe {
                               fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
         if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) { facts.coverArt = true }
+        facts.clockOrigin = origin
         // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
         for track in tracks {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] { timelines[track.index] = AudioFrames.regular(t, frame: frame) }
@@ -157,6 +167,7 @@ func fillDurations(_ samples: [SampleTiming]) -> [SampleTiming] {
 enum PacketTimelines {
     static func read(_ input: InputFile, streams: Set<Int>, basics: [TrackBasics]) throws -> [Int: TrackTimeline] {
         var samples: [Int: [SampleTiming]] = [:]
+        var noPts: [Int: [Int]] = [:]
         var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
         let packet = try Packet()
         while try input.read(into: packet) {
@@ -170,8 +181,17 @@ enum PacketTimelines {
             } else {
                 skipEnd[i] = 0
             }
+            if packet.pts == nil { noPts[i, default: []].append(samples[i]?.count ?? 0) }
             samples[i, default: []].append(SampleTiming(dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0),
                                                         isSync: packet.isKeyframe, isDiscarded: packet.isDiscarded))
+        }
+        // MPEG-PS writes a PTS only every few packets. Where every packet that has one shows the same reorder
+        // delay (no B-frames), the others are presented that long after their decode time too.
+        for (i, missing) in noPts {
+            let lacking = Set(missing)
+            let delays = Set(samples[i]!.indices.filter { !lacking.contains($0) }.map { samples[i]![$0].pts - samples[i]![$0].dts })
+            guard delays.count == 1, let delay = delays.first else { continue }
+            for n in missing { samples[i]![n].pts = samples[i]![n].dts + delay }
         }
         var out: [Int: TrackTimeline] = [:]
         for (i, list) in samples {
