@@ -16,6 +16,9 @@ public final class InputFile {
         guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
         context = ctx
         self.path = path
+        // FLV and MPEG-PS declare streams only as packets arrive: every opening of one must look, or a reopened
+        // file has no stream to read.
+        if streamsComeWithPackets || streamCount == 0 { try findStreamInfo() }
     }
 
     deinit {

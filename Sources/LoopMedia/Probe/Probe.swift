@@ -39,7 +39,7 @@ public enum Probe {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
         var basics = (0..<input.streamCount).map { input.basics($0) }
-        if basics.isEmpty || input.streamsComeWithPackets || basics.contains(where: { !isComplete($0) }) {
+        if basics.contains(where: { !isComplete($0) }) {
             try input.findStreamInfo()
             basics = (0..<input.streamCount).map { input.basics($0) }
         }

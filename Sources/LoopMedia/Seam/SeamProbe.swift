@@ -111,9 +111,23 @@ public enum SeamProbe {
                 if tail[c].count > Int(lookBack) { tail[c].removeFirst(tail[c].count - Int(lookBack)) }
             }
         }
+        // A seek in MPEG-PS or -TS lands mid-stream: video is decoded from its next keyframe, and a packet cut by
+        // the seek (invalid data) is passed over until the stream has given a frame.
+        var reachedKey = false
+        var decoded = Set<Int>()
+        func feed(_ d: Decoder, _ body: (Frame) throws -> Void) throws {
+            do {
+                try d.decode(packet, into: frame) { decoded.insert(d.streamIndex); try body($0) }
+            } catch let error as MediaError where error.code == lp_error_invaliddata && !decoded.contains(d.streamIndex) {
+                d.reset()
+            }
+        }
         while try input.read(into: packet) {
-            if let d = videoDecoder, packet.streamIndex == d.streamIndex { try d.decode(packet, into: frame, takeVideo) }
-            if let d = audioDecoder, packet.streamIndex == d.streamIndex { try d.decode(packet, into: frame, takeAudio) }
+            if let d = videoDecoder, packet.streamIndex == d.streamIndex {
+                reachedKey = reachedKey || packet.isKeyframe
+                if reachedKey { try feed(d, takeVideo) }
+            }
+            if let d = audioDecoder, packet.streamIndex == d.streamIndex { try feed(d, takeAudio) }
         }
         try videoDecoder?.decode(nil, into: frame, takeVideo)
         try audioDecoder?.decode(nil, into: frame, takeAudio)
