@@ -33,4 +33,63 @@ import LoopAnalysis
         // 44.1 kHz AAC on the 90 kHz clock: frames of 2089.8 ticks rounded by the muxer are not holes.
         #expect(!Analyzer.findings(in: facts).contains { $0.rule == "timestamp-gap" })
     }
+
+    struct Conversion: CustomTestStringConvertible, Sendable {
+        var file: String, output: String, frames: Int, samples: Int64?, rate: Int
+        var testDescription: String { file }
+    }
+
+    /// Containers that cannot say a trim or a priming are fixed into an MP4 (a MOV for PCM) beside them, named
+    /// NAME.mp4, exactly: 1 s of video (30 frames; the AVI 15) and the tone cut to it.
+    static let conversions = [
+        Conversion(file: "broadcast.ts", output: "broadcast.mp4", frames: 30, samples: 44100, rate: 44100),
+        Conversion(file: "camera.m2ts", output: "camera.mp4", frames: 30, samples: 48000, rate: 48000),
+        // FLV's millisecond clock: every frame, and the audio within half a sample of the video (its length
+        // follows the video's millisecond start).
+        Conversion(file: "rtmp.flv", output: "rtmp.mp4", frames: 30, samples: nil, rate: 44100),
+        Conversion(file: "capture.avi", output: "capture.mov", frames: 15, samples: 8000, rate: 8000),
+    ]
+
+    @Test(arguments: conversions)
+    func writtenAsMP4BesideIt(conversion c: Conversion) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path(c.file)
+        let before = try Data(contentsOf: URL(fileURLWithPath: source))
+        let report = ClipFix.fix(source, to: dir.appendingPathComponent(c.file).path, options: .init(),
+                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.fix?.output == dir.appendingPathComponent(c.output).path)
+        #expect(report.fix?.plan?.notes.contains { $0.contains("writes \(c.output)") } == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [c.output])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == before)
+
+        let out = dir.appendingPathComponent(c.output).path
+        let after = try Probe.facts(path: out)
+        #expect(after.moovBeforeMdat == true)
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        #expect(video.frameCount == c.frames)
+        if let samples = c.samples { #expect(audio.sampleCount == Rational(samples)) }
+        #expect((audio.endSeconds - video.endSeconds).magnitude * Int64(c.rate) <= Rational(1, 2))
+        // ffmpeg, independently: every frame decodes, with no complaint.
+        #expect(try FFmpegDecode.frames(out).count == c.frames)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
+    /// AVI stores decode order only: H.264 that may reorder frames is refused in one sentence, nothing written.
+    @Test func aviWithReorderingVideoIsRefused() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("bframes.avi").path
+        let made = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
+                                           "-c:v", "libx264", "-bf", "2", source])
+        #expect(made.status == 0)
+        let out = dir.appendingPathComponent("out").path
+        let report = ClipFix.fix(source, to: out + "/bframes.avi", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .failed)
+        #expect(report.fix?.reason?.contains("AVI keeps no presentation times") == true)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

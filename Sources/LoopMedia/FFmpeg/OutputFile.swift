@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// Owns a muxer (an AVFormatContext for writing) and the file it writes. Freed differently from an input,
 /// hence its own type.
@@ -29,6 +30,17 @@ public final class OutputFile {
 
     /// Adds a stream that carries `input`'s stream `index` unchanged: codec parameters (color, tags, extradata),
     /// time base, metadata (language, handler), disposition and side data (display matrix).
+    /// The time base a stream asks the muxer for (before the header is written).
+    func setTimeBase(_ tb: Rational, stream: Int) {
+        context.pointee.streams[stream]!.pointee.time_base = AVRational(num: Int32(tb.numerator), den: Int32(tb.denominator))
+    }
+
+    /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
+    public static func accepts(format: String, codec: String) -> Bool {
+        guard let muxer = av_guess_format(format, nil, nil), let descriptor = avcodec_descriptor_get_by_name(codec) else { return false }
+        return avformat_query_codec(muxer, descriptor.pointee.id, FF_COMPLIANCE_NORMAL) == 1
+    }
+
     public func addStream(copying input: InputFile, stream index: Int, keepTag: Bool) throws -> Int {
         let source = input.stream(index)
         guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }

@@ -16,11 +16,29 @@ public enum ClipFix {
         var source: Probe.Result?
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
         let before = source!.facts
-        let plan: FixPlan
+        var plan: FixPlan
         do {
             plan = try FixPlanner.plan(before, timelines: source!.timelines, options: options)
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
+        }
+        var destination = destination
+        let conversion: (format: String, path: String)?
+        do { conversion = try Self.conversion(before, destination: destination) } catch {
+            return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
+        }
+        if let conversion {
+            destination = conversion.path
+            plan.isNoop = false
+            // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
+            for rate in plan.tracks.compactMap(\.sampleRate) {
+                let l = plan.movieTimescale / FixPlanner.gcd(plan.movieTimescale, Int64(rate)) * Int64(rate)
+                if l <= Int64(Int32.max) { plan.movieTimescale = l }
+            }
+            plan.notes.append("\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it")
+            if FileManager.default.fileExists(atPath: destination), sameFile(path, destination) {
+                return failed(path, before, analysis, reason: "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)", plan: plan)
+            }
         }
         if dryRun {
             return FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
@@ -33,7 +51,8 @@ public enum ClipFix {
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
-                try write(path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp, temporaries: temporaries)
+                try write(path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp,
+                          converting: conversion?.format, temporaries: temporaries)
             }
             source = nil
             let written = try Probe.probe(temp, keepInput: false, locations: true)
@@ -87,6 +106,10 @@ public enum ClipFix {
         return nil
     }
 
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
     static func failed(_ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil) -> FileReport {
         FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
                    fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
@@ -102,13 +125,38 @@ public enum ClipFix {
         }
     }
 
+    /// Containers fix writes in their own kind; any other (MPEG-TS and -PS, FLV, AVI) cannot say a trim or a
+    /// priming, so its fix is an MP4 (a MOV where a codec needs it) beside it.
+    static let keptContainers: Set = ["mp4", "mov", "matroska", "webm"]
+
+    /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
+    /// `destination`; a sentence naming the codec when neither does.
+    public static func conversion(_ facts: ClipFacts, destination: String) throws -> (format: String, path: String)? {
+        guard !keptContainers.contains(facts.container) else { return nil }
+        // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
+        // presentation times to copy.
+        let neverReorders: Set = ["mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo"]
+        if facts.container == "avi", let video = facts.videoTracks.first(where: { v in
+            !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
+        }) {
+            throw MediaError("convert", reason: "AVI keeps no presentation times and this \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than it stores them, so loopprep cannot copy it exactly; re-encode it first")
+        }
+        let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
+        for format in ["mp4", "mov"] where codecs.allSatisfy({ OutputFile.accepts(format: format, codec: $0) }) {
+            return (format, (destination as NSString).deletingPathExtension + "." + format)
+        }
+        let refused = codecs.first { !OutputFile.accepts(format: "mov", codec: $0) } ?? codecs.joined(separator: ", ")
+        throw MediaError("convert", reason: "\(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so loopprep cannot fix it losslessly")
+    }
+
     static func write(_ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline], to temp: String,
-                      temporaries: TemporaryFiles) throws {
+                      converting: String? = nil, temporaries: TemporaryFiles) throws {
         let container = facts.container
-        let iso = container == "mp4" || container == "mov"
-        let format = muxer(container: container, path: source)
+        let inputISO = container == "mp4" || container == "mov"
+        let iso = inputISO || converting != nil
+        let format = converting ?? muxer(container: container, path: source)
         // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
-        if iso, let index, let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
+        if inputISO, let index, let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
             try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
                                 gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
                                 range: (plan.start, plan.duration), to: temp)
@@ -120,7 +168,7 @@ public enum ClipFix {
         }
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
-        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true)
+        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO)
         let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let layout = try ISOFile.read(path: muxed, fileSize: size) else { throw MediaError("finalize", reason: "cannot read the muxed file back") }
         var edits: [Int: ISOEditor.TrackEdit] = [:]

@@ -15,14 +15,23 @@ enum Remuxer {
         var lastDuration: [Int: Int64]
     }
 
-    static func write(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool) throws -> Written {
+    /// `inputISO`: the source is MP4/MOV (read in raw media time). `iso`: the output is (edit lists follow).
+    static func write(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil) throws -> Written {
         // Raw media time: FFmpeg's mov demuxer otherwise applies edit lists itself and drops or re-times samples.
-        let options = iso ? ["ignore_editlist": "1"] : [:]
+        let options = inputISO ?? iso ? ["ignore_editlist": "1"] : [:]
         var input = try InputFile(path: source, options: options)
+        let converting = iso && inputISO == false
         let output = try OutputFile(path: path, format: format)
         var state = State(plan: plan, iso: iso)
         for cut in plan.tracks {
-            let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !(plan.reencodesAudio && cut.kind == .audio))
+            // Another container's codec tags mean nothing to the MP4 muxer.
+            let out = try output.addStream(copying: input, stream: cut.index,
+                                           keepTag: iso && !converting && !(plan.reencodesAudio && cut.kind == .audio))
+            // A converted audio track counts in samples (FLV's milliseconds cannot place an AAC frame).
+            if converting, cut.kind == .audio, let rate = cut.sampleRate {
+                output.setTimeBase(Rational(1, Int64(rate)), stream: out)
+                if let samples = AudioFrames.candidates(codec: cut.codec).first, repeatsNothing(plan) { state.regularFrames[cut.index] = samples }
+            }
             state.streams[cut.index] = out
             if plan.reencodesAudio && cut.kind == .audio {
                 let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
@@ -37,7 +46,7 @@ enum Remuxer {
             // Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.
             for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
                 guard let segment else { continue }
-                let rendered = try RenderedSegment.render(source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, iso: iso)
+                let rendered = try RenderedSegment.render(source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, iso: inputISO ?? iso)
                 avcc.sps += rendered.sps
                 avcc.pps += rendered.pps
                 if isHead { state.heads[cut.index] = rendered } else { state.tails[cut.index] = rendered }
@@ -60,6 +69,9 @@ enum Remuxer {
         return Written(streams: state.streams, firstPts: state.firstPts, lastDuration: state.lastDuration)
     }
 
+    /// Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
+    static func repeatsNothing(_ plan: FixPlan) -> Bool { plan.repeats == 1 && !plan.reencodesAudio }
+
     struct State {
         let plan: FixPlan
         let iso: Bool
@@ -72,6 +84,10 @@ enum Remuxer {
         var lastDuration: [Int: Int64] = [:]
         /// Presented samples taken so far in this pass, per re-encoded track.
         var taken: [Int: Int64] = [:]
+        /// Converted audio of a fixed frame length: the frame in output ticks, packets written, the first one's time.
+        var regularFrames: [Int: Int64] = [:]
+        var copiedCount: [Int: Int] = [:]
+        var regularStart: [Int: Int64] = [:]
 
         init(plan: FixPlan, iso: Bool) {
             self.plan = plan; self.iso = iso
@@ -133,14 +149,29 @@ enum Remuxer {
                         // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
                         try Remuxer.setSkipEnd(packet, samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
                     }
-                    p.pointee.duration = shortened
-                    lastDuration[cut.index] = shortened
+                    // Where a tick is not a whole number of samples (FLV's milliseconds), the cut cannot land on a
+                    // sample in ticks: the packet keeps its length and the exact edit ends the track.
+                    let wholeSamples = cut.sampleRate.map { (Rational(1, Int64($0)) / cut.timeBase).denominator == 1 } ?? true
+                    if !iso || wholeSamples {
+                        p.pointee.duration = shortened
+                        lastDuration[cut.index] = shortened
+                    }
                 }
             }
             let out = streams[cut.index]!
             p.pointee.stream_index = Int32(out)
             p.pointee.pos = -1
             av_packet_rescale_ts(p, input.stream(cut.index).pointee.time_base, output.timeBase(out))
+            // A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame
+            // each, from its first packet: what the decoder plays (the irregular-audio-durations rule).
+            if let frame = regularFrames[cut.index] {
+                let k = copiedCount[cut.index, default: 0]
+                if k == 0 { regularStart[cut.index] = p.pointee.dts }
+                p.pointee.dts = regularStart[cut.index]! + Int64(k) * frame
+                p.pointee.pts = p.pointee.dts
+                if p.pointee.duration > frame || lastDuration[cut.index] == nil { p.pointee.duration = min(p.pointee.duration, frame) }
+                copiedCount[cut.index] = k + 1
+            }
             try output.write(packet)
         }
 
