@@ -69,7 +69,7 @@ struct Stitch: AsyncParsableCommand {
         var unreadable: [String] = []
         for (i, path) in paths.enumerated() {
             let (inPoint, outPoint) = points[i]
-            do { prepared.append(try Stitcher.prepare(path, in: inPoint, out: outPoint)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
+            do { prepared.append(try Stitcher.prepare(path, in: inPoint, out: outPoint, normalize: normalize)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
         }
         guard unreadable.isEmpty else {
             for line in unreadable { Console.stderr(line + "\n") }

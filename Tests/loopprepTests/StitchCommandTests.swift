@@ -183,6 +183,21 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.mp4").path))
     }
 
+    /// MPEG-TS clips are stitched into an MP4 (bodies copied: 30 + 30 frames, 44100 + 44100 samples); when frames
+    /// would be re-encoded next to a TS clip's in-stream parameter sets, stitch refuses in one sentence.
+    @Test func transportStreamClips() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("broadcast.ts")
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameHashes(out).count == 60)
+        #expect(try Self.decodeErrors(out) == "")
+        let refused = try Run.loopprep(["stitch", clip, clip, "--transition", "crossfade", "--duration", "0.2", "-o", dir.appendingPathComponent("x.mp4").path])
+        #expect(refused.status != 0 && refused.stderr.contains("carries its H.264 parameter sets in the stream"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.mp4").path))
+    }
+
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
     @Test func aSingleClipLoopsWithACrossfade() throws {
         let dir = try Run.temporaryDirectory()

@@ -32,7 +32,8 @@ public struct PreparedClip: @unchecked Sendable {
 
 public enum Stitcher {
     /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
-    public static func prepare(_ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil) throws -> PreparedClip {
+    /// `normalize`: the clip is re-encoded to the output's frame rate, so its own may vary.
+    public static func prepare(_ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false) throws -> PreparedClip {
         let probe = try Probe.probe(path)
         let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
         guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index] else {
@@ -43,10 +44,11 @@ public enum Stitcher {
             .sorted { $0.pts < $1.pts }
         if let retimed = video.retimedFirstPts, !frames.isEmpty { frames[0].pts = retimed }
         // Constant frame rate, allowing one tick of rounding (Matroska's milliseconds give 33/34 ms at 30 fps).
-        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }
+        // A first frame the cut starts inside (after hidden priming) is shorter: that is the cut, not the rate.
+        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }.dropFirst(video.retimedFirstPts == nil ? 0 : 1)
         let step = TrackTimeline(timeBase: Rational(1), samples: frames).nominalDuration ?? frames.first?.duration ?? 0
-        guard step > 0, (steps.max() ?? step) - (steps.min() ?? step) <= 1 else {
-            throw MediaError("stitch", reason: "variable frame timing; stitch needs constant frame rate clips")
+        guard step > 0, normalize || (steps.max() ?? step) - (steps.min() ?? step) <= 1 else {
+            throw MediaError("stitch", reason: "variable frame timing (frames of \(Figures.ms(Rational(steps.min() ?? step) * video.timeBase)) to \(Figures.ms(Rational(steps.max() ?? step) * video.timeBase))); stitch copies constant frame rate clips only: --normalize maps it to the first clip's rate")
         }
         guard let input = probe.input else { throw MediaError("stitch", reason: "the clip was probed without its input") }
         let pixelFormat = try firstFrameFormat(input, stream: video.index)
@@ -205,7 +207,8 @@ struct StitchWriter {
         let first = clips[0]
         let input = try InputFile(path: first.path, options: first.iso ? ["ignore_editlist": "1"] : [:])
         output = try OutputFile(path: path, format: (path as NSString).pathExtension.lowercased() == "mov" ? "mov" : "mp4")
-        _ = try output.addStream(copying: input, stream: first.video.index, keepTag: true)
+        // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
+        _ = try output.addStream(copying: input, stream: first.video.index, keepTag: first.iso)
         tb = first.timeBase
         frameTicks = first.frameTicks
         var lanes: [AudioLane] = []
@@ -397,6 +400,11 @@ struct StitchWriter {
         // Each rendered run gets its own SPS/PPS pair, and the avcC must list them all before the header. x264's
         // headers depend only on its settings, so a throwaway encoder per run gives them; the runs are then
         // encoded straight into the muxer (nothing held in memory), and checked to carry the same headers.
+        // Re-encoded frames join the first clip's parameter sets in one avcC: a first clip that carries them in
+        // the stream instead (MPEG-TS, FLV) has none to join, and the output would not decode.
+        if avcc == nil, runs.contains(where: { if case .render = $0 { true } else { false } }) {
+            throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
+        }
         var runSets: [(id: Int, sps: [[UInt8]], pps: [[UInt8]])] = []
         let used = Set((avcc?.sps.compactMap(AVCConfig.spsID) ?? []) + (avcc?.pps.compactMap(AVCConfig.ppsID) ?? []))
         var free = (0...31).filter { !used.contains($0) }
