@@ -24,6 +24,8 @@ static const int lp_error_eagain = AVERROR(EAGAIN);
 static const int lp_error_invaliddata = AVERROR_INVALIDDATA;
 static const int lp_error_decoder_not_found = AVERROR_DECODER_NOT_FOUND;
 static const int lp_error_enomem = AVERROR(ENOMEM);
+static const int lp_error_einval = AVERROR(EINVAL);
+static const int lp_error_enospc = AVERROR(ENOSPC);
 
 static inline int lp_averror(int posix_errno) { return AVERROR(posix_errno); }
 

@@ -46,3 +46,19 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int3
     if code < 0 { throw MediaError(operation(), code: code) }
     return code
 }
+
+extension MediaError {
+    /// A write failure in loopprep's words, FFmpeg's kept after it: what failed, what it means for the file.
+    public static func whileWriting(_ error: Error) -> String {
+        guard let media = error as? MediaError, let code = media.code else { return describe(error) }
+        let meaning: String
+        switch code {
+        case lp_error_invaliddata, lp_error_einval:
+            meaning = "FFmpeg's muxer refused the copied stream (a codec, tag or timestamp this container does not take)"
+        case lp_error_enospc: meaning = "the disk is full"
+        case lp_error_enomem: meaning = "out of memory"
+        default: meaning = "FFmpeg could not write it"
+        }
+        return "could not write the output: \(meaning) (\(media.description))"
+    }
+}

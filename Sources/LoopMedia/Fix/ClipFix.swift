@@ -74,7 +74,7 @@ public enum ClipFix {
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
                 return failed(path, before, analysis, reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
             }
-            return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
+            return failed(path, before, analysis, reason: MediaError.whileWriting(error), plan: plan)
         }
     }
 
