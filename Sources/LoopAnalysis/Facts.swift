@@ -48,6 +48,9 @@ public struct TrackBasics: Sendable, Equatable {
     /// Codec-level encoder delay in samples (Opus pre-skip), if the codec header carries it.
     public var codecDelay: Int64?
     public var language: String?
+    /// The priming a track's own tag says was removed from its packets (LOOPPREP_PRIMING, written by fix where
+    /// the container has no edit list: Matroska): such a track starts on content.
+    public var primingRemoved: Int64?
 
     public init(index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
                 width: Int? = nil, height: Int? = nil, sampleRate: Int? = nil, channels: Int? = nil,

@@ -85,6 +85,9 @@ extension TrackFacts {
     static func priming(codec: String, range: PresentedRange, timeline t: TrackTimeline, basics b: TrackBasics) -> PrimingFacts? {
         switch codec {
         case "aac":
+            if let removed = b.primingRemoved, range.signalledDelay == 0 {
+                return PrimingFacts(samples: removed, signalled: true, method: "removed by fix")
+            }
             guard range.signalledDelay > 0, let rate = b.sampleRate else {
                 return PrimingFacts(samples: nil, signalled: false, method: "none")
             }

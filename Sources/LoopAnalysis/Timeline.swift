@@ -64,6 +64,15 @@ public struct PresentedRange: Sendable, Equatable {
     public var signalledDelay: Int64
 }
 
+/// Decode times for packets that carry only presentation times (Matroska video: FFmpeg's demuxer gives no
+/// DTS), in decode order: the presentation times sorted, moved back by the reorder delay so that no packet is
+/// decoded after it is shown. Monotonic, and equal to the pts where frames are not reordered.
+public func decodeTimes(presentation pts: [Int64]) -> [Int64] {
+    let sorted = pts.sorted()
+    let delay = zip(sorted, pts).map { $0 - $1 }.max() ?? 0
+    return sorted.map { $0 - Swift.max(delay, 0) }
+}
+
 extension TrackTimeline {
     /// Every decode and presentation time moved by `ticks` (edits are in media time and do not move).
     public func shifted(by ticks: Int64) -> TrackTimeline {

@@ -92,4 +92,25 @@ import LoopAnalysis
         #expect(report.fix?.reason?.contains("AVI keeps no presentation times") == true)
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// OBS's Matroska (H.264 with B-frames: no DTS from FFmpeg's demuxer; SimpleBlocks without durations) stays
+    /// Matroska: the 1 s of video whole, the AAC priming packet dropped (Matroska cannot hide it) and said in a
+    /// tag the next analysis reads, the audio cut to the video within Matroska's millisecond.
+    @Test func obsMatroskaStaysMatroska() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("obs.mkv").path
+        let report = ClipFix.fix(Fixtures.path("obs.mkv"), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        #expect(after.container == "matroska")
+        #expect(after.mainVideo?.frameCount == 30)
+        #expect(after.mainAudio?.priming == PrimingFacts(samples: 1024, signalled: true, method: "removed by fix"))
+        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        #expect((audio.endSeconds - video.endSeconds).magnitude <= Rational(1, 1000))
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(try FFmpegDecode.frames(out).count == 30)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
 }

@@ -231,15 +231,15 @@ import TestSupport
 /// fix is idempotent on every fixture: fixing its own output finds nothing to do and changes no byte.
 @Suite struct FixTwiceTests {
     static let fixtures: [String] = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path))?
-        .filter { ["mp4", "mov", "m4a", "webm"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
+        .filter { ["mp4", "mov", "m4a", "webm", "mkv", "ts", "m2ts", "flv", "avi", "mpg"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
 
     @Test(arguments: fixtures)
     func fixingTheOutputChangesNothing(file: String) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let first = dir.appendingPathComponent("1-" + file).path, second = dir.appendingPathComponent("2-" + file).path
-        let report = RealWorldTimingTests.fix(Fixtures.path(file), to: first)
-        guard report.fix?.status == .fixed || report.fix?.status == .unchanged else { return }  // refused: nothing to fix twice
+        let report = RealWorldTimingTests.fix(Fixtures.path(file), to: dir.appendingPathComponent("1-" + file).path)
+        guard report.fix?.status == .fixed || report.fix?.status == .unchanged, let first = report.fix?.output else { return }  // refused
+        let second = dir.appendingPathComponent("2-" + (first as NSString).lastPathComponent).path
         let again = RealWorldTimingTests.fix(first, to: second)
         #expect(again.fix?.status == .unchanged, "\(file): \(again.fix?.plan?.notes ?? []) \(again.fix?.reason ?? "")")
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == (try Data(contentsOf: URL(fileURLWithPath: second))))

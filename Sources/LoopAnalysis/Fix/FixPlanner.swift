@@ -47,19 +47,26 @@ public enum FixPlanner {
         let empty = (facts.emptyTracks ?? []).map(\.index)
         if !empty.isEmpty { notes.append("leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))") }
 
-        let commonStart = mappings.map(\.start).max()!, commonEnd = mappings.map(\.end).min()!
+        var commonStart = mappings.map(\.start).max()!
+        let commonEnd = mappings.map(\.end).min()!
+        // Matroska places a track only to its tick (milliseconds): a start that differs from a tick by less than
+        // half of one is that tick (23.22 ms of assumed AAC priming is the packet at 23 ms).
+        let resolution = facts.timestampResolution
+        if !resolution.isZero { commonStart = Rational((commonStart / resolution).rounded) * resolution }
         guard commonStart < commonEnd else { throw PlanError("the tracks do not overlap: nothing is presented by all of them") }
 
         var start = commonStart, end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
-            (start, end) = try videoBounds(video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead, notes: &notes)
+            (start, end) = try videoBounds(video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead,
+                                           resolution: resolution, notes: &notes)
         }
         let duration = end - start
 
         var cuts: [TrackCut] = []
         for m in mappings {
             cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
-                                            : try audioCut(m, start: start, duration: duration))
+                                            : try audioCut(m, start: start, duration: duration,
+                                                           preRoll: !["matroska", "webm"].contains(facts.container)))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -129,8 +136,14 @@ public enum FixPlanner {
             let m = mappings.first { $0.track.index == cut.index }!
             let start = iso ? m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
                             : m.timeline.edits == nil && m.mediaStart == Rational(cut.mediaStart)
-            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.mediaEnd == nil && cut.head == nil && cut.tail == nil
-                && cut.trimmedHead.isZero && cut.trimmedTail.isZero && m.start.isZero && start
+            // Matroska cannot say less than a tick: a trim under one is nothing to do (and doing it again and
+            // again would not be idempotent).
+            let slack = facts.timestampResolution
+            // A last sample stored longer than the edit shows (mediaEnd) is not presented: nothing to fix.
+            let untrimmed = slack.isZero ? cut.trimmedHead.isZero && cut.trimmedTail.isZero
+                                         : cut.trimmedHead.magnitude < slack && cut.trimmedTail.magnitude < slack
+            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.head == nil && cut.tail == nil
+                && untrimmed && m.start.isZero && start
         }
         // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
         let edited = mappings.allSatisfy { $0.timeline.primingMethod == nil }
@@ -141,6 +154,7 @@ public enum FixPlanner {
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
     static func videoBounds(_ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
+                            resolution: Rational = .zero,
                             notes: inout [String]) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
@@ -168,7 +182,10 @@ public enum FixPlanner {
         // samples a frame: the nearest whole sample may end before the frame does); the audio cut rounds to it.
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
-        let reach = tracks.map { m in m.end + (m.track.kind == .audio ? Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))) : .zero) }.min()!
+        // (Matroska's milliseconds: within one tick.)
+        let reach = tracks.map { m in
+            m.end + (m.track.kind == .audio ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
+        }.min()!
         guard let end = boundaries.filter({ $0 <= Rational.max(commonEnd, Rational.min(reach, v.end)) }).max() else {
             throw PlanError("the common range is shorter than one video frame")
         }
@@ -224,7 +241,9 @@ public enum FixPlanner {
                         sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames, firstPresented: firstPresented)
     }
 
-    static func audioCut(_ m: Mapping, start: Rational, duration: Rational) throws -> TrackCut {
+    /// `preRoll`: keep packets before the start for the decoder to warm up on. Matroska cannot hide them (no
+    /// edit list): there the cut starts on the packet that holds the start.
+    static func audioCut(_ m: Mapping, start: Rational, duration: Rational, preRoll keepsPreRoll: Bool = true) throws -> TrackCut {
         guard let rate = m.track.sampleRate, rate > 0 else { throw PlanError("\(Figures.trackName(m.track)) has no sample rate") }
         let samples = m.timeline.samples
         let perSample = Rational(1, Int64(rate)) / m.tb          // ticks per sample (1 when the time base is 1/rate)
@@ -240,9 +259,9 @@ public enum FixPlanner {
         }
         var first = holding
         let preRoll = (Rational(preRoll(codec: m.track.codec, sampleRate: rate)) * perSample).rounded
-        while first > 0 && samples[first].pts > mediaStart - preRoll { first -= 1 }
+        while keepsPreRoll && first > 0 && samples[first].pts > mediaStart - preRoll { first -= 1 }
         // Nothing of the content is cut at the head: keep the whole priming, as the encoder wrote it.
-        if Rational(mediaStart) <= m.mediaStart { first = 0 }
+        if keepsPreRoll && Rational(mediaStart) <= m.mediaStart { first = 0 }
         let last = samples.lastIndex { $0.pts < mediaEnd } ?? holding
         let endOfLast = samples[last].pts + samples[last].duration
         let presentedDuration = Rational(count, Int64(rate))

@@ -30,6 +30,11 @@ public final class OutputFile {
 
     /// Adds a stream that carries `input`'s stream `index` unchanged: codec parameters (color, tags, extradata),
     /// time base, metadata (language, handler), disposition and side data (display matrix).
+    /// A stream's tag (Matroska SimpleTag, MP4 user data where the muxer keeps one).
+    func setMetadata(_ key: String, _ value: String, stream: Int) {
+        av_dict_set(&context.pointee.streams[stream]!.pointee.metadata, key, value, 0)
+    }
+
     /// The time base a stream asks the muxer for (before the header is written).
     func setTimeBase(_ tb: Rational, stream: Int) {
         context.pointee.streams[stream]!.pointee.time_base = AVRational(num: Int32(tb.numerator), den: Int32(tb.denominator))

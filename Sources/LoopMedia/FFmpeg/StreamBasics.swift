@@ -34,12 +34,16 @@ extension InputFile {
             if par.initial_padding > 0 { b.codecDelay = Int64(par.initial_padding) }
             if par.codec_id == AV_CODEC_ID_OPUS, b.codecDelay == nil { b.codecDelay = Self.opusPreSkip(par) }
         }
+        if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) { b.primingRemoved = Int64(String(cString: tag.pointee.value)) }
         if let lang = av_dict_get(st.metadata, "language", nil, 0) {
             let value = String(cString: lang.pointee.value)
             if value != "und" { b.language = value }
         }
         return b
     }
+
+    /// The Matroska tag fix writes on an AAC track whose priming it dropped with its packets.
+    static let primingTag = "LOOPPREP_PRIMING"
 
     /// Clockwise degrees from the display matrix (FFmpeg reports counter-clockwise).
     private func rotation(_ index: Int) -> Int? {

@@ -163,12 +163,13 @@ public enum ClipFix {
             return
         }
         guard iso else {
-            _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false)
+            _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
             return
         }
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
-        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO)
+        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
+                                        timelines: inputISO ? [:] : timelines)
         let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let layout = try ISOFile.read(path: muxed, fileSize: size) else { throw MediaError("finalize", reason: "cannot read the muxed file back") }
         var edits: [Int: ISOEditor.TrackEdit] = [:]

@@ -16,13 +16,16 @@ enum Remuxer {
     }
 
     /// `inputISO`: the source is MP4/MOV (read in raw media time). `iso`: the output is (edit lists follow).
-    static func write(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil) throws -> Written {
+    /// `timelines`: the plan's, for packets the demuxer gives no decode time or duration (Matroska).
+    static func write(_ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil,
+                      timelines: [Int: TrackTimeline] = [:]) throws -> Written {
         // Raw media time: FFmpeg's mov demuxer otherwise applies edit lists itself and drops or re-times samples.
         let options = inputISO ?? iso ? ["ignore_editlist": "1"] : [:]
         var input = try InputFile(path: source, options: options)
         let converting = iso && inputISO == false
         let output = try OutputFile(path: path, format: format)
         var state = State(plan: plan, iso: iso)
+        state.timelines = timelines
         for cut in plan.tracks {
             // Another container's codec tags mean nothing to the MP4 muxer.
             let out = try output.addStream(copying: input, stream: cut.index,
@@ -33,6 +36,11 @@ enum Remuxer {
                 if let samples = AudioFrames.candidates(codec: cut.codec).first, repeatsNothing(plan) { state.regularFrames[cut.index] = samples }
             }
             state.streams[cut.index] = out
+            // Matroska cannot hide priming: the cut started after it, on a packet; say so for the next reader.
+            if !iso, cut.kind == .audio, cut.codec == "aac", cut.mediaStart > plan.tracks.first(where: { $0.index == cut.index })!.origin,
+               let dropped = droppedPriming(cut, timeline: timelines[cut.index]) {
+                output.setMetadata(InputFile.primingTag, String(dropped), stream: out)
+            }
             if plan.reencodesAudio && cut.kind == .audio {
                 let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
                 try encoder.configure(output, stream: out)
@@ -69,6 +77,18 @@ enum Remuxer {
         return Written(streams: state.streams, firstPts: state.firstPts, lastDuration: state.lastDuration)
     }
 
+    /// The samples of priming a Matroska cut leaves out with the packets before its start (nil: none).
+    static func droppedPriming(_ cut: TrackCut, timeline: TrackTimeline?) -> Int64? {
+        guard let rate = cut.sampleRate else { return nil }
+        // Whole frames, counted: a millisecond clock would say 1014 for one 1024-sample frame.
+        if let frame = AudioFrames.candidates(codec: cut.codec).first, let timeline {
+            let packets = timeline.samples.filter { $0.dts < cut.keepFrom }.count
+            return packets > 0 ? Int64(packets) * frame : nil
+        }
+        let samples = (Rational(cut.keepFrom - cut.origin) * cut.timeBase * Int64(rate)).rounded
+        return samples > 0 ? samples : nil
+    }
+
     /// Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
     static func repeatsNothing(_ plan: FixPlan) -> Bool { plan.repeats == 1 && !plan.reencodesAudio }
 
@@ -88,6 +108,9 @@ enum Remuxer {
         var regularFrames: [Int: Int64] = [:]
         var copiedCount: [Int: Int] = [:]
         var regularStart: [Int: Int64] = [:]
+        /// The plan's timelines, and how many packets of each stream were read this pass.
+        var timelines: [Int: TrackTimeline] = [:]
+        var read: [Int: Int] = [:]
 
         init(plan: FixPlan, iso: Bool) {
             self.plan = plan; self.iso = iso
@@ -101,8 +124,16 @@ enum Remuxer {
             for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
             for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass, input: input, to: output) }
             let packet = try Packet(), frame = try Frame()
+            read = [:]
             while !remaining.isEmpty, try input.read(into: packet) {
                 let index = packet.streamIndex
+                let n = read[index, default: 0]
+                read[index] = n + 1
+                // Matroska: no DTS on video and no duration on SimpleBlocks; the plan's timeline has both, in the
+                // same packet order and on the same clock.
+                let known = timelines[index].flatMap { n < $0.samples.count ? $0.samples[n] : nil }
+                if packet.dts == nil, packet.pts != nil, let known { packet.pointer.pointee.dts = known.dts }
+                if packet.duration <= 0, let known { packet.pointer.pointee.duration = known.duration }
                 guard let cut = cuts[index], let dts = clock.dts(packet, origin: cut.origin) else { continue }
                 let offset = clock.shift(index)
                 let duration = max(packet.duration, 0)
@@ -149,13 +180,8 @@ enum Remuxer {
                         // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
                         try Remuxer.setSkipEnd(packet, samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
                     }
-                    // Where a tick is not a whole number of samples (FLV's milliseconds), the cut cannot land on a
-                    // sample in ticks: the packet keeps its length and the exact edit ends the track.
-                    let wholeSamples = cut.sampleRate.map { (Rational(1, Int64($0)) / cut.timeBase).denominator == 1 } ?? true
-                    if !iso || wholeSamples {
-                        p.pointee.duration = shortened
-                        lastDuration[cut.index] = shortened
-                    }
+                    p.pointee.duration = shortened
+                    lastDuration[cut.index] = shortened
                 }
             }
             let out = streams[cut.index]!

@@ -168,6 +168,7 @@ enum PacketTimelines {
     static func read(_ input: InputFile, streams: Set<Int>, basics: [TrackBasics]) throws -> [Int: TrackTimeline] {
         var samples: [Int: [SampleTiming]] = [:]
         var noPts: [Int: [Int]] = [:]
+        var noDts = Set<Int>()
         var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
         let packet = try Packet()
         while try input.read(into: packet) {
@@ -182,6 +183,7 @@ enum PacketTimelines {
                 skipEnd[i] = 0
             }
             if packet.pts == nil { noPts[i, default: []].append(samples[i]?.count ?? 0) }
+            if packet.dts == nil, packet.pts != nil { noDts.insert(i) }
             samples[i, default: []].append(SampleTiming(dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0),
                                                         isSync: packet.isKeyframe, isDiscarded: packet.isDiscarded))
         }
@@ -192,6 +194,11 @@ enum PacketTimelines {
             let delays = Set(samples[i]!.indices.filter { !lacking.contains($0) }.map { samples[i]![$0].pts - samples[i]![$0].dts })
             guard delays.count == 1, let delay = delays.first else { continue }
             for n in missing { samples[i]![n].pts = samples[i]![n].dts + delay }
+        }
+        // Matroska video has no DTS: made from the presentation order (the copier uses the same ones).
+        for i in noDts {
+            let dts = decodeTimes(presentation: samples[i]!.map(\.pts))
+            for n in samples[i]!.indices { samples[i]![n].dts = dts[n] }
         }
         var out: [Int: TrackTimeline] = [:]
         for (i, list) in samples {
