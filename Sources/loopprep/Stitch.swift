@@ -100,7 +100,7 @@ struct Stitch: AsyncParsableCommand {
                 result.facts = facts
                 result.findings = Analyzer.findings(in: facts)
             } catch {
-                result.error = MediaError.describe(error)
+                result.error = MediaError.whileWriting(error)
             }
         }
         if let html {

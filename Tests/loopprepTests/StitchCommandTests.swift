@@ -198,6 +198,22 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.mp4").path))
     }
 
+    /// --normalize takes a folder of mixed containers: MP4, AVI (MJPEG, 15 fps), MPEG-TS, Matroska, 1 s each,
+    /// re-encoded to the first clip's 30 fps: 4 x 30 frames, 4 x 48000 samples.
+    @Test func normalizeTakesMixedContainers() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", "--normalize", Run.fixture("clean.mp4"), Run.fixture("capture.avi"), Run.fixture("broadcast.ts"),
+                                    Run.fixture("obs.mkv"), "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameHashes(out).count == 120)
+        #expect(try Self.decodeErrors(out) == "")
+        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+            .split(separator: "\n").compactMap { Double($0) }
+        #expect(durations.count >= 2 && abs(durations[0] - 4) < 1e-6 && abs(durations[1] - 4) <= 0.5 / 48000 + 1e-6, "\(durations)")
+    }
+
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
     @Test func aSingleClipLoopsWithACrossfade() throws {
         let dir = try Run.temporaryDirectory()
