@@ -26,8 +26,13 @@ public struct Finding: Codable, Sendable, Equatable {
     }
 }
 
+/// Where the loops play: Apple's AVFoundation (iOS, tvOS, macOS), or browsers' `<video>`. `web` is what all
+/// three browsers play (docs/playability.md gives the tables and their sources).
 public enum Target: String, Codable, Sendable, CaseIterable {
-    case apple, web
+    case apple, web, chrome, firefox, safari
+
+    /// A browser: players there may ignore edit lists (fix --target bakes the video's trims).
+    public var isBrowser: Bool { self != .apple }
 }
 
 public struct AnalysisOptions: Codable, Sendable, Equatable {

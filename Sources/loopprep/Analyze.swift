@@ -11,7 +11,7 @@ struct Analyze: AsyncParsableCommand {
     @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).")
     var paths: [String]
 
-    @Option(help: "Playback target whose codecs and containers count as playable: apple or web.")
+    @Option(help: "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers).")
     var target: Target = .apple
 
     @Option(name: .customLong("min-loop"), help: "Seconds below which a clip is too short for a queue looper.")

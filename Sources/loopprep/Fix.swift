@@ -40,7 +40,7 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("reencode-head"), help: "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe.")
     var reencodeHead = false
 
-    @Option(help: "apple: trims are edit lists. web: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut).")
+    @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut).")
     var target: Target = .apple
 
     @OptionGroup var report: ReportOptions
@@ -63,7 +63,7 @@ struct Fix: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let options = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
-                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: target == .web)
+                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: target.isBrowser)
         let analysis = AnalysisOptions(target: target, seamChecks: false)
         let items = Inputs.collect(paths)
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)

@@ -1,0 +1,48 @@
+import Testing
+@testable import LoopAnalysis
+
+/// A row per codec and container and target (docs/playability.md): whether `not-playable-on-target` fires.
+@Suite struct PlayabilityTests {
+    struct Row: CustomTestStringConvertible, Sendable {
+        var container: String, video: String?, audio: String?
+        /// The targets that play it.
+        var plays: Set<Target>
+        var testDescription: String { "\(container) \(video ?? "-") \(audio ?? "-")" }
+    }
+
+    static let rows: [Row] = [
+        Row(container: "mp4", video: "h264", audio: "aac", plays: Set(Target.allCases)),
+        // HandBrake's .m4v with an AC-3 track.
+        Row(container: "mp4", video: "h264", audio: "ac3", plays: [.apple, .safari]),
+        Row(container: "mp4", video: "h264", audio: "eac3", plays: [.apple, .safari]),
+        Row(container: "mp4", video: "h264", audio: "mp3", plays: Set(Target.allCases)),
+        // An iPhone's HEVC.
+        Row(container: "mov", video: "hevc", audio: "aac", plays: [.apple, .safari]),
+        Row(container: "mp4", video: "hevc", audio: "aac", plays: [.apple, .safari]),
+        Row(container: "mov", video: "prores", audio: "pcm_s16le", plays: [.apple]),
+        Row(container: "webm", video: "vp9", audio: "opus", plays: [.web, .chrome, .firefox, .safari]),
+        Row(container: "webm", video: "av1", audio: "opus", plays: [.chrome, .firefox]),
+        Row(container: "mp4", video: "av1", audio: "aac", plays: [.chrome, .firefox]),
+        Row(container: "matroska", video: "h264", audio: "aac", plays: []),
+        Row(container: "mpegts", video: "h264", audio: "aac", plays: []),
+        Row(container: "wav", video: nil, audio: "pcm_s16le", plays: Set(Target.allCases)),
+        Row(container: "mp3", video: nil, audio: "mp3", plays: Set(Target.allCases)),
+        Row(container: "aac", video: nil, audio: "aac", plays: Set(Target.allCases)),
+        Row(container: "ogg", video: nil, audio: "vorbis", plays: [.chrome, .firefox]),
+        Row(container: "flac", video: nil, audio: "flac", plays: [.web, .chrome, .firefox, .safari]),
+    ]
+
+    @Test(arguments: rows)
+    func playableWhereTheTablesSay(row: Row) {
+        var tracks: [TrackFacts] = []
+        if let v = row.video {
+            tracks.append(Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: v, width: 160, height: 90)))
+        }
+        if let a = row.audio { tracks.append(Clips.audio(codec: a, index: tracks.count)) }
+        let clip = Clips.clip(tracks, container: row.container)
+        for target in Target.allCases {
+            let fired = NotPlayableOnTarget().check(clip, AnalysisOptions(target: target)).isEmpty == false
+            #expect(fired == !row.plays.contains(target), "\(row.testDescription) on \(target)")
+        }
+    }
+}
