@@ -29,7 +29,7 @@ import Testing
         Row(container: "mp3", video: nil, audio: "mp3", plays: Set(Target.allCases)),
         Row(container: "aac", video: nil, audio: "aac", plays: Set(Target.allCases)),
         Row(container: "ogg", video: nil, audio: "vorbis", plays: [.chrome, .firefox]),
-        Row(container: "flac", video: nil, audio: "flac", plays: [.web, .chrome, .firefox, .safari]),
+        Row(container: "flac", video: nil, audio: "flac", plays: Set(Target.allCases)),
     ]
 
     @Test(arguments: rows)

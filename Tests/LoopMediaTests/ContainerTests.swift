@@ -113,4 +113,24 @@ import LoopAnalysis
         #expect(try FFmpegDecode.frames(out).count == 30)
         #expect(try FFmpegDecode.errors(out) == "")
     }
+
+    /// Audio-only files keep their format: a clean WAV is copied byte for byte; one fix cannot write yet (MP3:
+    /// its encoder delay reads as a start offset) is refused in one sentence, never turned into an MP4 unasked.
+    @Test func audioOnlyFilesKeepTheirFormat() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wav = dir.appendingPathComponent("loop.wav").path, mp3 = dir.appendingPathComponent("loop.mp3").path
+        for path in [wav, mp3] {
+            #expect(try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", path]).status == 0)
+        }
+        let out = dir.appendingPathComponent("out").path
+        let fixedWav = ClipFix.fix(wav, to: out + "/loop.wav", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                   temporaries: TemporaryFiles())
+        #expect(fixedWav.fix?.status == .unchanged)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/loop.wav")) == (try Data(contentsOf: URL(fileURLWithPath: wav))))
+        let refused = ClipFix.fix(mp3, to: out + "/loop.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                  temporaries: TemporaryFiles())
+        #expect(refused.fix?.status == .failed && refused.fix?.reason?.contains("cannot write mp3 files yet") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["loop.wav"])
+    }
 }

@@ -14,7 +14,7 @@ public struct NotPlayableOnTarget: Rule {
 
     /// FFmpeg's names: containers as loopprep reports them ("mp4", "mov", "webm", or FFmpeg's demuxer).
     static let tables: [Target: Table] = [
-        .apple: Table(containers: ["mp4", "mov", "wav", "mp3", "aac", "aiff", "caf"],
+        .apple: Table(containers: ["mp4", "mov", "wav", "mp3", "aac", "aiff", "caf", "flac"],
                       video: ["h264", "hevc", "prores", "mjpeg"],
                       audio: ["aac", "alac", "mp3", "ac3", "eac3", "flac"]),
         .chrome: Table(containers: ["mp4", "webm", "ogg", "wav", "mp3", "aac", "flac"],

@@ -24,7 +24,7 @@ public enum ClipFix {
         }
         var destination = destination
         let conversion: (format: String, path: String)?
-        do { conversion = try Self.conversion(before, destination: destination) } catch {
+        do { conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop) } catch {
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
         if let conversion {
@@ -131,8 +131,16 @@ public enum ClipFix {
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
     /// `destination`; a sentence naming the codec when neither does.
-    public static func conversion(_ facts: ClipFacts, destination: String) throws -> (format: String, path: String)? {
+    /// Video containers fix rewrites as an MP4 or MOV.
+    static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
+
+    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool) throws -> (format: String, path: String)? {
         guard !keptContainers.contains(facts.container) else { return nil }
+        guard convertedContainers.contains(facts.container) else {
+            // Audio-only files (WAV, MP3, Ogg, FLAC) keep their format: one that is already right is copied.
+            if noop { return nil }
+            throw MediaError("write output", reason: "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written")
+        }
         // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
         // presentation times to copy.
         let neverReorders: Set = ["mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo"]
