@@ -15,7 +15,7 @@ binary=fuzz/.build/debug/LoopFuzz
 mkdir -p fuzz/corpus fuzz/findings
 scratch=$(mktemp -d "${TMPDIR:-/dev/shm}/loopfuzz.XXXXXX" 2>/dev/null || mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-seeds=(fixtures/*.mp4 fixtures/*.m4a fixtures/*.mov fixtures/*.webm fuzz/regressions/*)
+seeds=(fixtures/*.mp4 fixtures/*.m4a fixtures/*.mov fixtures/*.webm fixtures/*.mkv fixtures/*.ts fixtures/*.m2ts fixtures/*.flv fixtures/*.avi fixtures/*.mpg fuzz/regressions/*)
 mkdir -p "$scratch/seeds" && cp "${seeds[@]}" "$scratch/seeds/" 2>/dev/null || true
 export SWIFT_BACKTRACE=enable=no LOOPFUZZ_DIR="$scratch"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp

@@ -34,10 +34,14 @@ public final class InputFile {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
-    /// Reads codec parameters from the packets, for containers whose headers do not carry them all.
+    /// Reads codec parameters from the packets, for containers whose headers do not carry them all. Once: FFmpeg
+    /// 5.1 crashes on a second call for some MPEG-PS files (found by the fuzzer).
     public func findStreamInfo() throws {
+        guard !streamInfoRead else { return }
+        streamInfoRead = true
         try check(avformat_find_stream_info(context, nil), "read stream info")
     }
+    private var streamInfoRead = false
 
     /// The next packet, or false at the end of the file. Errors other than EOF are thrown, never taken as EOF.
     public func read(into packet: Packet) throws -> Bool {
