@@ -360,13 +360,20 @@ struct SampleTables {
             let version = r.u8(); r.skip(3)
             let groupingType = r.fourCC()
             let parameter = version == 1 ? r.u32() : nil
-            var perSample: [UInt32] = []
+            // Runs as stored (bounded by the box's bytes), walked with the kept samples' increasing source
+            // numbers: never expanded, whatever count a run claims.
+            var runs: [(end: Int, index: UInt32)] = []
+            var covered = 0
             for _ in 0..<r.entries(size: 8) {
                 let count = Int(r.u32()), index = r.u32()
-                guard perSample.count + count <= 50_000_000 else { break }
-                perSample += repeatElement(index, count: count)
+                covered = covered.addingReportingOverflow(count).overflow ? Int.max : covered + count
+                runs.append((covered, index))
             }
-            let kept = entries.map { $0.sourceIndex < perSample.count ? perSample[$0.sourceIndex] : 0 }
+            var run = 0
+            let kept = entries.map { entry -> UInt32 in
+                while run < runs.count && runs[run].end <= entry.sourceIndex { run += 1 }
+                return run < runs.count ? runs[run].index : 0
+            }
             var pairs: [(UInt32, UInt32)] = []
             for v in kept { if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) } }
             let body = Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count)) + pairs.flatMap { be32($0.0) + be32($0.1) }
