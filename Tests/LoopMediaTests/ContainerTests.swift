@@ -114,13 +114,13 @@ import LoopAnalysis
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
-    /// Audio-only files keep their format: a clean WAV is copied byte for byte; one fix cannot write yet (MP3:
-    /// its encoder delay reads as a start offset) is refused in one sentence, never turned into an MP4 unasked.
+    /// Audio-only files keep their format: a clean WAV or MP3 is copied byte for byte; one fix cannot write yet
+    /// (Ogg Vorbis here) is refused in one sentence, never turned into an MP4 unasked.
     @Test func audioOnlyFilesKeepTheirFormat() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let wav = dir.appendingPathComponent("loop.wav").path, mp3 = dir.appendingPathComponent("loop.mp3").path
-        for path in [wav, mp3] {
+        let wav = dir.appendingPathComponent("loop.wav").path, ogg = dir.appendingPathComponent("loop.ogg").path
+        for path in [wav, ogg] {
             #expect(try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", path]).status == 0)
         }
         let out = dir.appendingPathComponent("out").path
@@ -128,9 +128,27 @@ import LoopAnalysis
                                    temporaries: TemporaryFiles())
         #expect(fixedWav.fix?.status == .unchanged)
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/loop.wav")) == (try Data(contentsOf: URL(fileURLWithPath: wav))))
-        let refused = ClipFix.fix(mp3, to: out + "/loop.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+        let refused = ClipFix.fix(ogg, to: out + "/loop.ogg", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
                                   temporaries: TemporaryFiles())
-        #expect(refused.fix?.status == .failed && refused.fix?.reason?.contains("cannot write mp3 files yet") == true)
+        #expect(refused.fix?.status == .failed && refused.fix?.reason?.contains("cannot write ogg files yet") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["loop.wav"])
+    }
+
+    /// An MP3's LAME header signals its encoder delay and padding: FFmpeg's libmp3lame writes 576 samples of
+    /// encoder delay, to which every decoder adds 529 (1105), and the 1 s tone of 44100 samples plays from 0.
+    /// No start offset, and fix has nothing to do.
+    @Test func mp3EncoderDelayIsSignalledPriming() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mp3 = dir.appendingPathComponent("loop.mp3").path
+        #expect(try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", mp3]).status == 0)
+        let facts = try Probe.facts(path: mp3)
+        let audio = try #require(facts.mainAudio)
+        #expect(audio.priming == PrimingFacts(samples: 1105, signalled: true, method: "LAME header"))
+        #expect(audio.startSeconds.isZero && audio.sampleCount == Rational(44100))
+        #expect(!Analyzer.findings(in: facts).contains { $0.rule == "start-offset" || $0.rule == "priming-not-signalled" })
+        let report = ClipFix.fix(mp3, to: dir.appendingPathComponent("out/loop.mp3").path, options: .init(),
+                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .unchanged)
     }
 }

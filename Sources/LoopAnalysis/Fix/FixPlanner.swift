@@ -134,8 +134,9 @@ public enum FixPlanner {
         let iso = facts.moovBeforeMdat != nil
         let whole = cuts.allSatisfy { cut in
             let m = mappings.first { $0.track.index == cut.index }!
-            let start = iso ? m.track.edits != nil && Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-                            : m.timeline.edits == nil && m.mediaStart == Rational(cut.mediaStart)
+            // (Outside MP4 an "edit" is the file's own signal, such as an MP3's LAME delay.)
+            let start = m.timeline.edits != nil ? Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
+                                                : !iso && m.mediaStart == Rational(cut.mediaStart)
             // Matroska cannot say less than a tick: a trim under one is nothing to do (and doing it again and
             // again would not be idempotent).
             let slack = facts.timestampResolution
@@ -146,7 +147,7 @@ public enum FixPlanner {
                 && untrimmed && m.start.isZero && start
         }
         // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
-        let edited = mappings.allSatisfy { $0.timeline.primingMethod == nil }
+        let edited = !iso || mappings.allSatisfy { $0.timeline.primingMethod == nil }
         return whole && edited && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }

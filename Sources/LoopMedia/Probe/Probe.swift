@@ -209,7 +209,16 @@ enum PacketTimelines {
             if start == 0, basics[i].codec == "opus", let delay = basics[i].codecDelay, let rate = basics[i].sampleRate, rate > 0 {
                 start = (Rational(delay, Int64(rate)) / timeBase).rounded
             }
-            out[i] = TrackTimeline(timeBase: timeBase, samples: fillDurations(list), skipStart: start, skipEnd: skipEnd[i] ?? 0)
+            var timeline = TrackTimeline(timeBase: timeBase, samples: fillDurations(list), skipStart: start, skipEnd: skipEnd[i] ?? 0)
+            // An MP3's LAME/Xing header says its encoder delay and padding (FFmpeg turns them into skip samples on
+            // packets that start at 0): the file plays from its first real sample, at 0. Read as the edit it is.
+            if basics[i].codec == "mp3", start > 0, let span = timeline.mediaSpan, span.start >= 0 {
+                let end = Swift.max(span.end - timeline.skipEnd, span.start + start)
+                timeline.edits = [Edit(mediaTime: span.start + start, duration: Rational(end - span.start - start) * timeBase)]
+                timeline.skipStart = 0; timeline.skipEnd = 0
+                timeline.primingMethod = "LAME header"
+            }
+            out[i] = timeline
         }
         return out
     }
