@@ -69,7 +69,7 @@ struct Fix: AsyncParsableCommand {
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
         let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
             let destination = inPlace ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
-            if !inPlace && !dryRun && Self.sameFile(item.path, destination) {
+            if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
                 return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
             }
             let result = ClipFix.fix(item.path, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
@@ -78,11 +78,5 @@ struct Fix: AsyncParsableCommand {
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
         try Output.emit(full, options: report)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
-    }
-
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        let x = URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-        let y = URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
-        return x == y
     }
 }

@@ -299,8 +299,10 @@ public enum FixPlanner {
 
     /// The LCM of the tracks' timescales makes every edit exact; if that does not fit the 32-bit field, the
     /// audio rate keeps audio exact and video within one audio sample.
-    static func movieTimescale(_ cuts: [TrackCut]) -> Int64 {
-        let scales = cuts.map { $0.timeBase.denominator / max($0.timeBase.numerator, 1) }.filter { $0 > 0 }
+    /// `alsoCounting`: timescales the output will use besides the cuts' own (a converted file's audio counts in
+    /// samples).
+    public static func movieTimescale(_ cuts: [TrackCut], alsoCounting extra: [Int64] = []) -> Int64 {
+        let scales = (cuts.map { $0.timeBase.denominator / max($0.timeBase.numerator, 1) } + extra).filter { $0 > 0 }
         var l: Int64 = 1
         for s in scales {
             let g = gcd(l, s)

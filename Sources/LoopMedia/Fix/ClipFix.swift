@@ -31,10 +31,7 @@ public enum ClipFix {
             destination = conversion.path
             plan.isNoop = false
             // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
-            for rate in plan.tracks.compactMap(\.sampleRate) {
-                let l = plan.movieTimescale / FixPlanner.gcd(plan.movieTimescale, Int64(rate)) * Int64(rate)
-                if l <= Int64(Int32.max) { plan.movieTimescale = l }
-            }
+            plan.movieTimescale = FixPlanner.movieTimescale(plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
             plan.notes.append("\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it")
             if FileManager.default.fileExists(atPath: destination), sameFile(path, destination) {
                 return failed(path, before, analysis, reason: "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)", plan: plan)
@@ -106,7 +103,8 @@ public enum ClipFix {
         return nil
     }
 
-    static func sameFile(_ a: String, _ b: String) -> Bool {
+    /// The same file, links and relative paths resolved.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
         URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
@@ -129,11 +127,11 @@ public enum ClipFix {
     /// priming, so its fix is an MP4 (a MOV where a codec needs it) beside it.
     static let keptContainers: Set = ["mp4", "mov", "matroska", "webm"]
 
-    /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
-    /// `destination`; a sentence naming the codec when neither does.
     /// Video containers fix rewrites as an MP4 or MOV.
     static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
 
+    /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
+    /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
     public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool) throws -> (format: String, path: String)? {
         guard !keptContainers.contains(facts.container) else { return nil }
         guard convertedContainers.contains(facts.container) else {

@@ -195,7 +195,7 @@ enum Remuxer {
                 if k == 0 { regularStart[cut.index] = p.pointee.dts }
                 p.pointee.dts = regularStart[cut.index]! + Int64(k) * frame
                 p.pointee.pts = p.pointee.dts
-                if p.pointee.duration > frame || lastDuration[cut.index] == nil { p.pointee.duration = min(p.pointee.duration, frame) }
+                p.pointee.duration = min(p.pointee.duration, frame)
                 copiedCount[cut.index] = k + 1
             }
             try output.write(packet)

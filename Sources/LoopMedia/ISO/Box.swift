@@ -51,12 +51,6 @@ extension Box {
         Box(type, [version, UInt8(flags >> 16 & 0xff), UInt8(flags >> 8 & 0xff), UInt8(flags & 0xff)] + body)
     }
 
-    /// The child at a path of container types (e.g. ["mdia", "minf", "stbl"]).
-    func find(_ path: [String]) -> Box? {
-        guard let head = path.first else { return self }
-        return first(head)?.find(Array(path.dropFirst()))
-    }
-
     /// Edits the child at a path of container types in place, if it is there.
     mutating func edit(_ path: [String], _ body: (inout Box) throws -> Void) rethrows {
         guard let head = path.first else { return try body(&self) }
