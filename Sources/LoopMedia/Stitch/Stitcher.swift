@@ -172,6 +172,9 @@ public enum Stitcher {
         guard after.audioTracks.count == clips[0].audio.count else {
             throw MediaError("verify output", reason: "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].audio.count)")
         }
+        if let samples = timeline.samples, let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) }) {
+            throw MediaError("verify output", reason: "\(Figures.trackName(wrong)) presents \(wrong.sampleCount ?? .zero) samples, the plan \(samples)")
+        }
         guard after.mainVideo?.frameCount == timeline.frames else {
             throw MediaError("verify output", reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
         }
