@@ -114,6 +114,59 @@ import LoopAnalysis
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
+    struct WebMCut: CustomTestStringConvertible, Sendable {
+        var file: String
+        /// Where FFmpeg's muxer put the video (ffprobe's start_time, milliseconds): the Opus pre-skip, 312 samples
+        /// = 6.5 ms, moved to the next whole millisecond (plus -itsoffset where the fixture used it).
+        var videoStartMs: Int64
+        /// Video frames written, and those the audio covers from the video's start.
+        var frames: Int
+        var testDescription: String { file }
+    }
+
+    /// WebM's Opus is cut to the sample, losslessly: the packets are copied, the OpusHead's pre-skip and the
+    /// CodecDelay drop the samples before the video's first frame (with 80 ms of decoder pre-roll when the cut
+    /// starts mid-stream) and a DiscardPadding the ones after its last.
+    @Test(arguments: [WebMCut(file: "vp9-opus.webm", videoStartMs: 7, frames: 29),
+                      WebMCut(file: "mediarecorder.webm", videoStartMs: 7, frames: 29),
+                      WebMCut(file: "web-video-late.webm", videoStartMs: 507, frames: 30)])
+    func webmOpusIsCutToTheSampleByItsPreSkip(c: WebMCut) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path(c.file), out = dir.appendingPathComponent(c.file).path
+        let before = try FFprobe.streams(source)
+        #expect(before.first { $0.codec_name != "opus" }?.start_time.flatMap(Double.init) == Double(c.videoStartMs) / 1000)
+        let sourcePreSkip = try #require(Opus.preSkip(before.first { $0.codec_name == "opus" }!.extradataBytes))
+        #expect(sourcePreSkip == 312)
+
+        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(target: .web, seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        #expect(after.container == "webm")
+        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        #expect(video.frameCount == c.frames && video.startSeconds.isZero && audio.startSeconds.isZero)
+        // The audio lasts the frames, to Matroska's millisecond (the video's end is known to no better).
+        let frames = Rational(Int64(c.frames), 30)
+        #expect((audio.durationSeconds - frames).magnitude <= Rational(1, 1000))
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+
+        // ffmpeg, independently: the samples it decodes are the ones we count, and the pre-skip in the header
+        // it reads is the source's plus the trimmed samples, less the packets dropped before the pre-roll.
+        let decoded = try FFmpegDecode.audio(out), original = try FFmpegDecode.audio(source)
+        #expect(Rational(Int64(decoded.count)) == audio.sampleCount)
+        let trimmed = c.videoStartMs * 48
+        let opus = try #require(try FFprobe.streams(out).first { $0.codec_name == "opus" })
+        let preSkip = try #require(Opus.preSkip(opus.extradataBytes))
+        #expect(preSkip >= sourcePreSkip && (preSkip - sourcePreSkip - trimmed) % 960 == 0, "pre-skip \(preSkip)")
+        // The same samples as the source's from the video's start: bit for bit where the decoder starts on the
+        // same packet, within the pre-roll's convergence where it starts 80 ms before the cut.
+        let worst = decoded.indices.map { abs(decoded[$0] - original[Int(trimmed) + $0]) }.max() ?? 1
+        #expect(worst <= (c.videoStartMs < 80 ? 0 : 0.01), "largest difference \(worst)")
+        #expect(try FFmpegDecode.frames(out).count == c.frames)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
     /// Audio-only files keep their format: a clean WAV or MP3 is copied byte for byte; one fix cannot write yet
     /// (Ogg Vorbis here) is refused in one sentence, never turned into an MP4 unasked.
     @Test func audioOnlyFilesKeepTheirFormat() throws {

@@ -18,12 +18,23 @@ enum FFprobe {
         var nb_read_packets: String?
         var channels: Int?
         var sample_rate: String?
+        /// The codec configuration as ffprobe dumps it (-show_data): "00000000: 4f70 7573 ...  OpusHead..".
+        var extradata: String?
+        var extradataBytes: [UInt8] {
+            (extradata ?? "").split(separator: "\n").flatMap { line -> [UInt8] in
+                guard let colon = line.firstIndex(of: ":") else { return [] }
+                let hex = line[line.index(after: colon)...].prefix(41).split(separator: " ").joined()
+                return stride(from: 0, to: hex.count - 1, by: 2).compactMap { i in
+                    UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)
+                }
+            }
+        }
     }
     struct Output: Decodable { var streams: [Stream] }
 
     /// `ffprobe -show_streams -of json`: its reading of a file, with edit lists applied.
     static func streams(_ path: String) throws -> [Stream] {
-        let data = try run(["-v", "error", "-count_packets", "-show_streams", "-of", "json", path])
+        let data = try run(["-v", "error", "-count_packets", "-show_streams", "-show_data", "-of", "json", path])
         return try JSONDecoder().decode(Output.self, from: data).streams
     }
 

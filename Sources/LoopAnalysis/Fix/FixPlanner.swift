@@ -64,9 +64,12 @@ public enum FixPlanner {
 
         var cuts: [TrackCut] = []
         for m in mappings {
+            // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
+            // is whole (trimming it would be a guess, and the next fix would trim again).
+            let reach = !resolution.isZero && m.end > end && m.end - end <= resolution ? m.end - start : duration
             cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
-                                            : try audioCut(m, start: start, duration: duration,
-                                                           preRoll: !["matroska", "webm"].contains(facts.container)))
+                                            : try audioCut(m, start: start, duration: reach,
+                                                           preRoll: keepsPreRoll(m.track, container: facts.container)))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -92,7 +95,7 @@ public enum FixPlanner {
         if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
         let noop = isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
             && others.allSatisfy { cut in timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false && cut.trimmedHead.isZero && cut.trimmedTail.isZero }
-            && repeats == 1 && options.seamFade == nil && !options.bakeVideo
+            && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
         for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
             notes.append("\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that")
         }
@@ -137,12 +140,12 @@ public enum FixPlanner {
             // (Outside MP4 an "edit" is the file's own signal, such as an MP3's LAME delay.)
             let start = m.timeline.edits != nil ? Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
                                                 : !iso && m.mediaStart == Rational(cut.mediaStart)
-            // Matroska cannot say less than a tick: a trim under one is nothing to do (and doing it again and
-            // again would not be idempotent).
+            // Matroska cannot say less than a tick: a trim of one or less is nothing to do (a video's end is
+            // known to a tick either way, and doing it again and again would not be idempotent).
             let slack = facts.timestampResolution
             // A last sample stored longer than the edit shows (mediaEnd) is not presented: nothing to fix.
             let untrimmed = slack.isZero ? cut.trimmedHead.isZero && cut.trimmedTail.isZero
-                                         : cut.trimmedHead.magnitude < slack && cut.trimmedTail.magnitude < slack
+                                         : cut.trimmedHead.magnitude <= slack && cut.trimmedTail.magnitude <= slack
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.head == nil && cut.tail == nil
                 && untrimmed && m.start.isZero && start
         }
@@ -240,6 +243,12 @@ public enum FixPlanner {
                         startBefore: m.track.startSeconds,
                         endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
                         sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames, firstPresented: firstPresented)
+    }
+
+    /// Whether a cut keeps packets before its start for the decoder to warm up on. Matroska has no edit list to
+    /// hide them, except Opus's pre-skip, which hides any number of samples (written by the remuxer).
+    static func keepsPreRoll(_ track: TrackFacts, container: String) -> Bool {
+        !["matroska", "webm"].contains(container) || track.codec == "opus"
     }
 
     /// `preRoll`: keep packets before the start for the decoder to warm up on. Matroska cannot hide them (no

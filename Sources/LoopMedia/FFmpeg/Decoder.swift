@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// Owns a decoder opened for one stream of an InputFile.
 public final class Decoder {
@@ -6,7 +7,9 @@ public final class Decoder {
     public let streamIndex: Int
 
     /// `fast`: for measurements on a thumbnail, skip in-loop filtering (invisible at 64x36, ~25% faster).
-    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false) throws {
+    /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
+    /// than the stream's; frames come out on it.
+    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil) throws {
         let stream = input.stream(index)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
@@ -17,7 +20,7 @@ public final class Decoder {
         context = ctx
         streamIndex = index
         try check(avcodec_parameters_to_context(ctx, parameters), "open decoder")
-        ctx.pointee.pkt_timebase = stream.pointee.time_base
+        ctx.pointee.pkt_timebase = timeBase?.avRational ?? stream.pointee.time_base
         ctx.pointee.thread_count = Int32(threads)
         if fast {
             ctx.pointee.skip_loop_filter = AVDISCARD_ALL

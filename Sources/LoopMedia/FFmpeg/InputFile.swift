@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// Owns a demuxer (an AVFormatContext opened for reading). Stream fields are copied out into plain values;
 /// no pointer into the context leaves this type.
@@ -57,6 +58,12 @@ public final class InputFile {
         try check(av_seek_frame(context, Int32(stream), timestamp, AVSEEK_FLAG_BACKWARD), "seek")
     }
 
+    /// The clock of a stream's packets and decoded frames (a track's timeline may be on a finer one).
+    func timeBase(_ index: Int) -> Rational {
+        let tb = stream(index).pointee.time_base
+        return Rational(Int64(tb.num), Int64(max(tb.den, 1)))
+    }
+
     /// A stream's codec configuration bytes (avcC, esds payload...).
     func extradata(_ index: Int) -> [UInt8]? {
         let par = stream(index).pointee.codecpar.pointee
@@ -88,4 +95,28 @@ struct IndexClock {
 
     /// What to subtract from a stream's raw times (packet pts, decoded frame pts).
     func shift(_ stream: Int) -> Int64 { shifts[stream] ?? 0 }
+}
+
+/// Packets on their timeline's clock. FFmpeg gives Matroska video no DTS and SimpleBlocks no duration, and an
+/// Opus timeline in Matroska is on the sample clock, finer than the stream's milliseconds: the probe's timeline
+/// has every packet, in the same order, so the n-th packet of a stream takes the n-th sample's times.
+struct PacketRetimer {
+    let timelines: [Int: TrackTimeline]
+    private var read: [Int: Int] = [:]
+
+    init(timelines: [Int: TrackTimeline]) { self.timelines = timelines }
+
+    mutating func retime(_ packet: Packet, in input: InputFile) {
+        let index = packet.streamIndex
+        let n = read[index, default: 0]
+        read[index] = n + 1
+        guard let timeline = timelines[index], n < timeline.samples.count else { return }
+        let known = timeline.samples[n], p = packet.pointer
+        if timeline.timeBase != input.timeBase(index) {
+            p.pointee.pts = known.pts; p.pointee.dts = known.dts; p.pointee.duration = known.duration
+            return
+        }
+        if packet.dts == nil, packet.pts != nil { p.pointee.dts = known.dts }
+        if packet.duration <= 0 { p.pointee.duration = known.duration }
+    }
 }

@@ -37,7 +37,7 @@ public final class OutputFile {
 
     /// The time base a stream asks the muxer for (before the header is written).
     func setTimeBase(_ tb: Rational, stream: Int) {
-        context.pointee.streams[stream]!.pointee.time_base = AVRational(num: Int32(tb.numerator), den: Int32(tb.denominator))
+        context.pointee.streams[stream]!.pointee.time_base = tb.avRational
     }
 
     /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
@@ -66,6 +66,11 @@ public final class OutputFile {
             copy.update(from: sd.data, count: Int(sd.size))
         }
         return Int(st.pointee.index)
+    }
+
+    /// Decoded samples the player drops at the start (Matroska writes it as CodecDelay; see addStream).
+    func setInitialPadding(_ samples: Int64, stream: Int) {
+        context.pointee.streams[stream]!.pointee.codecpar.pointee.initial_padding = Int32(samples)
     }
 
     /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.

@@ -39,3 +39,10 @@ public final class Packet {
 
     func unref() { av_packet_unref(pointer) }
 }
+
+extension Packet {
+    /// The payload, for the length of `body` only (the buffer belongs to the packet).
+    func withBytes<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T {
+        try body(UnsafeBufferPointer(start: pointer.pointee.data, count: Int(max(pointer.pointee.size, 0))))
+    }
+}

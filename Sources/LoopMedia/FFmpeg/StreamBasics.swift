@@ -73,3 +73,8 @@ extension InputFile {
         return Int64(d[10]) | Int64(d[11]) << 8
     }
 }
+
+extension Rational {
+    /// FFmpeg's form of a time base (numerator and denominator fit 32 bits for every clock loopprep reads).
+    var avRational: AVRational { AVRational(num: Int32(clamping: numerator), den: Int32(clamping: denominator)) }
+}

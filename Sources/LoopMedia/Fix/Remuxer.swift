@@ -41,6 +41,15 @@ enum Remuxer {
                let dropped = droppedPriming(cut, timeline: timelines[cut.index]) {
                 output.setMetadata(InputFile.primingTag, String(dropped), stream: out)
             }
+            if !iso, cut.kind == .audio, cut.codec == "opus", !plan.reencodesAudio, let timeline = timelines[cut.index] {
+                let trim = try OpusTrim(cut: cut, timeline: timeline)
+                guard let head = input.extradata(cut.index).flatMap({ Opus.head($0, preSkip: trim.preSkip) }) else {
+                    throw MediaError("add stream", reason: "the Opus track has no OpusHead to carry its pre-skip")
+                }
+                try output.setExtradata(head, stream: out)
+                output.setInitialPadding(trim.preSkip, stream: out)
+                state.opus[cut.index] = trim
+            }
             if plan.reencodesAudio && cut.kind == .audio {
                 let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
                 try encoder.configure(output, stream: out)
@@ -108,9 +117,10 @@ enum Remuxer {
         var regularFrames: [Int: Int64] = [:]
         var copiedCount: [Int: Int] = [:]
         var regularStart: [Int: Int64] = [:]
-        /// The plan's timelines, and how many packets of each stream were read this pass.
+        /// The plan's timelines (packet times FFmpeg does not give, or gives on a coarser clock).
         var timelines: [Int: TrackTimeline] = [:]
-        var read: [Int: Int] = [:]
+        /// Opus tracks cut by their pre-skip and end discard (Matroska).
+        var opus: [Int: OpusTrim] = [:]
 
         init(plan: FixPlan, iso: Bool) {
             self.plan = plan; self.iso = iso
@@ -121,31 +131,29 @@ enum Remuxer {
             var clock = IndexClock()
             var remaining = Set(plan.tracks.map(\.index))
             var decoders: [Int: Decoder] = [:]
-            for index in encoders.keys { decoders[index] = try Decoder(input, stream: index); taken[index] = 0 }
+            for index in encoders.keys { decoders[index] = try Decoder(input, stream: index, timeBase: cuts[index]?.timeBase); taken[index] = 0 }
             for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass, input: input, to: output) }
             let packet = try Packet(), frame = try Frame()
-            read = [:]
+            var retimer = PacketRetimer(timelines: timelines)
             while !remaining.isEmpty, try input.read(into: packet) {
                 let index = packet.streamIndex
-                let n = read[index, default: 0]
-                read[index] = n + 1
-                // Matroska: no DTS on video and no duration on SimpleBlocks; the plan's timeline has both, in the
-                // same packet order and on the same clock.
-                let known = timelines[index].flatMap { n < $0.samples.count ? $0.samples[n] : nil }
-                if packet.dts == nil, packet.pts != nil, let known { packet.pointer.pointee.dts = known.dts }
-                if packet.duration <= 0, let known { packet.pointer.pointee.duration = known.duration }
+                retimer.retime(packet, in: input)
                 guard let cut = cuts[index], let dts = clock.dts(packet, origin: cut.origin) else { continue }
                 let offset = clock.shift(index)
                 let duration = max(packet.duration, 0)
                 // Decode-time selection; a packet that straddles the first kept time (a PCM chunk) is kept too.
                 guard dts >= cut.keepFrom || dts + duration > cut.keepFrom else { continue }
-                guard dts <= cut.keepThrough else { remaining.remove(index); continue }
+                // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
+                guard opus[index].map({ !$0.isComplete }) ?? (dts <= cut.keepThrough) else { remaining.remove(index); continue }
                 if let decoder = decoders[index] {
                     try decoder.decode(packet, into: frame) { try take($0, track: index, shift: offset, pass: pass, to: output) }
                 } else {
                     try copy(packet, cut: cut, dts: dts, pts: packet.pts.map { $0 - offset }, pass: pass, input: input, to: output)
                 }
-                if dts == cut.keepThrough { remaining.remove(index) }
+                if opus[index]?.isComplete ?? (dts == cut.keepThrough) { remaining.remove(index) }
+            }
+            for (index, trim) in opus where !trim.isComplete {
+                throw MediaError("write packet", reason: "track \(index)'s Opus packets decode to \(trim.decoded - trim.preSkip) samples after the pre-skip, fewer than the \(trim.count) planned")
             }
             for (index, tail) in tails.sorted(by: { $0.key < $1.key }) { try writeSegment(tail, track: index, pass: pass, input: input, to: output) }
             for (index, decoder) in decoders {
@@ -164,10 +172,18 @@ enum Remuxer {
             if pass > 0 && sourcePts < cut.mediaStart { return }
             let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
             let p = packet.pointer
-            p.pointee.pts = sourcePts - cut.mediaStart + passOffset
-            p.pointee.dts = dts - cut.mediaStart + passOffset
+            let base = opus[cut.index]?.base ?? cut.mediaStart
+            p.pointee.pts = sourcePts - base + passOffset
+            p.pointee.dts = dts - base + passOffset
             if firstPts[cut.index] == nil { firstPts[cut.index] = p.pointee.pts }
-            if let end = cut.mediaEnd, sourcePts + p.pointee.duration > end {
+            if var trim = opus[cut.index] {
+                guard let n = packet.withBytes(Opus.samples) else {
+                    throw MediaError("write packet", reason: "an Opus packet at \(dts) has no valid table of contents")
+                }
+                trim.decoded += n
+                opus[cut.index] = trim
+                if trim.isComplete { try Remuxer.setSkipEnd(packet, samples: trim.decoded - trim.preSkip - trim.count) }
+            } else if let end = cut.mediaEnd, sourcePts + p.pointee.duration > end {
                 let shortened = end - sourcePts
                 if let frameBytes = Remuxer.pcmFrameBytes(input, cut), let rate = cut.sampleRate {
                     // Uncompressed audio is cut in the bytes, to the frame: nothing after the cut is stored, and
@@ -187,7 +203,7 @@ enum Remuxer {
             let out = streams[cut.index]!
             p.pointee.stream_index = Int32(out)
             p.pointee.pos = -1
-            av_packet_rescale_ts(p, input.stream(cut.index).pointee.time_base, output.timeBase(out))
+            av_packet_rescale_ts(p, cut.timeBase.avRational, output.timeBase(out))
             // A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame
             // each, from its first packet: what the decoder plays (the irregular-audio-durations rule).
             if let frame = regularFrames[cut.index] {

@@ -170,10 +170,15 @@ enum PacketTimelines {
         var noPts: [Int: [Int]] = [:]
         var noDts = Set<Int>()
         var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
+        // Opus on Matroska's millisecond clock: each packet's exact length in samples, and its exact end discard.
+        let matroska = String(cString: input.context.pointee.iformat.pointee.name).hasPrefix("matroska")
+        let exactOpus = Set(streams.filter { matroska && basics[$0].codec == "opus" && input.stream($0).pointee.time_base.den != Opus.rate })
+        var opus: [Int: [(samples: Int64?, discard: Int64)]] = [:]
         let packet = try Packet()
         while try input.read(into: packet) {
             let i = packet.streamIndex
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
+            if exactOpus.contains(i) { opus[i, default: []].append((packet.withBytes(Opus.samples), packet.skipSamples?.end ?? 0)) }
             let tb = input.stream(i).pointee.time_base
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / Rational(Int64(tb.num), Int64(tb.den))).rounded }
@@ -202,6 +207,13 @@ enum PacketTimelines {
         }
         var out: [Int: TrackTimeline] = [:]
         for (i, list) in samples {
+            if let lengths = opus[i], let head = input.extradata(i), let preSkip = Opus.preSkip(head),
+               let exact = OpusTimeline.exact(list, lengths: lengths, preSkip: preSkip,
+                                              codecDelay: Int64(input.stream(i).pointee.codecpar.pointee.initial_padding),
+                                              input.stream(i).pointee.time_base) {
+                out[i] = exact
+                continue
+            }
             let tb = input.stream(i).pointee.time_base
             let timeBase = Rational(Int64(tb.num), Int64(max(tb.den, 1)))
             var start = skipStart[i] ?? 0
@@ -221,5 +233,32 @@ enum PacketTimelines {
             out[i] = timeline
         }
         return out
+    }
+}
+
+/// Opus in Matroska, on the sample clock (1/48000). Block times are whole milliseconds (a 2.5 ms frame, a 6.5 ms
+/// codec delay cannot be placed), but each packet's length in samples is in its TOC byte, the pre-skip in the
+/// OpusHead and the end discard in samples: laid end to end from the first block, every sample has its exact
+/// time, and a cut can be exact. A block more than one tick from where the samples before it end starts anew
+/// there (a real hole); within one it is the muxer's rounding (FFmpeg rounds 0.5 ms either way).
+enum OpusTimeline {
+    /// `codecDelay`: the track's CodecDelay in samples (0 without one); `preSkip`: the OpusHead's.
+    static func exact(_ list: [SampleTiming], lengths: [(samples: Int64?, discard: Int64)], preSkip: Int64, codecDelay delay: Int64,
+                      _ tb: AVRational) -> TrackTimeline? {
+        guard list.count == lengths.count, !list.isEmpty, tb.num > 0, tb.den > 0 else { return nil }
+        let toSamples = Rational(Int64(tb.num) * Opus.rate, Int64(tb.den))
+        // FFmpeg's Matroska demuxer moves each block back by the CodecDelay, rounded to its clock: undo the
+        // rounding, so a block's first sample sits at block time - CodecDelay exactly.
+        let rounding = (Rational(delay) / toSamples).rounded * toSamples.numerator / toSamples.denominator - delay
+        var out: [SampleTiming] = []
+        var next: Int64?
+        for (timing, length) in zip(list, lengths) {
+            guard let n = length.samples else { return nil }
+            let fromBlock = (Rational(timing.pts) * toSamples).rounded + rounding
+            let start = next.map { abs($0 - fromBlock) <= toSamples.rounded ? $0 : fromBlock } ?? fromBlock
+            out.append(SampleTiming(dts: start, pts: start, duration: n, isSync: timing.isSync, isDiscarded: timing.isDiscarded))
+            next = start + n
+        }
+        return TrackTimeline(timeBase: Rational(1, Opus.rate), samples: out, skipStart: preSkip, skipEnd: lengths.last?.discard ?? 0)
     }
 }

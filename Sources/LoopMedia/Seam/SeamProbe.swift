@@ -64,18 +64,20 @@ public enum SeamProbe {
         }
 
         // The tail: seek to the keyframe before the last frame, decode everything to the end, flush.
+        // Decoded frames are on the stream's clock (an Opus timeline in Matroska is on a finer one).
+        let audioClock = audio.map { input.timeBase($0.index) } ?? .zero
         let videoEnd = video.flatMap { v in firstVideoPts.map { $0 + (v.durationSeconds / v.timeBase).floor } }
         let audioLast = audio.flatMap { a -> Int64? in
             guard let pts = firstAudioPts, let count = a.sampleCount, let rate = a.sampleRate else { return nil }
             // Last presented sample index on the decoder's sample clock.
-            return (Rational(pts) * a.timeBase * Int64(rate)).rounded + count.floor - 1
+            return (Rational(pts) * audioClock * Int64(rate)).rounded + count.floor - 1
         }
         let lookBack = max(Int64(window), 2)
         if let v = video, let end = videoEnd {
             let frameTicks = v.nominalFrameDuration ?? 1
             try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
         } else if let a = audio, let pts = firstAudioPts {
-            try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / a.timeBase).floor)
+            try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / audioClock).floor)
         }
         videoDecoder?.reset(); audioDecoder?.reset()
 
@@ -93,7 +95,7 @@ public enum SeamProbe {
         // index, since the AAC decoder outputs whole frames past the edit's end. Where ticks are coarser
         // (Matroska's ms), pts cannot place a sample; the decoder's own last output is used, as it applies
         // the container's end trim (discard padding) itself.
-        let exact = audio.map { a in a.timeBase <= Rational(1, Int64(max(a.sampleRate ?? 1, 1))) } ?? false
+        let exact = audio.map { a in audioClock <= Rational(1, Int64(max(a.sampleRate ?? 1, 1))) } ?? false
         var tail: [[Float]] = []
         func takeAudio(_ f: Frame) {
             guard let a = audio, let rate = a.sampleRate else { return }
@@ -101,7 +103,7 @@ public enum SeamProbe {
             var range = 0..<f.sampleCount
             if exact {
                 guard let last = audioLast, let pts = f.pts else { return }
-                let start = (Rational(pts) * a.timeBase * Int64(rate)).rounded
+                let start = (Rational(pts) * audioClock * Int64(rate)).rounded
                 let lo = max(start, last - lookBack + 1), hi = min(start + Int64(f.sampleCount), last + 1)
                 guard lo < hi else { return }
                 range = Int(lo - start)..<Int(hi - start)

@@ -25,6 +25,8 @@ public struct PreparedClip: @unchecked Sendable {
     let avcc: AVCConfig?
     /// What the decoder outputs (MP4 headers do not say without reading frames).
     let pixelFormat: Int32
+    /// Audio timelines on a finer clock than their stream's (Opus in Matroska), for PacketRetimer.
+    var retimed: [Int: TrackTimeline] = [:]
 
     public var frameCount: Int { frames.count }
     var frameRate: Rational { facts.mainVideo?.frameRate ?? Rational(30) }
@@ -69,7 +71,8 @@ public enum Stitcher {
                             frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
                             frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
                             timeBase: input.stream(video.index).pointee.time_base,
-                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat)
+                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat,
+                            retimed: probe.timelines.filter { i, t in audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) })
     }
 
     /// Decodes up to the first frame of a stream to learn its pixel format.
@@ -579,9 +582,10 @@ struct StitchWriter {
     func mixAudio(_ clip: PreparedClip, index i: Int, cut: TrackCut, lane: AudioLane) throws {
         guard let rate = cut.sampleRate else { return }
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
-        let decoder = try Decoder(input, stream: cut.index)
+        let decoder = try Decoder(input, stream: cut.index, timeBase: cut.timeBase)
         let packet = try Packet(), frame = try Frame()
         var clock = IndexClock()
+        var retimer = PacketRetimer(timelines: clip.retimed)
         var taken: Int64 = 0
         let count = (cut.duration * Int64(rate)).rounded
         let mixer = lane.mixer, encoder = lane.encoder
@@ -598,7 +602,9 @@ struct StitchWriter {
             try mixer.add(converted) { try encoder.encode($0) { try write(lane, $0) } }
         }
         while try input.read(into: packet) {
-            guard packet.streamIndex == cut.index, let dts = clock.dts(packet, origin: cut.origin) else { continue }
+            guard packet.streamIndex == cut.index else { continue }
+            retimer.retime(packet, in: input)
+            guard let dts = clock.dts(packet, origin: cut.origin) else { continue }
             guard dts >= cut.keepFrom || dts + packet.duration > cut.keepFrom else { continue }
             if dts > cut.keepThrough { break }
             try decoder.decode(packet, into: frame, take)
