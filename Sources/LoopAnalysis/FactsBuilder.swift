@@ -95,10 +95,13 @@ extension TrackFacts {
             return PrimingFacts(samples: samples, signalled: true, method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
         case "opus":
             return PrimingFacts(samples: b.codecDelay, signalled: true, method: "codec header")
-        case "mp3" where t.primingMethod != nil:
-            // The LAME header's encoder delay (only where the file signals it: an MP3 in MP4 has its own edit list).
+        case "mp3":
+            // Signalled by a LAME header, or an edit list (MP3 in MP4); otherwise every loop plays the encoder
+            // delay (and the decoder's) as silence.
             guard let rate = b.sampleRate else { return nil }
-            return PrimingFacts(samples: (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded, signalled: true, method: "LAME header")
+            guard range.signalledDelay > 0 else { return PrimingFacts(samples: nil, signalled: false, method: "none") }
+            return PrimingFacts(samples: (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded, signalled: true,
+                                method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
         default:
             return nil
         }

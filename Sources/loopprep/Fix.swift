@@ -25,8 +25,8 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan per track and write nothing.")
     var dryRun = false
 
-    @Option(help: "AAC priming, in samples, to hide where the file does not signal it (FFmpeg: 1024, Apple: 2112).")
-    var priming: Int64 = 1024
+    @Option(help: "Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).")
+    var priming: Int64?
 
     @Option(help: ArgumentHelp("Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).", valueName: "seconds"))
     var unroll: Double?
@@ -49,7 +49,7 @@ struct Fix: AsyncParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
         if inPlace && output != nil { throw ValidationError("use either -o DIR or --in-place, not both") }
         if !inPlace && output == nil && !dryRun { throw ValidationError("name an output folder with -o DIR (or use --in-place or --dry-run)") }
-        guard (0...8192).contains(priming) else { throw ValidationError("--priming must be between 0 and 8192 samples") }
+        guard (0...8192).contains(priming ?? 0) else { throw ValidationError("--priming must be between 0 and 8192 samples") }
         if unroll != nil && loops != nil { throw ValidationError("use either --unroll or --loops, not both") }
         if let unroll, !(unroll > 0 && unroll <= 3600) { throw ValidationError("--unroll takes seconds between 0 and 3600") }
         if let loops, !(1...10_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 10000") }

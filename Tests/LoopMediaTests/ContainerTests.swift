@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LoopAnalysis
+import TestSupport
 @testable import LoopMedia
 
 /// Containers other than MP4 (issue 11), analysis side: each is read, and its figures come from how the
@@ -167,24 +168,67 @@ import LoopAnalysis
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
-    /// Audio-only files keep their format: a clean WAV or MP3 is copied byte for byte; one fix cannot write yet
-    /// (Ogg Vorbis here) is refused in one sentence, never turned into an MP4 unasked.
-    @Test func audioOnlyFilesKeepTheirFormat() throws {
+    /// Audio-only files keep their format: a clean WAV is copied byte for byte, and so is an Ogg file whose
+    /// last granule position says its exact length (libvorbis and libsndfile decode the 44100 samples made;
+    /// FFmpeg's Vorbis decoder gives 128 fewer, and its demuxer marks the end trim twice).
+    @Test(arguments: [("loop-vorbis.ogg", Int64(44100), Int64?.none), ("loop-opus.opus", 48000, 312)])
+    func oggLengthIsItsLastGranule(file: String, samples: Int64, preSkip: Int64?) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let wav = dir.appendingPathComponent("loop.wav").path, ogg = dir.appendingPathComponent("loop.ogg").path
-        for path in [wav, ogg] {
-            #expect(try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", path]).status == 0)
-        }
+        let facts = try Probe.facts(path: Fixtures.path(file))
+        let audio = try #require(facts.mainAudio)
+        #expect(audio.sampleCount == Rational(samples) && audio.startSeconds.isZero)
+        #expect(audio.priming?.samples == preSkip)
+        #expect(!Analyzer.findings(in: facts).contains { ["too-short-to-loop", "start-offset", "priming-not-signalled"].contains($0.rule) })
+        let out = dir.appendingPathComponent(file).path
+        let report = ClipFix.fix(Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .unchanged)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file)))))
+    }
+
+    /// ADTS AAC cannot say its priming: fix writes NAME.m4a beside it, the same 45 frames (46080 samples: the
+    /// 44100 made, padded to whole frames) behind an edit list that hides FFmpeg's 1024 samples of priming.
+    /// (ADTS does not say the end padding either, so the 956 samples after the tone stay.)
+    @Test func adtsAACBecomesAnM4AWithAnEditList() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("loop-adts.aac")
+        let before = try Probe.facts(path: source)
+        #expect(before.mainAudio?.sampleCount == Rational(46080))
+        #expect(Analyzer.findings(in: before).contains { $0.rule == "priming-not-signalled" })
+        let report = ClipFix.fix(source, to: dir.appendingPathComponent("loop-adts.aac").path, options: .init(),
+                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let out = dir.appendingPathComponent("loop-adts.m4a").path
+        #expect(report.fix?.output == out)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["loop-adts.m4a"])
+        let after = try Probe.facts(path: out)
+        #expect(after.mainAudio?.priming == PrimingFacts(samples: 1024, signalled: true, method: "edit list"))
+        #expect(after.mainAudio?.sampleCount == Rational(46080 - 1024))
+        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        // Independently: the edit list in the box bytes, and ffmpeg decodes what it presents.
+        let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
+        #expect(moov.path("trak", "mdia", "mdhd")?.timescale == 44100)
+        #expect(moov.path("trak", "edts", "elst")?.edits.map(\.mediaTime) == [1024])
+        #expect(try FFmpegDecode.audio(out).count == 46080 - 1024)
+    }
+
+    /// An MP3 without its LAME/Xing header says no encoder delay: 1105 samples of silence at every loop, said
+    /// as such. Only a LAME header can say it in an MP3, so fix refuses in one sentence and writes nothing.
+    @Test func mp3WithoutLAMEHeaderIsRefusedByName() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("loop-nolame.mp3")
+        let facts = try Probe.facts(path: source)
+        let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "priming-not-signalled" })
+        #expect(finding.message.contains("1105 samples"))
         let out = dir.appendingPathComponent("out").path
-        let fixedWav = ClipFix.fix(wav, to: out + "/loop.wav", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                   temporaries: TemporaryFiles())
-        #expect(fixedWav.fix?.status == .unchanged)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/loop.wav")) == (try Data(contentsOf: URL(fileURLWithPath: wav))))
-        let refused = ClipFix.fix(ogg, to: out + "/loop.ogg", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                  temporaries: TemporaryFiles())
-        #expect(refused.fix?.status == .failed && refused.fix?.reason?.contains("cannot write ogg files yet") == true)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["loop.wav"])
+        let report = ClipFix.fix(source, to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true)
+        #expect(report.fix?.plan?.notes.contains { $0.contains("hides 1105 samples of unsignalled MP3 priming") } == true)
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     /// An MP3's LAME header signals its encoder delay and padding: FFmpeg's libmp3lame writes 576 samples of

@@ -231,7 +231,7 @@ import TestSupport
 /// fix is idempotent on every fixture: fixing its own output finds nothing to do and changes no byte.
 @Suite struct FixTwiceTests {
     static let fixtures: [String] = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path))?
-        .filter { ["mp4", "mov", "m4a", "webm", "mkv", "ts", "m2ts", "flv", "avi", "mpg"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
+        .filter { ["mp4", "mov", "m4a", "webm", "mkv", "ts", "m2ts", "flv", "avi", "mpg", "ogg", "opus", "aac", "mp3"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
 
     @Test(arguments: fixtures)
     func fixingTheOutputChangesNothing(file: String) throws {

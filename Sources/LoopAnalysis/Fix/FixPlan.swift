@@ -85,7 +85,8 @@ public struct FixPlan: Sendable, Equatable, Codable {
 
 public struct FixOptions: Sendable, Equatable {
     /// AAC priming in samples to hide when the file does not signal it (FFmpeg's encoder: 1024; Apple's: 2112).
-    public var assumedPriming: Int64
+    /// nil: the codec's usual figure (`FixOptions.usualPriming`).
+    public var assumedPriming: Int64?
     /// --unroll: a clip shorter than this is repeated whole, the smallest number of times that reaches it.
     public var unrollTo: Rational?
     /// --loops: repeat the clip exactly this many times.
@@ -98,7 +99,13 @@ public struct FixOptions: Sendable, Equatable {
     /// players that ignore edit lists.
     public var bakeVideo: Bool
 
-    public init(assumedPriming: Int64 = 1024, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
+    /// Priming an encoder writes where the file does not say: FFmpeg's AAC encoder 1024 samples (Apple's 2112);
+    /// LAME's MP3 encoder delay of 576 plus the 529 every MP3 decoder adds.
+    public static func usualPriming(codec: String) -> Int64 { codec == "mp3" ? 1105 : 1024 }
+
+    public func priming(codec: String) -> Int64 { assumedPriming ?? Self.usualPriming(codec: codec) }
+
+    public init(assumedPriming: Int64? = nil, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
                 reencodeHead: Bool = false, bakeVideo: Bool = false) {
         self.assumedPriming = assumedPriming; self.unrollTo = unrollTo; self.loops = loops; self.seamFade = seamFade
         self.reencodeHead = reencodeHead; self.bakeVideo = bakeVideo

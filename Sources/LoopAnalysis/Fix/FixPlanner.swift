@@ -36,10 +36,11 @@ public enum FixPlanner {
             // Unsignalled AAC priming is not content: the track's content starts that many samples later. Its
             // presentation time is kept (so is today's A/V sync); the cut then starts after the priming.
             if let priming = track.priming, !priming.signalled, let rate = track.sampleRate {
-                let seconds = Rational(options.assumedPriming, Int64(rate))
+                let samples = options.priming(codec: track.codec)
+                let seconds = Rational(samples, Int64(rate))
                 m.mediaStart = m.mediaStart + seconds / timeline.timeBase
                 m.start = m.start + seconds
-                notes.append("\(Figures.trackName(track)): hides \(options.assumedPriming) samples of unsignalled AAC priming (assumed; --priming to change)")
+                notes.append("\(Figures.trackName(track)): hides \(samples) samples of unsignalled \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)")
             }
             mappings.append(m)
         }

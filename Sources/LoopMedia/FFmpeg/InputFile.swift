@@ -17,9 +17,11 @@ public final class InputFile {
         guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
         context = ctx
         self.path = path
-        // FLV and MPEG-PS declare streams only as packets arrive: every opening of one must look, or a reopened
-        // file has no stream to read.
-        if streamsComeWithPackets || streamCount == 0 { try findStreamInfo() }
+        // FLV and MPEG-PS declare streams only as packets arrive, and raw ADTS AAC says its sample rate only in
+        // them: every opening of one must look, or a reopened file has no stream (or no rate) to write.
+        if streamsComeWithPackets || streamCount == 0 || (0..<streamCount).contains(where: { !parametersComplete($0) }) {
+            try findStreamInfo()
+        }
     }
 
     deinit {
@@ -34,6 +36,16 @@ public final class InputFile {
     var streamsComeWithPackets: Bool { context.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER) != 0 }
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
+    /// An audio stream with a rate and channels, a video stream with a size (any other kind needs nothing).
+    private func parametersComplete(_ index: Int) -> Bool {
+        let par = stream(index).pointee.codecpar.pointee
+        switch par.codec_type {
+        case AVMEDIA_TYPE_AUDIO: return par.sample_rate > 0 && par.ch_layout.nb_channels > 0
+        case AVMEDIA_TYPE_VIDEO: return par.width > 0 && par.height > 0
+        default: return true
+        }
+    }
 
     /// Reads codec parameters from the packets, for containers whose headers do not carry them all. Once: FFmpeg
     /// 5.1 crashes on a second call for some MPEG-PS files (found by the fuzzer).

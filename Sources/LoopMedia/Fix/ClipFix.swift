@@ -119,13 +119,14 @@ public enum ClipFix {
         case "mov": "mov"
         case "webm": "webm"
         case "matroska": "matroska"
+        case "wav", "flac", "ogg": container
         default: ["m4a", "m4v"].contains((path as NSString).pathExtension.lowercased()) ? "ipod" : "mp4"
         }
     }
 
     /// Containers fix writes in their own kind; any other (MPEG-TS and -PS, FLV, AVI) cannot say a trim or a
     /// priming, so its fix is an MP4 (a MOV where a codec needs it) beside it.
-    static let keptContainers: Set = ["mp4", "mov", "matroska", "webm"]
+    static let keptContainers: Set = ["mp4", "mov", "matroska", "webm", "wav", "flac", "ogg"]
 
     /// Video containers fix rewrites as an MP4 or MOV.
     static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
@@ -134,9 +135,14 @@ public enum ClipFix {
     /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
     public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool) throws -> (format: String, path: String)? {
         guard !keptContainers.contains(facts.container) else { return nil }
+        // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
+        if facts.container == "aac" { return ("ipod", (destination as NSString).deletingPathExtension + ".m4a") }
         guard convertedContainers.contains(facts.container) else {
-            // Audio-only files (WAV, MP3, Ogg, FLAC) keep their format: one that is already right is copied.
+            // Other audio-only files (MP3) keep their format: one that is already right is copied.
             if noop { return nil }
+            if facts.container == "mp3" {
+                throw MediaError("write output", reason: "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; re-encode it (to an M4A, which can say them) or keep it as it is; nothing written")
+            }
             throw MediaError("write output", reason: "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written")
         }
         // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no

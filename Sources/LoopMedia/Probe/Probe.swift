@@ -38,11 +38,7 @@ public enum Probe {
         if let iso, iso.dataEnd > size {
             throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
-        var basics = (0..<input.streamCount).map { input.basics($0) }
-        if basics.contains(where: { !isComplete($0) }) {
-            try input.findStreamInfo()
-            basics = (0..<input.streamCount).map { input.basics($0) }
-        }
+        let basics = (0..<input.streamCount).map { input.basics($0) }
         guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("open", reason: "no audio or video track")
         }
@@ -120,14 +116,6 @@ public enum Probe {
         return size
     }
 
-    static func isComplete(_ b: TrackBasics) -> Bool {
-        switch b.kind {
-        case .video: (b.width ?? 0) > 0 && (b.height ?? 0) > 0
-        case .audio: (b.sampleRate ?? 0) > 0 && (b.channels ?? 0) > 0
-        default: true
-        }
-    }
-
     static func hasDecoder(_ input: InputFile, _ index: Int) -> Bool {
         avcodec_find_decoder(input.stream(index).pointee.codecpar.pointee.codec_id) != nil
     }
@@ -171,7 +159,8 @@ enum PacketTimelines {
         var noDts = Set<Int>()
         var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
         // Opus on Matroska's millisecond clock: each packet's exact length in samples, and its exact end discard.
-        let matroska = String(cString: input.context.pointee.iformat.pointee.name).hasPrefix("matroska")
+        let demuxer = String(cString: input.context.pointee.iformat.pointee.name)
+        let matroska = demuxer.hasPrefix("matroska"), ogg = demuxer == "ogg"
         let exactOpus = Set(streams.filter { matroska && basics[$0].codec == "opus" && input.stream($0).pointee.time_base.den != Opus.rate })
         var opus: [Int: [(samples: Int64?, discard: Int64)]] = [:]
         let packet = try Packet()
@@ -183,7 +172,9 @@ enum PacketTimelines {
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / Rational(Int64(tb.num), Int64(tb.den))).rounded }
                 if samples[i, default: []].allSatisfy(\.isDiscarded) && !packet.isDiscarded { skipStart[i] = ticks(skip.start) }
-                skipEnd[i] = ticks(skip.end)
+                // Ogg's last granule position ends the stream: FFmpeg already shortened the last packet to it,
+                // and the discard it attaches as well would trim the same samples twice.
+                skipEnd[i] = ogg ? 0 : ticks(skip.end)
             } else {
                 skipEnd[i] = 0
             }
