@@ -214,6 +214,39 @@ import TestSupport
         #expect(durations.count >= 2 && abs(durations[0] - 4) < 1e-6 && abs(durations[1] - 4) <= 0.5 / 48000 + 1e-6, "\(durations)")
     }
 
+    static func packetHashes(_ path: String, stream: String) throws -> [String] {
+        String(decoding: try run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "packet=data_hash", "-show_data_hash", "MD5",
+                                  "-of", "csv=p=0", path]), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Clips on another clock than MP4's are copied too, each frame placed on the output's frame grid: OBS's
+    /// Matroska (milliseconds: 33 and 34 ms frames, no DTS from FFmpeg), an RTMP recording's FLV, and an
+    /// iPhone-style MP4 counting 600 ticks a second next to FFmpeg's 15360. Two 1 s clips each: 60 frames at
+    /// 30 fps, both clips' audio in full, every video packet the source's bytes.
+    @Test(arguments: [("obs.mkv", "obs.mkv", 48000), ("rtmp.flv", "rtmp.flv", 44100), ("clean.mp4", "clean-600.mp4", 48000)])
+    func clipsOnOtherClocksAreCopiedOnTheFrameGrid(first: String, second: String, rate: Int) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var b = Run.fixture(second)
+        if second == "clean-600.mp4" {
+            b = dir.appendingPathComponent(second).path
+            _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-i", Run.fixture("clean.mp4"), "-c", "copy", "-video_track_timescale", "600", b])
+            #expect(String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=time_base", "-of", "csv=p=0", b]),
+                           as: UTF8.self).hasPrefix("1/600"))
+        }
+        let a = Run.fixture(first), out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", a, b, "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameHashes(out).count == 60)
+        #expect(try Self.packetHashes(out, stream: "v") == (try Self.packetHashes(a, stream: "v")) + (try Self.packetHashes(b, stream: "v")))
+        #expect(try Self.decodeErrors(out) == "")
+        let streams = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=r_frame_rate,duration", "-of", "csv=p=0", out]), as: UTF8.self)
+            .split(separator: "\n").map { $0.split(separator: ",") }
+        #expect(streams.first?.first == "30/1")
+        // Video and audio (a chapter track follows), each 2 s: the audio within half a sample.
+        #expect(streams.count >= 2 && streams.prefix(2).allSatisfy { abs((Double($0.last ?? "") ?? 0) - 2) <= 0.5 / Double(rate) + 1e-6 }, "\(streams)")
+    }
+
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
     @Test func aSingleClipLoopsWithACrossfade() throws {
         let dir = try Run.temporaryDirectory()

@@ -58,6 +58,9 @@ public final class OutputFile {
             st.pointee.codecpar.pointee.initial_padding = 0
         }
         st.pointee.time_base = source.pointee.time_base
+        // The frame rate: Matroska writes it as DefaultDuration, so a copy still reads as 30 fps, not 1000/33.
+        st.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        st.pointee.r_frame_rate = source.pointee.r_frame_rate
         st.pointee.disposition = source.pointee.disposition
         av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
         for i in 0..<Int(source.pointee.nb_side_data) {
@@ -66,6 +69,12 @@ public final class OutputFile {
             copy.update(from: sd.data, count: Int(sd.size))
         }
         return Int(st.pointee.index)
+    }
+
+    /// The pixel format a stream's frames decode to, where the copied parameters do not say it.
+    func setPixelFormat(_ format: Int32, stream: Int) {
+        let par = context.pointee.streams[stream]!.pointee.codecpar!
+        if par.pointee.format < 0 { par.pointee.format = format }
     }
 
     /// Decoded samples the player drops at the start (Matroska writes it as CodecDelay; see addStream).

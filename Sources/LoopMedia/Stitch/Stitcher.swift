@@ -25,7 +25,8 @@ public struct PreparedClip: @unchecked Sendable {
     let avcc: AVCConfig?
     /// What the decoder outputs (MP4 headers do not say without reading frames).
     let pixelFormat: Int32
-    /// Audio timelines on a finer clock than their stream's (Opus in Matroska), for PacketRetimer.
+    /// Timelines whose packets need them (PacketRetimer): Matroska video (no DTS), audio on a finer clock than
+    /// its stream's (Opus in Matroska).
     var retimed: [Int: TrackTimeline] = [:]
 
     public var frameCount: Int { frames.count }
@@ -72,7 +73,9 @@ public enum Stitcher {
                             frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
                             timeBase: input.stream(video.index).pointee.time_base,
                             avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat,
-                            retimed: probe.timelines.filter { i, t in audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) })
+                            retimed: probe.timelines.filter { i, t in
+                                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) || i == video.index && ["matroska", "webm"].contains(probe.facts.container)
+                            })
     }
 
     /// Decodes up to the first frame of a stream to learn its pixel format.
@@ -129,7 +132,6 @@ public enum Stitcher {
             differ("size", "\(v0.width ?? 0)x\(v0.height ?? 0)", "\(v.width ?? 0)x\(v.height ?? 0)")
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
-            differ("video time base", "\(first.timeBase.num)/\(first.timeBase.den)", "\(clip.timeBase.num)/\(clip.timeBase.den)")
             for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
                 let track = k == 0 ? "" : " (audio track \(k + 1))"
                 differ("audio\(track)", a0.codec, a.codec)
@@ -215,8 +217,10 @@ struct StitchWriter {
         output = try OutputFile(path: path, format: (path as NSString).pathExtension.lowercased() == "mov" ? "mov" : "mp4")
         // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
         _ = try output.addStream(copying: input, stream: first.video.index, keepTag: first.iso)
-        tb = first.timeBase
-        frameTicks = first.frameTicks
+        // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
+        output.setPixelFormat(first.pixelFormat, stream: videoOut)
+        (tb, frameTicks) = Self.clock(clips, frameRate: timeline.frameRate)
+        output.setTimeBase(Rational(Int64(tb.num), Int64(tb.den)), stream: videoOut)
         var lanes: [AudioLane] = []
         for (k, a) in first.audio.enumerated() {
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
@@ -239,6 +243,32 @@ struct StitchWriter {
         }
         reencoded = clashing
         try addChapters()
+    }
+
+    /// The output video's clock: the clips' own where they share one that counts every frame in whole ticks
+    /// (MP4, MPEG-TS); otherwise a grid of the frame rate (30000 ticks a second at 30 fps, 30000 at 29.97 with
+    /// frames of 1001), on which each clip's frames are placed by their slot (Matroska's milliseconds give 33
+    /// and 34 ms frames; an iPhone's MP4 counts 600 a second, FFmpeg's 15360).
+    static func clock(_ clips: [PreparedClip], frameRate fps: Rational) -> (AVRational, Int64) {
+        let first = clips[0]
+        let frame = Rational(first.frameTicks) * Rational(Int64(first.timeBase.num), Int64(max(first.timeBase.den, 1)))
+        if frame * fps == .one, clips.allSatisfy({ onSameClock($0, as: first) }) { return (first.timeBase, first.frameTicks) }
+        let m = max(1, (10_000 + fps.numerator - 1) / fps.numerator)
+        return (AVRational(num: 1, den: Int32(clamping: fps.numerator * m)), m * fps.denominator)
+    }
+
+    static func onSameClock(_ a: PreparedClip, as b: PreparedClip) -> Bool {
+        a.timeBase.num == b.timeBase.num && a.timeBase.den == b.timeBase.den && a.frameTicks == b.frameTicks
+    }
+
+    /// Whether a clip's packets are placed by frame slot (its clock is not the output's).
+    func onGrid(_ clip: PreparedClip) -> Bool {
+        !(clip.timeBase.num == tb.num && clip.timeBase.den == tb.den && clip.frameTicks == frameTicks)
+    }
+
+    /// How many frames after the clip's first presented frame a time of the clip falls (rounded to the frame).
+    func slot(_ clip: PreparedClip, _ ticks: Int64) -> Int64 {
+        (Rational(ticks - clip.frames[0].pts) * Rational(Int64(clip.timeBase.num), Int64(max(clip.timeBase.den, 1))) * timeline.frameRate).rounded
     }
 
     /// Two configurations clash if a parameter set id means different bytes in each.
@@ -471,7 +501,9 @@ struct StitchWriter {
         }
         let sizeOfLength = avcc?.lengthSize ?? 4
         // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
-        let delay = clips[0].allFrames.first { $0.isSync }.map { $0.pts - $0.dts } ?? 0
+        let delay = clips[0].allFrames.first { $0.isSync }.map { key in
+            onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
+        } ?? 0
         let ticks = frameTicks
         var failure: Error?
         func emit(_ p: Packet) {
@@ -554,21 +586,31 @@ struct StitchWriter {
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let packet = try Packet()
         var clock = IndexClock()
-        let offset = Int64(outputIndex(clip: i, frame: 0)) * frameTicks - clip.frames[0].pts
+        var retimer = PacketRetimer(timelines: clip.retimed)
+        let grid = onGrid(clip), base = Int64(outputIndex(clip: i, frame: 0))
+        let offset = base * frameTicks - clip.frames[0].pts
         while try input.read(into: packet) {
-            guard packet.streamIndex == clip.video.index, let dts = clock.dts(packet, origin: clip.video.origin) else { continue }
+            guard packet.streamIndex == clip.video.index else { continue }
+            retimer.retime(packet, in: input)
+            guard let dts = clock.dts(packet, origin: clip.video.origin) else { continue }
             if dts < from { continue }
             if let until, dts >= until { break }
             if until == nil && dts > clip.video.keepThrough { break }
             var pts = packet.pts.map { $0 - clock.shift(clip.video.index) } ?? dts
             if let retimed = clip.video.retimedFirstPts, dts == clip.video.keepFrom { pts = retimed }
             let p = packet.pointer
-            p.pointee.pts = pts + offset
-            p.pointee.dts = dts + offset
+            if grid {
+                p.pointee.pts = (base + slot(clip, pts)) * frameTicks
+                p.pointee.dts = (base + slot(clip, dts)) * frameTicks
+                p.pointee.duration = frameTicks
+            } else {
+                p.pointee.pts = pts + offset
+                p.pointee.dts = dts + offset
+            }
             if firstVideoPts == nil { firstVideoPts = p.pointee.pts }
             p.pointee.stream_index = Int32(videoOut)
             p.pointee.pos = -1
-            av_packet_rescale_ts(p, clip.timeBase, output.timeBase(videoOut))
+            av_packet_rescale_ts(p, grid ? tb : clip.timeBase, output.timeBase(videoOut))
             try output.write(packet)
         }
     }
