@@ -35,6 +35,23 @@ import TestSupport
         #expect(!Analyzer.findings(in: facts).contains { $0.rule == "timestamp-gap" })
     }
 
+    /// MPEG-2 with B-frames in MPEG-PS, decode order I P B B P B B on a 10-tick grid: the B-frames (shown at
+    /// 20, 30, 50, 60) and the first I (10) have a PTS, the P frames none. They are shown at the free places,
+    /// 40 and 70, in decode order.
+    @Test func missingPresentationTimesTakeTheFreePlacesOnTheGrid() throws {
+        let dts: [Int64] = [0, 10, 20, 30, 40, 50, 60], pts: [Int64] = [10, -1, 20, 30, -1, 50, 60]
+        let samples = zip(dts, pts).map { SampleTiming(dts: $0, pts: $1 < 0 ? $0 : $1, duration: 10, isSync: $1 == 10) }
+        let filled = try #require(MissingPresentation.fill(samples, missing: [1, 4]))
+        #expect(filled.map(\.pts) == [10, 40, 20, 30, 70, 50, 60])
+        // Without B-frames: one reorder delay for all.
+        let plain = dts.map { SampleTiming(dts: $0, pts: $0 == 30 ? $0 : $0 + 10, duration: 10, isSync: $0 == 0) }
+        #expect(MissingPresentation.fill(plain, missing: [3])?.map(\.pts) == [10, 20, 30, 40, 50, 60, 70])
+        // A known PTS off the grid: no guess.
+        var odd = samples
+        odd[2].pts = 25
+        #expect(MissingPresentation.fill(odd, missing: [1, 4]) == nil)
+    }
+
     struct Conversion: CustomTestStringConvertible, Sendable {
         var file: String, output: String, frames: Int, samples: Int64?, rate: Int
         var testDescription: String { file }
@@ -49,6 +66,11 @@ import TestSupport
         // follows the video's millisecond start).
         Conversion(file: "rtmp.flv", output: "rtmp.mp4", frames: 30, samples: nil, rate: 44100),
         Conversion(file: "capture.avi", output: "capture.mov", frames: 15, samples: 8000, rate: 8000),
+        // MPEG-PS gives most packets no PTS: the copies take the ones the probe filled in (25 frames, not 24
+        // with two at 0). (ffmpeg decodes MP2 in MP4 past the edit's end; the edit says 48000.)
+        Conversion(file: "camcorder.mpg", output: "camcorder.mp4", frames: 25, samples: 48000, rate: 48000),
+        // With B-frames the I and P frames have no PTS: each takes the free place on the frame grid in decode order.
+        Conversion(file: "camcorder-bframes.mpg", output: "camcorder-bframes.mp4", frames: 25, samples: 48000, rate: 48000),
     ]
 
     @Test(arguments: conversions)
@@ -76,6 +98,8 @@ import TestSupport
         // ffmpeg, independently: every frame decodes, with no complaint.
         #expect(try FFmpegDecode.frames(out).count == c.frames)
         #expect(try FFmpegDecode.errors(out) == "")
+        // Every frame the source shows, in its order (the audio was the longer track: no frame is cut).
+        #expect(try FFmpegDecode.frames(out) == (try FFmpegDecode.frames(source)))
     }
 
     /// AVI stores decode order only: H.264 that may reorder frames is refused in one sentence, nothing written.

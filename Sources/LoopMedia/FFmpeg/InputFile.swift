@@ -109,7 +109,8 @@ struct IndexClock {
     func shift(_ stream: Int) -> Int64 { shifts[stream] ?? 0 }
 }
 
-/// Packets on their timeline's clock. FFmpeg gives Matroska video no DTS and SimpleBlocks no duration, and an
+/// Packets on their timeline's clock. FFmpeg gives Matroska video no DTS and SimpleBlocks no duration, MPEG-PS
+/// packets often no PTS, and an
 /// Opus timeline in Matroska is on the sample clock, finer than the stream's milliseconds: the probe's timeline
 /// has every packet, in the same order, so the n-th packet of a stream takes the n-th sample's times.
 struct PacketRetimer {
@@ -128,7 +129,10 @@ struct PacketRetimer {
             p.pointee.pts = known.pts; p.pointee.dts = known.dts; p.pointee.duration = known.duration
             return
         }
-        if packet.dts == nil, packet.pts != nil { p.pointee.dts = known.dts }
+        // Relative to the time the packet has, so a timeline rebased to the file's 0 (MPEG-PS) still fits.
+        if packet.dts == nil, let pts = packet.pts { p.pointee.dts = pts - (known.pts - known.dts) }
+        // MPEG-PS writes a PTS only every few packets; the probe filled the others in.
+        if packet.pts == nil, let dts = packet.dts { p.pointee.pts = dts + (known.pts - known.dts) }
         if packet.duration <= 0 { p.pointee.duration = known.duration }
     }
 }
