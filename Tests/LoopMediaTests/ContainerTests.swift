@@ -102,6 +102,29 @@ import TestSupport
         #expect(try FFmpegDecode.frames(out) == (try FFmpegDecode.frames(source)))
     }
 
+    /// The first-frame check is made for outputs that are not MP4-from-MP4 too: the output's first presented
+    /// frame holds what the source's planned one holds (MPEG-TS and -PS start codes become MP4 lengths; the
+    /// NAL units are the same), and a different frame is caught.
+    @Test(arguments: [("broadcast.ts", "broadcast.mp4"), ("camcorder-bframes.mpg", "camcorder-bframes.mp4"), ("obs.mkv", "obs.mkv"),
+                      ("web-video-late.webm", "web-video-late.webm")])
+    func firstFrameIsCheckedInEveryContainer(file: String, output: String) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try Probe.probe(Fixtures.path(file), keepInput: false, locations: true)
+        let plan = try FixPlanner.plan(source.facts, timelines: source.timelines)
+        let expected = try ClipFix.plannedFirstFrames(plan, source: source)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        #expect(expected[video.index]?.isEmpty == false)
+        let report = ClipFix.fix(Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
+                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try Probe.probe(dir.appendingPathComponent(output).path, keepInput: false, locations: true)
+        #expect(try ClipFix.firstFrameDifference(plan, expected: expected, output: written) == nil)
+        var other = expected
+        other[video.index] = [[0x65, 0x88]]
+        #expect(try ClipFix.firstFrameDifference(plan, expected: other, output: written) != nil)
+    }
+
     /// AVI stores decode order only: H.264 that may reorder frames is refused in one sentence, nothing written.
     @Test func aviWithReorderingVideoIsRefused() throws {
         let dir = try Scratch.directory()

@@ -75,28 +75,27 @@ public enum ClipFix {
         }
     }
 
-    /// The bytes of the source frame each copied video cut must show first (by cut index), read before writing.
-    static func plannedFirstFrames(_ plan: FixPlan, source: Probe.Result) throws -> [Int: [UInt8]] {
-        guard let iso = source.iso else { return [:] }
-        var out: [Int: [UInt8]] = [:]
+    /// What the source frame each copied video cut must show first holds (by cut index), read before writing.
+    static func plannedFirstFrames(_ plan: FixPlan, source: Probe.Result) throws -> [Int: [[UInt8]]] {
+        var out: [Int: [[UInt8]]] = [:]
         for cut in plan.tracks where cut.kind == .video && cut.head == nil {
-            guard let planned = cut.firstPresented, let id = source.facts.tracks.first(where: { $0.index == cut.index })?.trackID,
-                  let track = iso.tracks[id], planned < track.locations.count,
+            guard let planned = cut.firstPresented, let timeline = source.timelines[cut.index], planned < timeline.samples.count,
                   // Copied, not re-encoded (--target web's last GOP may be the whole cut).
-                  track.timeline.samples[planned].dts >= cut.keepFrom, track.timeline.samples[planned].dts <= cut.keepThrough else { continue }
-            out[cut.index] = try ISOFile.bytes(source.facts.path, track.locations[planned])
+                  timeline.samples[planned].dts >= cut.keepFrom, timeline.samples[planned].dts <= cut.keepThrough,
+                  let bytes = try FrameBytes.read(source, track: cut.index, sample: planned) else { continue }
+            out[cut.index] = FrameBytes.content(bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
         }
         return out
     }
 
-    /// The output's first presented frame must be the source's planned one, byte for byte (where both are
-    /// MP4/MOV and the frame was copied, not re-encoded).
-    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [UInt8]], output: Probe.Result) throws -> String? {
-        guard let outputISO = output.iso, let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
+    /// The output's first presented frame must be the source's planned one: the same bytes, or (converted
+    /// from MPEG-TS or -PS) the same NAL units.
+    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [[UInt8]]], output: Probe.Result) throws -> String? {
+        guard let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
         for (cut, track) in pairs {
-            guard let bytes = expected[cut.index], let id = track.trackID, let outTrack = outputISO.tracks[id],
-                  let shown = outTrack.timeline.presentedRange()?.firstSample, shown < outTrack.locations.count else { continue }
-            if try ISOFile.bytes(output.facts.path, outTrack.locations[shown]) != bytes {
+            guard let wanted = expected[cut.index], let shown = output.timelines[track.index]?.presentedRange()?.firstSample,
+                  let bytes = try FrameBytes.read(output, track: track.index, sample: shown) else { continue }
+            if FrameBytes.content(bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index)) != wanted {
                 return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
             }
         }
