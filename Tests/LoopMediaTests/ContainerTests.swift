@@ -234,6 +234,34 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file)))))
     }
 
+    /// A game loop in Ogg Vorbis: its seam is heard where libvorbis plays it. FFmpeg's clock runs a quarter
+    /// block (128 samples) ahead of the content and its decoder drops as many real samples at the end, so the
+    /// seam is measured on the timeline's clock with the end decoded whole. lavfi's sine is 1/8 of full scale:
+    /// 440 Hz for 44126 samples ends 0.26 of a cycle on, and the jump across the seam is the wave's value
+    /// where the next cycle should have gone on (the lossy codec moves it by a little).
+    @Test func oggVorbisSeamClickIsHeardWhereItIs() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("loop-click.ogg")
+        let count = 44126
+        func x(_ n: Int) -> Double { sin(2 * Double.pi * 440 * Double(n) / 44100) / 8 }
+        let predicted = x(count - 1) + ((x(count - 1) - x(count - 2)) + (x(1) - x(0))) / 2
+        let expected = abs(x(0) - predicted)
+        let report = ClipAnalysis.report(path: source, options: .init())
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
+        let jump = try #require(report.facts?.seam?.audioJump?.first)
+        #expect(abs(jump - expected) < 0.01, "jump \(jump), made \(expected)")
+        #expect(report.findings.contains { $0.rule == "seam-audio-click" })
+        // --seam-fade: the same length, faded to silence at both ends, still Ogg.
+        let out = dir.appendingPathComponent("loop-click.ogg").path
+        let fixed = ClipFix.fix(source, to: out, options: .init(seamFade: Rational(10, 1000)), analysis: .init(), dryRun: false,
+                                temporaries: TemporaryFiles())
+        #expect(fixed.fix?.status == .fixed, "\(fixed.fix?.reason ?? "")")
+        let after = ClipAnalysis.report(path: out, options: .init())
+        #expect(after.facts?.container == "ogg" && after.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
+        #expect(!after.findings.contains { $0.rule == "seam-audio-click" })
+    }
+
     /// ADTS AAC cannot say its priming: fix writes NAME.m4a beside it, the same 45 frames (46080 samples: the
     /// 44100 made, padded to whole frames) behind an edit list that hides FFmpeg's 1024 samples of priming.
     /// (ADTS does not say the end padding either, so the 956 samples after the tone stay.)

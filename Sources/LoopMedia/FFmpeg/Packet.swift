@@ -38,6 +38,13 @@ public final class Packet {
     }
 
     func unref() { av_packet_unref(pointer) }
+
+    /// Keeps the decoder from dropping samples at the end of this packet (the timeline trims instead).
+    func clearSkipEnd() {
+        var size: Int = 0
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else { return }
+        for i in 4..<8 { data[i] = 0 }
+    }
 }
 
 extension Packet {

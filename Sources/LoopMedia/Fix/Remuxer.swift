@@ -146,6 +146,7 @@ enum Remuxer {
                 // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
                 guard opus[index].map({ !$0.isComplete }) ?? (dts <= cut.keepThrough) else { remaining.remove(index); continue }
                 if let decoder = decoders[index] {
+                    if VorbisInOgg.decodesPastTheEnd(input, stream: index) { packet.clearSkipEnd() }
                     try decoder.decode(packet, into: frame) { try take($0, track: index, shift: offset, pass: pass, to: output) }
                 } else {
                     try copy(packet, cut: cut, dts: dts, pts: packet.pts.map { $0 - offset }, pass: pass, input: input, to: output)

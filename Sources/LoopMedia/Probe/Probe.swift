@@ -217,6 +217,7 @@ enum PacketTimelines {
                 timeline.skipStart = 0; timeline.skipEnd = 0
                 timeline.primingMethod = "LAME header"
             }
+            if ogg, basics[i].codec == "vorbis" { timeline = VorbisInOgg.timeline(timeline) }
             out[i] = timeline
         }
         return out
@@ -281,5 +282,27 @@ enum MissingPresentation {
             out[n].pts = pts
         }
         return out
+    }
+}
+
+/// Vorbis in Ogg. The first audio packet decodes to nothing (it only starts the overlap), though FFmpeg's
+/// demuxer gives it a length (a quarter block, 128 samples); the stream's last granule position counts the
+/// samples from the first real one. So FFmpeg's clock runs that length ahead of the content, and its decoder,
+/// trimming the end to the granule on that clock, drops as many real samples (libvorbis plays them).
+enum VorbisInOgg {
+    /// The timeline as libvorbis plays it: the first packet's length is not presented, the end comes that much
+    /// later on FFmpeg's clock, and the first real sample is at 0.
+    static func timeline(_ t: TrackTimeline) -> TrackTimeline {
+        guard t.skipStart == 0, t.samples.count > 1, let phantom = t.samples.first?.duration, phantom > 0 else { return t }
+        var out = t
+        out.samples[out.samples.count - 1].duration += phantom
+        out.skipStart = phantom
+        return out.shifted(by: -phantom)
+    }
+
+    /// Whether FFmpeg's end trim must be taken off a stream's packets before decoding (the timeline says it).
+    static func decodesPastTheEnd(_ input: InputFile, stream: Int) -> Bool {
+        String(cString: input.context.pointee.iformat.pointee.name) == "ogg"
+            && input.stream(stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VORBIS
     }
 }

@@ -115,6 +115,7 @@ public enum SeamProbe {
         }
         // A seek in MPEG-PS or -TS lands mid-stream: video is decoded from its next keyframe, and a packet cut by
         // the seek (invalid data) is passed over until the stream has given a frame.
+        let untrimmed = audio.map { VorbisInOgg.decodesPastTheEnd(input, stream: $0.index) } ?? false
         var reachedKey = false
         var decoded = Set<Int>()
         func feed(_ d: Decoder, _ body: (Frame) throws -> Void) throws {
@@ -129,7 +130,10 @@ public enum SeamProbe {
                 reachedKey = reachedKey || packet.isKeyframe
                 if reachedKey { try feed(d, takeVideo) }
             }
-            if let d = audioDecoder, packet.streamIndex == d.streamIndex { try feed(d, takeAudio) }
+            if let d = audioDecoder, packet.streamIndex == d.streamIndex {
+                if untrimmed { packet.clearSkipEnd() }
+                try feed(d, takeAudio)
+            }
         }
         try videoDecoder?.decode(nil, into: frame, takeVideo)
         try audioDecoder?.decode(nil, into: frame, takeAudio)
