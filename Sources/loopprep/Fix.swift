@@ -40,6 +40,9 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("reencode-head"), help: "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe.")
     var reencodeHead = false
 
+    @Flag(name: .customLong("reencode-audio"), help: "Encode the audio again (same codec) where its container cannot say a trim around copied frames: an MP3 gets a LAME header with its delay and padding.")
+    var reencodeAudio = false
+
     @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut).")
     var target: Target = .apple
 
@@ -62,8 +65,10 @@ struct Fix: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
 
-        let options = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
+        var fixOptions = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
                                  loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: target.isBrowser)
+        fixOptions.reencodeAudio = reencodeAudio
+        let options = fixOptions
         let analysis = AnalysisOptions(target: target, seamChecks: false)
         let items = Inputs.collect(paths)
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)

@@ -301,9 +301,33 @@ import TestSupport
         let out = dir.appendingPathComponent("out").path
         let report = ClipFix.fix(source, to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
                                  temporaries: TemporaryFiles())
-        #expect(report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true)
+        #expect(report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true
+                && report.fix?.reason?.contains("--reencode-audio") == true)
         #expect(report.fix?.plan?.notes.contains { $0.contains("hides 1105 samples of unsignalled MP3 priming") } == true)
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// --reencode-audio: the same MP3 encoded again, with a LAME header that says the new encoder's delay and
+    /// padding. The 1105 samples of unsignalled priming are hidden; the rest (46080 - 1105 samples, the
+    /// source's own end padding included, which nothing said) is the content, as ffmpeg decodes it too.
+    @Test func mp3ReencodedGetsALAMEHeader() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("loop-nolame.mp3"), out = dir.appendingPathComponent("loop-nolame.mp3").path
+        var options = FixOptions()
+        options.reencodeAudio = true
+        let report = ClipFix.fix(source, to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
+                                 temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        let audio = try #require(after.mainAudio)
+        #expect(after.container == "mp3" && audio.priming?.method == "LAME header" && audio.priming?.signalled == true)
+        #expect(audio.sampleCount == Rational(46080 - 1105) && audio.startSeconds.isZero)
+        let decoded = try FFmpegDecode.audio(out), original = try FFmpegDecode.audio(source)
+        #expect(decoded.count == 46080 - 1105 && original.count == 46080)
+        // The tone where the source has it, 1105 samples on (two lossy encodings apart).
+        let error = zip(decoded, original.dropFirst(1105)).map { abs($0 - $1) }.reduce(0, +) / Float(decoded.count)
+        #expect(error < 0.01, "mean difference \(error)")
     }
 
     /// An MP3's LAME header signals its encoder delay and padding: FFmpeg's libmp3lame writes 576 samples of

@@ -77,9 +77,11 @@ public struct FixPlan: Sendable, Equatable, Codable {
     public var seamFade: Rational?
     /// --target web: video composition times start at 0 without an edit list.
     public var bakeVideo: Bool
+    /// --reencode-audio: the audio is encoded again even where nothing else asks it.
+    public var reencodeAudio = false
 
     /// Audio is decoded, shaped and encoded again (video never is).
-    public var reencodesAudio: Bool { repeats > 1 || seamFade != nil }
+    public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio }
     public var outputDuration: Rational { duration * Int64(repeats) }
 }
 
@@ -98,6 +100,9 @@ public struct FixOptions: Sendable, Equatable {
     /// --target web: bake the video's trims into the media (no frame after the cut, no B-frame delay), for
     /// players that ignore edit lists.
     public var bakeVideo: Bool
+    /// --reencode-audio: encode the audio again (with its codec) where its container cannot say a trim around
+    /// copied frames (an MP3 gets a new LAME header saying its delay and padding).
+    public var reencodeAudio = false
 
     /// Priming an encoder writes where the file does not say: FFmpeg's AAC encoder 1024 samples (Apple's 2112);
     /// LAME's MP3 encoder delay of 576 plus the 529 every MP3 decoder adds.

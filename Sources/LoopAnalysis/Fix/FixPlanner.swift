@@ -109,8 +109,11 @@ public enum FixPlanner {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
-        return FixPlan(tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
-                       notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+        if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
+        var plan = FixPlan(tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
+                           notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+        plan.reencodeAudio = options.reencodeAudio && !noop
+        return plan
     }
 
     /// A track that is neither audio nor video (chapters, timecode, subtitles) over the planned range: the

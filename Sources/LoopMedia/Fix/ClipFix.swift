@@ -24,7 +24,7 @@ public enum ClipFix {
         }
         var destination = destination
         let conversion: (format: String, path: String)?
-        do { conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop) } catch {
+        do { conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio) } catch {
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
         if let conversion {
@@ -118,7 +118,7 @@ public enum ClipFix {
         case "mov": "mov"
         case "webm": "webm"
         case "matroska": "matroska"
-        case "wav", "flac", "ogg": container
+        case "wav", "flac", "ogg", "mp3": container
         default: ["m4a", "m4v"].contains((path as NSString).pathExtension.lowercased()) ? "ipod" : "mp4"
         }
     }
@@ -132,15 +132,17 @@ public enum ClipFix {
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
     /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
-    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool) throws -> (format: String, path: String)? {
+    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false) throws -> (format: String, path: String)? {
         guard !keptContainers.contains(facts.container) else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
         if facts.container == "aac" { return ("ipod", (destination as NSString).deletingPathExtension + ".m4a") }
         guard convertedContainers.contains(facts.container) else {
             // Other audio-only files (MP3) keep their format: one that is already right is copied.
             if noop { return nil }
+            // An MP3 encoded again gets a LAME header that says its delay and padding.
+            if facts.container == "mp3", reencodesAudio { return nil }
             if facts.container == "mp3" {
-                throw MediaError("write output", reason: "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; re-encode it (to an M4A, which can say them) or keep it as it is; nothing written")
+                throw MediaError("write output", reason: "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; --reencode-audio encodes it again with one; nothing written")
             }
             throw MediaError("write output", reason: "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written")
         }
