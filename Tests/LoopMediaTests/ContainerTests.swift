@@ -153,6 +153,9 @@ import TestSupport
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.container == "matroska")
+        #expect(report.fix?.plan?.notes.contains { $0.contains("whole milliseconds") } == true)
+        // DefaultDuration written: the copy still reads as 30 fps (not 1000/33 from 33 and 34 ms steps).
+        #expect(after.mainVideo?.frameRate == Rational(30))
         #expect(after.mainVideo?.frameCount == 30)
         #expect(after.mainAudio?.priming == PrimingFacts(samples: 1024, signalled: true, method: "removed by fix"))
         let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)

@@ -109,6 +109,9 @@ public enum FixPlanner {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
+        if !resolution.isZero, ["matroska", "webm"].contains(facts.container), !noop {
+            notes.append("Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)")
+        }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
         var plan = FixPlan(tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
                            notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)

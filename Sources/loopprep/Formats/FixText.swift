@@ -1,3 +1,4 @@
+import Foundation
 import LoopAnalysis
 
 /// The fix part of a text report: status, output, what each track loses at its head and tail, notes.
@@ -15,9 +16,15 @@ enum FixText {
         let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
         for dropped in plan.dropped { out += "    track \(dropped): dropped (\(empty.contains(dropped) ? "empty" : "neither audio nor video"))\n" }
         out += "    output: \(Figures.seconds(plan.outputDuration))" + (plan.repeats > 1 ? " (\(plan.repeats) x \(Figures.seconds(plan.duration)))" : "")
-            + " from input \(Figures.seconds(plan.start)), movie timescale \(plan.movieTimescale)\n"
+            + " from input \(Figures.seconds(plan.start))" + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
         for note in plan.notes { out += "    note: \(note)\n" }
         return out
+    }
+
+    /// The output is an MP4 or MOV (kept, or converted to one), where the movie timescale means something.
+    static func writesMP4(_ fix: FixOutcome) -> Bool {
+        if let output = fix.output { return ["mp4", "mov", "m4a", "m4v"].contains((output as NSString).pathExtension.lowercased()) }
+        return ["mp4", "mov"].contains(fix.before?.container ?? "") || fix.plan?.notes.contains { $0.contains("cannot carry an edit list") } == true
     }
 
     static func describe(_ cut: TrackCut) -> String {
