@@ -180,6 +180,7 @@ import TestSupport
     /// starts mid-stream) and a DiscardPadding the ones after its last.
     @Test(arguments: [WebMCut(file: "vp9-opus.webm", videoStartMs: 7, frames: 29),
                       WebMCut(file: "mediarecorder.webm", videoStartMs: 7, frames: 29),
+                      WebMCut(file: "av1-opus.webm", videoStartMs: 7, frames: 29),
                       WebMCut(file: "web-video-late.webm", videoStartMs: 507, frames: 30)])
     func webmOpusIsCutToTheSampleByItsPreSkip(c: WebMCut) throws {
         let dir = try Scratch.directory()
