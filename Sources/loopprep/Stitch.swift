@@ -4,6 +4,7 @@ import LoopAnalysis
 import LoopMedia
 
 extension TransitionKind: ExpressibleByArgument {}
+extension FadeCurve: ExpressibleByArgument {}
 
 struct Stitch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,8 +25,11 @@ struct Stitch: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched MP4 (or .mov).")
     var output: String?
 
-    @Option(help: "Transition at every join: none, crossfade, fade-black, slide-left, slide-right, slide-up, slide-down.")
+    @Option(help: ArgumentHelp("Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, fade-black and slide-left/right/up/down are fade, fadeblack and slideleft... .", valueName: "name"))
     var transition: TransitionKind = .none
+
+    @Option(name: .customLong("audio-curve"), help: ArgumentHelp("The audio's fade curve under a transition, by acrossfade's names (tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade). qsin keeps the power constant.", valueName: "curve"))
+    var audioCurve: FadeCurve = .qsin
 
     @Option(help: "Transition length in seconds (rounded to whole frames).")
     var duration: Double = 0.5
@@ -93,7 +97,8 @@ struct Stitch: AsyncParsableCommand {
         if !dryRun, let output {
             do {
                 let bar = Progress(total: 0, label: "stitching")
-                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize) { done, total in
+                let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize,
+                                               audioCurve: audioCurve) { done, total in
                     bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")
                 }
                 bar.finish()

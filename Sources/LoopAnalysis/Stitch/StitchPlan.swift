@@ -1,8 +1,83 @@
+import Foundation
+
 /// How one clip passes into the next.
-public enum TransitionKind: String, Codable, Sendable, CaseIterable {
-    case none, crossfade
-    case fadeBlack = "fade-black"
-    case slideLeft = "slide-left", slideRight = "slide-right", slideUp = "slide-up", slideDown = "slide-down"
+/// A join's picture transition: `none` (a butt join), or any transition FFmpeg 5.1's xfade filter draws, by its
+/// name, with loopprep's earlier names kept (crossfade = fade, fade-black = fadeblack, slide-left = slideleft...).
+public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    public let rawValue: String
+
+    public init?(rawValue: String) {
+        guard rawValue == "none" || Self.aliases[rawValue] != nil || Self.xfadeNames.contains(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(_ name: String) { rawValue = name }
+
+    public static let none = TransitionKind("none")
+    public static let crossfade = TransitionKind("crossfade")
+    public static let fadeBlack = TransitionKind("fade-black")
+    public static let slideLeft = TransitionKind("slide-left"), slideRight = TransitionKind("slide-right")
+    public static let slideUp = TransitionKind("slide-up"), slideDown = TransitionKind("slide-down")
+
+    /// loopprep's first names for xfade's transitions.
+    static let aliases = ["crossfade": "fade", "fade-black": "fadeblack", "slide-left": "slideleft", "slide-right": "slideright",
+                          "slide-up": "slideup", "slide-down": "slidedown"]
+
+    /// Every transition FFmpeg 5.1's xfade draws (`ffmpeg -h filter=xfade`; `custom` needs an expression).
+    public static let xfadeNames = [
+        "fade", "wipeleft", "wiperight", "wipeup", "wipedown", "slideleft", "slideright", "slideup", "slidedown",
+        "circlecrop", "rectcrop", "distance", "fadeblack", "fadewhite", "radial", "smoothleft", "smoothright", "smoothup",
+        "smoothdown", "circleopen", "circleclose", "vertopen", "vertclose", "horzopen", "horzclose", "dissolve", "pixelize",
+        "diagtl", "diagtr", "diagbl", "diagbr", "hlslice", "hrslice", "vuslice", "vdslice", "hblur", "fadegrays", "wipetl",
+        "wipetr", "wipebl", "wipebr", "squeezeh", "squeezev", "zoomin", "fadefast", "fadeslow",
+    ]
+
+    public static var allCases: [TransitionKind] {
+        [.none] + ["crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"].map(TransitionKind.init)
+            + xfadeNames.map(TransitionKind.init)
+    }
+
+    /// xfade's name for it (nil: none).
+    public var xfade: String? { self == .none ? nil : Self.aliases[rawValue] ?? rawValue }
+
+    /// Through black or white: the audio dips through silence rather than crossfading.
+    public var dipsAudio: Bool { xfade == "fadeblack" || xfade == "fadewhite" }
+}
+
+/// The gain curves of FFmpeg's afade and acrossfade (by their names), for the audio under a transition: the
+/// outgoing clip fades out on the curve, the incoming one in. qsin (a quarter sine) keeps the power constant.
+public enum FadeCurve: String, Codable, Sendable, CaseIterable {
+    case tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade
+
+    /// The gain at `x` in [0, 1] of a fade in (a fade out is the gain at 1 - x).
+    public func gain(_ x: Double) -> Double {
+        let g = Swift.min(Swift.max(x, 0), 1)
+        switch self {
+        case .tri: return g
+        case .qsin: return sin(g * .pi / 2)
+        case .iqsin: return 2 / Double.pi * asin(g)
+        case .esin: return 1 - cos(.pi / 4 * (Foundation.pow(2 * g - 1, 3) + 1))
+        case .hsin: return (1 - cos(g * .pi)) / 2
+        case .ihsin: return 1 / Double.pi * acos(1 - 2 * g)
+        case .exp: return Foundation.exp(5 * Foundation.log(0.1) * (1 - g))
+        case .log: return Swift.min(Swift.max(1 + 0.2 * log10(g), 0), 1)
+        case .par: return 1 - (1 - g).squareRoot()
+        case .ipar: return 1 - (1 - g) * (1 - g)
+        case .qua: return g * g
+        case .cub: return g * g * g
+        case .squ: return g.squareRoot()
+        case .cbr: return cbrt(g)
+        case .dese: return g <= 0.5 ? cbrt(2 * g) / 2 : 1 - cbrt(2 * (1 - g)) / 2
+        case .desi: return g <= 0.5 ? Foundation.pow(2 * g, 3) / 2 : 1 - Foundation.pow(2 * (1 - g), 3) / 2
+        case .losi:
+            let a = 1 / (1 - 0.787) - 1
+            let value = 1 / (1 + Foundation.exp(-(g - 0.5) * a * 2)), low = 1 / (1 + Foundation.exp(a)), high = 1 / (1 + Foundation.exp(-a))
+            return (value - low) / (high - low)
+        case .sinc: return g >= 1 ? 1 : sin(.pi * (1 - g)) / (.pi * (1 - g))
+        case .isinc: return g <= 0 ? 0 : 1 - sin(.pi * g) / (.pi * g)
+        case .nofade: return 1
+        }
+    }
 }
 
 public struct TransitionRequest: Codable, Sendable, Equatable {

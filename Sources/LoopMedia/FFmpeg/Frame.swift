@@ -43,4 +43,10 @@ public final class Frame {
     }
 
     func unref() { av_frame_unref(pointer) }
+
+    /// A new reference to the same picture or samples (the buffers are shared, not copied).
+    func clone() throws -> Frame {
+        guard let copy = av_frame_clone(pointer) else { throw MediaError("allocate frame", code: lp_error_enomem) }
+        return Frame(adopting: copy)
+    }
 }

@@ -36,8 +36,11 @@ final class AudioMixer {
     var wrapHead: [[Float]] = []
     var last: [Float] = []
 
-    init(timeline: StitchTimeline, channels: Int) {
-        self.timeline = timeline; self.channels = channels
+    /// The fade curve both sides of a join follow (acrossfade's, by name).
+    let curve: FadeCurve
+
+    init(timeline: StitchTimeline, channels: Int, curve: FadeCurve = .qsin) {
+        self.timeline = timeline; self.channels = channels; self.curve = curve
         held = Array(repeating: [], count: channels); nextHeld = held; wrapHead = held
         last = Array(repeating: 0, count: channels)
     }
@@ -85,11 +88,10 @@ final class AudioMixer {
         let length = max(held.first?.count ?? 0, wrapHead.first?.count ?? 0)
         var out = Array(repeating: [Float](), count: channels)
         for k in 0..<length {
-            let t = (Double(k) + 0.5) / Double(length)
             for c in 0..<channels {
                 let a = k < held[c].count ? held[c][k] : (held[c].last ?? 0)
                 let b = k < wrapHead[c].count ? wrapHead[c][k] : (wrapHead[c].last ?? 0)
-                out[c].append(Self.mix(a, b, t, join.kind))
+                out[c].append(mix(a, b, sample: k, of: length, join.kind))
             }
         }
         if length > 0 { try emit(out) }
@@ -103,8 +105,8 @@ final class AudioMixer {
         if timeline.loop && clip == 0 && p < 0 {
             for c in 0..<channels { wrapHead[c].append(s[c]) }
         } else if let (r, kind) = incoming, r.contains(p) {
-            let k = Int(p - heldStart), t = (Double(p - r.lowerBound) + 0.5) / Double(r.count)
-            for c in 0..<channels { out[c].append(Self.mix(k < held[c].count ? held[c][k] : 0, s[c], t, kind)) }
+            let k = Int(p - heldStart), i = Int(p - r.lowerBound)
+            for c in 0..<channels { out[c].append(mix(k < held[c].count ? held[c][k] : 0, s[c], sample: i, of: r.count, kind)) }
         } else if let r = outgoing, r.contains(p) {
             for c in 0..<channels { nextHeld[c].append(s[c]) }
         } else {
@@ -112,13 +114,18 @@ final class AudioMixer {
         }
     }
 
-    static func mix(_ a: Float, _ b: Float, _ t: Double, _ kind: TransitionKind) -> Float {
-        switch kind {
-        case .fadeBlack:
-            return a * Float(cos(min(1, 2 * t) * .pi / 2)) + b * Float(sin(max(0, 2 * t - 1) * .pi / 2))
-        default:
-            return a * Float(cos(t * .pi / 2)) + b * Float(sin(t * .pi / 2))
-        }
+    /// Sample `i` of an `n`-sample join, as acrossfade weighs it: the outgoing side at the curve's gain of
+    /// (n - 1 - i) / n, the incoming at that of i / n. Through black or white, the first half fades out and the
+    /// second fades in, through silence.
+    func mix(_ a: Float, _ b: Float, sample i: Int, of n: Int, _ kind: TransitionKind) -> Float {
+        let (out, into) = Self.gains(curve, sample: i, of: n, dip: kind.dipsAudio)
+        return a * Float(out) + b * Float(into)
+    }
+
+    static func gains(_ curve: FadeCurve, sample i: Int, of n: Int, dip: Bool) -> (Double, Double) {
+        let n = Double(max(n, 1)), i = Double(i)
+        guard dip else { return (curve.gain((n - 1 - i) / n), curve.gain(i / n)) }
+        return (curve.gain(max(0, (n - 1 - 2 * i) / n)), curve.gain(max(0, (2 * i - n) / n)))
     }
 }
 

@@ -52,22 +52,8 @@ final class FrameSource {
     }
 
     private func keep(_ f: Frame) throws {
-        guard let copy = av_frame_clone(f.pointer) else { throw MediaError("decode", code: lp_error_enomem) }
-        if let pts = f.pts { copy.pointee.pts = pts - clock.shift(stream) }
-        queue.append(Frame(adopting: copy))
-    }
-}
-
-extension Frame {
-    /// A new frame with `like`'s format, size and colour properties, and its own buffers.
-    static func blank(like other: Frame) throws -> Frame {
-        let frame = try Frame()
-        let f = frame.pointer, o = other.pointer.pointee
-        f.pointee.format = o.format; f.pointee.width = o.width; f.pointee.height = o.height
-        f.pointee.color_range = o.color_range; f.pointee.color_primaries = o.color_primaries
-        f.pointee.color_trc = o.color_trc; f.pointee.colorspace = o.colorspace
-        f.pointee.sample_aspect_ratio = o.sample_aspect_ratio
-        try check(av_frame_get_buffer(f, 0), "allocate frame")
-        return frame
+        let copy = try f.clone()
+        if let pts = f.pts { copy.pointer.pointee.pts = pts - clock.shift(stream) }
+        queue.append(copy)
     }
 }

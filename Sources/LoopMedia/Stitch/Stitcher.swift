@@ -160,13 +160,13 @@ public enum Stitcher {
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
     /// With `normalize`, every frame is re-encoded to the first clip's format.
     public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
-                             temporaries: TemporaryFiles, normalize: Bool = false,
+                             temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
-        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed, normalize: normalize)
+        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed, normalize: normalize, audioCurve: audioCurve)
         writer.progress = progress
         try writer.run()
         let edits = try writer.edits()
@@ -208,7 +208,7 @@ struct StitchWriter {
     var progress: (@Sendable (Int, Int) -> Void)?
     let fitter: FrameFitter
 
-    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, normalize: Bool = false) throws {
+    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin) throws {
         self.clips = clips; self.timeline = timeline; self.normalize = normalize
         let v0 = clips[0].facts.mainVideo
         fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
@@ -227,7 +227,8 @@ struct StitchWriter {
             let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
             try encoder.configure(output, stream: out)
             lanes.append(AudioLane(track: k, out: out, encoder: encoder,
-                                   mixer: AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels))))
+                                   mixer: AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels),
+                                                     curve: audioCurve)))
         }
         self.lanes = lanes
         // The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
@@ -512,6 +513,7 @@ struct StitchWriter {
             } catch { failure = failure ?? error }
         }
         var sources: [Int: FrameSource] = [:]
+        var graphs: [Int: TransitionGraph] = [:]
         var position: [Int: Int] = [:]
         var held: [Int: Frame] = [:]
         let fitter = self.fitter, normalize = self.normalize
@@ -543,10 +545,14 @@ struct StitchWriter {
                 picture = try frame(c, k)
             case let .blend(a, ai, b, bi, j):
                 let fa = try frame(a, ai), fb = try frame(b, bi)
-                picture = try Frame.blank(like: fa)
                 let join = timeline.joins[j]
                 let position = (firstOutput + offset) - join.span.startFrame
-                try Blend.draw(join.kind, a: fa, b: fb, t: (Double(position) + 1) / Double(join.frames + 1), into: picture)
+                // One graph a window, fed its frame pairs in order.
+                if graphs[j]?.position != position {
+                    graphs[j] = try TransitionGraph(transition: join.kind.xfade ?? "fade", frames: join.frames, like: fa,
+                                                    frameRate: timeline.frameRate, from: position)
+                }
+                picture = try graphs[j]!.draw(fa, fb)
             }
             picture.pointer.pointee.pts = Int64(firstOutput + offset) * ticks
             picture.pointer.pointee.pict_type = offset == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE

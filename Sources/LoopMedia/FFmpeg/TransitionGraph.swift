@@ -1,0 +1,89 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Owns a libavfilter graph that draws one transition: two buffer sources (the outgoing clip's frames, the
+/// incoming clip's), FFmpeg's xfade, and a buffer sink that gives the frames back in the sources' pixel format
+/// (a format xfade does not take is converted there and back by the graph).
+///
+/// Frame k of an N-frame window is drawn at progress (k + 1) / (N + 1): the first already shows some of the
+/// incoming clip and the last some of the outgoing one, so neither clip's own frame is repeated. xfade weighs
+/// the outgoing frame by 1 - (pts - first pts - offset) / duration; on a clock of one tick a frame, with a
+/// first pair at tick 0 (not used), the window's pairs at ticks 1...N, offset 0 and a duration of N + 1
+/// frames, that is the weight wanted.
+final class TransitionGraph {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let outgoing: UnsafeMutablePointer<AVFilterContext>
+    private let incoming: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    private var tick: Int64
+    /// The window frame the next draw makes (0-based).
+    var position: Int { Int(tick) }
+
+    /// `like`: a decoded frame of the clips (size, pixel format, aspect); `frameRate`: the output's; `from`:
+    /// the first window frame to draw (0 unless a render starts inside the window).
+    init(transition name: String, frames: Int, like frame: Frame, frameRate: Rational, from first: Int = 0) throws {
+        tick = Int64(first)
+        guard let graph = avfilter_graph_alloc() else { throw MediaError("draw transition", code: lp_error_enomem) }
+        self.graph = graph
+        graph.pointee.nb_threads = 1
+        let f = frame.pointer.pointee
+        let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
+        let args = "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=\(frameRate.denominator)/\(frameRate.numerator)"
+            + ":pixel_aspect=\(sar.num)/\(sar.den):frame_rate=\(frameRate.numerator)/\(frameRate.denominator)"
+        func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
+            var ctx: UnsafeMutablePointer<AVFilterContext>?
+            try check(avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph), "draw transition")
+            guard let ctx else { throw MediaError("draw transition", reason: "FFmpeg made no \(filter) filter") }
+            return ctx
+        }
+        do {
+            outgoing = try make("buffer", "outgoing", args)
+            incoming = try make("buffer", "incoming", args)
+            // The duration in microseconds, which xfade rounds back to N + 1 ticks of the frame clock.
+            let micros = (Rational(Int64(frames + 1)) / frameRate * 1_000_000).rounded
+            let xfade = try make("xfade", "xfade", "transition=\(name):offset=0:duration=\(micros)us")
+            sink = try make("buffersink", "out", nil)
+            var formats = [f.format, -1]
+            try check(av_opt_set_bin(sink, "pix_fmts", formats.withUnsafeMutableBytes { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) },
+                                     Int32(MemoryLayout<Int32>.size), Int32(AV_OPT_SEARCH_CHILDREN)), "draw transition")
+            formats.removeAll()
+            try check(avfilter_link(outgoing, 0, xfade, 0), "draw transition")
+            try check(avfilter_link(incoming, 0, xfade, 1), "draw transition")
+            try check(avfilter_link(xfade, 0, sink, 0), "draw transition")
+            try check(avfilter_graph_config(graph, nil), "draw transition")
+        } catch {
+            avfilter_graph_free(&self.graph)
+            throw MediaError("draw transition", reason: "FFmpeg's xfade could not draw \(name) on \(f.width)x\(f.height) \(Self.formatName(f.format)) video: \(MediaError.describe(error))")
+        }
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// The next frame of the window: `a` (outgoing) and `b` (incoming) blended. Both are left as they were.
+    func draw(_ a: Frame, _ b: Frame) throws -> Frame {
+        // xfade counts from the first frame it is given: a pair at tick 0 first, whose blend is not used.
+        if !primed {
+            primed = true
+            _ = try blend(a, b, at: 0)
+        }
+        tick += 1
+        return try blend(a, b, at: tick)
+    }
+    private var primed = false
+
+    private func blend(_ a: Frame, _ b: Frame, at pts: Int64) throws -> Frame {
+        for (source, frame) in [(outgoing, a), (incoming, b)] {
+            let copy = try frame.clone()
+            copy.pointer.pointee.pts = pts
+            // The source takes the reference; the emptied frame is freed with its owner.
+            try check(av_buffersrc_add_frame_flags(source, copy.pointer, 0), "draw transition")
+        }
+        let out = try Frame()
+        try check(av_buffersink_get_frame(sink, out.pointer), "draw transition")
+        return out
+    }
+
+    static func formatName(_ format: Int32) -> String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: format)).map { String(cString: $0) } ?? "format \(format)"
+    }
+}
