@@ -22,7 +22,7 @@ struct Stitch: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"))
     var playlist: String?
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched MP4 (or .mov).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched file: .mp4 or .mov, or .webm (or .mkv) for VP8/VP9/AV1 clips with Opus audio.")
     var output: String?
 
     @Option(help: ArgumentHelp("Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, fade-black and slide-left/right/up/down are fade, fadeblack and slideleft... .", valueName: "name"))
@@ -103,7 +103,9 @@ struct Stitch: AsyncParsableCommand {
                 }
                 bar.finish()
                 result.facts = facts
-                result.findings = Analyzer.findings(in: facts)
+                // A WebM is meant for browsers: its findings are the web target's.
+                let target: Target = Stitcher.outputFormat(output) == "webm" ? .web : .apple
+                result.findings = Analyzer.findings(in: facts, options: AnalysisOptions(target: target))
             } catch {
                 result.error = MediaError.whileWriting(error)
             }

@@ -247,6 +247,60 @@ import TestSupport
         #expect(streams.count >= 2 && streams.prefix(2).allSatisfy { abs((Double($0.last ?? "") ?? 0) - 2) <= 0.5 / Double(rate) + 1e-6 }, "\(streams)")
     }
 
+    struct WebMStitch: CustomTestStringConvertible, Sendable {
+        var transition: String
+        var loop: Bool
+        var testDescription: String { "\(transition)\(loop ? " --loop" : "")" }
+    }
+
+    /// VP9 + Opus clips stitch into one WebM: bodies copied from their keyframes, the joins drawn by xfade and
+    /// re-encoded with libvpx (VP9 needs no shared parameter sets: each run starts on its own keyframe), the
+    /// audio one Opus stream whose pre-skip is its CodecDelay. Two clips of 30 frames with a keyframe every 10
+    /// (fixtures/make-fixtures.sh), 9-frame (0.3 s) joins: 51 frames, or 42 with --loop (a second join).
+    @Test(arguments: [WebMStitch(transition: "crossfade", loop: false), WebMStitch(transition: "slideleft", loop: false),
+                      WebMStitch(transition: "circleopen", loop: false), WebMStitch(transition: "crossfade", loop: true),
+                      WebMStitch(transition: "slideleft", loop: true), WebMStitch(transition: "circleopen", loop: true)])
+    func webmClipsStitchIntoWebM(c: WebMStitch) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = Run.fixture("vp9-gop10-a.webm"), b = Run.fixture("vp9-gop10-b.webm"), out = dir.appendingPathComponent("out.webm").path
+        let run = try Run.loopprep(["stitch", a, b, "--transition", c.transition, "--duration", "0.3", "-o", out] + (c.loop ? ["--loop"] : []))
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = 60 - 9 * (c.loop ? 2 : 1)
+        #expect(try Self.frameHashes(out).count == frames)
+        #expect(try Self.decodeErrors(out) == "")
+        let format = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "format=format_name:stream=codec_name", "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(format.contains("vp9") && format.contains("opus") && format.contains("matroska,webm"))
+        // The audio as ffmpeg decodes it: the frames' length at 48 kHz (Opus pre-skip and end discard honoured).
+        let samples = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "frame=nb_samples",
+                                                    "-of", "csv=p=0", out]), as: UTF8.self).split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
+        #expect(samples == frames * 48000 / 30)
+        // Copied bodies, byte for byte. Without --loop: the first clip's frames 0-20 (a keyframe at 0, the join
+        // at 21), then after the join and the incoming clip's frame 9, its frames 10-29 from the keyframe at 10.
+        // With --loop both clips also lose their first 9 frames to a join: each copies 10-20.
+        let packets = try Self.packetHashes(out, stream: "v"), pa = try Self.packetHashes(a, stream: "v"), pb = try Self.packetHashes(b, stream: "v")
+        if c.loop {
+            #expect(Array(packets[1..<12]) == Array(pa[10..<21]))
+            #expect(Array(packets[22..<33]) == Array(pb[10..<21]))
+        } else {
+            #expect(Array(packets[0..<21]) == Array(pa[0..<21]))
+            #expect(Array(packets[31..<51]) == Array(pb[10..<30]))
+        }
+        let analyze = try Run.loopprep(["analyze", out, "--target", "web"])
+        #expect(analyze.status == 0, "\(analyze.stdout)")
+        if c.loop { #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click")) }
+    }
+
+    /// An MP4's AAC cannot go into a WebM (Matroska cannot hide its priming): refused by name, nothing written.
+    @Test func webmOutputNeedsOpus() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.webm").path
+        let run = try Run.loopprep(["stitch", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out])
+        #expect(run.status != 0 && run.stderr.contains("needs Opus audio"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
     @Test func aSingleClipLoopsWithACrossfade() throws {
         let dir = try Run.temporaryDirectory()

@@ -1,18 +1,26 @@
 import CFFmpeg
 import LoopAnalysis
 
-/// Owns an H.264 encoder (libx264) set up to make frames that can sit in a source's track: same size, pixel
-/// format, colour, profile and level; no B-frames; its own SPS/PPS id so both parameter sets coexist in one avcC.
+/// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,
+/// profile and level. H.264 (libx264): no B-frames, its own SPS/PPS id so both parameter sets coexist in one
+/// avcC. VP8 and VP9 (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need
+/// only the same size and profile.
 final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
+    let codecID: AVCodecID
+
+    /// The codecs stitch and fix can re-encode frames of, to sit among copied ones.
+    static let encoders = ["h264": "libx264", "vp9": "libvpx-vp9", "vp8": "libvpx"]
 
     init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32) throws {
         let st = input.stream(index).pointee
         let par = st.codecpar.pointee
-        guard par.codec_id == AV_CODEC_ID_H264 else {
-            throw MediaError("open encoder", reason: "re-encoding \(String(cString: avcodec_get_name(par.codec_id))) video is not supported (H.264 only)")
+        let name = String(cString: avcodec_get_name(par.codec_id))
+        guard let encoderName = Self.encoders[name] else {
+            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, VP8 and VP9 only)")
         }
-        guard let codec = avcodec_find_encoder_by_name("libx264") else { throw MediaError("open encoder", reason: "FFmpeg has no libx264") }
+        guard let codec = avcodec_find_encoder_by_name(encoderName) else { throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)") }
+        codecID = par.codec_id
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
         context = ctx
         ctx.pointee.width = par.width
@@ -34,6 +42,20 @@ final class VideoEncoder {
         if par.level > 0 { ctx.pointee.level = par.level }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
+        guard par.codec_id == AV_CODEC_ID_H264 else {
+            // libvpx: constant quality, one frame in, one out (no look-ahead or hidden alt-ref frames), the
+            // source's profile (VP9's says the bit depth and chroma).
+            if par.profile >= 0 { ctx.pointee.profile = par.profile }
+            ctx.pointee.bit_rate = 0
+            ctx.pointee.thread_count = 2
+            av_dict_set(&options, "crf", "18", 0)
+            av_dict_set(&options, "deadline", "good", 0)
+            av_dict_set(&options, "cpu-used", "4", 0)
+            av_dict_set(&options, "lag-in-frames", "0", 0)
+            av_dict_set(&options, "auto-alt-ref", "0", 0)
+            try check(avcodec_open2(ctx, codec, &options), "open encoder")
+            return
+        }
         // Short runs between copied GOPs: a fast preset at a high quality keeps them transparent and quick.
         av_dict_set(&options, "preset", "superfast", 0)
         av_dict_set(&options, "crf", "17", 0)
@@ -59,9 +81,9 @@ final class VideoEncoder {
         }
     }
 
-    /// The encoder's SPS and PPS (its extradata is Annex B).
+    /// The encoder's SPS and PPS (its extradata is Annex B; VP8 and VP9 have none).
     var parameterSets: (sps: [[UInt8]], pps: [[UInt8]]) {
-        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return ([], []) }
+        guard codecID == AV_CODEC_ID_H264, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return ([], []) }
         let units = annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
         return (units.filter { ($0.first ?? 0) & 0x1f == 7 }, units.filter { ($0.first ?? 0) & 0x1f == 8 })
     }
@@ -81,11 +103,14 @@ struct RenderedSegment {
         /// An encoder's packet as a sample of the source's track: NAL units length-prefixed like the source's
         /// (x264 writes Annex B), parameter sets and delimiters dropped (they are in the avcC), and the
         /// source's decode delay, so decode times run on into the copied GOPs.
-        init(encoded p: Packet, lengthSize: Int, decodeDelay: Int64, duration: Int64) {
-            let bytes = Array(UnsafeBufferPointer(start: p.pointer.pointee.data, count: Int(p.pointer.pointee.size)))
-            let units = annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }
+        /// `lengthSize` nil: the codec has no NAL units (VP8, VP9): the packet as it is.
+        init(encoded p: Packet, lengthSize: Int?, decodeDelay: Int64, duration: Int64) {
+            let bytes = p.withBytes { Array($0) }
             let pts = p.pts ?? 0
-            self.init(data: lengthPrefixed(units, size: lengthSize), pts: pts, dts: pts - decodeDelay, duration: duration, isKey: p.isKeyframe)
+            let data = lengthSize.map { size in
+                lengthPrefixed(annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }, size: size)
+            } ?? bytes
+            self.init(data: data, pts: pts, dts: pts - decodeDelay, duration: duration, isKey: p.isKeyframe)
         }
 
         init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKey: Bool) {

@@ -145,6 +145,16 @@ public enum Stitcher {
         return out
     }
 
+    /// FFmpeg's muxer for an output path: WebM, Matroska, MOV, else MP4.
+    public static func outputFormat(_ path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "webm": "webm"
+        case "mkv": "matroska"
+        case "mov": "mov"
+        default: "mp4"
+        }
+    }
+
     /// With `normalize`, every clip counts in the first clip's frame rate.
     public static func timeline(_ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool, normalize: Bool = false) throws -> StitchTimeline {
         guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else { throw MediaError("stitch", reason: "no video frame rate") }
@@ -166,13 +176,21 @@ public enum Stitcher {
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
-        var writer = try StitchWriter(clips: clips, timeline: timeline, path: muxed, normalize: normalize, audioCurve: audioCurve)
+        let format = Stitcher.outputFormat(destination)
+        let matroska = ["webm", "matroska"].contains(format)
+        if matroska, let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" }) {
+            throw MediaError("stitch", reason: "a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the output .mp4")
+        }
+        var writer = try StitchWriter(clips: clips, timeline: timeline, path: matroska ? temp : muxed, format: format, normalize: normalize,
+                                      audioCurve: audioCurve)
         writer.progress = progress
         try writer.run()
-        let edits = try writer.edits()
-        try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: edits)
+        // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones.
+        if !matroska { try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: try writer.edits()) }
         let after = try Probe.facts(path: temp)
-        let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !["seam-audio-click", "seam-visual-jump", "too-short-to-loop"].contains($0.rule) }
+        // The container was chosen by its name: whether it plays where the user means is analyze's to say.
+        let ignored = ["seam-audio-click", "seam-visual-jump", "too-short-to-loop"] + (matroska ? ["not-playable-on-target"] : [])
+        let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !ignored.contains($0.rule) }
         if let bad = bad.first { throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)") }
         guard after.audioTracks.count == clips[0].audio.count else {
             throw MediaError("verify output", reason: "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].audio.count)")
@@ -200,6 +218,8 @@ struct StitchWriter {
     /// Clips re-encoded whole: their parameter sets clash with the copied ones.
     var reencoded = Set<Int>()
     let videoOut = 0
+    /// WebM or Matroska output (no edit lists: everything written is presented).
+    let matroska: Bool
     let tb: AVRational
     let frameTicks: Int64
 
@@ -208,15 +228,17 @@ struct StitchWriter {
     var progress: (@Sendable (Int, Int) -> Void)?
     let fitter: FrameFitter
 
-    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin) throws {
+    /// `format`: FFmpeg's muxer for the output (`Stitcher.muxer` of its name; `path` is a temporary).
+    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, format: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin) throws {
         self.clips = clips; self.timeline = timeline; self.normalize = normalize
         let v0 = clips[0].facts.mainVideo
         fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
         let first = clips[0]
         let input = try InputFile(path: first.path, options: first.iso ? ["ignore_editlist": "1"] : [:])
-        output = try OutputFile(path: path, format: (path as NSString).pathExtension.lowercased() == "mov" ? "mov" : "mp4")
+        matroska = ["webm", "matroska"].contains(format)
+        output = try OutputFile(path: path, format: format)
         // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
-        _ = try output.addStream(copying: input, stream: first.video.index, keepTag: first.iso)
+        _ = try output.addStream(copying: input, stream: first.video.index, keepTag: first.iso && !matroska)
         // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
         output.setPixelFormat(first.pixelFormat, stream: videoOut)
         (tb, frameTicks) = Self.clock(clips, frameRate: timeline.frameRate)
@@ -439,7 +461,12 @@ struct StitchWriter {
         // encoded straight into the muxer (nothing held in memory), and checked to carry the same headers.
         // Re-encoded frames join the first clip's parameter sets in one avcC: a first clip that carries them in
         // the stream instead (MPEG-TS, FLV) has none to join, and the output would not decode.
-        if avcc == nil, runs.contains(where: { if case .render = $0 { true } else { false } }) {
+        let renders = runs.contains(where: { if case .render = $0 { true } else { false } })
+        let codec = clips[0].facts.mainVideo?.codec ?? ""
+        if renders, VideoEncoder.encoders[codec] == nil {
+            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, VP8 and VP9 only): stitch these clips with --transition none, or re-encode them first")
+        }
+        if renders, codec == "h264", avcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
         }
         var runSets: [(id: Int, sps: [[UInt8]], pps: [[UInt8]])] = []
@@ -447,6 +474,8 @@ struct StitchWriter {
         var free = (0...31).filter { !used.contains($0) }
         for run in runs {
             guard case let .render(items, _) = run else { continue }
+            // VP8 and VP9 have no parameter sets: every run starts on its own keyframe.
+            guard codec == "h264" else { runSets.append((0, [], [])); continue }
             guard !free.isEmpty else { throw MediaError("stitch", reason: "too many re-encoded runs: H.264 has no more parameter set ids") }
             let id = free.removeFirst()
             let clip = clips[Self.leadClip(items.first!)]
@@ -458,7 +487,8 @@ struct StitchWriter {
         }
         if let avcc { try output.setExtradata(avcc.bytes, stream: videoOut) }
         output.copyMetadata(from: try InputFile(path: clips[0].path))
-        try output.writeHeader(options: ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
+        try output.writeHeader(options: matroska ? ["avoid_negative_ts": "disabled"]
+                                                 : ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
 
         var next = 0
         var mixed = Set<Int>()
@@ -500,7 +530,7 @@ struct StitchWriter {
         guard encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps else {
             throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
         }
-        let sizeOfLength = avcc?.lengthSize ?? 4
+        let sizeOfLength: Int? = clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
         // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
         let delay = clips[0].allFrames.first { $0.isSync }.map { key in
             onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
@@ -664,6 +694,11 @@ struct StitchWriter {
 
     func write(_ lane: AudioLane, _ packet: Packet) throws {
         let p = packet.pointer
+        // Matroska: the encoder's delay is CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the
+        // block times; the first block must sit at 0, its first presented sample after the pre-skip.
+        if matroska, lane.encoder.delay > 0 {
+            p.pointee.pts += lane.encoder.delay; p.pointee.dts += lane.encoder.delay
+        }
         if lane.firstPts == nil { lane.firstPts = p.pointee.pts }
         lane.lastDuration = p.pointee.duration
         p.pointee.stream_index = Int32(lane.out)
