@@ -291,6 +291,95 @@ import TestSupport
         if c.loop { #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click")) }
     }
 
+    struct HEVCStitch: CustomTestStringConvertible, Sendable {
+        var a: String, b: String, transition: String, loop: Bool
+        var testDescription: String { "\(a) \(transition)\(loop ? " --loop" : "")" }
+    }
+
+    static let hevcCases: [HEVCStitch] = ["crossfade", "slideleft", "circleopen"].flatMap { t in [false, true].flatMap { loop in
+        [HEVCStitch(a: "hevc-gop10-a.mp4", b: "hevc-gop10-b.mp4", transition: t, loop: loop),
+         HEVCStitch(a: "hevc10-hdr.mp4", b: "hevc10-hdr.mp4", transition: t, loop: loop)]
+    } }
+
+    /// HEVC (x265's B-frames and open GOPs, a keyframe every 10 frames; 8-bit Main, and Main 10 with HDR10)
+    /// stitched with smart rendering: the joins re-encoded with x265 at the source's profile and colour, its
+    /// VPS, SPS and PPS renumbered (and its slices with them) to sit beside the source's in one hvcC, as hvc1.
+    /// Two 30-frame clips, 9-frame joins: 51 frames, 42 with --loop. The copied GOPs decode to the sources'
+    /// exact pixels: without --loop the first clip's frames 0-9 open the file and the second's 20-29 end it;
+    /// with --loop the first clip's 10-19 are output frames 1-10 and the second's 10-19 are 22-31.
+    @Test(arguments: hevcCases)
+    func hevcClipsStitchWithRenumberedParameterSets(c: HEVCStitch) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = Run.fixture(c.a), b = Run.fixture(c.b), out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", a, b, "--transition", c.transition, "--duration", "0.3", "-o", out] + (c.loop ? ["--loop"] : []))
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = try Self.frameHashes(out), fa = try Self.frameHashes(a), fb = try Self.frameHashes(b)
+        #expect(frames.count == (c.loop ? 42 : 51))
+        #expect(try Self.decodeErrors(out) == "")
+        guard frames.count == (c.loop ? 42 : 51) else { return }
+        if c.loop {
+            #expect(Array(frames[1..<11]) == Array(fa[10..<20]))
+            #expect(Array(frames[22..<32]) == Array(fb[10..<20]))
+        } else {
+            #expect(Array(frames[0..<10]) == Array(fa[0..<10]))
+            #expect(Array(frames[41..<51]) == Array(fb[20..<30]))
+        }
+        // hvc1, with the source's parameter sets and x265's, each of another id (VPS ids are the first four
+        // bits after the NAL header; a PPS's id is its first Exp-Golomb code).
+        let json = try JSONSerialization.jsonObject(with: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_streams", "-show_data",
+                                                                         "-of", "json", out])) as? [String: Any]
+        let stream = try #require((json?["streams"] as? [[String: Any]])?.first)
+        #expect(stream["codec_tag_string"] as? String == "hvc1")
+        let hvcc = Self.hexBytes(stream["extradata"] as? String ?? "")
+        let units = Self.hvccUnits(hvcc)
+        let vps = units.filter { ($0[0] >> 1) & 0x3f == 32 }, pps = units.filter { ($0[0] >> 1) & 0x3f == 34 }
+        #expect(vps.count == 2 && Set(vps.map { $0[2] >> 4 }).count == 2)
+        #expect(pps.count == 2 && Set(pps.map { Self.firstUE($0[2]) }).count == 2)
+        if c.a.contains("hdr") {
+            #expect(stream["color_transfer"] as? String == "smpte2084" && stream["color_primaries"] as? String == "bt2020")
+            #expect(stream["profile"] as? String == "Main 10" && stream["pix_fmt"] as? String == "yuv420p10le")
+            // Every keyframe, re-encoded or copied, says the mastering display and light level made.
+            let sides = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_frames", "-show_entries",
+                                                       "frame=key_frame:frame_side_data=side_data_type,max_luminance,max_content", "-of", "compact", out]), as: UTF8.self)
+            let keys = sides.components(separatedBy: "frame|").filter { $0.hasPrefix("key_frame=1") }
+            #expect(keys.count >= 3 && keys.allSatisfy { $0.contains("max_luminance=10000000/10000") && $0.contains("max_content=1000") })
+        }
+    }
+
+    static func hexBytes(_ dump: String) -> [UInt8] {
+        dump.split(separator: "\n").flatMap { line -> [UInt8] in
+            guard let colon = line.firstIndex(of: ":") else { return [] }
+            let hex = String(line[line.index(after: colon)...].prefix(41).filter { !$0.isWhitespace })
+            return stride(from: 0, to: hex.count - 1, by: 2).compactMap {
+                UInt8(hex[hex.index(hex.startIndex, offsetBy: $0)..<hex.index(hex.startIndex, offsetBy: $0 + 2)], radix: 16)
+            }
+        }
+    }
+
+    /// The NAL units of an hvcC (ISO 14496-15: 22 bytes, array count, then per array type, count, units).
+    static func hvccUnits(_ b: [UInt8]) -> [[UInt8]] {
+        guard b.count > 23 else { return [] }
+        var i = 23, out: [[UInt8]] = []
+        for _ in 0..<Int(b[22]) {
+            guard i + 3 <= b.count else { break }
+            let n = Int(b[i + 1]) << 8 | Int(b[i + 2]); i += 3
+            for _ in 0..<n {
+                guard i + 2 <= b.count else { break }
+                let length = Int(b[i]) << 8 | Int(b[i + 1]); i += 2
+                guard i + length <= b.count else { break }
+                out.append(Array(b[i..<i + length])); i += length
+            }
+        }
+        return out
+    }
+
+    /// The first Exp-Golomb code of a byte (ids below 7 fit).
+    static func firstUE(_ byte: UInt8) -> Int {
+        let zeros = byte.leadingZeroBitCount
+        return Int((byte << UInt8(zeros)) >> UInt8(7 - zeros)) - 1
+    }
+
     /// An MP4's AAC cannot go into a WebM (Matroska cannot hide its priming): refused by name, nothing written.
     @Test func webmOutputNeedsOpus() throws {
         let dir = try Run.temporaryDirectory()

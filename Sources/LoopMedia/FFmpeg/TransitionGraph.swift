@@ -16,6 +16,7 @@ final class TransitionGraph {
     private let incoming: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
     private var tick: Int64
+    private let shape: (width: Int32, height: Int32, format: Int32)
     /// The window frame the next draw makes (0-based).
     var position: Int { Int(tick) }
 
@@ -23,6 +24,7 @@ final class TransitionGraph {
     /// the first window frame to draw (0 unless a render starts inside the window).
     init(transition name: String, frames: Int, like frame: Frame, frameRate: Rational, from first: Int = 0) throws {
         tick = Int64(first)
+        shape = (frame.pointer.pointee.width, frame.pointer.pointee.height, frame.pointer.pointee.format)
         guard let graph = avfilter_graph_alloc() else { throw MediaError("draw transition", code: lp_error_enomem) }
         self.graph = graph
         graph.pointee.nb_threads = 1
@@ -72,6 +74,13 @@ final class TransitionGraph {
     private var primed = false
 
     private func blend(_ a: Frame, _ b: Frame, at pts: Int64) throws -> Frame {
+        // FFmpeg 5.1's xfade reads past a frame whose size or format changed under it: refuse instead.
+        for frame in [a, b] {
+            let f = frame.pointer.pointee
+            guard f.width == shape.width, f.height == shape.height, f.format == shape.format else {
+                throw MediaError("draw transition", reason: "the clips' frames differ (\(shape.width)x\(shape.height) \(Self.formatName(shape.format)) and \(f.width)x\(f.height) \(Self.formatName(f.format))); --normalize re-encodes them to one format")
+            }
+        }
         for (source, frame) in [(outgoing, a), (incoming, b)] {
             let copy = try frame.clone()
             copy.pointer.pointee.pts = pts

@@ -10,7 +10,7 @@ final class VideoEncoder {
     let codecID: AVCodecID
 
     /// The codecs stitch and fix can re-encode frames of, to sit among copied ones.
-    static let encoders = ["h264": "libx264", "vp9": "libvpx-vp9", "vp8": "libvpx"]
+    static let encoders = ["h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx"]
 
     init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32) throws {
         let st = input.stream(index).pointee
@@ -42,6 +42,20 @@ final class VideoEncoder {
         if par.level > 0 { ctx.pointee.level = par.level }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
+        if par.codec_id == AV_CODEC_ID_HEVC {
+            // x265: the source's profile (Main, Main 10) and colour, HDR10 mastering and light levels as SEI on
+            // every keyframe; no B-frames, no weighted prediction (slice headers are rewritten for new ids),
+            // no encoder-info SEI. Its parameter sets always have id 0: the caller renumbers them.
+            ctx.pointee.thread_count = 1
+            if let profile = [FF_PROFILE_HEVC_MAIN: "main", FF_PROFILE_HEVC_MAIN_10: "main10"][par.profile] { av_dict_set(&options, "profile", profile, 0) }
+            av_dict_set(&options, "preset", "superfast", 0)
+            av_dict_set(&options, "crf", "18", 0)
+            var params = ["bframes=0", "scenecut=0", "weightp=0", "info=0", "repeat-headers=0", "aud=0", "log-level=error", "pools=2", "frame-threads=1"]
+            params += Self.hdr10(st)
+            av_dict_set(&options, "x265-params", params.joined(separator: ":"), 0)
+            try check(avcodec_open2(ctx, codec, &options), "open encoder")
+            return
+        }
         guard par.codec_id == AV_CODEC_ID_H264 else {
             // libvpx: constant quality, one frame in, one out (no look-ahead or hidden alt-ref frames), the
             // source's profile (VP9's says the bit depth and chroma).
@@ -62,6 +76,37 @@ final class VideoEncoder {
         if let profile = Self.profile(par.profile) { av_dict_set(&options, "profile", profile, 0) }
         av_dict_set(&options, "x264-params", "sps-id=\(parameterSetID):scenecut=0:bframes=0:repeat-headers=0:aud=0", 0)
         try check(avcodec_open2(ctx, codec, &options), "open encoder")
+    }
+
+    /// x265's HDR10 options from a stream's mastering display and content light level (G, B, R, white point in
+    /// 0.00002 units; luminance in 0.0001 cd/m2), as x265 writes them in SEI.
+    static func hdr10(_ st: AVStream) -> [String] {
+        var out: [String] = []
+        var stream = st
+        var size = 0
+        if let data = av_stream_get_side_data(&stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size), size >= MemoryLayout<AVMasteringDisplayMetadata>.size {
+            let m = UnsafeRawPointer(data).load(as: AVMasteringDisplayMetadata.self)
+            if m.has_primaries != 0 && m.has_luminance != 0 {
+                func c(_ r: AVRational) -> Int { Int((Double(r.num) / Double(max(r.den, 1)) * 50000).rounded()) }
+                func l(_ r: AVRational) -> Int { Int((Double(r.num) / Double(max(r.den, 1)) * 10000).rounded()) }
+                let p = m.display_primaries
+                out.append("master-display=G(\(c(p.1.0)),\(c(p.1.1)))B(\(c(p.2.0)),\(c(p.2.1)))R(\(c(p.0.0)),\(c(p.0.1)))"
+                           + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))L(\(l(m.max_luminance)),\(l(m.min_luminance)))")
+            }
+        }
+        if let data = av_stream_get_side_data(&stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
+            let l = UnsafeRawPointer(data).load(as: AVContentLightMetadata.self)
+            out.append("max-cll=\(l.MaxCLL),\(l.MaxFALL)")
+        }
+        if !out.isEmpty { out.append("hdr10=1") }
+        return out
+    }
+
+    /// HEVC: the encoder's VPS, SPS and PPS as it wrote them (Annex B extradata), ids 0.
+    var hevcParameterSets: [[UInt8]] {
+        guard codecID == AV_CODEC_ID_HEVC, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        return annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
+            .filter { (32...34).contains(HEVC.type($0)) }
     }
 
     deinit {

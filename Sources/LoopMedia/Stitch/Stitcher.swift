@@ -23,6 +23,8 @@ public struct PreparedClip: @unchecked Sendable {
     let iso: Bool
     let timeBase: AVRational
     let avcc: AVCConfig?
+    /// HEVC's configuration (hvcC), where the clip is HEVC.
+    var hvcc: HEVCConfig? = nil
     /// What the decoder outputs (MP4 headers do not say without reading frames).
     let pixelFormat: Int32
     /// Timelines whose packets need them (PacketRetimer): Matroska video (no DTS), audio on a finer clock than
@@ -72,7 +74,8 @@ public enum Stitcher {
                             frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
                             frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
                             timeBase: input.stream(video.index).pointee.time_base,
-                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) }, pixelFormat: pixelFormat,
+                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) },
+                            hvcc: video.codec == "hevc" ? input.extradata(video.index).flatMap { HEVCConfig($0) } : nil, pixelFormat: pixelFormat,
                             retimed: probe.timelines.filter { i, t in
                                 audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) || i == video.index && ["matroska", "webm"].contains(probe.facts.container)
                             })
@@ -116,7 +119,9 @@ public enum Stitcher {
         }
         if normalizing {
             var out = extraAudio
-            if clips.first?.facts.mainVideo?.codec != "h264" { out.append("\(clips.first?.path ?? "?"): --normalize encodes H.264 like the first clip; put an H.264 clip first") }
+            if let codec = clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
+                out.append("\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8 and VP9; put one of those first")
+            }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
             for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
                 out.append("\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
@@ -130,6 +135,7 @@ public enum Stitcher {
             func differ(_ what: String, _ a: String, _ b: String) { if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") } }
             differ("codec", v0.codec, v.codec)
             differ("size", "\(v0.width ?? 0)x\(v0.height ?? 0)", "\(v.width ?? 0)x\(v.height ?? 0)")
+            differ("pixel format", TransitionGraph.formatName(first.pixelFormat), TransitionGraph.formatName(clip.pixelFormat))
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
             for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
@@ -214,7 +220,10 @@ struct StitchWriter {
     /// One continuous audio stream per audio track of the clips.
     let lanes: [AudioLane]
     var avcc: AVCConfig?
+    var hvcc: HEVCConfig?
     var firstVideoPts: Int64?
+    /// The last video decode time written (output ticks): a rendered run's decode times follow it.
+    var lastVideoDts: Int64?
     /// Clips re-encoded whole: their parameter sets clash with the copied ones.
     var reencoded = Set<Int>()
     let videoOut = 0
@@ -256,8 +265,14 @@ struct StitchWriter {
         // The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
         // bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
         avcc = first.avcc
+        hvcc = first.hvcc
         var clashing = Set<Int>()
         for (i, clip) in clips.enumerated().dropFirst() {
+            if let c = clip.hvcc, var merged = hvcc {
+                if merged.clashes(with: c) { clashing.insert(i); continue }
+                merged.append([32, 33, 34].flatMap { c.units($0) }.filter { u in !merged.units(HEVC.type(u)).contains(u) })
+                hvcc = merged
+            }
             guard let c = clip.avcc, var merged = avcc else { continue }
             if Self.clash(merged, c) { clashing.insert(i); continue }
             for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
@@ -469,23 +484,36 @@ struct StitchWriter {
         if renders, codec == "h264", avcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
         }
-        var runSets: [(id: Int, sps: [[UInt8]], pps: [[UInt8]])] = []
+        if renders, codec == "hevc", hvcc == nil {
+            throw MediaError("stitch", reason: "\(clips[0].path) carries its HEVC parameter sets in the stream (no hvcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
+        }
+        var runSets: [RunSets] = []
         let used = Set((avcc?.sps.compactMap(AVCConfig.spsID) ?? []) + (avcc?.pps.compactMap(AVCConfig.ppsID) ?? []))
         var free = (0...31).filter { !used.contains($0) }
+        var renumbered: [[[UInt8]]: HEVCRenumbering] = [:]
         for run in runs {
             guard case let .render(items, _) = run else { continue }
             // VP8 and VP9 have no parameter sets: every run starts on its own keyframe.
-            guard codec == "h264" else { runSets.append((0, [], [])); continue }
+            if codec == "hevc", var config = hvcc {
+                // x265's sets depend only on its settings: runs with the same ones share one renumbering.
+                let sets = try encoderFor(clips[Self.leadClip(items.first!)], id: 0).hevcParameterSets
+                let r = try renumbered[sets] ?? HEVCRenumbering(encoderSets: sets, taken: config)
+                if renumbered[sets] == nil { config.append(r.units); hvcc = config; renumbered[sets] = r }
+                runSets.append(RunSets(hevc: r))
+                continue
+            }
+            guard codec == "h264" else { runSets.append(RunSets()); continue }
             guard !free.isEmpty else { throw MediaError("stitch", reason: "too many re-encoded runs: H.264 has no more parameter set ids") }
             let id = free.removeFirst()
             let clip = clips[Self.leadClip(items.first!)]
             let probe = try encoderFor(clip, id: id)
             let sets = probe.parameterSets
-            runSets.append((id, sets.sps, sets.pps))
+            runSets.append(RunSets(id: id, sps: sets.sps, pps: sets.pps))
             avcc?.sps += sets.sps
             avcc?.pps += sets.pps
         }
         if let avcc { try output.setExtradata(avcc.bytes, stream: videoOut) }
+        if let hvcc { try output.setExtradata(hvcc.bytes, stream: videoOut) }
         output.copyMetadata(from: try InputFile(path: clips[0].path))
         try output.writeHeader(options: matroska ? ["avoid_negative_ts": "disabled"]
                                                  : ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
@@ -498,7 +526,12 @@ struct StitchWriter {
             case .copy(let c):
                 try copyBody(clips[c], index: c, layout: layouts[c])
             case let .render(items, first):
-                try render(items, firstOutput: first, sets: runSets[next]); next += 1
+                // The copied body after the run decodes from its keyframe: the run's decode times end before it.
+                var nextDts: Int64?
+                if done + 1 < runs.count, case let .copy(c) = runs[done + 1] {
+                    nextDts = place(clips[c], index: c, keyframeDts(clips[c], atOrBefore: layouts[c].bodyStart))
+                }
+                try render(items, firstOutput: first, sets: runSets[next], before: nextDts); next += 1
             }
             // Audio follows the video clip by clip, so the muxer's interleaving buffer stays about a clip long.
             if case let .copy(reached) = run {
@@ -525,21 +558,45 @@ struct StitchWriter {
 
     /// Decodes what the items need (one source per clip, from the keyframe before its first frame), blends
     /// where two clips meet, encodes in output order and writes each packet as it comes.
-    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: (id: Int, sps: [[UInt8]], pps: [[UInt8]])) throws {
+    /// What a rendered run's parameter sets are: H.264's id and sets (checked against the encoder's), HEVC's
+    /// renumbering; VP8 and VP9 have none.
+    struct RunSets {
+        var id = 0
+        var sps: [[UInt8]] = []
+        var pps: [[UInt8]] = []
+        var hevc: HEVCRenumbering?
+    }
+
+    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: RunSets, before nextDts: Int64? = nil) throws {
         let encoder = try encoderFor(clips[Self.leadClip(items.first!)], id: sets.id)
-        guard encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps else {
+        guard encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps,
+              sets.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true else {
             throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
         }
+        let hevcLength = hvcc?.lengthSize ?? 4
         let sizeOfLength: Int? = clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
         // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
         let delay = clips[0].allFrames.first { $0.isSync }.map { key in
             onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
         } ?? 0
         let ticks = frameTicks
+        // Decode times: the sources' delay where it fits; moved later after a copied body that decoded further
+        // (its safe cut may end on frames decoded early), and earlier before one whose keyframe decodes earlier
+        // (B-frames: a keyframe mid-clip can wait longer than the first), one tick apart at the least.
+        let lastPts = Int64(firstOutput + items.count - 1) * ticks
+        let runDelay = max(delay, nextDts.map { lastPts - $0 + 1 } ?? delay)
+        var floor = (lastVideoDts ?? Int64.min / 2) + 1
         var failure: Error?
         func emit(_ p: Packet) {
             do {
-                try writeRendered([.init(encoded: p, lengthSize: sizeOfLength, decodeDelay: delay, duration: ticks)])
+                var sample = RenderedSegment.Sample(encoded: p, lengthSize: sizeOfLength, decodeDelay: runDelay, duration: ticks)
+                sample.dts = max(sample.dts, floor)
+                floor = sample.dts + 1
+                if let nextDts, sample.dts >= nextDts {
+                    throw MediaError("stitch", reason: "the re-encoded frames before a copied keyframe have no decode times left before it")
+                }
+                if let hevc = sets.hevc { sample.data = try hevc.sample(p.withBytes { Array($0) }, lengthSize: hevcLength) }
+                try writeRendered([sample])
             } catch { failure = failure ?? error }
         }
         var sources: [Int: FrameSource] = [:]
@@ -608,10 +665,17 @@ struct StitchWriter {
             p.pointee.pts = s.pts; p.pointee.dts = s.dts; p.pointee.duration = s.duration
             if s.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
             if firstVideoPts == nil { firstVideoPts = s.pts }
+            lastVideoDts = s.dts
             p.pointee.stream_index = Int32(videoOut)
             av_packet_rescale_ts(p, tb, output.timeBase(videoOut))
             try output.write(packet)
         }
+    }
+
+    /// A time of clip `i` (its own ticks) on the output's video clock: by frame slot on the grid, else offset.
+    func place(_ clip: PreparedClip, index i: Int, _ ticks: Int64) -> Int64 {
+        let base = Int64(outputIndex(clip: i, frame: 0))
+        return onGrid(clip) ? (base + slot(clip, ticks)) * frameTicks : ticks + base * frameTicks - clip.frames[0].pts
     }
 
     /// The clip's packets whose frames are presented in [bodyStart, bodyEnd), rebased to their output place.
@@ -623,8 +687,7 @@ struct StitchWriter {
         let packet = try Packet()
         var clock = IndexClock()
         var retimer = PacketRetimer(timelines: clip.retimed)
-        let grid = onGrid(clip), base = Int64(outputIndex(clip: i, frame: 0))
-        let offset = base * frameTicks - clip.frames[0].pts
+        let grid = onGrid(clip)
         while try input.read(into: packet) {
             guard packet.streamIndex == clip.video.index else { continue }
             retimer.retime(packet, in: input)
@@ -634,16 +697,15 @@ struct StitchWriter {
             if until == nil && dts > clip.video.keepThrough { break }
             var pts = packet.pts.map { $0 - clock.shift(clip.video.index) } ?? dts
             if let retimed = clip.video.retimedFirstPts, dts == clip.video.keepFrom { pts = retimed }
+            // An open GOP's keyframe (HEVC CRA) has leading pictures, decoded after it but shown before it:
+            // those frames are drawn by the run before the body, and no later frame may lean on them (RASL).
+            if pts < clip.frames[layout.bodyStart].pts { continue }
             let p = packet.pointer
-            if grid {
-                p.pointee.pts = (base + slot(clip, pts)) * frameTicks
-                p.pointee.dts = (base + slot(clip, dts)) * frameTicks
-                p.pointee.duration = frameTicks
-            } else {
-                p.pointee.pts = pts + offset
-                p.pointee.dts = dts + offset
-            }
+            p.pointee.pts = place(clip, index: i, pts)
+            p.pointee.dts = place(clip, index: i, dts)
+            if grid { p.pointee.duration = frameTicks }
             if firstVideoPts == nil { firstVideoPts = p.pointee.pts }
+            lastVideoDts = p.pointee.dts
             p.pointee.stream_index = Int32(videoOut)
             p.pointee.pos = -1
             av_packet_rescale_ts(p, grid ? tb : clip.timeBase, output.timeBase(videoOut))
