@@ -9,9 +9,21 @@ LP="$ROOT/.build/release/loopprep"
 echo "making corpora (cached)…" >&2
 c6=$(make_corpus base 8 6 5M)
 c30=$(make_corpus long 4 30 5M)
+# 8 x 6 s 1080p30 HEVC (x265 ultrafast, GOP 2 s, hvc1) + AAC, as phones write them.
+hevc="$OUT/corpus-hevc"
+if [ ! -f "$hevc/.done" ]; then
+  mkdir -p "$hevc"
+  for i in $(seq 1 8); do
+    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=6" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=6" \
+      -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none:keyint=60:min-keyint=60:scenecut=0 -b:v 5M \
+      -pix_fmt yuv420p -c:a aac -b:a 128k -movflags +faststart "$hevc/clip$i.mp4"
+  done
+  touch "$hevc/.done"
+fi
 
-xfade_chain() { # dir seconds: the filter chain people reach for
-  local dir=$1 len=$2 inputs=() v="" a="" i=0 n offset
+xfade_chain() { # dir seconds [video encoder args]: the filter chain people reach for
+  local dir=$1 len=$2 inputs=() v="" a="" i=0 n offset codec=("${@:3}")
+  [ ${#codec[@]} -eq 0 ] && codec=(-c:v libx264 -preset veryfast)
   n=$(ls "$dir"/*.mp4 | wc -l)
   for f in $(ls "$dir"/*.mp4 | sort -V); do inputs+=(-i "$f"); done
   local prev="0:v" preva="0:a"
@@ -22,7 +34,7 @@ xfade_chain() { # dir seconds: the filter chain people reach for
     prev="v$i"; preva="a$i"
   done
   ffmpeg -nostdin -v error -y "${inputs[@]}" -filter_complex "${v}${a%;}" -map "[$prev]" -map "[$preva]" \
-    -c:v libx264 -preset veryfast -c:a aac -movflags +faststart "$OUT/xfade.mp4"
+    "${codec[@]}" -c:a aac -movflags +faststart "$OUT/xfade.mp4"
 }
 concat_copy() {
   ls "$1"/*.mp4 | sort -V | sed "s|^|file '|; s|$|'|" > "$OUT/list.txt"
@@ -40,3 +52,11 @@ for spec in "$c6 6 8x6s" "$c30 30 4x30s"; do
   row "peak memory, stitch (MB)" "$(peak_mb "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4")" "" ""
 done
 "$LP" analyze "$OUT/stitch.mp4" --quiet >/dev/null && echo "output analyzes without errors" || echo "output has errors"
+
+lp=$(best_of "$RUNS" lp_stitch "$hevc")
+xf=$(best_of "$RUNS" xfade_chain "$hevc" 6 -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none)
+echo "corpus 8x6s 1080p30 HEVC 5 Mb/s + AAC, GOP 2 s, 0.5 s crossfades; best of $RUNS"
+row "what" "loopprep" "peer" "ratio"
+row "stitch vs xfade+acrossfade chain, libx265 ultrafast" "${lp}s" "${xf}s" "$(ratio "$xf" "$lp") faster"
+row "peak memory, stitch HEVC (MB)" "$(peak_mb "$LP" stitch "$hevc" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4")" "" ""
+"$LP" analyze "$OUT/stitch.mp4" --quiet >/dev/null && echo "HEVC output analyzes without errors" || echo "HEVC output has errors"
