@@ -3,8 +3,9 @@ import LoopAnalysis
 
 /// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,
 /// profile and level. H.264 (libx264): no B-frames, its own SPS/PPS id so both parameter sets coexist in one
-/// avcC. VP8 and VP9 (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need
-/// only the same size and profile.
+/// avcC. HEVC (libx265): its parameter sets have id 0, renumbered by the caller (HEVCRenumbering). VP8 and VP9
+/// (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need only the same size
+/// and profile.
 final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let codecID: AVCodecID
@@ -17,7 +18,7 @@ final class VideoEncoder {
         let par = st.codecpar.pointee
         let name = String(cString: avcodec_get_name(par.codec_id))
         guard let encoderName = Self.encoders[name] else {
-            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, VP8 and VP9 only)")
+            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8 and VP9 only)")
         }
         guard let codec = avcodec_find_encoder_by_name(encoderName) else { throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)") }
         codecID = par.codec_id

@@ -479,7 +479,7 @@ struct StitchWriter {
         let renders = runs.contains(where: { if case .render = $0 { true } else { false } })
         let codec = clips[0].facts.mainVideo?.codec ?? ""
         if renders, VideoEncoder.encoders[codec] == nil {
-            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, VP8 and VP9 only): stitch these clips with --transition none, or re-encode them first")
+            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8 and VP9 only): stitch these clips with --transition none, or re-encode them first")
         }
         if renders, codec == "h264", avcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
