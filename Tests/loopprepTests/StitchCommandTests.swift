@@ -300,9 +300,10 @@ import TestSupport
         [SmartStitch(a: "h264-gop10-a.mp4", b: "h264-gop10-b.mp4", transition: t, loop: loop),
          SmartStitch(a: "hevc-gop10-a.mp4", b: "hevc-gop10-b.mp4", transition: t, loop: loop),
          SmartStitch(a: "hevc10-hdr.mp4", b: "hevc10-hdr.mp4", transition: t, loop: loop)]
-    } }
+    } } + [SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "circleopen", loop: true),
+            SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "wipeleft", loop: false)]
 
-    /// H.264 and HEVC (x264's and x265's B-frames, x265's open GOPs, a keyframe every 10 frames; HEVC 8-bit
+    /// H.264 (8-bit, and High 10) and HEVC (x264's and x265's B-frames, x265's open GOPs, a keyframe every 10 frames; HEVC 8-bit
     /// Main, and Main 10 with HDR10) stitched with smart rendering. HEVC: the joins re-encoded with x265 at the source's profile and colour, its
     /// VPS, SPS and PPS renumbered (and its slices with them) to sit beside the source's in one hvcC, as hvc1.
     /// Two 30-frame clips, 9-frame joins: 51 frames, 42 with --loop. The copied GOPs decode to the sources'
