@@ -40,6 +40,9 @@ struct Stitch: AsyncParsableCommand {
     @Flag(help: "Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and channels) instead of refusing clips that differ.")
     var normalize = false
 
+    @Option(help: ArgumentHelp("With --normalize: the codec to encode in (h264, hevc, vp8, vp9), where it is not the first clip's.", valueName: "codec"))
+    var codec: String?
+
     @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
     var dryRun = false
 
@@ -60,6 +63,10 @@ struct Stitch: AsyncParsableCommand {
         guard inputs.isEmpty || playlist == nil else { throw ValidationError("use either clips or --playlist, not both") }
         guard output != nil || dryRun else { throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)") }
         guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
+        if let codec {
+            guard normalize else { throw ValidationError("--codec re-encodes every clip: use it with --normalize") }
+            guard ["h264", "hevc", "vp8", "vp9"].contains(codec) else { throw ValidationError("--codec takes h264, hevc, vp8 or vp9") }
+        }
     }
 
     func run() async throws {
@@ -79,7 +86,7 @@ struct Stitch: AsyncParsableCommand {
             for line in unreadable { Console.stderr(line + "\n") }
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        let differences = Stitcher.differences(prepared, normalizing: normalize)
+        let differences = Stitcher.differences(prepared, normalizing: normalize, codec: codec)
         guard differences.isEmpty else {
             Console.stderr(normalize ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):\n"
                                      : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):\n")
@@ -98,7 +105,7 @@ struct Stitch: AsyncParsableCommand {
             do {
                 let bar = Progress(total: 0, label: "stitching")
                 let facts = try Stitcher.write(prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize,
-                                               audioCurve: audioCurve) { done, total in
+                                               audioCurve: audioCurve, codec: codec) { done, total in
                     bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")
                 }
                 bar.finish()

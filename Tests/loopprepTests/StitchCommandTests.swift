@@ -384,6 +384,24 @@ import TestSupport
         return Int((byte << UInt8(zeros)) >> UInt8(7 - zeros)) - 1
     }
 
+    /// --normalize --codec hevc: every clip (H.264 MP4, OBS Matroska, HEVC Main 10) encoded as HEVC in hvc1,
+    /// 3 x 30 frames less two 9-frame joins; --codec alone is refused (it means re-encoding everything).
+    @Test func normalizeEncodesInTheCodecAsked() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", "--normalize", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("obs.mkv"),
+                                    Run.fixture("hevc10-hdr.mp4"), "--transition", "crossfade", "--duration", "0.3", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameHashes(out).count == 72)
+        #expect(try Self.decodeErrors(out) == "")
+        let stream = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,codec_tag_string",
+                                                    "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(stream.hasPrefix("hevc,hvc1"))
+        let refused = try Run.loopprep(["stitch", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out + ".2.mp4"])
+        #expect(refused.status != 0 && refused.stderr.contains("use it with --normalize"))
+    }
+
     /// An MP4's AAC cannot go into a WebM (Matroska cannot hide its priming): refused by name, nothing written.
     @Test func webmOutputNeedsOpus() throws {
         let dir = try Run.temporaryDirectory()

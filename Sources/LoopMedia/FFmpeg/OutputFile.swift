@@ -82,6 +82,9 @@ public final class OutputFile {
         context.pointee.streams[stream]!.pointee.codecpar.pointee.initial_padding = Int32(samples)
     }
 
+    /// An MP4 or MOV muxer (mp4, mov, ipod).
+    var isISO: Bool { ["mp4", "mov", "ipod"].contains(String(cString: context.pointee.oformat.pointee.name)) }
+
     /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.
     var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 

@@ -13,15 +13,19 @@ final class VideoEncoder {
     /// The codecs stitch and fix can re-encode frames of, to sit among copied ones.
     static let encoders = ["h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx"]
 
-    init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32) throws {
+    /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
+    /// the encoder's own for the pixel format.
+    init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil) throws {
         let st = input.stream(index).pointee
-        let par = st.codecpar.pointee
-        let name = String(cString: avcodec_get_name(par.codec_id))
+        var par = st.codecpar.pointee
+        let source = String(cString: avcodec_get_name(par.codec_id))
+        let name = override ?? source
+        if name != source { par.profile = FF_PROFILE_UNKNOWN; par.level = FF_LEVEL_UNKNOWN }
         guard let encoderName = Self.encoders[name] else {
             throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8 and VP9 only)")
         }
         guard let codec = avcodec_find_encoder_by_name(encoderName) else { throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)") }
-        codecID = par.codec_id
+        codecID = codec.pointee.id
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
         context = ctx
         ctx.pointee.width = par.width
@@ -43,7 +47,7 @@ final class VideoEncoder {
         if par.level > 0 { ctx.pointee.level = par.level }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        if par.codec_id == AV_CODEC_ID_HEVC {
+        if codecID == AV_CODEC_ID_HEVC {
             // x265: the source's profile (Main, Main 10) and colour, HDR10 mastering and light levels as SEI on
             // every keyframe; no B-frames, no weighted prediction (slice headers are rewritten for new ids),
             // no encoder-info SEI. Its parameter sets always have id 0: the caller renumbers them.
@@ -57,7 +61,7 @@ final class VideoEncoder {
             try check(avcodec_open2(ctx, codec, &options), "open encoder")
             return
         }
-        guard par.codec_id == AV_CODEC_ID_H264 else {
+        guard codecID == AV_CODEC_ID_H264 else {
             // libvpx: constant quality, one frame in, one out (no look-ahead or hidden alt-ref frames), the
             // source's profile (VP9's says the bit depth and chroma).
             if par.profile >= 0 { ctx.pointee.profile = par.profile }
@@ -132,6 +136,15 @@ final class VideoEncoder {
         guard codecID == AV_CODEC_ID_H264, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return ([], []) }
         let units = annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
         return (units.filter { ($0.first ?? 0) & 0x1f == 7 }, units.filter { ($0.first ?? 0) & 0x1f == 8 })
+    }
+
+    /// The output stream takes the encoder's parameters (a codec other than the source's).
+    func configure(_ output: OutputFile, stream: Int) throws {
+        let st = output.context.pointee.streams[stream]!
+        try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
+        // HEVC as hvc1 (parameter sets out of band), which Apple's players want; the muxer's default is hev1.
+        let hvc1 = UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(UInt8(ascii: "1")) << 24
+        st.pointee.codecpar.pointee.codec_tag = codecID == AV_CODEC_ID_HEVC && output.isISO ? hvc1 : 0
     }
 
     /// Sends a frame (nil flushes) and hands every packet to `emit`.

@@ -97,7 +97,7 @@ public enum Stitcher {
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// rotation (which it does not turn) and an encodable first clip matter.
-    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false) -> [String] {
+    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track.
         var extraAudio: [String] = []
         if let first = clips.first {
@@ -119,7 +119,7 @@ public enum Stitcher {
         }
         if normalizing {
             var out = extraAudio
-            if let codec = clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
+            if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
                 out.append("\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8 and VP9; put one of those first")
             }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
@@ -176,7 +176,7 @@ public enum Stitcher {
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
     /// With `normalize`, every frame is re-encoded to the first clip's format.
     public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
-                             temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin,
+                             temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
                              progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
@@ -188,7 +188,7 @@ public enum Stitcher {
             throw MediaError("stitch", reason: "a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the output .mp4")
         }
         var writer = try StitchWriter(clips: clips, timeline: timeline, path: matroska ? temp : muxed, format: format, normalize: normalize,
-                                      audioCurve: audioCurve)
+                                      audioCurve: audioCurve, codec: codec)
         writer.progress = progress
         try writer.run()
         // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones.
@@ -229,6 +229,8 @@ struct StitchWriter {
     let videoOut = 0
     /// WebM or Matroska output (no edit lists: everything written is presented).
     let matroska: Bool
+    /// --normalize --codec: the codec every frame is encoded in, where it is not the first clip's.
+    let transcoding: String?
     let tb: AVRational
     let frameTicks: Int64
 
@@ -238,7 +240,10 @@ struct StitchWriter {
     let fitter: FrameFitter
 
     /// `format`: FFmpeg's muxer for the output (`Stitcher.muxer` of its name; `path` is a temporary).
-    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, format: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin) throws {
+    /// `codec` (with `normalize`): encode the output in another codec than the first clip's.
+    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, format: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin,
+         codec: String? = nil) throws {
+        transcoding = normalize && codec != nil && codec != clips[0].facts.mainVideo?.codec ? codec : nil
         self.clips = clips; self.timeline = timeline; self.normalize = normalize
         let v0 = clips[0].facts.mainVideo
         fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
@@ -280,6 +285,12 @@ struct StitchWriter {
             avcc = merged
         }
         reencoded = clashing
+        if transcoding != nil {
+            // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the
+            // muxer turns them and the packets into avcC or hvcC and lengths).
+            avcc = nil; hvcc = nil
+            try encoderFor(first, id: 0).configure(output, stream: videoOut)
+        }
         try addChapters()
     }
 
@@ -477,14 +488,14 @@ struct StitchWriter {
         // Re-encoded frames join the first clip's parameter sets in one avcC: a first clip that carries them in
         // the stream instead (MPEG-TS, FLV) has none to join, and the output would not decode.
         let renders = runs.contains(where: { if case .render = $0 { true } else { false } })
-        let codec = clips[0].facts.mainVideo?.codec ?? ""
+        let codec = transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
         if renders, VideoEncoder.encoders[codec] == nil {
             throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8 and VP9 only): stitch these clips with --transition none, or re-encode them first")
         }
-        if renders, codec == "h264", avcc == nil {
+        if renders, transcoding == nil, codec == "h264", avcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
         }
-        if renders, codec == "hevc", hvcc == nil {
+        if renders, transcoding == nil, codec == "hevc", hvcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its HEVC parameter sets in the stream (no hvcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
         }
         var runSets: [RunSets] = []
@@ -493,6 +504,7 @@ struct StitchWriter {
         var renumbered: [[[UInt8]]: HEVCRenumbering] = [:]
         for run in runs {
             guard case let .render(items, _) = run else { continue }
+            if transcoding != nil { runSets.append(RunSets()); continue }
             // VP8 and VP9 have no parameter sets: every run starts on its own keyframe.
             if codec == "hevc", var config = hvcc {
                 // x265's sets depend only on its settings: runs with the same ones share one renumbering.
@@ -553,7 +565,7 @@ struct StitchWriter {
     /// An encoder like `clip`'s video, with parameter set id `id`.
     func encoderFor(_ clip: PreparedClip, id: Int) throws -> VideoEncoder {
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
-        return try VideoEncoder(like: input, stream: clip.video.index, parameterSetID: id, pixelFormat: clip.pixelFormat)
+        return try VideoEncoder(like: input, stream: clip.video.index, parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding)
     }
 
     /// Decodes what the items need (one source per clip, from the keyframe before its first frame), blends
@@ -569,12 +581,12 @@ struct StitchWriter {
 
     mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: RunSets, before nextDts: Int64? = nil) throws {
         let encoder = try encoderFor(clips[Self.leadClip(items.first!)], id: sets.id)
-        guard encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps,
+        guard transcoding != nil || encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps,
               sets.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true else {
             throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
         }
         let hevcLength = hvcc?.lengthSize ?? 4
-        let sizeOfLength: Int? = clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
+        let sizeOfLength: Int? = transcoding == nil && clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
         // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
         let delay = clips[0].allFrames.first { $0.isSync }.map { key in
             onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
