@@ -11,7 +11,7 @@ final class VideoEncoder {
     let codecID: AVCodecID
 
     /// The codecs stitch and fix can re-encode frames of, to sit among copied ones.
-    static let encoders = ["h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx"]
+    static let encoders = ["h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx", "av1": "libaom-av1"]
 
     /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
     /// the encoder's own for the pixel format.
@@ -22,7 +22,7 @@ final class VideoEncoder {
         let name = override ?? source
         if name != source { par.profile = FF_PROFILE_UNKNOWN; par.level = FF_LEVEL_UNKNOWN }
         guard let encoderName = Self.encoders[name] else {
-            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8 and VP9 only)")
+            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 and AV1 only)")
         }
         guard let codec = avcodec_find_encoder_by_name(encoderName) else { throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)") }
         codecID = codec.pointee.id
@@ -68,8 +68,9 @@ final class VideoEncoder {
             ctx.pointee.bit_rate = 0
             ctx.pointee.thread_count = 2
             av_dict_set(&options, "crf", "18", 0)
-            av_dict_set(&options, "deadline", "good", 0)
-            av_dict_set(&options, "cpu-used", "4", 0)
+            // libaom (AV1) takes libvpx's options; its new sequence header comes with each run's keyframe.
+            av_dict_set(&options, codecID == AV_CODEC_ID_AV1 ? "usage" : "deadline", codecID == AV_CODEC_ID_AV1 ? "good" : "good", 0)
+            av_dict_set(&options, "cpu-used", codecID == AV_CODEC_ID_AV1 ? "8" : "4", 0)
             av_dict_set(&options, "lag-in-frames", "0", 0)
             av_dict_set(&options, "auto-alt-ref", "0", 0)
             try check(avcodec_open2(ctx, codec, &options), "open encoder")

@@ -120,7 +120,7 @@ public enum Stitcher {
         if normalizing {
             var out = extraAudio
             if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
-                out.append("\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8 and VP9; put one of those first")
+                out.append("\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8, VP9 and AV1; put one of those first")
             }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
             for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
@@ -490,7 +490,7 @@ struct StitchWriter {
         let renders = runs.contains(where: { if case .render = $0 { true } else { false } })
         let codec = transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
         if renders, VideoEncoder.encoders[codec] == nil {
-            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8 and VP9 only): stitch these clips with --transition none, or re-encode them first")
+            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8, VP9 and AV1 only): stitch these clips with --transition none, or re-encode them first")
         }
         if renders, transcoding == nil, codec == "h264", avcc == nil {
             throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
