@@ -40,7 +40,7 @@ struct Stitch: AsyncParsableCommand {
     @Flag(help: "Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and channels) instead of refusing clips that differ.")
     var normalize = false
 
-    @Option(help: ArgumentHelp("With --normalize: the codec to encode in (h264, hevc, vp8, vp9), where it is not the first clip's.", valueName: "codec"))
+    @Option(help: ArgumentHelp("With --normalize: the codec to encode in (h264, hevc, vp8, vp9, av1), where it is not the first clip's.", valueName: "codec"))
     var codec: String?
 
     @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
@@ -65,7 +65,7 @@ struct Stitch: AsyncParsableCommand {
         guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
         if let codec {
             guard normalize else { throw ValidationError("--codec re-encodes every clip: use it with --normalize") }
-            guard ["h264", "hevc", "vp8", "vp9"].contains(codec) else { throw ValidationError("--codec takes h264, hevc, vp8 or vp9") }
+            guard ["h264", "hevc", "vp8", "vp9", "av1"].contains(codec) else { throw ValidationError("--codec takes h264, hevc, vp8, vp9 or av1") }
         }
     }
 
