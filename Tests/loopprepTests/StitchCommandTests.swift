@@ -266,9 +266,7 @@ import TestSupport
     func webmClipsStitchIntoWebM(c: WebMStitch) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = Run.fixture(c.a), b = Run.fixture(c.b), out = dir.appendingPathComponent("out.webm").path
-        let run = try Run.loopprep(["stitch", a, b, "--transition", c.transition, "--duration", "0.3", "-o", out] + (c.loop ? ["--loop"] : []))
-        #expect(run.status == 0, "\(run.stderr)")
+        let (a, b, out) = try Self.stitchPair(c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.webm").path)
         let frames = 60 - 9 * (c.loop ? 2 : 1)
         #expect(try Self.frameHashes(out).count == frames)
         #expect(try Self.decodeErrors(out) == "")
@@ -317,9 +315,7 @@ import TestSupport
     func smartRenderedStitchKeepsCopiedGOPs(c: SmartStitch) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = Run.fixture(c.a), b = Run.fixture(c.b), out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", a, b, "--transition", c.transition, "--duration", "0.3", "-o", out] + (c.loop ? ["--loop"] : []))
-        #expect(run.status == 0, "\(run.stderr)")
+        let (a, b, out) = try Self.stitchPair(c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.mp4").path)
         let frames = try Self.frameHashes(out), fa = try Self.frameHashes(a), fb = try Self.frameHashes(b)
         #expect(frames.count == (c.loop ? 42 : 51))
         #expect(try Self.decodeErrors(out) == "")
@@ -353,6 +349,14 @@ import TestSupport
             let keys = sides.components(separatedBy: "frame|").filter { $0.hasPrefix("key_frame=1") }
             #expect(keys.count >= 3 && keys.allSatisfy { $0.contains("max_luminance=10000000/10000") && $0.contains("max_content=1000") })
         }
+    }
+
+    /// Two fixtures stitched with a 0.3 s (9-frame) transition; the run is expected to succeed.
+    static func stitchPair(_ first: String, _ second: String, transition: String, loop: Bool, into out: String) throws -> (String, String, String) {
+        let a = Run.fixture(first), b = Run.fixture(second)
+        let run = try Run.loopprep(["stitch", a, b, "--transition", transition, "--duration", "0.3", "-o", out] + (loop ? ["--loop"] : []))
+        #expect(run.status == 0, "\(run.stderr)")
+        return (a, b, out)
     }
 
     static func hexBytes(_ dump: String) -> [UInt8] {

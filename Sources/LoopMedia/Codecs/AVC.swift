@@ -18,14 +18,7 @@ struct AVCConfig: Equatable {
         func list() -> [[UInt8]]? {
             guard i < bytes.count else { return nil }
             let count = Int(bytes[i] & (i == 5 ? 0x1f : 0xff)); i += 1
-            var out: [[UInt8]] = []
-            for _ in 0..<count {
-                guard i + 2 <= bytes.count else { return nil }
-                let n = Int(bytes[i]) << 8 | Int(bytes[i + 1]); i += 2
-                guard i + n <= bytes.count else { return nil }
-                out.append(Array(bytes[i..<i + n])); i += n
-            }
-            return out
+            return sizedUnits(bytes, at: &i, count: count)
         }
         guard let s = list(), let p = list() else { return nil }
         sps = s; pps = p
@@ -65,6 +58,18 @@ struct AVCConfig: Equatable {
         }
         return out
     }
+}
+
+/// `count` NAL units each after its 16-bit length, as avcC and hvcC list parameter sets (nil if cut short).
+func sizedUnits(_ bytes: [UInt8], at i: inout Int, count: Int) -> [[UInt8]]? {
+    var out: [[UInt8]] = []
+    for _ in 0..<count {
+        guard i + 2 <= bytes.count else { return nil }
+        let n = Int(bytes[i]) << 8 | Int(bytes[i + 1]); i += 2
+        guard i + n <= bytes.count else { return nil }
+        out.append(Array(bytes[i..<i + n])); i += n
+    }
+    return out
 }
 
 /// NAL units of an Annex B byte stream (start codes 00 00 01 or 00 00 00 01).

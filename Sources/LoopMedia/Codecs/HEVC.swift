@@ -22,13 +22,7 @@ struct HEVCConfig: Equatable {
             guard i + 3 <= bytes.count else { return nil }
             let type = bytes[i], count = Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
             i += 3
-            var units: [[UInt8]] = []
-            for _ in 0..<count {
-                guard i + 2 <= bytes.count else { return nil }
-                let n = Int(bytes[i]) << 8 | Int(bytes[i + 1]); i += 2
-                guard i + n <= bytes.count else { return nil }
-                units.append(Array(bytes[i..<i + n])); i += n
-            }
+            guard let units = sizedUnits(bytes, at: &i, count: count) else { return nil }
             arrays.append((type, units))
         }
     }

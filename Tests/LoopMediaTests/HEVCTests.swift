@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import LoopAnalysis
+@testable import LoopMedia
+
+/// HEVC parameter-set renumbering, on real x265 output (the fixtures: B-frames, open GOPs, wavefront entry
+/// points, Main and Main 10). Renumbering a slice to the id it has must give its bytes back, and to another id
+/// and back again too: the header was read to its end and the slice data was not touched.
+@Suite struct HEVCTests {
+    @Test(arguments: ["hevc-gop10-a.mp4", "hevc10-hdr.mp4", "hevc.mp4"])
+    func slicesRenumberAndBack(file: String) throws {
+        let probe = try Probe.probe(Fixtures.path(file), keepInput: false, locations: true)
+        let video = try #require(probe.facts.mainVideo)
+        let config = try #require(FrameBytes.extradata(Fixtures.path(file), track: video.index).flatMap(HEVCConfig.init))
+        let sps = try #require(config.units(33).first), pps = try #require(config.units(34).first)
+        #expect(HEVC.ids(sps)?.own == 0 && HEVC.ids(pps)?.own == 0)
+        let context = try HEVCSliceContext(sps: sps, pps: pps)
+        var slices = 0
+        for n in 0..<video.packetCount {
+            let sample = try #require(try FrameBytes.read(probe, track: video.index, sample: n))
+            for nal in FrameBytes.content(sample, codec: "hevc", extradata: config.bytes) where HEVC.type(nal) < 32 {
+                #expect(try context.renumberSlice(nal, ppsID: 0) == nal)
+                let moved = try context.renumberSlice(nal, ppsID: 5)
+                #expect(moved != nal)
+                #expect(try context.renumberSlice(moved, ppsID: 0) == nal)
+                slices += 1
+            }
+        }
+        #expect(slices == video.frameCount)
+        // The parameter sets: new ids, read back; the rest of each set as it was.
+        let newSPS = try HEVC.renumber(sps, own: 3, refers: 2), newPPS = try HEVC.renumber(pps, own: 7, refers: 3)
+        #expect(HEVC.ids(newSPS).map { [$0.own, $0.refers ?? -1] } == [3, 2])
+        #expect(HEVC.ids(newPPS).map { [$0.own, $0.refers ?? -1] } == [7, 3])
+        #expect(try HEVC.renumber(newSPS, own: 0, refers: 0) == sps && (try HEVC.renumber(newPPS, own: 0, refers: 0)) == pps)
+    }
+}
