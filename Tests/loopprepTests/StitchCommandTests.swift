@@ -318,6 +318,12 @@ import TestSupport
         let (a, b, out) = try Self.stitchPair(c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.mp4").path)
         let frames = try Self.frameHashes(out), fa = try Self.frameHashes(a), fb = try Self.frameHashes(b)
         #expect(frames.count == (c.loop ? 42 : 51))
+        // Video and audio end together: the frames' length, the audio within half a sample of it (48 kHz).
+        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", out]),
+                               as: UTF8.self).split(separator: "\n").map { $0.split(separator: ",") }
+        let video = durations.first { $0.first == "video" }?.last.flatMap { Double($0) }, audio = durations.first { $0.first == "audio" }?.last.flatMap { Double($0) }
+        #expect(video.map { abs($0 - Double(frames.count) / 30) < 1e-6 } == true && audio.map { abs($0 - Double(frames.count) / 30) <= 0.5 / 48000 + 1e-6 } == true,
+                "\(durations)")
         #expect(try Self.decodeErrors(out) == "")
         guard frames.count == (c.loop ? 42 : 51) else { return }
         if c.loop {
