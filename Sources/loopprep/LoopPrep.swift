@@ -15,7 +15,7 @@ struct LoopPrep: AsyncParsableCommand {
           130 interrupted (SIGINT), 143 terminated (SIGTERM): temporary files removed, nothing partial left
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Fix.self, Stitch.self]
+        subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self]
     )
 }
 

@@ -103,6 +103,14 @@ public struct FixOptions: Sendable, Equatable {
     /// --reencode-audio: encode the audio again (with its codec) where its container cannot say a trim around
     /// copied frames (an MP3 gets a new LAME header saying its delay and padding).
     public var reencodeAudio = false
+    /// Keep only this span of the presented range (seconds on the clip's clock): the loop command's cut.
+    public var range: (start: Rational, end: Rational)?
+
+    public static func == (a: FixOptions, b: FixOptions) -> Bool {
+        a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops && a.seamFade == b.seamFade
+            && a.reencodeHead == b.reencodeHead && a.bakeVideo == b.bakeVideo && a.reencodeAudio == b.reencodeAudio
+            && a.range?.start == b.range?.start && a.range?.end == b.range?.end
+    }
 
     /// Priming an encoder writes where the file does not say: FFmpeg's AAC encoder 1024 samples (Apple's 2112);
     /// LAME's MP3 encoder delay of 576 plus the 529 every MP3 decoder adds.

@@ -49,7 +49,11 @@ public enum FixPlanner {
         if !empty.isEmpty { notes.append("leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))") }
 
         var commonStart = mappings.map(\.start).max()!
-        let commonEnd = mappings.map(\.end).min()!
+        var commonEnd = mappings.map(\.end).min()!
+        if let range = options.range {
+            commonStart = Rational.max(commonStart, range.start)
+            commonEnd = Rational.min(commonEnd, range.end)
+        }
         // Matroska places a track only to its tick (milliseconds): a start that differs from a tick by less than
         // half of one is that tick (23.22 ms of assumed AAC priming is the packet at 23 ms).
         let resolution = facts.timestampResolution
@@ -59,7 +63,7 @@ public enum FixPlanner {
         var start = commonStart, end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
             (start, end) = try videoBounds(video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead,
-                                           resolution: resolution, notes: &notes)
+                                           resolution: resolution, cap: options.range?.end, notes: &notes)
         }
         let duration = end - start
 
@@ -165,7 +169,7 @@ public enum FixPlanner {
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
     static func videoBounds(_ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
-                            resolution: Rational = .zero,
+                            resolution: Rational = .zero, cap: Rational? = nil,
                             notes: inout [String]) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
@@ -197,7 +201,8 @@ public enum FixPlanner {
         let reach = tracks.map { m in
             m.end + (m.track.kind == .audio ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
         }.min()!
-        guard let end = boundaries.filter({ $0 <= Rational.max(commonEnd, Rational.min(reach, v.end)) }).max() else {
+        let ceiling = Rational.max(commonEnd, Rational.min(reach, v.end))
+        guard let end = boundaries.filter({ $0 <= cap.map { Rational.min(ceiling, $0) } ?? ceiling }).max() else {
             throw PlanError("the common range is shorter than one video frame")
         }
         return (start, end)

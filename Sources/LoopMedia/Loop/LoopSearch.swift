@@ -1,0 +1,119 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// `loopprep loop`: one decode of the clip at a small size (64x36 grey, loop filters skipped), the audio at every
+/// frame's start, then LoopFinder's search; the chosen loop is cut with fix's lossless machinery (or blended
+/// with stitch's wrap-around when asked). Memory: the signatures (`FrameSignature.bytes` a frame) and 100 ms of
+/// audio, whatever the clip's length.
+public enum LoopSearch {
+    public struct Signatures: Sendable {
+        public var frames: [FrameSignature]
+        /// Each frame's start (seconds on the clip's clock) and the last one's end.
+        public var times: [Rational]
+        public var end: Rational
+        public var keyframes: Set<Int>
+        public var codec: String
+        public var frameRate: Rational?
+    }
+
+    public static func signatures(_ path: String) throws -> Signatures {
+        let input = try InputFile(path: path)
+        let facts = try Probe.facts(path: path)
+        guard let video = facts.mainVideo else { throw MediaError("find loop", reason: "no video track") }
+        let audio = facts.mainAudio
+        let decoder = try Decoder(input, stream: video.index, threads: 0, fast: true)
+        let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
+        let scaler = Scaler(width: Thumbnail.width, height: Thumbnail.height)
+        let vtb = input.timeBase(video.index)
+        var frames: [FrameSignature] = [], times: [Rational] = [], keys = Set<Int>()
+        var firstPts: Int64?
+        var lastDuration = Rational.zero
+        var edges = AudioEdges(rate: audio?.sampleRate ?? 48000)
+        let packet = try Packet(), frame = try Frame()
+        func takeVideo(_ f: Frame) throws {
+            guard let pts = f.pts else { return }
+            if firstPts == nil { firstPts = pts }
+            let t = Rational(pts - firstPts!) * vtb
+            if let last = times.last, t <= last { return }
+            if f.pointer.pointee.key_frame != 0 { keys.insert(frames.count) }
+            frames.append(FrameSignature(luma: try scaler.scale(f)))
+            times.append(t)
+            edges.boundary(at: t)
+            lastDuration = Rational(max(f.pointer.pointee.pkt_duration, 0)) * vtb
+        }
+        func takeAudio(_ f: Frame) {
+            let channels = f.channelCount
+            for i in 0..<f.sampleCount {
+                var loudest: Float = 0
+                for c in 0..<channels { let v = f.sample(channel: c, index: i); if abs(v) > abs(loudest) { loudest = v } }
+                edges.add(loudest)
+            }
+        }
+        while try input.read(into: packet) {
+            if packet.streamIndex == video.index { try decoder.decode(packet, into: frame, takeVideo) }
+            else if let d = audioDecoder, packet.streamIndex == d.streamIndex { try d.decode(packet, into: frame, takeAudio) }
+        }
+        try decoder.decode(nil, into: frame, takeVideo)
+        try audioDecoder?.decode(nil, into: frame, takeAudio)
+        edges.finish()
+        for (k, e) in edges.features where k < frames.count {
+            frames[k].edge = e.edge; frames[k].levelBefore = e.before; frames[k].levelAfter = e.after
+        }
+        guard !frames.isEmpty else { throw MediaError("find loop", reason: "no video frame decodes") }
+        let step = video.frameRate.map { Rational.one / $0 } ?? lastDuration
+        return Signatures(frames: frames, times: times, end: times.last! + (lastDuration.isZero ? step : lastDuration), keyframes: keys,
+                          codec: video.codec, frameRate: video.frameRate)
+    }
+
+    /// The audio at each frame boundary, from a rolling window: the two samples either side and the level of the
+    /// 50 ms either side.
+    struct AudioEdges {
+        let rate: Int
+        let half: Int
+        var window: [Float] = []
+        var windowStart = 0          // sample index of window[0]
+        var received = 0
+        var pending: [(frame: Int, sample: Int)] = []
+        var frameCount = 0
+        var features: [Int: (edge: [Float], before: Float, after: Float)] = [:]
+
+        init(rate: Int) { self.rate = rate; half = max(rate / 20, 2) }
+
+        mutating func boundary(at t: Rational) {
+            pending.append((frameCount, (t * Int64(rate)).rounded.clamped))
+            frameCount += 1
+        }
+
+        mutating func add(_ v: Float) {
+            window.append(v); received += 1
+            while let p = pending.first, received >= p.sample + half { measure(p); pending.removeFirst() }
+            // Keep what the earliest pending boundary still needs.
+            let keepFrom = (pending.first?.sample ?? received) - half
+            if keepFrom - windowStart > 4 * half {
+                let drop = keepFrom - windowStart
+                window.removeFirst(min(drop, window.count)); windowStart += min(drop, window.count)
+            }
+        }
+
+        mutating func finish() {
+            for p in pending { measure(p) }
+            pending = []
+        }
+
+        mutating func measure(_ p: (frame: Int, sample: Int)) {
+            func at(_ i: Int) -> Float { let k = i - windowStart; return k >= 0 && k < window.count ? window[k] : 0 }
+            func rms(_ from: Int, _ to: Int) -> Float {
+                var sum: Float = 0
+                var n = 0
+                for i in from..<to { let v = at(i); sum += v * v; n += 1 }
+                return n > 0 ? (sum / Float(n)).squareRoot() : 0
+            }
+            let s = p.sample
+            features[p.frame] = ([at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half))
+        }
+    }
+}
+
+extension Int64 {
+    fileprivate var clamped: Int { Int(clamping: self) }
+}

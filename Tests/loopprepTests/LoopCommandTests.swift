@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `loopprep loop` on clips whose loop is known by how they were made (fixtures/make-fixtures.sh).
+@Suite struct LoopCommandTests {
+    struct Found: Decodable {
+        struct File: Decodable { var path: String; var candidates: [Candidate]; var chosen: Int?; var output: String?; var error: String? }
+        struct Candidate: Decodable { var inFrame: Int; var outFrame: Int; var pictureDifference: Double; var audioJump: Double }
+        var files: [File]
+    }
+
+    /// A grating that repeats every 45 frames under fresh noise, with a tone of whole cycles in 1.5 s: every
+    /// candidate between 1 and 2 s is 45 frames, and the written loop (45 frames, 1.5 s of audio) analyzes
+    /// with no seam finding.
+    @Test func findsThePeriodAndWritesASeamlessLoop() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let found = try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8))
+        let file = try #require(found.files.first)
+        #expect(file.candidates.count == 3 && file.candidates.allSatisfy { $0.outFrame - $0.inFrame == 45 })
+        #expect(file.output == out)
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(analyze.status == 0)
+        #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
+        let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
+        let audio = try Run.tool(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out])
+        #expect(abs((Double(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.5) <= 0.5 / 48000 + 1e-6)
+    }
+
+    /// Footage that never repeats (a moving test pattern with a running clock): the best candidate's scores
+    /// say so and its loop shows a cut; with --crossfade the written loop does not. --dry-run writes nothing.
+    @Test func noRepeatIsHonestAndCrossfadeSmoothsIt() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Run.fixture("h264-gop10-a.mp4")
+        let dry = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "--dry-run", "--format", "json"])
+        let found = try JSONDecoder().decode(Found.self, from: Data(dry.stdout.utf8))
+        #expect((found.files.first?.candidates.first?.pictureDifference ?? 0) > 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let cut = dir.appendingPathComponent("cut.mp4").path, blended = dir.appendingPathComponent("blended.mp4").path
+        _ = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "-o", cut])
+        #expect(try Run.loopprep(["analyze", cut]).stdout.contains("seam-visual-jump"))
+        let run = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "--crossfade", "0.2", "-o", blended])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(try Run.loopprep(["analyze", blended]).stdout.contains("seam-visual-jump")))
+    }
+}
