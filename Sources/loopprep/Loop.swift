@@ -43,6 +43,9 @@ struct Loop: AsyncParsableCommand {
     @Option(help: "Report format: text or json.")
     var format: LoopFormat = .text
 
+    @Option(help: ArgumentHelp("Also write a self-contained HTML page: every candidate's scores and its seam strip (the loop's last frames, its first).", valueName: "file"))
+    var html: String?
+
     @Option(help: "Clips searched in parallel.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -62,6 +65,10 @@ struct Loop: AsyncParsableCommand {
         var output: String?
         var error: String?
         var findings: [Finding] = []
+        /// Each candidate's seam strip (PNG), for --html.
+        var strips: [[UInt8]] = []
+
+        enum CodingKeys: String, CodingKey { case path, candidates, chosen, output, error, findings }
     }
 
     func run() async throws {
@@ -71,7 +78,7 @@ struct Loop: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
         let items = Inputs.collect(paths)
         let single = items.count == 1 && items[0].explicit
-        let (output, min, max, top, pick, crossfade, dryRun) = (output, min, max, top, pick, crossfade, dryRun)
+        let (output, min, max, top, pick, crossfade, dryRun, pictures) = (output, min, max, top, pick, crossfade, dryRun, html != nil)
         let results = Batch.run(items, jobs: jobs, label: "searching") { item -> Result in
             var result = Result(path: item.path)
             do {
@@ -82,6 +89,7 @@ struct Loop: AsyncParsableCommand {
                 let options = LoopFinder.Options(minFrames: frames(min), maxFrames: frames(max),
                                                  allowedIn: s.codec == "h264" || crossfade != nil ? nil : s.keyframes, top: top)
                 result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
+                if pictures { result.strips = try result.candidates.map { try LoopStrip.png(s.frames, $0) } }
                 guard result.candidates.count >= pick else {
                     result.error = "no loop between \(min) and \(max) s fits in the clip"
                     return result
@@ -107,8 +115,44 @@ struct Loop: AsyncParsableCommand {
         case .text:
             for r in results { print(Self.text(r), terminator: "") }
         }
+        if let html { try Data(Self.page(results).utf8).write(to: URL(fileURLWithPath: html)) }
         let failed = results.contains { $0.error != nil }
         throw ExitCode(failed ? 1 : 0)
+    }
+
+    /// One page: per clip, the ranked candidates with their scores and seam strips; the chosen one marked.
+    static func page(_ results: [Result]) -> String {
+        func x(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        var out = """
+        <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+        <title>loopprep loop</title><style>
+        body{font:14px/1.4 system-ui,sans-serif;margin:1em;max-width:60em}td,th{padding:.2em .6em;text-align:right}
+        td:first-child,th:first-child{text-align:left}img{max-width:100%}h2{overflow-wrap:anywhere}.chosen{font-weight:bold}
+        </style></head><body><h1>loopprep loop</h1>
+        <p>Scores: picture and motion are mean luma differences (0-255) at the seam; audio jump is of full scale;
+        level in dB. Lower is better. Pick another with <code>--pick N</code>.</p>
+
+        """
+        for r in results {
+            out += "<h2>\(x(r.path))</h2>"
+            if let output = r.output { out += "<p>wrote \(x(output))</p>" }
+            if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
+            for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
+            out += "<table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th></tr>"
+            for (k, c) in r.candidates.enumerated() {
+                out += String(format: "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td></tr>",
+                              k == r.chosen ? " class=\"chosen\"" : "", k + 1, k == r.chosen ? " (chosen)" : "", c.start.doubleValue, c.end.doubleValue,
+                              c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference)
+            }
+            out += "</table>"
+            for (k, strip) in r.strips.enumerated() {
+                out += "<figure><img alt=\"seam of candidate \(k + 1)\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
+                    + "<figcaption>#\(k + 1): the loop's last three frames, then its first three</figcaption></figure>"
+            }
+        }
+        return out + "</body></html>\n"
     }
 
     static func text(_ r: Result) -> String {

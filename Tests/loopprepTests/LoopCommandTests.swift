@@ -25,6 +25,11 @@ import Testing
         let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
         #expect(analyze.status == 0)
         #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
+        // --html: one seam strip a candidate, the chosen one marked.
+        let page = dir.appendingPathComponent("loop.html").path
+        _ = try Run.loopprep(["loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "--dry-run", "--html", page])
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3 && html.contains("(chosen)"))
         let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
         #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
         let audio = try Run.tool(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out])
