@@ -22,5 +22,5 @@ row "search vs ffmpeg -f null (decode floor; goal <= 2x)" "${lp}s" "${fl}s" "$(r
 row "search vs ffmpeg -skip_loop_filter all -an -f null" "${lp}s" "${ff}s" "$(ratio "$lp" "$ff")"
 row "search + cut written" "${ct}s" "" ""
 row "peak memory, search (MB)" "$(peak_mb "$LP" loop "$clip" --min 2 --max 10 --dry-run)" "" ""
-echo "signature: $(( 64 * 36 + 32 + 24 )) bytes a frame (1800 frames: $(( (64 * 36 + 32 + 24) * 1800 / 1024 )) KiB)"
+echo "signature: $(( 64 * 36 + 32 + 32 )) bytes a frame (1800 frames: $(( (64 * 36 + 32 + 32) * 1800 / 1024 )) KiB)"
 "$LP" loop "$clip" --min 2 --max 10 --dry-run --top 3

@@ -140,11 +140,11 @@ struct Loop: AsyncParsableCommand {
             if let output = r.output { out += "<p>wrote \(x(output))</p>" }
             if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
             for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
-            out += "<table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th></tr>"
+            out += "<table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone octaves</th></tr>"
             for (k, c) in r.candidates.enumerated() {
-                out += String(format: "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td></tr>",
+                out += String(format: "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td></tr>",
                               k == r.chosen ? " class=\"chosen\"" : "", k + 1, k == r.chosen ? " (chosen)" : "", c.start.doubleValue, c.end.doubleValue,
-                              c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference)
+                              c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
             }
             out += "</table>"
             for (k, strip) in r.strips.enumerated() {
@@ -158,9 +158,9 @@ struct Loop: AsyncParsableCommand {
     static func text(_ r: Result) -> String {
         var out = "\(r.path)\n"
         for (k, c) in r.candidates.enumerated() {
-            out += String(format: "  %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): picture %.1f, motion %.1f, audio jump %.3f, level %.1f dB\n",
+            out += String(format: "  %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): picture %.1f, motion %.1f, audio jump %.3f, level %.1f dB, tone %.2f octaves\n",
                           k == r.chosen ? "*" : " ", k + 1, c.start.doubleValue, c.end.doubleValue, c.inFrame, c.outFrame - 1, c.frames,
-                          c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference)
+                          c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
         }
         if let output = r.output { out += "  wrote \(output)\n" }
         for f in r.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }

@@ -51,5 +51,9 @@ import Testing
         let jumpy = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 37, outFrame: 74)
         #expect(clean.audioJump == 0 && abs(jumpy.audioJump - 0.5) < 1e-6)
         #expect(jumpy.cost > clean.cost)
+        // The tone: a hiss (4000 crossings a second) where the loop ends against a hum (220) where it starts.
+        frames[75].crossingsBefore = 4000; frames[38].crossingsBefore = 220
+        let changed = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 38, outFrame: 75)
+        #expect(abs(changed.toneDifference - log2(4000.0 / 220)) < 1e-6 && changed.cost > clean.cost)
     }
 }

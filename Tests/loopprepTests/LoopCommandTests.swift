@@ -36,6 +36,20 @@ import Testing
         #expect(abs((Double(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.5) <= 0.5 / 48000 + 1e-6)
     }
 
+    /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.
+    @Test func aFolderOfClips() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = dir.appendingPathComponent("clips/sub"), out = dir.appendingPathComponent("loops")
+        try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+        for name in ["a.mp4", "b.mp4"] {
+            try FileManager.default.copyItem(atPath: Run.fixture("loop-period45.mp4"), toPath: clips.appendingPathComponent(name).path)
+        }
+        let run = try Run.loopprep(["loop", dir.appendingPathComponent("clips").path, "--min", "1", "--max", "2", "-o", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for name in ["a.mp4", "b.mp4"] { #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/" + name).path)) }
+    }
+
     /// Footage that never repeats (a moving test pattern with a running clock): the best candidate's scores
     /// say so and its loop shows a cut; with --crossfade the written loop does not. --dry-run writes nothing.
     @Test func noRepeatIsHonestAndCrossfadeSmoothsIt() throws {

@@ -9,13 +9,16 @@ public struct FrameSignature: Sendable, Equatable {
     public var edge: [Float]
     /// RMS of the 50 ms before and the 50 ms from the frame's start.
     public var levelBefore: Float, levelAfter: Float
+    /// The tone of the same 50 ms: zero crossings a second (a rough centre of the spectrum: a hiss crosses
+    /// thousands of times, a hum a hundred).
+    public var crossingsBefore: Float = 0, crossingsAfter: Float = 0
 
     public init(luma: [UInt8], edge: [Float] = [0, 0, 0, 0], levelBefore: Float = 0, levelAfter: Float = 0) {
         self.luma = luma; self.edge = edge; self.levelBefore = levelBefore; self.levelAfter = levelAfter
     }
 
     /// Bytes a frame's signature keeps (64x36 luma, the coarse 8x4 one, the audio figures).
-    public static let bytes = 64 * 36 + 32 + 6 * 4
+    public static let bytes = 64 * 36 + 32 + 8 * 4
 }
 
 /// A loop: frames [inFrame, outFrame) played again and again, so frame `outFrame` would follow where frame
@@ -34,6 +37,8 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     public var audioJump: Double
     /// Level difference at the seam in dB.
     public var levelDifference: Double
+    /// Tone difference at the seam: how far apart the zero-crossing rates are, in octaves.
+    public var toneDifference: Double = 0
     public var cost: Double
     public var frames: Int { outFrame - inFrame }
 }
@@ -107,9 +112,13 @@ public enum LoopFinder {
         let jump = abs(Double(after[0]) - predicted)
         func db(_ a: Float, _ b: Float) -> Double { abs(20 * log10(Double(max(a, 1e-5)) / Double(max(b, 1e-5)))) }
         let level = max(db(f[j].levelBefore, f[i].levelBefore), db(f[j].levelAfter, f[i].levelAfter))
-        let cost = picture + 0.5 * motion + 100 * jump + 0.5 * min(level, 40)
-        return LoopCandidate(inFrame: i, outFrame: j, start: times[i], end: j < times.count ? times[j] : end,
-                             pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: cost)
+        func octaves(_ a: Float, _ b: Float) -> Double { abs(log2(Double(max(a, 10)) / Double(max(b, 10)))) }
+        let tone = max(octaves(f[j].crossingsBefore, f[i].crossingsBefore), octaves(f[j].crossingsAfter, f[i].crossingsAfter))
+        let cost = picture + 0.5 * motion + 100 * jump + 0.5 * min(level, 40) + 2 * min(tone, 10)
+        var c = LoopCandidate(inFrame: i, outFrame: j, start: times[i], end: j < times.count ? times[j] : end,
+                              pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: cost)
+        c.toneDifference = tone
+        return c
     }
 
     static func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {

@@ -58,6 +58,7 @@ public enum LoopSearch {
         edges.finish()
         for (k, e) in edges.features where k < frames.count {
             frames[k].edge = e.edge; frames[k].levelBefore = e.before; frames[k].levelAfter = e.after
+            frames[k].crossingsBefore = e.crossingsBefore; frames[k].crossingsAfter = e.crossingsAfter
         }
         guard !frames.isEmpty else { throw MediaError("find loop", reason: "no video frame decodes") }
         let step = video.frameRate.map { Rational.one / $0 } ?? lastDuration
@@ -75,7 +76,7 @@ public enum LoopSearch {
         var received = 0
         var pending: [(frame: Int, sample: Int)] = []
         var frameCount = 0
-        var features: [Int: (edge: [Float], before: Float, after: Float)] = [:]
+        var features: [Int: (edge: [Float], before: Float, after: Float, crossingsBefore: Float, crossingsAfter: Float)] = [:]
 
         init(rate: Int) { self.rate = rate; half = max(rate / 20, 2) }
 
@@ -108,8 +109,14 @@ public enum LoopSearch {
                 for i in from..<to { let v = at(i); sum += v * v; n += 1 }
                 return n > 0 ? (sum / Float(n)).squareRoot() : 0
             }
+            func crossings(_ from: Int, _ to: Int) -> Float {
+                var n = 0
+                for i in (from + 1)..<to where (at(i - 1) < 0) != (at(i) < 0) { n += 1 }
+                return Float(n) * Float(rate) / Float(max(to - from, 1))
+            }
             let s = p.sample
-            features[p.frame] = ([at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half))
+            features[p.frame] = ([at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half),
+                                 crossings(s - half, s), crossings(s, s + half))
         }
     }
 }
