@@ -39,16 +39,28 @@ struct Analyze: AsyncParsableCommand {
         // --min-loop is typed in decimal; keep it exact to the millisecond.
         let options = AnalysisOptions(target: target, minimumLoopSeconds: Rational(Int64((minLoop * 1000).rounded()), 1000),
                                       seamChecks: !noSeam)
-        let items = Inputs.collect(paths)
+        let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let picture = html != nil || seamImages != nil
+        // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
+        // alone (no facts), so memory stays flat however many files there are.
+        let lines = report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
+        let slim = lines != nil && report.reports.isEmpty && !picture
+        if items.isEmpty && report.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
         let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
-            let (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
-            return (result.error == nil || item.explicit) ? (result, strip) : nil
+            var (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
+            guard result.error == nil || item.explicit else { return nil }
+            lines?.write(result)
+            if slim { result.facts = nil }
+            return (result, strip)
         }.compactMap { $0 }
         let full = Report(command: "analyze", options: options, files: results.map(\.0))
         var strips: [String: [UInt8]] = [:]
         for (file, strip) in results { if let strip { strips[file.path] = strip } }
-        try Output.emit(full, options: report)
+        lines?.finish(full.summary)
+        try Output.emit(full, options: report, streamed: lines != nil)
         var status = full.exitStatus(failOn: report.failOn)
         do {
             try Pictures.write(full, strips: strips, folder: seamImages, html: html)

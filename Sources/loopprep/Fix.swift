@@ -70,7 +70,7 @@ struct Fix: AsyncParsableCommand {
         fixOptions.reencodeAudio = reencodeAudio
         let options = fixOptions
         let analysis = AnalysisOptions(target: target, seamChecks: false)
-        let items = Inputs.collect(paths)
+        let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
         let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
             let destination = inPlace ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)

@@ -15,7 +15,7 @@ struct LoopPrep: AsyncParsableCommand {
           130 interrupted (SIGINT), 143 terminated (SIGTERM): temporary files removed, nothing partial left
         """,
         version: "0.1.0",
-        subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self]
+        subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
     )
 }
 
@@ -23,13 +23,30 @@ extension Target: ExpressibleByArgument {}
 extension FailOn: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, junit, github
+    case text, json, jsonl, junit, github, sarif
+}
+
+/// `--report FORMAT=PATH`: one more report, written to a file.
+struct ExtraReport: ExpressibleByArgument, Sendable {
+    var format: OutputFormat
+    var path: String
+    init?(argument: String) {
+        guard let eq = argument.firstIndex(of: "="), let f = OutputFormat(rawValue: String(argument[..<eq])) else { return nil }
+        format = f; path = String(argument[argument.index(after: eq)...])
+        guard !path.isEmpty else { return nil }
+    }
 }
 
 /// Options every reporting command shares.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Report format: text, json, junit or github.")
+    @Option(help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
     var format: OutputFormat = .text
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.", valueName: "format=path"))
+    var reports: [ExtraReport] = []
+
+    @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
+    var shard: Shard?
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding is at or above this severity: error, warning or never.")
     var failOn: FailOn = .error

@@ -138,6 +138,8 @@ struct Stitch: AsyncParsableCommand {
         case .text: Console.stdout(result.text)
         case .junit: Console.stdout(JUnitFormat.render(result.asReport, failOn: .error))
         case .github: Console.stdout(GitHubFormat.render(result.asReport))
+        case .jsonl: Console.stdout(JSONLines.render(result.asReport))
+        case .sarif: Console.stdout(SARIFFormat.render(result.asReport))
         }
         if let error = result.error {
             Console.stderr("\(output ?? "output"): error: [stitch-failed] \(error)\n")

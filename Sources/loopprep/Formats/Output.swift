@@ -1,15 +1,29 @@
+import ArgumentParser
 import Foundation
 import LoopAnalysis
 
 enum Output {
     /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.
-    static func emit(_ report: Report, options: ReportOptions) throws {
+    static func emit(_ report: Report, options: ReportOptions, streamed: Bool = false) throws {
         if !options.quiet { Console.stderr(Diagnostics.render(report)) }
-        switch options.format {
-        case .text: Console.stdout(TextFormat.render(report, color: Console.stdoutIsTTY && Console.colorAllowed))
-        case .json: try JSONFormat.write(report, to: Console.stdout)
-        case .junit: Console.stdout(JUnitFormat.render(report, failOn: options.failOn))
-        case .github: Console.stdout(GitHubFormat.render(report))
+        if !streamed { try render(report, format: options.format, failOn: options.failOn, to: Console.stdout) }
+        for extra in options.reports {
+            var text = ""
+            try render(report, format: extra.format, failOn: options.failOn) { text += $0 }
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: extra.path)) } catch {
+                throw ValidationError("cannot write the \(extra.format.rawValue) report to \(extra.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    static func render(_ report: Report, format: OutputFormat, failOn: FailOn, to sink: (String) -> Void) throws {
+        switch format {
+        case .text: sink(TextFormat.render(report, color: Console.stdoutIsTTY && Console.colorAllowed))
+        case .json: try JSONFormat.write(report, to: sink)
+        case .jsonl: sink(JSONLines.render(report))
+        case .junit: sink(JUnitFormat.render(report, failOn: failOn))
+        case .github: sink(GitHubFormat.render(report))
+        case .sarif: sink(SARIFFormat.render(report))
         }
     }
 }

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import LoopAnalysis
+
+/// `loopprep report`: merges reports (JSON or JSON Lines, e.g. one per shard) into one, in any format. The
+/// files are in path order, as one run over all of them would list them, so merging the shards of a folder
+/// gives the same bytes as analyzing the folder at once.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Merge JSON or JSON Lines reports (one per shard) into one report.")
+
+    @Argument(help: "Reports written with --format json or --format jsonl.")
+    var files: [String]
+
+    @OptionGroup var report: ReportOptions
+
+    func run() throws {
+        var merged: [FileReport] = []
+        var command = "analyze"
+        var options = AnalysisOptions()
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read the report \(path)")
+            }
+            if let whole = try? JSONDecoder().decode(Report.self, from: data) {
+                merged += whole.files; command = whole.command; options = whole.options
+            } else {
+                do {
+                    let lines = try JSONLines.files(String(decoding: data, as: UTF8.self))
+                    merged += lines.files; command = lines.command; options = lines.options
+                } catch {
+                    throw ValidationError("\(path) is neither a loopprep JSON report nor JSON Lines")
+                }
+            }
+        }
+        let full = Report(command: command, options: options, files: merged)
+        try Output.emit(full, options: report)
+        throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
+    }
+}

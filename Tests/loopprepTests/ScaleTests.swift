@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// Past one machine (issue 14): shards, their merge, JSON Lines, SARIF, several reports from one call.
+@Suite struct ScaleTests {
+    static func analyze(_ args: [String]) throws -> String { try Run.loopprep(["analyze", Run.fixtures.path, "--no-seam", "--quiet"] + args).stdout }
+
+    /// Four shards run as four processes, merged, give the same bytes as one run over the folder; every file
+    /// is in exactly one shard, and the split does not move when another file is added elsewhere.
+    @Test func shardsMergeToTheSameBytes() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try Self.analyze(["--format", "json"])
+        var parts: [String] = [], counts: [Int] = []
+        for k in 0..<4 {
+            let part = dir.appendingPathComponent("\(k).json").path
+            try Data(try Self.analyze(["--format", "json", "--shard", "\(k)/4"]).utf8).write(to: URL(fileURLWithPath: part))
+            parts.append(part)
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: part))) as? [String: Any]
+            counts.append((doc?["files"] as? [Any])?.count ?? -1)
+        }
+        let merged = try Run.loopprep(["report"] + parts + ["--format", "json", "--quiet"])
+        #expect(merged.stdout == whole)
+        let total = ((try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [String: Any])?["files"] as? [Any])?.count
+        #expect(counts.reduce(0, +) == total && counts.allSatisfy { $0 > 0 })
+        // JSON Lines shards merge the same way.
+        let lineParts = try (0..<2).map { k -> String in
+            let part = dir.appendingPathComponent("\(k).jsonl").path
+            try Data(try Self.analyze(["--format", "jsonl", "--shard", "\(k)/2"]).utf8).write(to: URL(fileURLWithPath: part))
+            return part
+        }
+        #expect(try Run.loopprep(["report"] + lineParts + ["--format", "json", "--quiet"]).stdout == whole)
+        // Stable: a file's shard depends on its own relative path only.
+        let extra = dir.appendingPathComponent("media"), moved = dir.appendingPathComponent("media-more")
+        try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
+        for name in ["clean.mp4", "hevc.mp4", "obs.mkv", "rtmp.flv"] {
+            try FileManager.default.copyItem(atPath: Run.fixture(name), toPath: extra.appendingPathComponent(name).path)
+        }
+        try FileManager.default.copyItem(at: extra, to: moved)
+        try FileManager.default.copyItem(atPath: Run.fixture("camera.m2ts"), toPath: moved.appendingPathComponent("camera.m2ts").path)
+        func shardOf(_ folder: URL) throws -> [String: Int] {
+            var out: [String: Int] = [:]
+            for k in 0..<3 {
+                let doc = try JSONSerialization.jsonObject(with: Data(try Run.loopprep(["analyze", folder.path, "--no-seam", "--quiet", "--format", "json",
+                                                                                        "--shard", "\(k)/3"]).stdout.utf8)) as? [String: Any]
+                for f in (doc?["files"] as? [[String: Any]]) ?? [] { out[URL(fileURLWithPath: f["path"] as? String ?? "").lastPathComponent] = k }
+            }
+            return out
+        }
+        let before = try shardOf(extra), after = try shardOf(moved)
+        #expect(before.count == 4 && before.allSatisfy { after[$0.key] == $0.value })
+    }
+
+    /// One object a line, parseable alone, each with its path; the last line the summary, equal to the JSON
+    /// report's.
+    @Test func jsonLinesAreSelfContained() throws {
+        let lines = try Self.analyze(["--format", "jsonl"]).split(separator: "\n").map(String.init)
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let files = objects.filter { $0["kind"] as? String == "file" }
+        #expect(files.count == objects.count - 1 && objects.last?["kind"] as? String == "summary")
+        #expect(files.allSatisfy { (($0["file"] as? [String: Any])?["path"] as? String)?.isEmpty == false && $0["schemaVersion"] as? Int == 1 })
+        let json = try JSONSerialization.jsonObject(with: Data(try Self.analyze(["--format", "json"]).utf8)) as? [String: Any]
+        let summary = NSDictionary(dictionary: objects.last?["summary"] as? [String: Any] ?? [:])
+        #expect(summary.isEqual(to: json?["summary"] as? [String: Any] ?? ["x": 1]))
+    }
+
+    /// SARIF 2.1.0, checked against the standard's required structure: version, runs, the tool's driver with
+    /// unique rules, and results that each name a declared rule, a level SARIF knows, a message and a location.
+    @Test func sarifIsValid() throws {
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(try Self.analyze(["--format", "sarif", "--fail-on", "never"]).utf8)) as? [String: Any])
+        #expect(doc["version"] as? String == "2.1.0" && (doc["$schema"] as? String)?.contains("sarif-2.1.0") == true)
+        let runs = try #require(doc["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let driver = try #require((runs[0]["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "loopprep")
+        let rules = try #require(driver["rules"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        #expect(Set(rules).count == rules.count && !rules.isEmpty)
+        let results = try #require(runs[0]["results"] as? [[String: Any]])
+        #expect(!results.isEmpty)
+        for r in results {
+            #expect(rules.contains(r["ruleId"] as? String ?? ""))
+            #expect(["none", "note", "warning", "error"].contains(r["level"] as? String ?? ""))
+            #expect(((r["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+            let uri = (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            #expect(uri.map { !$0.isEmpty && URL(string: $0) != nil } == true)
+        }
+    }
+
+    /// One analyze call, three reports: text on stdout, JUnit and SARIF in files, so CI runs it once.
+    @Test func severalReportsFromOneCall() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("loopprep.xml").path, sarif = dir.appendingPathComponent("loopprep.sarif").path
+        let run = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--report", "junit=" + junit, "--report", "sarif=" + sarif])
+        #expect(run.status == 1 && run.stdout.contains("audio-longer-than-video"))
+        #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<testsuite"))
+        #expect(try String(contentsOfFile: sarif, encoding: .utf8).contains("\"ruleId\" : \"audio-longer-than-video\""))
+        let bad = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--report", "xml=" + junit])
+        #expect(bad.status == 64)
+    }
+
+    /// An empty folder is not success.
+    @Test func emptyFolderIsNoMedia() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["analyze", dir.path])
+        #expect(run.status == 2 && run.stderr.contains("no media found"))
+    }
+}
