@@ -41,6 +41,7 @@ struct Analyze: AsyncParsableCommand {
                                       seamChecks: !noSeam)
         let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let picture = html != nil || seamImages != nil
+        let verbose = report.verbose
         // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
         // alone (no facts), so memory stays flat however many files there are.
         let lines = report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
@@ -52,6 +53,9 @@ struct Analyze: AsyncParsableCommand {
         let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
             var (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
             guard result.error == nil || item.explicit else { return nil }
+            if verbose, RemoteFile.isRemote(item.path) {
+                Console.stderr("\(item.path): fetched \(RemoteFile.fetchedBytes(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
+            }
             lines?.write(result)
             if slim { result.facts = nil }
             return (result, strip)

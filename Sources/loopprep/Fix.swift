@@ -77,7 +77,23 @@ struct Fix: AsyncParsableCommand {
             if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
                 return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
             }
-            let result = ClipFix.fix(item.path, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+            // A remote clip is downloaded beside its output first: fix copies byte ranges of a local file.
+            var source = item.path
+            if RemoteFile.isRemote(item.path) {
+                guard outputDir != nil else {
+                    return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
+                }
+                do {
+                    source = try temporaries.make(beside: destination)
+                    try RemoteFile.download(item.path, to: source)
+                } catch {
+                    temporaries.remove(source)
+                    return ClipAnalysis.unreadable(path: item.path, error: MediaError("download", reason: MediaError.describe(error)))
+                }
+            }
+            defer { if source != item.path { temporaries.remove(source) } }
+            var result = ClipFix.fix(source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+            result.path = item.path
             return (result.error == nil || item.explicit) ? result : nil
         }
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })

@@ -22,7 +22,9 @@ struct Inputs {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                items.append(Item(path: path, relativePath: (path as NSString).lastPathComponent, explicit: true))
+                // A URL's name is its path's last component, without the query (a presigned URL's signature).
+                let name = (String(path.split(separator: "?", maxSplits: 1).first ?? Substring(path)) as NSString).lastPathComponent
+                items.append(Item(path: path, relativePath: name, explicit: true))
                 continue
             }
             let root = URL(fileURLWithPath: path)

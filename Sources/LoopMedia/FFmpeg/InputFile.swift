@@ -13,6 +13,9 @@ public final class InputFile {
         var dict: OpaquePointer?
         defer { av_dict_free(&dict) }
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
+        // A remote clip: FFmpeg's requests run to the file's end; a small socket buffer keeps what is fetched
+        // close to what is read before a seek closes the connection.
+        if RemoteFile.isRemote(path) { av_dict_set(&dict, "recv_buffer_size", "32768", 0) }
         try check(avformat_open_input(&ctx, path, nil, &dict), "open")
         guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
         context = ctx
@@ -25,6 +28,7 @@ public final class InputFile {
     }
 
     deinit {
+        if RemoteFile.isRemote(path), let pb = context.pointee.pb { RemoteFile.count(path, pb.pointee.bytes_read) }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&ctx)
     }

@@ -18,12 +18,10 @@ enum ISOEditor {
 
     static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit]) throws {
         let size = Int64((try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0)
-        guard let file = FileHandle(forReadingAtPath: source) else { throw MediaError("finalize", reason: "cannot reopen the muxed file") }
-        defer { try? file.close() }
+        guard let file = try? LocalFile(source) else { throw MediaError("finalize", reason: "cannot reopen the muxed file") }
         let top = try ISOFile.topLevelBoxes(file, fileSize: size)
         guard let moovEntry = top.first(where: { $0.type == "moov" }) else { throw MediaError("finalize", reason: "the muxer wrote no moov") }
-        try file.seek(toOffset: UInt64(moovEntry.offset))
-        let moovBytes = [UInt8](try file.read(upToCount: Int(moovEntry.size)) ?? Data())
+        let moovBytes = try file.read(at: moovEntry.offset, count: Int(moovEntry.size))
         var moov = try Box.parse(moovBytes, from: 0, to: moovBytes.count).first!
 
         var longest: Int64 = 0
@@ -58,9 +56,9 @@ enum ISOEditor {
         FileManager.default.createFile(atPath: destination, contents: nil)
         guard let out = FileHandle(forWritingAtPath: destination) else { throw MediaError("finalize", reason: "cannot create \(destination)") }
         defer { try? out.close() }
-        for box in head { try copy(file, box.offset, box.size, to: out) }
+        for box in head { try copy(file.handle, box.offset, box.size, to: out) }
         try out.write(contentsOf: moovOut)
-        for box in tail { try copy(file, box.offset, box.size, to: out) }
+        for box in tail { try copy(file.handle, box.offset, box.size, to: out) }
     }
 
     /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the

@@ -51,13 +51,13 @@ struct ISOFile {
     var gapless: ITunesGapless?
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
-    static func topLevelBoxes(_ file: FileHandle, fileSize: Int64) throws -> [(type: String, offset: Int64, size: Int64)] {
+    static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(type: String, offset: Int64, size: Int64)] {
         var boxes: [(String, Int64, Int64)] = []
         var offset: Int64 = 0
         while offset + 8 <= fileSize, boxes.count < 1_000_000 {
-            try file.seek(toOffset: UInt64(offset))
-            guard let header = try file.read(upToCount: 16), header.count >= 8 else { break }
-            var r = ByteReader(header)
+            let header = try file.read(at: offset, count: 16)
+            guard header.count >= 8 else { break }
+            var r = ByteReader(header, from: 0, to: header.count)
             var size = Int64(r.u32()); let type = r.fourCC()
             if size == 1, header.count >= 16 { size = Int64(clamping: r.u64()) }
             else if size == 0 { size = fileSize - offset }
@@ -70,9 +70,12 @@ struct ISOFile {
         return boxes
     }
 
+    static func source(_ path: String) throws -> any ByteSource {
+        RemoteFile.isRemote(path) ? try RemoteFile(path) : try LocalFile(path)
+    }
+
     static func read(path: String, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
+        guard let file = try? Self.source(path) else { return nil }
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
         guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else { return nil }
         let moov = boxes[moovIndex]
@@ -118,9 +121,7 @@ struct ISOFile {
 
     /// One sample's bytes.
     static func bytes(_ path: String, _ location: SampleLocation) throws -> [UInt8] {
-        guard let file = FileHandle(forReadingAtPath: path) else { throw MediaError("read sample", reason: "cannot open \(path)") }
-        defer { try? file.close() }
-        return try readBox(file, location.offset, location.size, what: "sample")
+        return try readBox(try source(path), location.offset, location.size, what: "sample")
     }
 
     /// In a fragmented movie the init segment cannot know the length: a media edit of duration 0 (the last
@@ -132,12 +133,12 @@ struct ISOFile {
         return edits
     }
 
-    static func readBox(_ file: FileHandle, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {
-        try file.seek(toOffset: UInt64(offset))
-        guard let data = try file.read(upToCount: Int(size)), data.count == Int(size) else {
+    static func readBox(_ file: any ByteSource, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {
+        let data = try file.read(at: offset, count: Int(size))
+        guard data.count == Int(size) else {
             throw MediaError("read index", reason: "truncated: the \(what) box claims \(size) bytes but the file ends first")
         }
-        return [UInt8](data)
+        return data
     }
 
     /// Reads mvhd and every trak; returns the fragment defaults (trex) by track id.

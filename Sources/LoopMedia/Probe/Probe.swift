@@ -105,6 +105,11 @@ public enum Probe {
     }
 
     static func fileSize(_ path: String) throws -> Int64 {
+        if RemoteFile.isRemote(path) {
+            do { return try RemoteFile(path).size } catch {
+                throw MediaError("open", reason: "cannot fetch it: \(MediaError.describe(error))")
+            }
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw MediaError("open", reason: "no such file")
@@ -129,9 +134,8 @@ public enum Probe {
 
     /// The EBML header names the DocType near the start of the file.
     static func isWebM(_ path: String) -> Bool {
-        guard let file = FileHandle(forReadingAtPath: path), let head = try? file.read(upToCount: 64) else { return false }
-        try? file.close()
-        return head.range(of: Data("webm".utf8)) != nil
+        guard let head = try? ISOFile.source(path).read(at: 0, count: 64) else { return false }
+        return Data(head).range(of: Data("webm".utf8)) != nil
     }
 }
 

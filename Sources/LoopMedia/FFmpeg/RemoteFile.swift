@@ -1,0 +1,106 @@
+import CFFmpeg
+import Foundation
+import Synchronization
+
+/// Random access to a file's bytes: a local file, or an http(s) URL read by range requests.
+protocol ByteSource: AnyObject {
+    var size: Int64 { get }
+    /// Up to `count` bytes from `offset` (fewer at the end).
+    func read(at offset: Int64, count: Int) throws -> [UInt8]
+}
+
+final class LocalFile: ByteSource {
+    let handle: FileHandle
+    let size: Int64
+
+    init(_ path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw MediaError("open", reason: "cannot open \(path)") }
+        handle = file
+        size = Int64(try file.seekToEnd())
+    }
+
+    deinit { try? handle.close() }
+
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        try handle.seek(toOffset: UInt64(offset))
+        return [UInt8](try handle.read(upToCount: count) ?? Data())
+    }
+}
+
+/// An http(s) URL through FFmpeg's own protocol. Every read is one bounded range request (`Range: bytes=a-b`),
+/// so reading an MP4's index costs the index's bytes, not the media's. What is fetched is counted per URL
+/// (`--verbose` reports it).
+public final class RemoteFile: ByteSource {
+    let size: Int64
+    let url: String
+
+    public static func isRemote(_ path: String) -> Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
+
+    init(_ url: String) throws {
+        self.url = url
+        // One byte asked for: the answer's Content-Range says the length.
+        let (io, _) = try Self.open(url, from: 0, count: 1)
+        var ctx: UnsafeMutablePointer<AVIOContext>? = io
+        let n = avio_size(io)
+        Self.count(url, 1)
+        avio_closep(&ctx)
+        guard n > 0 else { throw MediaError("open", reason: "the server does not say the file's size, so it cannot be read by ranges") }
+        size = n
+    }
+
+    static func open(_ url: String, from offset: Int64, count: Int) throws -> (UnsafeMutablePointer<AVIOContext>, Int) {
+        var ctx: UnsafeMutablePointer<AVIOContext>?
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "offset", String(offset), 0)
+        av_dict_set(&options, "end_offset", String(offset + Int64(count)), 0)
+        try check(avio_open2(&ctx, url, AVIO_FLAG_READ, nil, &options), "open")
+        guard let ctx else { throw MediaError("open", reason: "FFmpeg opened no connection") }
+        return (ctx, count)
+    }
+
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        let want = Int(max(0, min(Int64(count), size - offset)))
+        guard want > 0 else { return [] }
+        let (io, _) = try Self.open(url, from: offset, count: want)
+        var ctx: UnsafeMutablePointer<AVIOContext>? = io
+        defer { avio_closep(&ctx) }
+        var out = [UInt8](repeating: 0, count: want)
+        var filled = 0
+        while filled < want {
+            let n = out.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress! + filled, Int32(want - filled)) }
+            if n == lp_error_eof || n == 0 { break }
+            _ = try check(n, "read")
+            filled += Int(n)
+        }
+        Self.count(url, Int64(filled))
+        return Array(out[0..<filled])
+    }
+
+    /// Copies the whole file to `path` (fix and stitch work on local bytes).
+    public static func download(_ url: String, to path: String) throws {
+        let remote = try RemoteFile(url)
+        FileManager.default.createFile(atPath: path, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: path) else { throw MediaError("download", reason: "cannot write \(path)") }
+        defer { try? out.close() }
+        var offset: Int64 = 0
+        while offset < remote.size {
+            let chunk = try remote.read(at: offset, count: Int(min(1 << 20, remote.size - offset)))
+            guard !chunk.isEmpty else {
+                throw MediaError("download", reason: "the connection ended at byte \(offset) of \(remote.size)")
+            }
+            try out.write(contentsOf: Data(chunk))
+            offset += Int64(chunk.count)
+        }
+    }
+
+    // Bytes fetched so far, per URL (the index reader's and FFmpeg's demuxer's).
+    private static let fetched = Mutex<[String: Int64]>([:])
+    static func count(_ url: String, _ bytes: Int64) { fetched.withLock { $0[url, default: 0] += bytes } }
+    public static func bytesFetched(_ url: String) -> Int64 { fetched.withLock { $0[url] ?? 0 } }
+}
+
+extension RemoteFile {
+    /// Bytes fetched for `url` so far, for reports.
+    public static func fetchedBytes(_ url: String) -> Int64 { bytesFetched(url) }
+}

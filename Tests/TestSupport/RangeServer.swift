@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1 for remote-clip tests: serves one folder, honours `Range: bytes=a-b`
+/// (206 with Content-Range), counts the body bytes it sends per path, and can drop a connection after N body
+/// bytes (a server that goes away mid-file). One request a connection.
+public final class RangeServer: @unchecked Sendable {
+    public let port: UInt16
+    private let root: URL
+    private let socket: Int32
+    private let lock = NSLock()
+    private var sent: [String: Int] = [:]
+    public var dropAfter: Int?
+
+    public init(serving root: URL) throws {
+        self.root = root
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        guard bound == 0, listen(socket, 16) == 0 else { throw CocoaError(.fileReadUnknown) }
+        withUnsafeMutablePointer(to: &address) { p in
+            _ = p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        self.socket = socket
+        Thread.detachNewThread { [self] in self.serve() }
+    }
+
+    deinit { close(socket) }
+
+    public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
+
+    public func bytesSent(_ name: String) -> Int { lock.lock(); defer { lock.unlock() }; return sent["/" + name] ?? 0 }
+
+    private func serve() {
+        while true {
+            let client = accept(socket, nil, nil)
+            guard client >= 0 else { return }
+            Thread.detachNewThread { [self] in self.handle(client) }
+        }
+    }
+
+    private func handle(_ client: Int32) {
+        defer { close(client) }
+        // A small send buffer, written in small pieces: what counts as sent is close to what the client read
+        // before it closed the connection (as a real object store's would be).
+        var small: Int32 = 16 << 10
+        setsockopt(client, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            let n = recv(client, &buffer, buffer.count, 0)
+            guard n > 0 else { return }
+            request += buffer[0..<n]
+        }
+        let text = String(decoding: request, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        guard parts.count >= 2 else { return }
+        let path = String(parts[1].split(separator: "?").first ?? "")
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(String(path.dropFirst())).path) else {
+            send(client, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)); return
+        }
+        var from = 0, to = data.count - 1, partial = false
+        if let range = lines.first(where: { $0.lowercased().hasPrefix("range: bytes=") }) {
+            let spec = range.dropFirst("range: bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+            if let a = Int(spec[0]) { from = a }
+            if spec.count > 1, let b = Int(spec[1]) { to = min(b, data.count - 1) }
+            partial = true
+        }
+        guard from < data.count else {
+            send(client, Array("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
+        }
+        var head = partial ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(to)/\(data.count)\r\n" : "HTTP/1.1 200 OK\r\n"
+        head += "Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+        send(client, Array(head.utf8))
+        var body = Array(data[from...to])
+        if let drop = dropAfter { body = Array(body.prefix(max(0, drop))) }
+        let count = send(client, body)
+        lock.lock(); sent[path, default: 0] += count; lock.unlock()
+    }
+
+    @discardableResult
+    private func send(_ client: Int32, _ bytes: [UInt8]) -> Int {
+        var done = 0
+        while done < bytes.count {
+            let piece = bytes[done..<min(done + (16 << 10), bytes.count)]
+            let n = piece.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { break }
+            done += n
+        }
+        return done
+    }
+}

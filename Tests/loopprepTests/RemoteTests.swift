@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Remote clips (http://, https://): analyze reads by range requests only what it needs; fix downloads beside
+/// its output; a server that drops the connection is one file's clear error, and the batch goes on.
+@Suite(.serialized) struct RemoteTests {
+    /// A moov-first MP4 of about 50 MB (lossless intra frames) made in a temporary folder.
+    static func bigClip(in dir: URL) throws -> URL {
+        let clip = dir.appendingPathComponent("big.mp4")
+        let made = try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=14,noise=alls=40:allf=t",
+                                 "-f", "lavfi", "-i", "sine=duration=14", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-g", "1",
+                                 "-c:a", "aac", "-movflags", "+faststart", clip.path])
+        #expect(made.status == 0)
+        return clip
+    }
+
+    @Test func analyzeFetchesUnderOnePercentOfAMoovFirstClip() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = try Self.bigClip(in: dir)
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? NSNumber)?.intValue)
+        #expect(size > 40_000_000)
+        let server = try RangeServer(serving: dir)
+        let run = try Run.loopprep(["analyze", server.url("big.mp4"), "--verbose", "--format", "json", "--quiet"])
+        #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+        #expect(server.bytesSent("big.mp4") * 100 < size, "fetched \(server.bytesSent("big.mp4")) of \(size)")
+        #expect(run.stderr.contains("fetched"))
+        // The same findings as the local file's.
+        let local = try Run.loopprep(["analyze", clip.path, "--format", "json", "--quiet"])
+        func rules(_ json: String) throws -> [String] {
+            let doc = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            return (((doc?["files"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+        }
+        #expect(try rules(run.stdout) == rules(local.stdout))
+    }
+
+    @Test func droppedConnectionIsOneFilesErrorAndFixDownloads() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent("clip.mp4").path)
+        let server = try RangeServer(serving: dir)
+        // fix of a URL: downloaded, repaired, written under -o by its name.
+        let out = dir.appendingPathComponent("out")
+        let fixed = try Run.loopprep(["fix", server.url("clip.mp4?X-Amz-Signature=abc"), "-o", out.path])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("clip.mp4").path))
+        // A server that stops after 100 bytes: that URL is unreadable, named; the local file is still analyzed.
+        server.dropAfter = 100
+        let run = try Run.loopprep(["analyze", server.url("clip.mp4"), Run.fixture("clean.mp4"), "--no-seam"])
+        #expect(run.status == 2)
+        #expect(run.stdout.contains("clean.mp4") && run.stderr.contains(server.url("clip.mp4")))
+    }
+}
