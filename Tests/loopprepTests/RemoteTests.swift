@@ -45,6 +45,13 @@ import TestSupport
         let fixed = try Run.loopprep(["fix", server.url("clip.mp4?X-Amz-Signature=abc"), "-o", out.path])
         #expect(fixed.status == 0, "\(fixed.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("clip.mp4").path))
+        // stitch reads remote clips as it goes (range requests where it seeks).
+        let stitched = out.appendingPathComponent("stitched.mp4").path
+        let stitch = try Run.loopprep(["stitch", server.url("clip.mp4"), server.url("clip.mp4"), "--transition", "crossfade", "--duration", "0.2",
+                                       "-o", stitched])
+        #expect(stitch.status == 0, "\(stitch.stderr)")
+        let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", stitched])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "54")
         // A server that stops after 100 bytes: that URL is unreadable, named; the local file is still analyzed.
         server.dropAfter = 100
         let run = try Run.loopprep(["analyze", server.url("clip.mp4"), Run.fixture("clean.mp4"), "--no-seam"])

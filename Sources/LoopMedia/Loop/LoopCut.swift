@@ -21,7 +21,19 @@ public enum LoopCut {
         } else {
             var options = FixOptions(reencodeHead: reencodeHead)
             options.range = (loop.start, loop.end)
-            let fixed = ClipFix.fix(path, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false, temporaries: temporaries)
+            // fix copies byte ranges of a local file: a remote clip is downloaded beside the output first.
+            var source = path
+            if RemoteFile.isRemote(path) {
+                do {
+                    source = try temporaries.make(beside: destination)
+                    try RemoteFile.download(path, to: source)
+                } catch {
+                    temporaries.remove(source)
+                    return ClipAnalysis.unreadable(path: path, error: MediaError("download", reason: MediaError.describe(error)))
+                }
+            }
+            defer { if source != path { temporaries.remove(source) } }
+            let fixed = ClipFix.fix(source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false, temporaries: temporaries)
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }
         return ClipAnalysis.report(path: destination, options: .init())
