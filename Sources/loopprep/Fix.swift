@@ -72,32 +72,45 @@ struct Fix: AsyncParsableCommand {
         let analysis = AnalysisOptions(target: target, seamChecks: false)
         let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
+        // --format jsonl: each file's line as it is done; only what the summary needs is kept.
+        let lines = report.format == .jsonl ? JSONLines(command: "fix", options: analysis) { Console.stdout($0) } : nil
+        let slim = lines != nil && report.reports.isEmpty
         let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
-            let destination = inPlace ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
-            if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
-                return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
-            }
-            // A remote clip is downloaded beside its output first: fix copies byte ranges of a local file.
-            var source = item.path
-            if RemoteFile.isRemote(item.path) {
-                guard outputDir != nil else {
-                    return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
-                }
-                do {
-                    source = try temporaries.make(beside: destination)
-                    try RemoteFile.download(item.path, to: source)
-                } catch {
-                    temporaries.remove(source)
-                    return ClipAnalysis.unreadable(path: item.path, error: MediaError("download", reason: MediaError.describe(error)))
-                }
-            }
-            defer { if source != item.path { temporaries.remove(source) } }
-            var result = ClipFix.fix(source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
-            result.path = item.path
-            return (result.error == nil || item.explicit) ? result : nil
+            guard var result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: analysis,
+                                           temporaries: temporaries) else { return nil }
+            lines?.write(result)
+            if slim { result.facts = nil; result.fix?.plan = nil; result.fix?.before = nil }
+            return result
         }
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
-        try Output.emit(full, options: report)
+        lines?.finish(full.summary)
+        try Output.emit(full, options: report, streamed: lines != nil)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
+    }
+
+    static func fixOne(_ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, options: FixOptions, analysis: AnalysisOptions,
+                       temporaries: TemporaryFiles) -> FileReport? {
+        let destination = inPlace ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
+        if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
+            return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
+        }
+        // A remote clip is downloaded beside its output first: fix copies byte ranges of a local file.
+        var source = item.path
+        if RemoteFile.isRemote(item.path) {
+            guard outputDir != nil else {
+                return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
+            }
+            do {
+                source = try temporaries.make(beside: destination)
+                try RemoteFile.download(item.path, to: source)
+            } catch {
+                temporaries.remove(source)
+                return ClipAnalysis.unreadable(path: item.path, error: MediaError("download", reason: MediaError.describe(error)))
+            }
+        }
+        defer { if source != item.path { temporaries.remove(source) } }
+        var result = ClipFix.fix(source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+        result.path = item.path
+        return (result.error == nil || item.explicit) ? result : nil
     }
 }

@@ -64,6 +64,18 @@ import Testing
         #expect(summary.isEqual(to: json?["summary"] as? [String: Any] ?? ["x": 1]))
     }
 
+    /// fix streams JSON Lines too: a line a file with its fix outcome, then the summary.
+    @Test func fixWritesJSONLines() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), Run.fixture("clean.mp4"), "-o", dir.path, "--format", "jsonl", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let objects = try run.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.count == 3 && objects.last?["kind"] as? String == "summary" && objects.first?["command"] as? String == "fix")
+        let statuses = objects.dropLast().compactMap { (($0["file"] as? [String: Any])?["fix"] as? [String: Any])?["status"] as? String }.sorted()
+        #expect(statuses == ["fixed", "unchanged"])
+    }
+
     /// SARIF 2.1.0, checked against the standard's required structure: version, runs, the tool's driver with
     /// unique rules, and results that each name a declared rule, a level SARIF knows, a message and a location.
     @Test func sarifIsValid() throws {
