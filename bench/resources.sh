@@ -71,6 +71,9 @@ t_many=$(best_of 1 "$LP" analyze --no-seam --format json "$many")
 m_many=$(peak_mb "$LP" analyze --no-seam --format json "$many")
 m_one=$(peak_mb ffprobe -v error -show_packets "$ROOT/fixtures/clean.mp4")
 row "analyze --no-seam: time (s) / peak memory vs one ffprobe (MB)" "${t_many}s ${m_many}" "$m_one" "$(ratio "$m_many" "$m_one")"
+t_lines=$(best_of 1 "$LP" analyze --no-seam --format jsonl "$many")
+m_lines=$(peak_mb "$LP" analyze --no-seam --format jsonl "$many")
+row "analyze --no-seam --format jsonl: time (s) / peak memory (MB)" "${t_lines}s ${m_lines}" "" "$(ratio "$m_lines" "$m_many") of json's"
 m_seam=$(peak_mb "$LP" analyze --format json "$many")
 row "analyze with seam checks: peak memory (MB)" "$m_seam" "" ""
 row "open descriptors at peak, --jobs 2 (sampled)" "$(peak_fds "$LP" analyze --format json "$many")" "" ""

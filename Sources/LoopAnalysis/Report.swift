@@ -66,13 +66,35 @@ public struct Report: Codable, Sendable, Equatable {
         self.command = command
         self.options = options
         self.files = files.sorted { $0.path < $1.path }
-        let all = files.flatMap(\.findings)
-        var byRule: [String: Int] = [:]
-        for file in files { for rule in Set(file.findings.map(\.rule)) { byRule[rule, default: 0] += 1 } }
-        summary = Summary(files: files.count, unreadable: files.filter { $0.error != nil }.count,
-                          errors: all.filter { $0.severity == .error }.count,
-                          warnings: all.filter { $0.severity == .warning }.count,
-                          infos: all.filter { $0.severity == .info }.count, filesByRule: byRule)
+        var tally = Tally()
+        for file in files { tally.add(file) }
+        summary = tally.summary
+    }
+
+    /// The summary and the exit status, counted file by file (a streamed report keeps no files).
+    public struct Tally: Sendable {
+        public private(set) var summary = Summary(files: 0, unreadable: 0, errors: 0, warnings: 0, infos: 0, filesByRule: [:])
+        private var fixFailed = false
+        private var severities = Set<Severity>()
+
+        public init() {}
+
+        public mutating func add(_ file: FileReport) {
+            summary.files += 1
+            if file.error != nil { summary.unreadable += 1 }
+            if file.fix?.status == .failed { fixFailed = true }
+            for f in file.findings {
+                switch f.severity { case .error: summary.errors += 1; case .warning: summary.warnings += 1; case .info: summary.infos += 1 }
+                severities.insert(f.severity)
+            }
+            for rule in Set(file.findings.map(\.rule)) { summary.filesByRule[rule, default: 0] += 1 }
+        }
+
+        public func exitStatus(failOn: FailOn) -> ExitStatus {
+            if summary.unreadable > 0 { return .unreadable }
+            if fixFailed { return .findings }
+            return severities.contains { failOn.fails($0) } ? .findings : .clean
+        }
     }
 
     public func exitStatus(failOn: FailOn) -> ExitStatus {

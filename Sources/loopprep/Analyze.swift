@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAnalysis
 import LoopMedia
+import Synchronization
 
 struct Analyze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,20 +47,31 @@ struct Analyze: AsyncParsableCommand {
         // alone (no facts), so memory stays flat however many files there are.
         let lines = report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
         let slim = lines != nil && report.reports.isEmpty && !picture
+        let tally = Mutex(Report.Tally()), quiet = report.quiet
         if items.isEmpty && report.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
-            var (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
+            let (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
             guard result.error == nil || item.explicit else { return nil }
             if verbose, RemoteFile.isRemote(item.path) {
                 Console.stderr("\(item.path): fetched \(RemoteFile.fetchedBytes(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
             }
             lines?.write(result)
-            if slim { result.facts = nil }
+            if slim {
+                // Streamed: the line is out, the diagnostics too; only the counts are kept.
+                if !quiet { Console.stderr(Diagnostics.render(Report(command: "analyze", options: options, files: [result]))) }
+                tally.withLock { $0.add(result) }
+                return nil
+            }
             return (result, strip)
         }.compactMap { $0 }
+        if slim {
+            let counted = tally.withLock { $0 }
+            lines?.finish(counted.summary)
+            throw ExitCode(counted.exitStatus(failOn: report.failOn).rawValue)
+        }
         let full = Report(command: "analyze", options: options, files: results.map(\.0))
         var strips: [String: [UInt8]] = [:]
         for (file, strip) in results { if let strip { strips[file.path] = strip } }

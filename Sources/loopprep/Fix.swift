@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LoopAnalysis
 import LoopMedia
+import Synchronization
 
 struct Fix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -75,12 +76,22 @@ struct Fix: AsyncParsableCommand {
         // --format jsonl: each file's line as it is done; only what the summary needs is kept.
         let lines = report.format == .jsonl ? JSONLines(command: "fix", options: analysis) { Console.stdout($0) } : nil
         let slim = lines != nil && report.reports.isEmpty
+        let tally = Mutex(Report.Tally()), quiet = report.quiet
         let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
-            guard var result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: analysis,
+            guard let result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: analysis,
                                            temporaries: temporaries) else { return nil }
             lines?.write(result)
-            if slim { result.facts = nil; result.fix?.plan = nil; result.fix?.before = nil }
+            if slim {
+                if !quiet { Console.stderr(Diagnostics.render(Report(command: "fix", options: analysis, files: [result]))) }
+                tally.withLock { $0.add(result) }
+                return nil
+            }
             return result
+        }
+        if slim {
+            let counted = tally.withLock { $0 }
+            lines?.finish(counted.summary)
+            throw ExitCode(counted.exitStatus(failOn: report.failOn).rawValue)
         }
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
         lines?.finish(full.summary)
