@@ -15,6 +15,9 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @Option(help: ArgumentHelp("Also write the merged report as one self-contained HTML page (without seam strips: reports carry none).", valueName: "file"))
+    var html: String?
+
     func run() throws {
         var merged: [FileReport] = []
         var command = "analyze"
@@ -36,6 +39,7 @@ struct ReportCommand: ParsableCommand {
         }
         let full = Report(command: command, options: options, files: merged)
         try Output.emit(full, options: report)
+        try Pictures.write(full, strips: [:], folder: nil, html: html)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
     }
 }

@@ -30,6 +30,9 @@ import Testing
             return part
         }
         #expect(try Run.loopprep(["report"] + lineParts + ["--format", "json", "--quiet"]).stdout == whole)
+        let page = dir.appendingPathComponent("merged.html").path
+        _ = try Run.loopprep(["report"] + parts + ["--quiet", "--html", page])
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("clean.mp4"))
         // Stable: a file's shard depends on its own relative path only.
         let extra = dir.appendingPathComponent("media"), moved = dir.appendingPathComponent("media-more")
         try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
