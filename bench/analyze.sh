@@ -3,9 +3,7 @@
 # Usage: bench/analyze.sh [RUNS]   (outputs and the corpus go to bench/out/, git-ignored)
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 
 echo "making corpora (cached)…" >&2
 base=$(make_corpus base 8 6 5M)

@@ -6,9 +6,7 @@
 # The peer is the floor (a copy with a duration, not an exact cut). Usage: bench/containers.sh [RUNS]
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 
 # 4 clips x 6 s, audio 0.5 s longer than the video, in each container. Cached.
 make_container() { # name ext video-args...

@@ -3,9 +3,7 @@
 # Usage: bench/fix.sh [RUNS]   (corpus and outputs in bench/out/, git-ignored)
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 
 # Clips that need repair: audio 0.5 s longer than the video, moov at the end.
 make_defective() { # name count seconds

@@ -4,9 +4,7 @@
 # Usage: bench/loop.sh [RUNS]
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 echo "making corpora (cached)…" >&2
 clip=$(make_corpus loop60 1 60 5M)/clip1.mp4
 

@@ -4,9 +4,7 @@
 # Usage: bench/resources.sh   (corpus in bench/out/, git-ignored: ~2.3 GB, a few minutes to make the first time)
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 
 # One hour of 1080p30 H.264 at 5 Mb/s (a 60 s encode looped 60 times, stream copy) with AAC 0.5 s longer, moov
 # at the end: fix has to trim the audio and move a 2 MB moov.

@@ -3,9 +3,7 @@
 # stream copy (no transitions: the floor), with 0.5 s crossfades. Usage: bench/stitch.sh [RUNS]
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-1}
 source "$ROOT/bench/common.sh"
-mkdir -p "$OUT"
-(cd "$ROOT" && swift build -c release >/dev/null)
-LP="$ROOT/.build/release/loopprep"
+prepare
 echo "making corpora (cached)…" >&2
 c6=$(make_corpus base 8 6 5M)
 c30=$(make_corpus long 4 30 5M)
