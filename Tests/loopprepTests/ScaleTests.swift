@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopAnalysis
 
 /// Past one machine (issue 14): shards, their merge, JSON Lines, SARIF, several reports from one call.
 @Suite struct ScaleTests {
@@ -112,6 +113,17 @@ import Testing
         #expect(try String(contentsOfFile: sarif, encoding: .utf8).contains("\"ruleId\" : \"audio-longer-than-video\""))
         let bad = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--report", "xml=" + junit])
         #expect(bad.status == 64)
+    }
+
+    /// The JSON report is assembled value by value (not found in the encoder's layout): it decodes as a
+    /// report, and is the same document the encoder writes for the whole report at once.
+    @Test func jsonReportIsTheEncodersDocument() throws {
+        let out = try Self.analyze(["--format", "json"])
+        let report = try JSONDecoder().decode(Report.self, from: Data(out.utf8))
+        #expect(report.files.count > 40)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n" == out)
     }
 
     /// An empty folder is not success.

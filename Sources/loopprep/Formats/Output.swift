@@ -52,24 +52,35 @@ enum JSONFormat {
         return encoder
     }
 
-    /// The same bytes as encoding the whole report at once, written one file at a time: the encoder's
-    /// intermediate tree and the finished text for 10,000 files doubled the peak memory of a large batch. The
-    /// skeleton (everything but the files) is encoded with an empty list, and each file's document, indented two
-    /// levels, goes where the list is.
+    /// Written one value at a time: the encoder's intermediate tree and the finished text for 10,000 files
+    /// doubled the peak memory of a large batch. The document is assembled here, key by key in sorted order,
+    /// each value encoded on its own and indented (JSON strings escape their newlines, so every line break in
+    /// an encoded value is layout), the files one by one: nothing depends on where the encoder puts things.
     static func write(_ report: Report, to sink: (String) -> Void) throws {
         let encoder = encoder()
-        var skeleton = report
-        skeleton.files = []
-        let frame = String(decoding: try encoder.encode(skeleton), as: UTF8.self)
-        let empty = "\"files\" : [\n\n  ]"
-        guard !report.files.isEmpty, let slot = frame.range(of: empty) else { return sink(frame + "\n") }
-        sink(String(frame[..<slot.lowerBound]) + "\"files\" : [\n")
-        for (i, file) in report.files.enumerated() {
-            // JSON strings escape their newlines, so every line break here is the layout's.
-            let lines = String(decoding: try encoder.encode(file), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            sink(lines.map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n") + (i == report.files.count - 1 ? "\n" : ",\n"))
+        func indented(_ data: Data, by spaces: Int) -> String {
+            let pad = String(repeating: " ", count: spaces)
+            return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .enumerated().map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : pad + $0.element }.joined(separator: "\n")
         }
-        sink("  ]" + frame[slot.upperBound...] + "\n")
+        func key(_ name: String) { sink("  \"\(name)\" : ") }
+        sink("{\n")
+        key("command"); sink(indented(try encoder.encode(report.command), by: 2) + ",\n")
+        key("files")
+        if report.files.isEmpty {
+            sink("[\n\n  ],\n")
+        } else {
+            sink("[\n")
+            for (i, file) in report.files.enumerated() {
+                sink("    " + indented(try encoder.encode(file), by: 4) + (i == report.files.count - 1 ? "\n" : ",\n"))
+            }
+            sink("  ],\n")
+        }
+        key("options"); sink(indented(try encoder.encode(report.options), by: 2) + ",\n")
+        key("schemaVersion"); sink(indented(try encoder.encode(report.schemaVersion), by: 2) + ",\n")
+        key("summary"); sink(indented(try encoder.encode(report.summary), by: 2) + ",\n")
+        key("tool"); sink(indented(try encoder.encode(report.tool), by: 2) + "\n")
+        sink("}\n")
     }
 }
 
