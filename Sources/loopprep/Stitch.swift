@@ -46,6 +46,9 @@ struct Stitch: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
     var dryRun = false
 
+    @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace the output if it exists.")
+    var force = false
+
     @Option(help: ArgumentHelp("Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"))
     var manifest: String?
 
@@ -76,6 +79,21 @@ struct Stitch: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let (paths, requests, looping, points) = try resolve()
+        if paths.isEmpty {
+            Console.stderr("loopprep: error: no media found in \(inputs.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
+        // Never over an input; an existing file only when asked.
+        if let output, !dryRun {
+            if let input = paths.first(where: { ClipFix.sameFile($0, output) }) {
+                Console.stderr("loopprep: error: the output \(output) is the input \(input) (nothing written)\n")
+                throw ExitCode(ExitStatus.findings.rawValue)
+            }
+            if FileManager.default.fileExists(atPath: output), !force {
+                Console.stderr("loopprep: error: \(output) exists: --force (or -y) replaces it (nothing written)\n")
+                throw ExitCode(ExitStatus.findings.rawValue)
+            }
+        }
         var prepared: [PreparedClip] = []
         var unreadable: [String] = []
         for (i, path) in paths.enumerated() {

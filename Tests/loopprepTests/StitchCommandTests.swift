@@ -416,6 +416,32 @@ import TestSupport
         #expect(refused.status != 0 && refused.stderr.contains("use it with --normalize"))
     }
 
+    /// stitch never writes over an input, nor over an existing file unless told (--force, -y); an empty folder
+    /// is "no media found", not a frame-rate error.
+    @Test func outputGuardrails() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.mp4").path, b = dir.appendingPathComponent("b.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: a)
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: b)
+        let before = try Data(contentsOf: URL(fileURLWithPath: a))
+        let overInput = try Run.loopprep(["stitch", a, b, "-o", a])
+        #expect(overInput.status == 1 && overInput.stderr.contains("is the input"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == before)
+        let out = dir.appendingPathComponent("out.mp4").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: out))
+        let existing = try Run.loopprep(["stitch", a, b, "-o", out])
+        #expect(existing.status == 1 && existing.stderr.contains("--force"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "keep me")
+        let forced = try Run.loopprep(["stitch", a, b, "-o", out, "-y"])
+        #expect(forced.status == 0)
+        #expect(try Self.frameHashes(out).count == 60)
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let none = try Run.loopprep(["stitch", empty.path, "-o", dir.appendingPathComponent("x.mp4").path])
+        #expect(none.status == 2 && none.stderr.contains("no media found"))
+    }
+
     /// An MP4's AAC cannot go into a WebM (Matroska cannot hide its priming): refused by name, nothing written.
     @Test func webmOutputNeedsOpus() throws {
         let dir = try Run.temporaryDirectory()
