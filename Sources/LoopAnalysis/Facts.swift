@@ -37,6 +37,8 @@ public struct TrackBasics: Sendable, Equatable {
     public var kind: TrackKind
     public var codec: String
     public var profile: String?
+    /// The container's four-character code for the codec (MP4 sample entry: hvc1 or hev1, avc1 or avc3).
+    public var codecTag: String?
     public var width: Int?
     public var height: Int?
     public var sampleRate: Int?
@@ -69,6 +71,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var kind: TrackKind
     public var codec: String
     public var profile: String?
+    /// The container's four-character code for the codec (hvc1, hev1...), where it has one.
+    public var codecTag: String?
     public var language: String?
     public var timeBase: Rational
     /// The presented range on the movie timeline, after edit lists.

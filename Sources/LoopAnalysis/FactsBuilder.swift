@@ -2,7 +2,7 @@ extension TrackFacts {
     /// Interprets a track's container timeline: pure, so every case is testable on values built in code.
     public init?(basics b: TrackBasics, timeline t: TrackTimeline) {
         guard let range = t.presentedRange() else { return nil }
-        index = b.index; trackID = b.trackID; kind = b.kind; codec = b.codec; profile = b.profile
+        index = b.index; trackID = b.trackID; kind = b.kind; codec = b.codec; profile = b.profile; codecTag = b.codecTag
         language = b.language
         timeBase = t.timeBase
         startSeconds = range.start

@@ -34,3 +34,30 @@ import LoopAnalysis
         #expect(try HEVC.renumber(newSPS, own: 0, refers: 0) == sps && (try HEVC.renumber(newPPS, own: 0, refers: 0)) == pps)
     }
 }
+
+/// hev1 (FFmpeg's default tag, parameter sets repeated in band) is reported on Apple's targets and fix writes
+/// it as hvc1: the sample entry renamed, its arrays complete, the in-band copies dropped from the keyframes;
+/// every frame decodes to the same pixels.
+@Suite struct HEV1Tests {
+    @Test func fixRetagsHev1AsHvc1() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("hevc-hev1.mp4"), out = dir.appendingPathComponent("hevc-hev1.mp4").path
+        let before = try Probe.facts(path: source)
+        #expect(before.mainVideo?.codecTag == "hev1")
+        #expect(Analyzer.findings(in: before).contains { $0.rule == "not-playable-on-target" && $0.message.contains("hev1") })
+        #expect(!Analyzer.findings(in: before, options: .init(target: .chrome)).contains { $0.message.contains("hev1") })
+        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        #expect(after.mainVideo?.codecTag == "hvc1")
+        #expect(!Analyzer.findings(in: after).contains { $0.rule == "not-playable-on-target" })
+        #expect(try FFmpegDecode.frames(out) == (try FFmpegDecode.frames(source)))
+        // The written keyframes carry no parameter sets of their own.
+        let probe = try Probe.probe(out, keepInput: false, locations: true)
+        let config = try #require(FrameBytes.extradata(out, track: 0))
+        let first = try #require(try FrameBytes.read(probe, track: 0, sample: 0))
+        #expect(!FrameBytes.content(first, codec: "hevc", extradata: config).contains { (32...34).contains(HEVC.type($0)) })
+        #expect(HEVCConfig(config)?.arrays.filter { (32...34).contains($0.type & 0x3f) }.allSatisfy { $0.type & 0x80 != 0 } == true)
+    }
+}

@@ -108,6 +108,9 @@ public enum FixPlanner {
             guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else { continue }
             notes.append("\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples")
         }
+        if iso, facts.videoTracks.contains(where: { $0.codec == "hevc" && $0.codecTag == "hev1" }), copies {
+            notes.append("writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, where they are the same throughout")
+        }
         if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
@@ -162,7 +165,9 @@ public enum FixPlanner {
         }
         // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
         let edited = !iso || mappings.allSatisfy { $0.timeline.primingMethod == nil }
-        return whole && edited && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
+        // HEVC tagged hev1 is written again as hvc1, which Apple's players want.
+        let tagged = !iso || facts.tracks.allSatisfy { !($0.codec == "hevc" && $0.codecTag == "hev1") }
+        return whole && edited && tagged && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 

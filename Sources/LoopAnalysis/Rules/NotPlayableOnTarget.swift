@@ -58,6 +58,20 @@ public struct NotPlayableOnTarget: Rule {
                     ? "remux or re-encode to MP4" + (clip.container == "webm" ? " (or use --target web for WebM)" : "")
                     : "loopprep fix writes an MP4 beside it"))
         }
+        // Apple's players (and Safari) want HEVC as hvc1, parameter sets in the sample entry, and H.264 no
+        // further than High (8-bit 4:2:0).
+        if [.apple, .safari].contains(options.target) {
+            for track in clip.videoTracks where track.codec == "hevc" && track.codecTag == "hev1" {
+                findings.append(Finding(rule: ids[0], severity: .error, track: track.index,
+                                        message: "\(Figures.trackName(track)) is tagged hev1, which AVFoundation and Safari do not play (they want hvc1)",
+                                        hint: "retag it hvc1: loopprep fix"))
+            }
+            for track in clip.videoTracks where track.codec == "h264" && ["High 10", "High 4:2:2", "High 4:4:4 Predictive", "High 10 Intra", "High 4:4:4"].contains(track.profile ?? "") {
+                findings.append(Finding(rule: ids[0], severity: .error, track: track.index,
+                                        message: "\(Figures.trackName(track)) is H.264 \(track.profile ?? ""), which iOS and Safari do not play (High, 8-bit 4:2:0, at most)",
+                                        hint: "re-encode the video to H.264 High or HEVC Main 10"))
+            }
+        }
         for track in clip.tracks where !Self.playable(codec: track.codec, kind: track.kind, target: options.target) {
             findings.append(Finding(
                 rule: ids[0], severity: .error, track: track.index,

@@ -24,6 +24,11 @@ extension InputFile {
         // held or stretched frame pulls away from the nominal one (25 fps reads as 320000/12949).
         let rate = st.r_frame_rate.num > 0 && st.r_frame_rate.den > 0 ? st.r_frame_rate : st.avg_frame_rate
         var b = TrackBasics(index: index, trackID: Int(st.id), kind: kind, codec: codec, profile: profile)
+        // The four-character code, where the container has one (MP4, MOV: the sample entry's name).
+        if par.codec_tag != 0, formatName.hasPrefix("mov,") {
+            let t = par.codec_tag
+            b.codecTag = String(decoding: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: t >> UInt32($0)) }, as: UTF8.self)
+        }
         if kind == .video {
             b.width = Int(par.width); b.height = Int(par.height)
             b.rotation = rotation(index)

@@ -83,7 +83,7 @@ public enum ClipFix {
                   // Copied, not re-encoded (--target web's last GOP may be the whole cut).
                   timeline.samples[planned].dts >= cut.keepFrom, timeline.samples[planned].dts <= cut.keepThrough,
                   let bytes = try FrameBytes.read(source, track: cut.index, sample: planned) else { continue }
-            out[cut.index] = FrameBytes.content(bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
+            out[cut.index] = FrameBytes.picture(bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
         }
         return out
     }
@@ -95,7 +95,7 @@ public enum ClipFix {
         for (cut, track) in pairs {
             guard let wanted = expected[cut.index], let shown = output.timelines[track.index]?.presentedRange()?.firstSample,
                   let bytes = try FrameBytes.read(output, track: track.index, sample: shown) else { continue }
-            if FrameBytes.content(bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index)) != wanted {
+            if FrameBytes.picture(bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index)) != wanted {
                 return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
             }
         }

@@ -15,7 +15,11 @@ enum ISOCut {
                   let timeline = timelines[cut.index], track.descriptionCount == 1, track.locations.count == timeline.samples.count,
                   cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count else { return nil }
             if cut.kind == .video || cut.kind == .audio {
-                layouts.append(layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video))
+                var l = layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video)
+                if cut.codec == "hevc", let entry = iso.sampleEntry(of: track), entry.count > 8, Array(entry[4..<8]) == Array("hev1".utf8) {
+                    try HEVCSampleEntry.moveParameterSets(&l, entry: entry, source: facts.path)
+                }
+                layouts.append(l)
             } else {
                 layouts.append(try retimed(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, iso: iso, source: facts.path))
             }

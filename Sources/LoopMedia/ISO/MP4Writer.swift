@@ -23,6 +23,8 @@ struct TrackLayout {
     var mediaTime: Int64
     var editDuration: Int64
     /// Uncompressed audio whose entries group frames (a frame per tick): written back a frame per sample.
+    /// Write the sample description as hvc1 (from hev1; its parameter sets complete in the hvcC).
+    var hvc1 = false
     var pcm: (frameBytes: Int64, sampleSizeField: UInt32)?
 
     var mediaDuration: Int64 { entries.reduce(0) { $0 + $1.duration } }
@@ -279,7 +281,10 @@ struct SampleTables {
 
     init(track: TrackLayout, source: Box, chunks: [(samples: Int64, offset: Int64)], wide: Bool) {
         var children: [Box] = []
-        if let stsd = source.first("stsd") { children.append(stsd) }
+        if var stsd = source.first("stsd") {
+            if track.hvc1, let payload = stsd.payload { stsd.payload = HEVCSampleEntry.retagged(payload) }
+            children.append(stsd)
+        }
         let entries = track.entries
         if let pcm = track.pcm {
             // A frame per sample, a tick per frame: one stts run, stsz's size as the source had it.

@@ -194,8 +194,9 @@ public enum Stitcher {
         // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones.
         if !matroska { try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: try writer.edits()) }
         let after = try Probe.facts(path: temp)
-        // The container was chosen by its name: whether it plays where the user means is analyze's to say.
-        let ignored = ["seam-audio-click", "seam-visual-jump", "too-short-to-loop"] + (matroska ? ["not-playable-on-target"] : [])
+        // The codecs are the clips' and the container the name's: whether it plays where the user means is for
+        // the report to say (it does), not a reason to discard a right file.
+        let ignored = ["seam-audio-click", "seam-visual-jump", "too-short-to-loop", "not-playable-on-target"]
         let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !ignored.contains($0.rule) }
         if let bad = bad.first { throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)") }
         guard after.audioTracks.count == clips[0].audio.count else {
