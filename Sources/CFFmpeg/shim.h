@@ -30,6 +30,16 @@ static const int lp_error_enospc = AVERROR(ENOSPC);
 
 static inline int lp_averror(int posix_errno) { return AVERROR(posix_errno); }
 
+// A decoded frame's duration: AVFrame.pkt_duration until FFmpeg 6 (libavutil 58) added AVFrame.duration, and
+// 7.0 removed pkt_duration.
+static inline int64_t lp_frame_duration(const AVFrame *f) {
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+    return f->duration;
+#else
+    return f->pkt_duration;
+#endif
+}
+
 // av_log's callback receives a va_list; format it here so Swift gets a plain string.
 typedef void (*lp_log_line_fn)(int level, const char *line);
 static lp_log_line_fn lp_log_sink = 0;

@@ -201,7 +201,7 @@ struct RenderedSegment {
         func take(_ f: Frame) throws {
             guard let raw = f.pts else { return }
             let pts = raw - clock.shift(cut.index)
-            let next = pts + max(f.pointer.pointee.pkt_duration, 1)
+            let next = pts + max(lp_frame_duration(f.pointer), 1)
             guard next > head.firstPts, pts < head.untilPts else { return }
             if encoder == nil { encoder = try VideoEncoder(like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format) }
             f.pointer.pointee.pts = max(pts, head.firstPts)

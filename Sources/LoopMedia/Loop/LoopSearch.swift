@@ -39,7 +39,7 @@ public enum LoopSearch {
             frames.append(FrameSignature(luma: try scaler.scale(f)))
             times.append(t)
             edges.boundary(at: t)
-            lastDuration = Rational(max(f.pointer.pointee.pkt_duration, 0)) * vtb
+            lastDuration = Rational(max(lp_frame_duration(f.pointer), 0)) * vtb
         }
         func takeAudio(_ f: Frame) {
             let channels = f.channelCount

@@ -5,7 +5,9 @@ import LoopAnalysis
 enum Output {
     /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.
     static func emit(_ report: Report, options: ReportOptions, streamed: Bool = false) throws {
-        if !options.quiet { Console.stderr(Diagnostics.render(report)) }
+        // On a terminal the text report already shows every finding: the diagnostics would print each twice.
+        let sameTerminal = options.format == .text && Console.stdoutIsTTY && Console.stderrIsTTY
+        if !options.quiet && !sameTerminal { Console.stderr(Diagnostics.render(report)) }
         if !streamed { try render(report, format: options.format, failOn: options.failOn, to: Console.stdout) }
         for extra in options.reports {
             var text = ""
