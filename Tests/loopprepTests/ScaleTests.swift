@@ -126,6 +126,16 @@ import LoopAnalysis
         #expect(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n" == out)
     }
 
+    /// One analysis, one set of figures: the report is the same with and without the pictures.
+    @Test func picturesDoNotChangeTheFigures() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = try Run.loopprep(["analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet"])
+        let pictured = try Run.loopprep(["analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet",
+                                         "--seam-images", dir.path, "--html", dir.appendingPathComponent("r.html").path])
+        #expect(plain.stdout == pictured.stdout && plain.stdout.contains("videoDifference"))
+    }
+
     /// An empty folder is not success.
     @Test func emptyFolderIsNoMedia() throws {
         let dir = try Run.temporaryDirectory()
