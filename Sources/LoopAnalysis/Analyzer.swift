@@ -13,7 +13,8 @@ public enum Analyzer {
 
     /// Worst first, then by track and rule id, so output is stable.
     public static func findings(in clip: ClipFacts, options: AnalysisOptions = .init()) -> [Finding] {
-        rules.flatMap { $0.check(clip, options) }.sorted(by: order)
+        let off = Set(options.disabled ?? [])
+        return rules.flatMap { $0.check(clip, options) }.filter { !off.contains($0.rule) }.sorted(by: order)
     }
 
     public static func order(_ a: Finding, _ b: Finding) -> Bool {

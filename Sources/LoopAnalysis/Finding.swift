@@ -40,6 +40,8 @@ public struct AnalysisOptions: Codable, Sendable, Equatable {
     /// Clips shorter than this need several items in a queue looper.
     public var minimumLoopSeconds: Rational
     public var seamChecks: Bool
+    /// Rules not reported (--disable), sorted; nil: none.
+    public var disabled: [String]?
 
     public init(target: Target = .apple, minimumLoopSeconds: Rational = .one, seamChecks: Bool = true) {
         self.target = target; self.minimumLoopSeconds = minimumLoopSeconds; self.seamChecks = seamChecks

@@ -38,8 +38,8 @@ struct Analyze: AsyncParsableCommand {
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
         // --min-loop is typed in decimal; keep it exact to the millisecond.
-        let options = AnalysisOptions(target: target, minimumLoopSeconds: Rational(Int64((minLoop * 1000).rounded()), 1000),
-                                      seamChecks: !noSeam)
+        let options = report.applied(AnalysisOptions(target: target, minimumLoopSeconds: Rational(Int64((minLoop * 1000).rounded()), 1000),
+                                                     seamChecks: !noSeam))
         let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose

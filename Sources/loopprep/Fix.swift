@@ -70,7 +70,7 @@ struct Fix: AsyncParsableCommand {
                                  loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
         let options = fixOptions
-        let analysis = AnalysisOptions(target: target, seamChecks: false)
+        let analysis = report.applied(AnalysisOptions(target: target, seamChecks: false))
         let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
         // --format jsonl: each file's line as it is done; only what the summary needs is kept.

@@ -45,6 +45,9 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.", valueName: "format=path"))
     var reports: [ExtraReport] = []
 
+    @Option(name: .customLong("disable"), help: ArgumentHelp("Do not report this rule (repeatable). fix still verifies its outputs against every rule.", valueName: "rule"))
+    var disabled: [String] = []
+
     @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
     var shard: Shard?
 
@@ -60,8 +63,18 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .customLong("quiet"), help: "No per-finding diagnostics on stderr.")
     var quiet = false
 
+    /// The analysis options with --disable applied.
+    func applied(_ options: AnalysisOptions) -> AnalysisOptions {
+        var o = options
+        if !disabled.isEmpty { o.disabled = Array(Set(disabled)).sorted() }
+        return o
+    }
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let unknown = disabled.first(where: { !Analyzer.allIDs.contains($0) }) {
+            throw ValidationError("--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
+        }
     }
 }
 

@@ -136,6 +136,21 @@ import LoopAnalysis
         #expect(plain.stdout == pictured.stdout && plain.stdout.contains("videoDifference"))
     }
 
+    /// --disable RULE: the rule is not reported (and the exit code follows), an unknown rule is a usage error,
+    /// and fix still verifies its output against every rule.
+    @Test func disabledRulesAreNotReported() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let on = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam"])
+        let off = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--disable", "audio-longer-than-video"])
+        #expect(on.status == 1 && on.stdout.contains("audio-longer-than-video"))
+        #expect(off.status == 0 && !off.stdout.contains("audio-longer-than-video"))
+        #expect(try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--disable", "no-such-rule"]).status == 64)
+        let fixed = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", dir.path, "--disable", "audio-longer-than-video"])
+        #expect(fixed.status == 0)
+        #expect(!(try Run.loopprep(["analyze", dir.appendingPathComponent("audio-longer.mp4").path, "--no-seam"]).stdout.contains("audio-longer-than-video")))
+    }
+
     /// An empty folder is not success.
     @Test func emptyFolderIsNoMedia() throws {
         let dir = try Run.temporaryDirectory()

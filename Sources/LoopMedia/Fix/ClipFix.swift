@@ -55,7 +55,10 @@ public enum ClipFix {
             let written = try Probe.probe(temp, keepInput: false, locations: true)
             let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
-            if let bad = findings.first(where: { mustBeClean.contains($0.rule) }) {
+            // The verification does not heed --disable: a rule turned off for the report still guards the output.
+            var strict = analysis
+            strict.disabled = nil
+            if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
                 return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)", plan: plan)
             }
             if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, expected: firstFrames, output: written) {
