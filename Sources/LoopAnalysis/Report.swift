@@ -83,7 +83,8 @@ public struct Report: Codable, Sendable, Equatable {
             summary.files += 1
             if file.error != nil { summary.unreadable += 1 }
             if file.fix?.status == .failed { fixFailed = true }
-            for f in file.findings {
+            // An unreadable file is counted once, as unreadable, not also as an error.
+            for f in file.findings where f.rule != Analyzer.unreadableID {
                 switch f.severity { case .error: summary.errors += 1; case .warning: summary.warnings += 1; case .info: summary.infos += 1 }
                 severities.insert(f.severity)
             }

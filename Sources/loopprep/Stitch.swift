@@ -72,6 +72,17 @@ struct Stitch: AsyncParsableCommand {
         }
     }
 
+    /// A refusal: the sentences on stderr, and with --format json a document on stdout too.
+    func refuse(_ lines: [String], status: ExitStatus) throws -> Never {
+        for line in lines { Console.stderr(line + "\n") }
+        if format == .json {
+            struct Refusal: Encodable { var tool = "loopprep"; var command = "stitch"; var output: String?; var error: String; var details: [String] }
+            let doc = Refusal(output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
+            Console.stdout(String(decoding: (try? StitchReport.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
+        }
+        throw ExitCode(status.rawValue)
+    }
+
     func run() async throws {
         Console.configureFFmpegLog(verbose: verbose)
         let temporaries = TemporaryFiles()
@@ -79,19 +90,14 @@ struct Stitch: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let (paths, requests, looping, points) = try resolve()
-        if paths.isEmpty {
-            Console.stderr("loopprep: error: no media found in \(inputs.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
+        if paths.isEmpty { try refuse(["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], status: .unreadable) }
         // Never over an input; an existing file only when asked.
         if let output, !dryRun {
             if let input = paths.first(where: { ClipFix.sameFile($0, output) }) {
-                Console.stderr("loopprep: error: the output \(output) is the input \(input) (nothing written)\n")
-                throw ExitCode(ExitStatus.findings.rawValue)
+                try refuse(["loopprep: error: the output \(output) is the input \(input) (nothing written)"], status: .findings)
             }
             if FileManager.default.fileExists(atPath: output), !force {
-                Console.stderr("loopprep: error: \(output) exists: --force (or -y) replaces it (nothing written)\n")
-                throw ExitCode(ExitStatus.findings.rawValue)
+                try refuse(["loopprep: error: \(output) exists: --force (or -y) replaces it (nothing written)"], status: .findings)
             }
         }
         var prepared: [PreparedClip] = []
@@ -100,23 +106,18 @@ struct Stitch: AsyncParsableCommand {
             let (inPoint, outPoint) = points[i]
             do { prepared.append(try Stitcher.prepare(path, in: inPoint, out: outPoint, normalize: normalize)) } catch { unreadable.append("\(path): \(MediaError.describe(error))") }
         }
-        guard unreadable.isEmpty else {
-            for line in unreadable { Console.stderr(line + "\n") }
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
+        guard unreadable.isEmpty else { try refuse(unreadable, status: .unreadable) }
         let differences = Stitcher.differences(prepared, normalizing: normalize, codec: codec)
         guard differences.isEmpty else {
-            Console.stderr(normalize ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):\n"
-                                     : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):\n")
-            for line in differences { Console.stderr("  " + line + "\n") }
-            throw ExitCode(ExitStatus.findings.rawValue)
+            try refuse([normalize ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):"
+                                  : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):"]
+                       + differences.map { "  " + $0 }, status: .findings)
         }
         let timeline: StitchTimeline
         do {
             timeline = try Stitcher.timeline(prepared, transitions: requests, loop: looping, normalize: normalize)
         } catch {
-            Console.stderr("loopprep: error: \(MediaError.describe(error))\n")
-            throw ExitCode(ExitStatus.findings.rawValue)
+            try refuse(["loopprep: error: \(MediaError.describe(error))"], status: .findings)
         }
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
         if !dryRun, let output {

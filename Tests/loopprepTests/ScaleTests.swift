@@ -151,6 +151,19 @@ import LoopAnalysis
         #expect(!(try Run.loopprep(["analyze", dir.appendingPathComponent("audio-longer.mp4").path, "--no-seam"]).stdout.contains("audio-longer-than-video")))
     }
 
+    /// A missing folder is one problem (unreadable, not also an error); stitch's refusals are JSON documents
+    /// with --format json.
+    @Test func refusalsAreCountedOnceAndDocumented() throws {
+        let run = try Run.loopprep(["analyze", "/nonexistent/loopprep-folder", "--format", "json", "--quiet"])
+        #expect(run.status == 2)
+        let summary = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any]
+        #expect(summary?["unreadable"] as? Int == 1 && summary?["errors"] as? Int == 0)
+        let stitch = try Run.loopprep(["stitch", Run.fixture("clean.mp4"), Run.fixture("hevc.mp4"), "-o", "/tmp/loopprep-never.mp4", "--format", "json"])
+        #expect(stitch.status == 1)
+        let doc = try JSONSerialization.jsonObject(with: Data(stitch.stdout.utf8)) as? [String: Any]
+        #expect((doc?["error"] as? String)?.contains("differ") == true && (doc?["details"] as? [String])?.count == 1)
+    }
+
     /// An empty folder is not success.
     @Test func emptyFolderIsNoMedia() throws {
         let dir = try Run.temporaryDirectory()
