@@ -72,6 +72,10 @@ struct Fix: AsyncParsableCommand {
         let options = fixOptions
         let analysis = report.applied(AnalysisOptions(target: target, seamChecks: false))
         let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
+        if items.isEmpty && report.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
         // --format jsonl: each file's line as it is done; only what the summary needs is kept.
         let lines = report.format == .jsonl ? JSONLines(command: "fix", options: analysis) { Console.stdout($0) } : nil

@@ -170,5 +170,7 @@ import LoopAnalysis
         defer { try? FileManager.default.removeItem(at: dir) }
         let run = try Run.loopprep(["analyze", dir.path])
         #expect(run.status == 2 && run.stderr.contains("no media found"))
+        let fix = try Run.loopprep(["fix", dir.path, "-o", dir.appendingPathComponent("out").path])
+        #expect(fix.status == 2 && fix.stderr.contains("no media found"))
     }
 }
