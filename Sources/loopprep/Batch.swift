@@ -36,23 +36,44 @@ final class Progress: Sendable {
         enabled = Console.stderrIsTTY && total > 1
     }
 
+    private let shown = Mutex(false)
+
     func advance(_ path: String) {
         let n = done.withLock { $0 += 1; return $0 }
         guard enabled else { return }
-        let width = 24, filled = width * n / max(total, 1)
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let name = path.count > 40 ? "…" + path.suffix(39) : path
-        Console.stderr("\r\u{1B}[2K\(label) [\(bar)] \(n)/\(total) \(name)")
+        shown.withLock { $0 = true }
+        Console.stderr("\r\u{1B}[2K" + Self.line(label, n, total, path, columns: Self.columns()))
     }
 
     /// For work that knows its own count (stitch's parts).
     func show(_ done: Int, of total: Int, _ what: String) {
         guard Console.stderrIsTTY else { return }
-        let width = 24, filled = width * done / max(total, 1)
-        Console.stderr("\r\u{1B}[2K\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) \(what)")
+        shown.withLock { $0 = true }
+        Console.stderr("\r\u{1B}[2K" + Self.line(label, done, total, what, columns: Self.columns()))
     }
 
+    /// Clears the line, whatever drew it.
     func finish() {
-        if enabled { Console.stderr("\r\u{1B}[2K") }
+        if shown.withLock({ $0 }) { Console.stderr("\r\u{1B}[2K") }
+    }
+
+    /// `label [####----] n/total name`, fitted to `columns` (the bar shrinks, then the name is cut from its
+    /// front), so a narrow terminal never wraps it.
+    static func line(_ label: String, _ n: Int, _ total: Int, _ name: String, columns: Int) -> String {
+        let count = " \(n)/\(total) "
+        let room = max(columns - 1, 10)
+        let bar = max(0, min(24, room - label.count - count.count - 3 - 8))
+        let filled = bar * n / max(total, 1)
+        var line = label + (bar > 0 ? " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: bar - filled) + "]" : "") + count
+        let left = room - line.count
+        if left > 1 { line += name.count > left ? "…" + name.suffix(left - 1) : name }
+        return String(line.prefix(room))
+    }
+
+    /// The terminal's width (80 when it does not say).
+    static func columns() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
     }
 }
