@@ -56,7 +56,7 @@ struct Analyze: AsyncParsableCommand {
             let (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
             guard result.error == nil || item.explicit else { return nil }
             if verbose, RemoteFile.isRemote(item.path) {
-                Console.stderr("\(item.path): fetched \(RemoteFile.fetchedBytes(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
+                Console.stderr("\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
             }
             lines?.write(result)
             if slim {

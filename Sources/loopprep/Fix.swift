@@ -109,19 +109,12 @@ struct Fix: AsyncParsableCommand {
         if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
             return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
         }
-        // A remote clip is downloaded beside its output first: fix copies byte ranges of a local file.
-        var source = item.path
-        if RemoteFile.isRemote(item.path) {
-            guard outputDir != nil else {
-                return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
-            }
-            do {
-                source = try temporaries.make(beside: destination)
-                try RemoteFile.download(item.path, to: source)
-            } catch {
-                temporaries.remove(source)
-                return ClipAnalysis.unreadable(path: item.path, error: MediaError("download", reason: MediaError.describe(error)))
-            }
+        if RemoteFile.isRemote(item.path), outputDir == nil {
+            return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
+        }
+        let source: String
+        do { source = try RemoteFile.localCopy(of: item.path, beside: destination, temporaries: temporaries) } catch {
+            return ClipAnalysis.unreadable(path: item.path, error: error)
         }
         defer { if source != item.path { temporaries.remove(source) } }
         var result = ClipFix.fix(source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)

@@ -52,8 +52,8 @@ public final class OutputFile {
         try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
         if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
         // FFmpeg 5.1's Matroska muxer writes CodecDelay from initial_padding but does not add it to the block
-        // timestamps, while its demuxer subtracts it: copied Opus would come back 6.5 ms early. The decoder takes
-        // the pre-skip from the OpusHead anyway, so Matroska outputs carry none.
+        // timestamps, while its demuxer subtracts it. A copy starts with none; where Opus is cut, the remuxer sets
+        // the new pre-skip (setInitialPadding) and places the blocks itself (OpusTrim).
         if String(cString: context.pointee.oformat.pointee.name).contains("matroska") || String(cString: context.pointee.oformat.pointee.name) == "webm" {
             st.pointee.codecpar.pointee.initial_padding = 0
         }

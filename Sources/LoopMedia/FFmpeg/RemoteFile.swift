@@ -39,8 +39,8 @@ public final class RemoteFile: ByteSource {
     init(_ url: String) throws {
         self.url = url
         // One byte asked for: the answer's Content-Range says the length.
-        let (io, _) = try Self.open(url, from: 0, count: 1)
-        var ctx: UnsafeMutablePointer<AVIOContext>? = io
+        var ctx: UnsafeMutablePointer<AVIOContext>? = try Self.open(url, from: 0, count: 1)
+        let io = ctx
         let n = avio_size(io)
         Self.count(url, 1)
         avio_closep(&ctx)
@@ -48,7 +48,8 @@ public final class RemoteFile: ByteSource {
         size = n
     }
 
-    static func open(_ url: String, from offset: Int64, count: Int) throws -> (UnsafeMutablePointer<AVIOContext>, Int) {
+    /// One bounded range request, bytes [offset, offset + count); the caller closes it.
+    static func open(_ url: String, from offset: Int64, count: Int) throws -> UnsafeMutablePointer<AVIOContext> {
         var ctx: UnsafeMutablePointer<AVIOContext>?
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
@@ -56,13 +57,13 @@ public final class RemoteFile: ByteSource {
         av_dict_set(&options, "end_offset", String(offset + Int64(count)), 0)
         try check(avio_open2(&ctx, url, AVIO_FLAG_READ, nil, &options), "open")
         guard let ctx else { throw MediaError("open", reason: "FFmpeg opened no connection") }
-        return (ctx, count)
+        return ctx
     }
 
     func read(at offset: Int64, count: Int) throws -> [UInt8] {
         let want = Int(max(0, min(Int64(count), size - offset)))
         guard want > 0 else { return [] }
-        let (io, _) = try Self.open(url, from: offset, count: want)
+        let io = try Self.open(url, from: offset, count: want)
         var ctx: UnsafeMutablePointer<AVIOContext>? = io
         defer { avio_closep(&ctx) }
         var out = [UInt8](repeating: 0, count: want)
@@ -77,8 +78,20 @@ public final class RemoteFile: ByteSource {
         return Array(out[0..<filled])
     }
 
-    /// Copies the whole file to `path` (fix and stitch work on local bytes).
-    public static func download(_ url: String, to path: String) throws {
+    /// `path` itself when it is local; a remote clip downloaded to a temporary beside `destination` (fix copies
+    /// byte ranges of a local file), which the caller removes with `temporaries.remove`.
+    public static func localCopy(of path: String, beside destination: String, temporaries: TemporaryFiles) throws -> String {
+        guard isRemote(path) else { return path }
+        let temp = try temporaries.make(beside: destination)
+        do { try download(path, to: temp) } catch {
+            temporaries.remove(temp)
+            throw MediaError("download", reason: MediaError.describe(error))
+        }
+        return temp
+    }
+
+    /// Copies the whole file to `path`.
+    static func download(_ url: String, to path: String) throws {
         let remote = try RemoteFile(url)
         FileManager.default.createFile(atPath: path, contents: nil)
         guard let out = FileHandle(forWritingAtPath: path) else { throw MediaError("download", reason: "cannot write \(path)") }
@@ -98,9 +111,4 @@ public final class RemoteFile: ByteSource {
     private static let fetched = Mutex<[String: Int64]>([:])
     static func count(_ url: String, _ bytes: Int64) { fetched.withLock { $0[url, default: 0] += bytes } }
     public static func bytesFetched(_ url: String) -> Int64 { fetched.withLock { $0[url] ?? 0 } }
-}
-
-extension RemoteFile {
-    /// Bytes fetched for `url` so far, for reports.
-    public static func fetchedBytes(_ url: String) -> Int64 { bytesFetched(url) }
 }

@@ -21,16 +21,9 @@ public enum LoopCut {
         } else {
             var options = FixOptions(reencodeHead: reencodeHead)
             options.range = (loop.start, loop.end)
-            // fix copies byte ranges of a local file: a remote clip is downloaded beside the output first.
-            var source = path
-            if RemoteFile.isRemote(path) {
-                do {
-                    source = try temporaries.make(beside: destination)
-                    try RemoteFile.download(path, to: source)
-                } catch {
-                    temporaries.remove(source)
-                    return ClipAnalysis.unreadable(path: path, error: MediaError("download", reason: MediaError.describe(error)))
-                }
+            let source: String
+            do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+                return ClipAnalysis.unreadable(path: path, error: error)
             }
             defer { if source != path { temporaries.remove(source) } }
             let fixed = ClipFix.fix(source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false, temporaries: temporaries)

@@ -17,8 +17,10 @@ public enum LoopSearch {
     }
 
     public static func signatures(_ path: String) throws -> Signatures {
-        let input = try InputFile(path: path)
-        let facts = try Probe.facts(path: path)
+        // The probe's own input, not yet read (it reopens the file when it had to read packets).
+        let probe = try Probe.probe(path)
+        guard let input = probe.input else { throw MediaError("find loop", reason: "the clip was probed without its input") }
+        let facts = probe.facts
         guard let video = facts.mainVideo else { throw MediaError("find loop", reason: "no video track") }
         let audio = facts.mainAudio
         let decoder = try Decoder(input, stream: video.index, threads: 0, fast: true)

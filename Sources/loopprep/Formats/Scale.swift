@@ -30,13 +30,13 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
 /// `{"kind":"file","schemaVersion":1,"tool":"loopprep","command":"analyze","file":{...as in the JSON report}}`
 /// and last `{"kind":"summary","schemaVersion":1,"tool":"loopprep","command":"analyze","summary":{...}}`.
 final class JSONLines: Sendable {
-    struct Line<T: Encodable>: Encodable {
+    struct Line: Encodable {
         var kind: String
         var schemaVersion = Report.currentSchemaVersion
         var tool = "loopprep"
         var command: String
         var options: AnalysisOptions
-        var file: T?
+        var file: FileReport?
         var summary: Report.Summary?
     }
 
@@ -55,28 +55,26 @@ final class JSONLines: Sendable {
         return e
     }
 
+    /// One line: a file's object, or (file nil) the summary.
+    static func line(command: String, options: AnalysisOptions, file: FileReport?, summary: Report.Summary?) -> String {
+        let row = Line(kind: file == nil ? "summary" : "file", command: command, options: options, file: file, summary: summary)
+        return String(decoding: (try? encoder().encode(row)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
     func write(_ file: FileReport) {
-        let line = (try? Self.encoder().encode(Line(kind: "file", command: command, options: options, file: file, summary: nil)))
-            .map { String(decoding: $0, as: UTF8.self) } ?? ""
-        lock.withLock { _ in sink(line + "\n") }
+        let text = Self.line(command: command, options: options, file: file, summary: nil)
+        lock.withLock { _ in sink(text) }
     }
 
     func finish(_ summary: Report.Summary) {
-        let line = (try? Self.encoder().encode(Line<FileReport>(kind: "summary", command: command, options: options, file: nil, summary: summary)))
-            .map { String(decoding: $0, as: UTF8.self) } ?? ""
-        lock.withLock { _ in sink(line + "\n") }
+        let text = Self.line(command: command, options: options, file: nil, summary: summary)
+        lock.withLock { _ in sink(text) }
     }
 
     /// The whole report as lines (not streamed: for --report jsonl=FILE and `loopprep report`).
     static func render(_ report: Report) -> String {
-        var out = ""
-        for file in report.files {
-            out += String(decoding: (try? encoder().encode(Line(kind: "file", command: report.command, options: report.options, file: file, summary: nil)))
-                          ?? Data(), as: UTF8.self) + "\n"
-        }
-        out += String(decoding: (try? encoder().encode(Line<FileReport>(kind: "summary", command: report.command, options: report.options, file: nil,
-                                                                         summary: report.summary))) ?? Data(), as: UTF8.self) + "\n"
-        return out
+        report.files.map { line(command: report.command, options: report.options, file: $0, summary: nil) }.joined()
+            + line(command: report.command, options: report.options, file: nil, summary: report.summary)
     }
 
     /// Reads JSON Lines back: the file objects.
