@@ -7,4 +7,9 @@ swift test 2>&1 | tee "${TMPDIR:-/tmp}/loopprep-test.log"
 status=${PIPESTATUS[0]}
 # A build failure or a run that executed no test must not pass.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "${TMPDIR:-/tmp}/loopprep-test.log" || { echo "no passing Swift Testing run found" >&2; exit 1; }
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+# The FFmpeg layer must also compile against the FFmpeg users have: 7.1 (Debian 13, Ubuntu 25.x) and the newest
+# Debian ships (sid). Compile only; a mirror that cannot be reached is reported and skipped.
+for suite in trixie sid; do
+    bash scripts/check-ffmpeg.sh "$suite" || { rc=$?; [ "$rc" -eq 3 ] && echo "FFmpeg check for $suite skipped" >&2 || exit "$rc"; }
+done

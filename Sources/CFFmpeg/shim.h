@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavfilter/avfilter.h>
@@ -39,6 +40,103 @@ static inline int64_t lp_frame_duration(const AVFrame *f) {
     return f->pkt_duration;
 #endif
 }
+
+// Builds against FFmpeg 5.1 through 9.x: each API that moved between them is reached through one shim here,
+// switched on the library's own version (scripts/check-ffmpeg.sh compiles against a newer tree).
+
+// Profile constants: FF_PROFILE_* until 6.1 added AV_PROFILE_*, and 8.0 removed the old names.
+#ifndef AV_PROFILE_UNKNOWN
+#define AV_PROFILE_UNKNOWN FF_PROFILE_UNKNOWN
+#define AV_LEVEL_UNKNOWN FF_LEVEL_UNKNOWN
+#define AV_PROFILE_H264_BASELINE FF_PROFILE_H264_BASELINE
+#define AV_PROFILE_H264_CONSTRAINED_BASELINE FF_PROFILE_H264_CONSTRAINED_BASELINE
+#define AV_PROFILE_H264_MAIN FF_PROFILE_H264_MAIN
+#define AV_PROFILE_H264_HIGH FF_PROFILE_H264_HIGH
+#define AV_PROFILE_H264_HIGH_10 FF_PROFILE_H264_HIGH_10
+#define AV_PROFILE_H264_HIGH_422 FF_PROFILE_H264_HIGH_422
+#define AV_PROFILE_H264_HIGH_444_PREDICTIVE FF_PROFILE_H264_HIGH_444_PREDICTIVE
+#define AV_PROFILE_HEVC_MAIN FF_PROFILE_HEVC_MAIN
+#define AV_PROFILE_HEVC_MAIN_10 FF_PROFILE_HEVC_MAIN_10
+#endif
+
+// A decoded frame is a keyframe: AVFrame.key_frame until 6.1 moved it into flags (removed in 8.0).
+static inline int lp_frame_is_key(const AVFrame *f) {
+#ifdef AV_FRAME_FLAG_KEY
+    return (f->flags & AV_FRAME_FLAG_KEY) != 0;
+#else
+    return f->key_frame != 0;
+#endif
+}
+// Marks (or unmarks) a frame handed to an encoder as a keyframe.
+static inline void lp_frame_set_key(AVFrame *f, int key) {
+    f->pict_type = key ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE;
+#ifdef AV_FRAME_FLAG_KEY
+    if (key) f->flags |= AV_FRAME_FLAG_KEY; else f->flags &= ~AV_FRAME_FLAG_KEY;
+#else
+    f->key_frame = key;
+#endif
+}
+
+// A stream's side data (display matrix, HDR metadata): on the AVStream until 7.0 moved it to
+// AVCodecParameters.coded_side_data (the AVStream fields went in 8.0).
+static inline const uint8_t *lp_stream_side_data(const AVStream *st, enum AVPacketSideDataType type, size_t *size) {
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+    const AVPacketSideData *sd = av_packet_side_data_get(st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data, type);
+    if (!sd) return NULL;
+    *size = sd->size;
+    return sd->data;
+#else
+    return av_stream_get_side_data(st, type, size);
+#endif
+}
+// Copies every stream side data entry of `from` onto `to`; AVERROR(ENOMEM) when one cannot be allocated.
+static inline int lp_stream_copy_side_data(AVStream *to, const AVStream *from) {
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+    const AVCodecParameters *p = from->codecpar;
+    for (int i = 0; i < p->nb_coded_side_data; i++) {
+        const AVPacketSideData *sd = &p->coded_side_data[i];
+        if (av_packet_side_data_get(to->codecpar->coded_side_data, to->codecpar->nb_coded_side_data, sd->type)) continue;
+        AVPacketSideData *copy = av_packet_side_data_new(&to->codecpar->coded_side_data, &to->codecpar->nb_coded_side_data,
+                                                         sd->type, sd->size, 0);
+        if (!copy) return AVERROR(ENOMEM);
+        memcpy(copy->data, sd->data, sd->size);
+    }
+#else
+    for (int i = 0; i < from->nb_side_data; i++) {
+        const AVPacketSideData *sd = &from->side_data[i];
+        uint8_t *copy = av_stream_new_side_data(to, sd->type, sd->size);
+        if (!copy) return AVERROR(ENOMEM);
+        memcpy(copy, sd->data, sd->size);
+    }
+#endif
+    return 0;
+}
+
+// The sample formats an encoder takes, ending in AV_SAMPLE_FMT_NONE, or NULL for any: AVCodec.sample_fmts
+// until 7.1 added avcodec_get_supported_config (the field went in 8.0).
+static inline const enum AVSampleFormat *lp_codec_sample_formats(const AVCodec *codec) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+    const void *formats = NULL;
+    int count = 0;
+    if (avcodec_get_supported_config(NULL, codec, AV_CODEC_CONFIG_SAMPLE_FORMAT, 0, &formats, &count) < 0) return NULL;
+    return formats;
+#else
+    return codec->sample_fmts;
+#endif
+}
+
+// swscale: SwsContext became a public struct in 8.0 (Swift then sees a typed pointer, not an opaque one) and
+// its flags an enum. Swift holds the context as a raw pointer through these three.
+static const int lp_sws_area = SWS_AREA;
+static const int lp_sws_bicubic = SWS_BICUBIC;
+static inline void *lp_sws_get(int sw, int sh, enum AVPixelFormat sf, int dw, int dh, enum AVPixelFormat df, int flags) {
+    return sws_getContext(sw, sh, sf, dw, dh, df, flags, NULL, NULL, NULL);
+}
+static inline int lp_sws_scale(void *ctx, const uint8_t *const src[], const int src_stride[], int y, int h,
+                               uint8_t *const dst[], const int dst_stride[]) {
+    return sws_scale(ctx, src, src_stride, y, h, dst, dst_stride);
+}
+static inline void lp_sws_free(void *ctx) { sws_freeContext(ctx); }
 
 // av_log's callback receives a va_list; format it here so Swift gets a plain string.
 typedef void (*lp_log_line_fn)(int level, const char *line);

@@ -5,13 +5,12 @@ import LoopAnalysis
 /// their aspect ratio (black bars, centred), for --normalize.
 final class FrameFitter {
     let width: Int32, height: Int32, format: AVPixelFormat
-    private var context: OpaquePointer?
-    private var key: (Int32, Int32, Int32) = (0, 0, -1)
+    /// The picture's scaler, for one fitted size (a source of another shape gets another).
+    private var scaler: ScaleContext?
 
     init(width: Int32, height: Int32, format: Int32) {
         self.width = width; self.height = height; self.format = AVPixelFormat(rawValue: format)
     }
-    deinit { sws_freeContext(context) }
 
     func fit(_ frame: Frame) throws -> Frame {
         let f = frame.pointer.pointee
@@ -20,12 +19,9 @@ final class FrameFitter {
         let scale = min(Double(width) / Double(f.width), Double(height) / Double(f.height))
         let w = Int32(Double(f.width) * scale / 2) * 2, h = Int32(Double(f.height) * scale / 2) * 2
         let x0 = (width - w) / 4 * 2, y0 = (height - h) / 4 * 2
-        if context == nil || key != (f.width, f.height, f.format) {
-            sws_freeContext(context)
-            context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), w, h, format, SWS_BICUBIC, nil, nil, nil)
-            key = (f.width, f.height, f.format)
+        if scaler == nil || scaler!.width != w || scaler!.height != h {
+            scaler = ScaleContext(width: w, height: h, format: format, flags: lp_sws_bicubic)
         }
-        guard let context else { throw MediaError("scale frame", reason: "unsupported pixel format or size") }
         let out = try Frame()
         let o = out.pointer
         o.pointee.width = width; o.pointee.height = height; o.pointee.format = format.rawValue
@@ -46,14 +42,7 @@ final class FrameFitter {
             dst[p] = bases[p]! + Int(y0 >> sy) * Int(linesizes[p]) + Int(x0 >> sx)
             strides[p] = linesizes[p]
         }
-        var srcData = f.data, srcStride = f.linesize
-        _ = try withUnsafePointer(to: &srcData) { dataTuple in
-            try withUnsafePointer(to: &srcStride) { strideTuple in
-                let src = UnsafeRawPointer(dataTuple).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                let stride = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
-                return try check(sws_scale(context, src, stride, 0, f.height, &dst, &strides), "scale frame")
-            }
-        }
+        try scaler!.scale(frame, into: &dst, strides: &strides)
         return out
     }
 }

@@ -50,7 +50,7 @@ public final class AudioEncoder {
 
     /// Planar float first (AAC), then what the encoder lists first.
     static func preferredFormat(_ codec: UnsafePointer<AVCodec>) -> AVSampleFormat {
-        guard let formats = codec.pointee.sample_fmts else { return AV_SAMPLE_FMT_FLTP }
+        guard let formats = lp_codec_sample_formats(codec) else { return AV_SAMPLE_FMT_FLTP }
         var i = 0, first = formats[0]
         while formats[i] != AV_SAMPLE_FMT_NONE {
             if formats[i] == AV_SAMPLE_FMT_FLTP { return AV_SAMPLE_FMT_FLTP }

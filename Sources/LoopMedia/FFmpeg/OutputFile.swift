@@ -63,11 +63,7 @@ public final class OutputFile {
         st.pointee.r_frame_rate = source.pointee.r_frame_rate
         st.pointee.disposition = source.pointee.disposition
         av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
-        for i in 0..<Int(source.pointee.nb_side_data) {
-            let sd = source.pointee.side_data[i]
-            guard let copy = av_stream_new_side_data(st, sd.type, Int(sd.size)) else { throw MediaError("add stream", code: lp_error_enomem) }
-            copy.update(from: sd.data, count: Int(sd.size))
-        }
+        try check(lp_stream_copy_side_data(st, source), "add stream")
         return Int(st.pointee.index)
     }
 

@@ -18,7 +18,7 @@ extension InputFile {
         }
         let codec = String(cString: avcodec_get_name(par.codec_id))
         var profile: String?
-        let profileID = par.profile != FF_PROFILE_UNKNOWN ? par.profile : Self.profileFromExtradata(par)
+        let profileID = par.profile != AV_PROFILE_UNKNOWN ? par.profile : Self.profileFromExtradata(par)
         if let profileID, let name = avcodec_profile_name(par.codec_id, profileID) { profile = String(cString: name) }
         // The stream's base rate (r_frame_rate: the rate every timestamp fits) before the average, which a
         // held or stretched frame pulls away from the nominal one (25 fps reads as 320000/12949).
@@ -53,7 +53,7 @@ extension InputFile {
     /// Clockwise degrees from the display matrix (FFmpeg reports counter-clockwise).
     private func rotation(_ index: Int) -> Int? {
         var size: Int = 0
-        guard let data = av_stream_get_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return nil }
+        guard let data = lp_stream_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return nil }
         let ccw = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
         guard ccw.isFinite else { return nil }
         let cw = (Int((-ccw).rounded()) % 360 + 360) % 360

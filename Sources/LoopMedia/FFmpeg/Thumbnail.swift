@@ -29,44 +29,24 @@ public struct RGBImage: Sendable, Equatable {
 
 /// Owns a swscale context that converts frames (of whatever size and format) to one output size and format.
 final class Scaler {
-    private var context: OpaquePointer?
-    private var key: (Int32, Int32, Int32) = (0, 0, -1)
+    private let context: ScaleContext
     let width: Int, height: Int
-    let format: AVPixelFormat
     let bytesPerPixel: Int
 
     init(width: Int, height: Int, format: AVPixelFormat = AV_PIX_FMT_GRAY8) {
-        self.width = width; self.height = height; self.format = format
+        self.width = width; self.height = height
         bytesPerPixel = format == AV_PIX_FMT_RGB24 ? 3 : 1
+        context = ScaleContext(width: Int32(width), height: Int32(height), format: format, flags: lp_sws_area)
     }
 
-    deinit { sws_freeContext(context) }
-
     func scale(_ frame: Frame) throws -> [UInt8] {
-        let f = frame.pointer.pointee
-        if context == nil || key != (f.width, f.height, f.format) {
-            sws_freeContext(context)
-            context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), Int32(width), Int32(height), format,
-                                     SWS_AREA, nil, nil, nil)
-            key = (f.width, f.height, f.format)
-        }
-        guard let context else { throw MediaError("scale frame", reason: "unsupported pixel format or size") }
         let stride = width * bytesPerPixel
         var out = [UInt8](repeating: 0, count: stride * height)
-        var srcData = frame.pointer.pointee.data
-        var srcStride = frame.pointer.pointee.linesize
-        let rows = try out.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        try out.withUnsafeMutableBufferPointer { buffer in
             var dst: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var dstStride: [Int32] = [Int32(stride), 0, 0, 0]
-            return try withUnsafePointer(to: &srcData) { dataTuple in
-                try withUnsafePointer(to: &srcStride) { strideTuple in
-                    let src = UnsafeRawPointer(dataTuple).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)
-                    let strides = UnsafeRawPointer(strideTuple).assumingMemoryBound(to: Int32.self)
-                    return try check(sws_scale(context, src, strides, 0, f.height, &dst, &dstStride), "scale frame")
-                }
-            }
+            var strides: [Int32] = [Int32(stride), 0, 0, 0]
+            try context.scale(frame, into: &dst, strides: &strides)
         }
-        guard rows > 0 else { throw MediaError("scale frame", reason: "no output rows") }
         return out
     }
 

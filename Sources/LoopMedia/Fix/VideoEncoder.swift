@@ -20,7 +20,7 @@ final class VideoEncoder {
         var par = st.codecpar.pointee
         let source = String(cString: avcodec_get_name(par.codec_id))
         let name = override ?? source
-        if name != source { par.profile = FF_PROFILE_UNKNOWN; par.level = FF_LEVEL_UNKNOWN }
+        if name != source { par.profile = AV_PROFILE_UNKNOWN; par.level = AV_LEVEL_UNKNOWN }
         guard let encoderName = Self.encoders[name] else {
             throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 and AV1 only)")
         }
@@ -52,7 +52,7 @@ final class VideoEncoder {
             // every keyframe; no B-frames, no weighted prediction (slice headers are rewritten for new ids),
             // no encoder-info SEI. Its parameter sets always have id 0: the caller renumbers them.
             ctx.pointee.thread_count = 1
-            if let profile = [FF_PROFILE_HEVC_MAIN: "main", FF_PROFILE_HEVC_MAIN_10: "main10"][par.profile] { av_dict_set(&options, "profile", profile, 0) }
+            if let profile = [AV_PROFILE_HEVC_MAIN: "main", AV_PROFILE_HEVC_MAIN_10: "main10"][par.profile] { av_dict_set(&options, "profile", profile, 0) }
             av_dict_set(&options, "preset", "superfast", 0)
             av_dict_set(&options, "crf", "18", 0)
             var params = ["bframes=0", "scenecut=0", "weightp=0", "info=0", "repeat-headers=0", "aud=0", "log-level=error", "pools=2", "frame-threads=1"]
@@ -90,7 +90,7 @@ final class VideoEncoder {
         var out: [String] = []
         var stream = st
         var size = 0
-        if let data = av_stream_get_side_data(&stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size), size >= MemoryLayout<AVMasteringDisplayMetadata>.size {
+        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size), size >= MemoryLayout<AVMasteringDisplayMetadata>.size {
             let m = UnsafeRawPointer(data).load(as: AVMasteringDisplayMetadata.self)
             if m.has_primaries != 0 && m.has_luminance != 0 {
                 func c(_ r: AVRational) -> Int { Int((Double(r.num) / Double(max(r.den, 1)) * 50000).rounded()) }
@@ -100,7 +100,7 @@ final class VideoEncoder {
                            + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))L(\(l(m.max_luminance)),\(l(m.min_luminance)))")
             }
         }
-        if let data = av_stream_get_side_data(&stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
+        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
             let l = UnsafeRawPointer(data).load(as: AVContentLightMetadata.self)
             out.append("max-cll=\(l.MaxCLL),\(l.MaxFALL)")
         }
@@ -122,12 +122,12 @@ final class VideoEncoder {
 
     static func profile(_ id: Int32) -> String? {
         switch id {
-        case FF_PROFILE_H264_BASELINE, FF_PROFILE_H264_CONSTRAINED_BASELINE: "baseline"
-        case FF_PROFILE_H264_MAIN: "main"
-        case FF_PROFILE_H264_HIGH: "high"
-        case FF_PROFILE_H264_HIGH_10: "high10"
-        case FF_PROFILE_H264_HIGH_422: "high422"
-        case FF_PROFILE_H264_HIGH_444_PREDICTIVE: "high444"
+        case AV_PROFILE_H264_BASELINE, AV_PROFILE_H264_CONSTRAINED_BASELINE: "baseline"
+        case AV_PROFILE_H264_MAIN: "main"
+        case AV_PROFILE_H264_HIGH: "high"
+        case AV_PROFILE_H264_HIGH_10: "high10"
+        case AV_PROFILE_H264_HIGH_422: "high422"
+        case AV_PROFILE_H264_HIGH_444_PREDICTIVE: "high444"
         default: nil
         }
     }

@@ -37,7 +37,7 @@ public enum LoopSearch {
             if firstPts == nil { firstPts = pts }
             let t = Rational(pts - firstPts!) * vtb
             if let last = times.last, t <= last { return }
-            if f.pointer.pointee.key_frame != 0 { keys.insert(frames.count) }
+            if lp_frame_is_key(f.pointer) != 0 { keys.insert(frames.count) }
             frames.append(FrameSignature(luma: try scaler.scale(f)))
             times.append(t)
             edges.boundary(at: t)

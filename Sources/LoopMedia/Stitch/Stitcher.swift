@@ -655,8 +655,7 @@ struct StitchWriter {
                 picture = try graphs[j]!.draw(fa, fb)
             }
             picture.pointer.pointee.pts = Int64(firstOutput + offset) * ticks
-            picture.pointer.pointee.pict_type = offset == 0 ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-            picture.pointer.pointee.key_frame = offset == 0 ? 1 : 0
+            lp_frame_set_key(picture.pointer, offset == 0 ? 1 : 0)
             try encoder.encode(picture, emit)
             if let failure { throw failure }
         }
