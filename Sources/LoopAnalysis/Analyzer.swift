@@ -11,6 +11,21 @@ public enum Analyzer {
 
     public static var allIDs: [String] { rules.flatMap(\.ids) + [unreadableID] }
 
+    /// A rule's threshold as `.loopprep.json` may set it.
+    public struct Threshold: Sendable {
+        public var defaultValue: Double
+        public var range: ClosedRange<Double>
+        public var unit: String
+    }
+
+    /// The rules whose limit a project may set, by id.
+    public static let thresholds: [String: Threshold] = [
+        "seam-visual-jump": Threshold(defaultValue: SeamVisualJump.floor, range: 0...255,
+                                      unit: "mean luma difference of 255 below which the seam is not a cut"),
+        "seam-audio-click": Threshold(defaultValue: SeamAudioClick.threshold, range: 0...2,
+                                      unit: "jump in full scale above which the seam clicks"),
+    ]
+
     /// Worst first, then by track and rule id, so output is stable.
     public static func findings(in clip: ClipFacts, options: AnalysisOptions = .init()) -> [Finding] {
         let off = Set(options.disabled ?? [])

@@ -42,9 +42,26 @@ public struct AnalysisOptions: Codable, Sendable, Equatable {
     public var seamChecks: Bool
     /// Rules not reported (--disable), sorted; nil: none.
     public var disabled: [String]?
+    /// Rule thresholds set by `.loopprep.json` (rule id: value); a rule not named keeps its default.
+    public var thresholds: [String: Double]?
+    /// The `.loopprep.json` these options came from, as found; nil: none.
+    public var config: String?
 
     public init(target: Target = .apple, minimumLoopSeconds: Rational = .one, seamChecks: Bool = true) {
         self.target = target; self.minimumLoopSeconds = minimumLoopSeconds; self.seamChecks = seamChecks
+    }
+
+    /// These options with `rules` also not reported.
+    public func disabling(_ rules: some Sequence<String>) -> AnalysisOptions {
+        var o = self
+        let all = Set(disabled ?? []).union(rules)
+        o.disabled = all.isEmpty ? nil : all.sorted()
+        return o
+    }
+
+    /// A rule's threshold: the configured one, else its default.
+    public func threshold(_ rule: String) -> Double {
+        thresholds?[rule] ?? Analyzer.thresholds[rule]?.defaultValue ?? 0
     }
 }
 

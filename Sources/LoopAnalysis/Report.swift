@@ -7,6 +7,8 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var error: String?
     /// fix: what was done to the file.
     public var fix: FixOutcome?
+    /// Rules not checked on this file by `.loopprep.json`'s `ignore` (sorted); nil: none.
+    public var ignoredRules: [String]?
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
         self.path = path; self.facts = facts; self.findings = findings; self.error = error; self.fix = fix

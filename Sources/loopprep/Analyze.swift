@@ -12,11 +12,11 @@ struct Analyze: AsyncParsableCommand {
     @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).")
     var paths: [String]
 
-    @Option(help: "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers).")
-    var target: Target = .apple
+    @Option(help: "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers). Default: .loopprep.json's, else apple.")
+    var target: Target?
 
-    @Option(name: .customLong("min-loop"), help: "Seconds below which a clip is too short for a queue looper.")
-    var minLoop: Double = 1
+    @Option(name: .customLong("min-loop"), help: "Seconds below which a clip is too short for a queue looper. Default: .loopprep.json's, else 1.")
+    var minLoop: Double?
 
     @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
     var noSeam = false
@@ -32,15 +32,16 @@ struct Analyze: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
         if noSeam && (html != nil || seamImages != nil) { throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam") }
-        guard minLoop >= 0, minLoop < 86_400 else { throw ValidationError("--min-loop must be between 0 and 86400 seconds") }
+        if let minLoop, !(minLoop >= 0 && minLoop < 86_400) { throw ValidationError("--min-loop must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
+        let settings = try report.settings()
         // --min-loop is typed in decimal; keep it exact to the millisecond.
-        let options = report.applied(AnalysisOptions(target: target, minimumLoopSeconds: Rational(Int64((minLoop * 1000).rounded()), 1000),
-                                                     seamChecks: !noSeam))
-        let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
+        let options = report.applied(AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
+                                     minimumLoopSeconds: minLoop.map { Rational(Int64(($0 * 1000).rounded()), 1000) })
+        let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose
         // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
@@ -53,7 +54,9 @@ struct Analyze: AsyncParsableCommand {
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
-            let (result, strip) = ClipAnalysis.report(path: item.path, options: options, picture: picture)
+            let (fileOptions, ignored) = settings.options(options, for: item.path)
+            var (result, strip) = ClipAnalysis.report(path: item.path, options: fileOptions, picture: picture)
+            result.ignoredRules = ignored
             guard result.error == nil || item.explicit else { return nil }
             if verbose, RemoteFile.isRemote(item.path) {
                 Console.stderr("\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")

@@ -44,8 +44,8 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("reencode-audio"), help: "Encode the audio again (same codec) where its container cannot say a trim around copied frames: an MP3 gets a LAME header with its delay and padding.")
     var reencodeAudio = false
 
-    @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut).")
-    var target: Target = .apple
+    @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut). Default: .loopprep.json's, else apple.")
+    var target: Target?
 
     @OptionGroup var report: ReportOptions
 
@@ -66,12 +66,13 @@ struct Fix: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
 
+        let settings = try report.settings()
+        let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: target)
         var fixOptions = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
-                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: target.isBrowser)
+                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
         let options = fixOptions
-        let analysis = report.applied(AnalysisOptions(target: target, seamChecks: false))
-        let items = Inputs.collect(paths).filter { report.shard?.keeps($0) ?? true }
+        let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
         if items.isEmpty && report.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
@@ -82,8 +83,10 @@ struct Fix: AsyncParsableCommand {
         let slim = lines != nil && report.reports.isEmpty
         let tally = Mutex(Report.Tally()), quiet = report.quiet
         let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
-            guard let result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: analysis,
+            let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
+            guard var result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: fileAnalysis,
                                            temporaries: temporaries) else { return nil }
+            result.ignoredRules = ignored
             lines?.write(result)
             if slim {
                 if !quiet { Console.stderr(Diagnostics.render(Report(command: "fix", options: analysis, files: [result]))) }

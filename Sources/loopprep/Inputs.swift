@@ -11,6 +11,8 @@ struct Inputs {
         var relativePath: String
         /// Named on the command line: a read failure is always reported.
         var explicit: Bool
+        /// Found by searching a folder (not named on the command line).
+        var searched: Bool = false
     }
 
     static let mediaExtensions: Set = ["mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
@@ -37,7 +39,7 @@ struct Inputs {
                     .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
                 let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
                 found.append(Item(path: shown, relativePath: relative,
-                                  explicit: mediaExtensions.contains(url.pathExtension.lowercased())))
+                                  explicit: mediaExtensions.contains(url.pathExtension.lowercased()), searched: true))
             }
             items += found.sorted { $0.path < $1.path }
         }

@@ -48,6 +48,12 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .customLong("disable"), help: ArgumentHelp("Do not report this rule (repeatable). fix still verifies its outputs against every rule.", valueName: "rule"))
     var disabled: [String] = []
 
+    @Option(help: ArgumentHelp("Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.", valueName: "file"))
+    var config: String?
+
+    @Flag(name: .customLong("no-config"), help: "Ignore any .loopprep.json.")
+    var noConfig = false
+
     @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
     var shard: Shard?
 
@@ -63,15 +69,27 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .customLong("quiet"), help: "No per-finding diagnostics on stderr.")
     var quiet = false
 
-    /// The analysis options with --disable applied.
-    func applied(_ options: AnalysisOptions) -> AnalysisOptions {
-        var o = options
-        if !disabled.isEmpty { o.disabled = Array(Set(disabled)).sorted() }
-        return o
+    /// The project's `.loopprep.json` (or --config's file); a file that cannot be used is a usage error, exit 64.
+    func settings() throws -> ProjectSettings {
+        do {
+            let settings = try ProjectSettings.load(explicit: config, search: !noConfig)
+            if verbose, let file = settings.file { Console.stderr("loopprep: settings from \(file)\n") }
+            return settings
+        } catch {
+            Console.stderr("loopprep: error: \(error.message)\n")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// The analysis options: the command line's, then the project's file, then the defaults; --disable added.
+    func applied(_ options: AnalysisOptions, settings: ProjectSettings = ProjectSettings(), target: Target? = nil,
+                 minimumLoopSeconds: Rational? = nil) -> AnalysisOptions {
+        settings.applied(to: options, target: target, minimumLoopSeconds: minimumLoopSeconds).disabling(disabled)
     }
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if config != nil && noConfig { throw ValidationError("use either --config FILE or --no-config, not both") }
         if let unknown = disabled.first(where: { !Analyzer.allIDs.contains($0) }) {
             throw ValidationError("--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
         }

@@ -6,13 +6,13 @@ public struct SeamAudioClick: Rule {
     public let ids = ["seam-audio-click"]
     public init() {}
 
-    /// About -26 dBFS: a step that size is an audible click on any material.
+    /// About -26 dBFS: a step that size is an audible click on any material (a project may set its own).
     public static let threshold = 0.05
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let jumps = clip.seam?.audioJump, let track = clip.mainAudio,
               let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element }),
-              jump > Self.threshold else { return [] }
+              jump > options.threshold(ids[0]) else { return [] }
         let db = 20 * log10(jump)
         return [Finding(
             rule: ids[0], severity: .warning, track: track.index,

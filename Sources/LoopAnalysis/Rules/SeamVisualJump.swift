@@ -6,13 +6,14 @@ public struct SeamVisualJump: Rule {
     public let ids = ["seam-visual-jump"]
     public init() {}
 
-    /// Below this mean luma difference (of 255) a cut is not noticeable whatever the motion.
+    /// Below this mean luma difference (of 255) a cut is not noticeable whatever the motion (a project may set
+    /// its own: `.loopprep.json` thresholds).
     public static let floor = 6.0
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
         let motion = clip.seam?.videoMotion ?? 0
-        guard difference > max(Self.floor, 3 * motion) else { return [] }
+        guard difference > max(options.threshold(ids[0]), 3 * motion) else { return [] }
         return [Finding(
             rule: ids[0], severity: .warning, track: track.index,
             message: "the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the loop point shows as a cut",
