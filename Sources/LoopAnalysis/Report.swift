@@ -44,9 +44,13 @@ public enum ExitStatus: Int32, Sendable {
 /// The versioned report every output format renders.
 public struct Report: Codable, Sendable, Equatable {
     public static let currentSchemaVersion = 1
+    /// loopprep's own version (--version prints it; every report carries it).
+    public static let toolVersion = "0.1.0"
 
     public var schemaVersion: Int
     public var tool: String
+    /// The loopprep version that wrote the report; absent in reports written before it was added.
+    public var version: String?
     public var command: String
     public var options: AnalysisOptions
     public var files: [FileReport]
@@ -65,6 +69,7 @@ public struct Report: Codable, Sendable, Equatable {
     public init(command: String, options: AnalysisOptions, files: [FileReport]) {
         schemaVersion = Self.currentSchemaVersion
         tool = "loopprep"
+        version = Self.toolVersion
         self.command = command
         self.options = options
         self.files = files.sorted { $0.path < $1.path }

@@ -71,6 +71,15 @@ struct Loop: AsyncParsableCommand {
         enum CodingKeys: String, CodingKey { case path, candidates, chosen, output, error, findings }
     }
 
+    /// `--format json`: the results with the tool and its version, as every report carries them.
+    struct Document: Encodable {
+        var schemaVersion = 1
+        var tool = "loopprep"
+        var version = Report.toolVersion
+        var command = "loop"
+        var files: [Result]
+    }
+
     func run() async throws {
         Console.configureFFmpegLog(verbose: false)
         let temporaries = TemporaryFiles()
@@ -111,11 +120,11 @@ struct Loop: AsyncParsableCommand {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(["files": results]), as: UTF8.self))
+            print(String(decoding: try encoder.encode(Document(files: results)), as: UTF8.self))
         case .text:
             for r in results { print(Self.text(r), terminator: "") }
         }
-        if let html { try Data(Self.page(results).utf8).write(to: URL(fileURLWithPath: html)) }
+        if let html { try Data(Self.page(results).utf8).write(to: URL(fileURLWithPath: html), options: .atomic) }
         let failed = results.contains { $0.error != nil }
         throw ExitCode(failed ? 1 : 0)
     }

@@ -14,7 +14,7 @@ struct LoopPrep: AsyncParsableCommand {
           64  usage error
           130 interrupted (SIGINT), 143 terminated (SIGTERM): temporary files removed, nothing partial left
         """,
-        version: "0.1.0",
+        version: Report.toolVersion,
         subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
     )
 }

@@ -120,6 +120,8 @@ struct Stitch: AsyncParsableCommand {
             try refuse(["loopprep: error: \(MediaError.describe(error))"], status: .findings)
         }
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
+        // A WebM is meant for browsers: its findings are the web target's.
+        let outputOptions = AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple)
         if !dryRun, let output {
             do {
                 let bar = Progress(total: 0, label: "stitching")
@@ -129,9 +131,7 @@ struct Stitch: AsyncParsableCommand {
                 }
                 bar.finish()
                 result.facts = facts
-                // A WebM is meant for browsers: its findings are the web target's.
-                let target: Target = Stitcher.outputFormat(output) == "webm" ? .web : .apple
-                result.findings = Analyzer.findings(in: facts, options: AnalysisOptions(target: target))
+                result.findings = Analyzer.findings(in: facts, options: outputOptions)
             } catch {
                 result.error = MediaError.whileWriting(error)
             }
@@ -140,11 +140,11 @@ struct Stitch: AsyncParsableCommand {
             var files: [FileReport] = []
             var strips: [String: [UInt8]] = [:]
             if result.error == nil, let output, !dryRun {
-                let (report, strip) = ClipAnalysis.report(path: output, options: .init(), picture: true)
+                let (report, strip) = ClipAnalysis.report(path: output, options: outputOptions, picture: true)
                 files.append(report)
                 strips[output] = strip
             }
-            let page = HTMLReport.render(Report(command: "stitch", options: .init(), files: files), strips: strips, timeline: timeline)
+            let page = HTMLReport.render(Report(command: "stitch", options: outputOptions, files: files), strips: strips, timeline: timeline)
             let url = URL(fileURLWithPath: html)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(page.utf8).write(to: url, options: .atomic)
@@ -267,6 +267,8 @@ struct Manifest: Encodable {
     struct ClipItem: Encodable { var path: String; var place: Entry }
     struct JoinItem: Encodable { var from: String; var to: String; var kind: TransitionKind; var frames: Int; var place: Entry }
     var schemaVersion = 1
+    var tool = "loopprep"
+    var version = Report.toolVersion
     var output: String?
     var frameRate: Rational
     var frames: Int
@@ -285,6 +287,8 @@ struct Manifest: Encodable {
 
 struct StitchReport: Encodable {
     var schemaVersion = 1
+    var tool = "loopprep"
+    var version = Report.toolVersion
     var output: String?
     var timeline: StitchTimeline
     var facts: ClipFacts?

@@ -4,27 +4,15 @@ import LoopAnalysis
 /// One self-contained page (no network: styles, script and pictures inline), well-formed XHTML so any XML
 /// reader can check it. Light and dark by the reader's colour scheme; clips sortable by severity or name.
 enum HTMLReport {
-    /// `timeline`: a stitch's, drawn above the clips.
-    static func render(_ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil) -> String {
+    /// `timeline`: a stitch's, drawn above the clips. `written`: when, for the page's header.
+    static func render(_ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil, written: Date = Date()) -> String {
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
             return x != y ? x > y : a.path < b.path
         }
-        var body = "<h1>loopprep \(x(report.command))</h1>\n" + summary(report)
-        if let timeline {
-            body += "<h2>Timeline</h2>\n" + TimelinePicture.svg(timeline)
-            body += "<table class=\"rules\"><tr><th>clip</th><th>start</th><th>end</th><th>frames</th></tr>\n"
-            for c in timeline.clips {
-                body += "<tr><td>\(x(c.path))</td><td>\(Figures.decimal(c.span.start, places: 3)) s</td><td>\(Figures.decimal(c.span.end, places: 3)) s</td><td>\(c.span.startFrame)-\(c.span.endFrame)</td></tr>\n"
-            }
-            body += "</table>\n"
-        }
-        body += """
-        <p class="sort">Sort: <button type="button" onclick="sortBy('severity')">worst first</button> \
-        <button type="button" onclick="sortBy('name')">by name</button></p>
-        <div id="clips">
-
-        """
+        var body = "<h1>loopprep \(x(report.command))</h1>\n" + header(report, written: written) + summary(report)
+        if let timeline { body += Self.timeline(timeline) }
+        body += filters(report) + "<div id=\"clips\">\n"
         for file in files { body += clip(file, strip: strips[file.path]) }
         body += "</div>\n"
         return """
@@ -34,7 +22,7 @@ enum HTMLReport {
         <head>
         <meta charset="utf-8"/>
         <meta name="viewport" content="width=device-width, initial-scale=1"/>
-        <title>loopprep report</title>
+        <title>loopprep \(x(report.command)) report</title>
         <style>\(css)\(TimelinePicture.css)</style>
         </head>
         <body>
@@ -47,28 +35,98 @@ enum HTMLReport {
         """
     }
 
+    /// Which loopprep, when, and the settings the findings depend on.
+    static func header(_ report: Report, written: Date) -> String {
+        let stamp = ISO8601DateFormatter().string(from: written).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        let o = report.options
+        var settings = ["target \(o.target.rawValue)", "min-loop \(Figures.decimal(o.minimumLoopSeconds, places: 3)) s",
+                        "seam checks \(o.seamChecks ? "on" : "off")"]
+        if let disabled = o.disabled, !disabled.isEmpty { settings.append("disabled: " + disabled.joined(separator: ", ")) }
+        for (rule, value) in (o.thresholds ?? [:]).sorted(by: { $0.key < $1.key }) { settings.append("\(rule) threshold \(value)") }
+        settings.append("config: " + (o.config ?? "none"))
+        return "<p class=\"meta\">loopprep \(x(report.version ?? Report.toolVersion)), written \(x(stamp))</p>\n"
+            + "<p class=\"meta\">Settings: \(settings.map { x($0) }.joined(separator: " \u{00B7} "))</p>\n"
+    }
+
+    /// Clips and findings counted apart: a clip with three warnings is one clip, three findings.
     static func summary(_ report: Report) -> String {
         let s = report.summary
-        let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
-        var out = "<div class=\"summary\">\n<p><strong>\(s.files)</strong> clip\(s.files == 1 ? "" : "s"): "
-        out += "<span class=\"badge ok\">\(clean) clean</span> <span class=\"badge error\">\(s.errors) error\(s.errors == 1 ? "" : "s")</span> "
-        out += "<span class=\"badge warning\">\(s.warnings) warning\(s.warnings == 1 ? "" : "s")</span> "
-        out += "<span class=\"badge info\">\(s.infos) info</span> <span class=\"badge error\">\(s.unreadable) unreadable</span></p>\n"
+        var clean = 0, withErrors = 0, withWarnings = 0
+        for file in report.files where file.error == nil {
+            switch file.worst { case .error: withErrors += 1; case .warning: withWarnings += 1; default: clean += 1 }
+        }
+        func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        var out = "<div class=\"summary\">\n<div class=\"figures\">\n"
+        out += "<div class=\"figure\" id=\"clip-count\"><span class=\"label\">Clips</span> <strong>\(s.files)</strong> "
+        out += "<span class=\"parts\"><span class=\"badge ok\">\(clean) clean</span> <span class=\"badge error\">\(withErrors) with errors</span> "
+        out += "<span class=\"badge warning\">\(withWarnings) with warnings</span> <span class=\"badge error\">\(s.unreadable) unreadable</span></span></div>\n"
+        out += "<div class=\"figure\" id=\"finding-count\"><span class=\"label\">Findings</span> <strong>\(s.errors + s.warnings + s.infos)</strong> "
+        out += "<span class=\"parts\"><span class=\"badge error\">\(n(s.errors, "error", "errors"))</span> "
+        out += "<span class=\"badge warning\">\(n(s.warnings, "warning", "warnings"))</span> <span class=\"badge info\">\(s.infos) info</span></span></div>\n"
+        out += "</div>\n"
         if !s.filesByRule.isEmpty {
-            out += "<table class=\"rules\"><tr><th>rule</th><th>clips</th></tr>\n"
+            out += "<div class=\"scroll\"><table class=\"rules\"><tr><th>rule</th><th>clips</th></tr>\n"
             for (rule, count) in s.filesByRule.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
                 out += "<tr><td><code>\(x(rule))</code></td><td>\(count)</td></tr>\n"
             }
-            out += "</table>\n"
+            out += "</table></div>\n"
         }
         return out + "</div>\n"
+    }
+
+    /// A stitch's timeline: the picture (scrolls sideways on a narrow screen) and, readable at any width, every
+    /// clip and join in order, the --loop wrap-around named as such.
+    static func timeline(_ t: StitchTimeline) -> String {
+        var out = "<h2>Timeline</h2>\n<div class=\"scroll\">" + TimelinePicture.svg(t) + "</div>\n"
+        out += "<ol class=\"events\">\n"
+        func name(_ i: Int) -> String { x((t.clips[i].path as NSString).lastPathComponent) }
+        func at(_ span: Span) -> String { "\(Figures.decimal(span.start, places: 3))\u{2013}\(Figures.decimal(span.end, places: 3)) s" }
+        var events: [(Span, Int, String)] = t.clips.enumerated().map { i, c in
+            (c.span, 0, "<span class=\"when\">\(at(c.span))</span> <strong>\(wrappable(c.path))</strong>, frames \(c.span.startFrame)\u{2013}\(c.span.endFrame)")
+        }
+        for j in t.joins {
+            let wrap = t.loop && j.to == 0 && j.from == t.clips.count - 1
+            guard j.frames > 0 || wrap else { continue }
+            let what = j.frames > 0 ? "\(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) frames)" : "cut"
+            let text: String
+            if wrap && j.frames > 0 {
+                text = "<span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: \(what) from \(name(j.from)) back into \(name(j.to)); its opening frames play here, under the \(x(j.kind.rawValue)), so the file starts after them"
+            } else if wrap {
+                text = "<span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: the end of \(name(j.from)) meets the start of \(name(j.to)) (a cut)"
+            } else {
+                text = "<span class=\"when\">\(at(j.span))</span> join: \(what) from \(name(j.from)) into \(name(j.to))"
+            }
+            events.append((j.span, 1, text))
+        }
+        for e in events.sorted(by: { $0.0.start != $1.0.start ? $0.0.start < $1.0.start : $0.1 < $1.1 }) {
+            out += "<li class=\"\(e.1 == 0 ? "clip-event" : "join-event")\">\(e.2)</li>\n"
+        }
+        return out + "</ol>\n"
+    }
+
+    /// Filters by severity and by rule (only the rules this report has), and the two sort orders.
+    static func filters(_ report: Report) -> String {
+        var out = "<div class=\"filters\">\n<label>Severity <select id=\"filter-severity\" onchange=\"applyFilters()\">"
+        out += "<option value=\"\">all</option><option value=\"error\">with errors</option><option value=\"warning\">with warnings</option>"
+        out += "<option value=\"info\">with info</option><option value=\"clean\">clean</option></select></label>\n"
+        out += "<label>Rule <select id=\"filter-rule\" onchange=\"applyFilters()\"><option value=\"\">all</option>"
+        for rule in report.summary.filesByRule.keys.sorted() { out += "<option value=\"\(x(rule))\">\(x(rule))</option>" }
+        out += "</select></label>\n"
+        out += "<span class=\"sort\">Sort <button type=\"button\" onclick=\"sortBy('severity')\">worst first</button> "
+        out += "<button type=\"button\" onclick=\"sortBy('name')\">by name</button></span>\n"
+        out += "<span id=\"shown\" class=\"meta\">\(report.files.count) of \(report.files.count) clips shown</span>\n</div>\n"
+        return out
     }
 
     static func clip(_ file: FileReport, strip: [UInt8]?) -> String {
         let worst = file.error != nil ? "error" : (file.worst?.rawValue ?? "ok")
         let rank = file.worst?.rankValue ?? -1
-        var out = "<section class=\"clip \(worst)\" data-rank=\"\(rank)\" data-name=\"\(x(file.path))\">\n"
-        out += "<h2><span class=\"badge \(worst)\">\(file.error != nil ? "unreadable" : worst)</span> \(x(file.path))</h2>\n"
+        let rules = Set(file.findings.map(\.rule)).sorted().joined(separator: " ")
+        let severities = Set(file.findings.map(\.severity.rawValue)).sorted().joined(separator: " ")
+        let clean = file.error == nil && (file.worst ?? .info) == .info
+        var out = "<section class=\"clip \(worst)\" data-rank=\"\(rank)\" data-name=\"\(x(file.path))\" data-rules=\"\(x(rules))\" "
+        out += "data-severities=\"\(severities)\(clean ? (severities.isEmpty ? "clean" : " clean") : "")\">\n"
+        out += "<h2><span class=\"badge \(worst)\">\(file.error != nil ? "unreadable" : worst)</span> \(wrappable(file.path))</h2>\n"
         if let facts = file.facts {
             out += "<ul class=\"facts\">\n<li>\(x(facts.container)), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
             out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""
@@ -76,10 +134,13 @@ enum HTMLReport {
             for t in facts.tracks { out += "<li>\(x(TextFormat.describe(t)))</li>\n" }
             out += "</ul>\n"
         }
+        if let ignored = file.ignoredRules, !ignored.isEmpty {
+            out += "<p class=\"meta\">Not checked here (.loopprep.json ignore): \(ignored.map { "<code>\(x($0))</code>" }.joined(separator: ", "))</p>\n"
+        }
         if !file.findings.isEmpty {
             out += "<ul class=\"findings\">\n"
             for f in file.findings {
-                out += "<li class=\"\(f.severity.rawValue)\"><span class=\"sev\">\(f.severity.rawValue)</span> <code>\(x(f.rule))</code> \(x(f.message))"
+                out += "<li class=\"\(f.severity.rawValue)\" data-rule=\"\(x(f.rule))\"><span class=\"sev\">\(f.severity.rawValue)</span> <code>\(x(f.rule))</code> \(x(f.message))"
                 if f.rule != Analyzer.unreadableID { out += "<br/><span class=\"hint\">fix: \(x(f.hint))</span>" }
                 out += "</li>\n"
             }
@@ -87,9 +148,21 @@ enum HTMLReport {
         }
         if let strip {
             out += "<figure><img alt=\"seam of \(x(file.path))\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
-            out += "<figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. Waveforms are scaled to their peak; a red bar marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n"
+            out += "<figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. Each frame is labelled with its time from the loop point, each waveform lane with its channel, and the axis under them in milliseconds. Waveforms are scaled to their peak; a red bar marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n"
         }
         return out + "</section>\n"
+    }
+
+    /// A path escaped for XML, with a line-break opportunity after each folder separator and before each dot,
+    /// underscore and dash, so a long name wraps between its parts on a narrow screen.
+    static func wrappable(_ path: String) -> String {
+        var out = ""
+        for c in path {
+            if c == "." || c == "_" || c == "-" { out += "<wbr/>" }
+            out += x(String(c))
+            if c == "/" { out += "<wbr/>" }
+        }
+        return out
     }
 
     /// Escapes text for XML (and drops characters XML 1.0 cannot carry).
@@ -101,8 +174,17 @@ enum HTMLReport {
     @media (prefers-color-scheme: dark) {
       :root { --bg: #15171a; --fg: #e8eaed; --muted: #a2a8b3; --card: #1f2227; --line: #353a42;
               --error: #ff6b6b; --warning: #ffb74d; --info: #64b5f6; --ok: #81c784; } }
-    body { background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
-    h1 { font-size: 1.5rem; } h2 { font-size: 1.05rem; word-break: break-all; }
+    body { background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: 1100px; padding: 0 .75rem; }
+    h1 { font-size: 1.5rem; } h2 { font-size: 1.05rem; overflow-wrap: anywhere; }
+    code, .events strong { overflow-wrap: anywhere; }
+    .meta { color: var(--muted); font-size: .85rem; margin: .2rem 0; overflow-wrap: anywhere; }
+    .figures { display: flex; flex-wrap: wrap; gap: .5rem 2rem; margin-bottom: .5rem; }
+    .figure .label { color: var(--muted); text-transform: uppercase; font-size: .8rem; font-weight: 600; }
+    .figure strong { font-size: 1.4rem; margin: 0 .4rem; } .figure .parts .badge { margin: .1rem 0; }
+    .filters { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; margin: 1rem 0; }
+    .scroll { overflow-x: auto; } .events { padding-left: 1.5rem; } .events li { margin: .2rem 0; }
+    .events .when { color: var(--muted); font-variant-numeric: tabular-nums; } .events .wrap { color: var(--warning); font-weight: 700; }
+    .clip[hidden] { display: none; }
     .summary, .clip { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
     .clip.error { border-left: 6px solid var(--error); } .clip.warning { border-left: 6px solid var(--warning); }
     .clip.info { border-left: 6px solid var(--info); } .clip.ok { border-left: 6px solid var(--ok); }
@@ -114,10 +196,10 @@ enum HTMLReport {
     .hint, .facts, figcaption { color: var(--muted); } .facts { font-size: .9rem; }
     table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; text-align: left; border-bottom: 1px solid var(--line); }
     figure { margin: .5rem 0; } img { max-width: 100%; height: auto; display: block; }
-    button { font: inherit; }
+    button, select { font: inherit; }
     """
 
-    /// Sorting without '<' or '&' so the script is plain XML text as well.
+    /// Sorting and filtering without '<' or '&' so the script is plain XML text as well.
     static let script = """
     function sortBy(key) {
       var box = document.getElementById('clips');
@@ -127,6 +209,19 @@ enum HTMLReport {
         return (Number(b.dataset.rank) - Number(a.dataset.rank)) || a.dataset.name.localeCompare(b.dataset.name);
       });
       items.forEach(function (el) { box.appendChild(el); });
+    }
+    function has(list, word) { return (' ' + list + ' ').indexOf(' ' + word + ' ') !== -1; }
+    function applyFilters() {
+      var severity = document.getElementById('filter-severity').value;
+      var rule = document.getElementById('filter-rule').value;
+      var items = document.getElementById('clips').children, shown = 0;
+      Array.prototype.forEach.call(items, function (el) {
+        var keep = severity === '' || has(el.dataset.severities, severity);
+        if (rule !== '') keep = keep ? has(el.dataset.rules, rule) : false;
+        el.hidden = !keep;
+        if (keep) shown += 1;
+      });
+      document.getElementById('shown').textContent = shown + ' of ' + items.length + ' clips shown';
     }
     """
 }

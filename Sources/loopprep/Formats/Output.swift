@@ -81,7 +81,8 @@ enum JSONFormat {
         key("options"); sink(indented(try encoder.encode(report.options), by: 2) + ",\n")
         key("schemaVersion"); sink(indented(try encoder.encode(report.schemaVersion), by: 2) + ",\n")
         key("summary"); sink(indented(try encoder.encode(report.summary), by: 2) + ",\n")
-        key("tool"); sink(indented(try encoder.encode(report.tool), by: 2) + "\n")
+        key("tool"); sink(indented(try encoder.encode(report.tool), by: 2) + (report.version == nil ? "\n" : ",\n"))
+        if let version = report.version { key("version"); sink(indented(try encoder.encode(version), by: 2) + "\n") }
         sink("}\n")
     }
 }

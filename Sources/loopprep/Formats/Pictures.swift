@@ -7,14 +7,28 @@ enum Pictures {
     static func write(_ report: Report, strips: [String: [UInt8]], folder: String?, html: String?) throws {
         if let folder {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let names = fileNames(Array(strips.keys))
             for (path, bytes) in strips {
-                try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(fileName(path)), options: .atomic)
+                try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(names[path]!), options: .atomic)
             }
         }
         if let html {
             let url = URL(fileURLWithPath: html)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(HTMLReport.render(report, strips: strips).utf8).write(to: url, options: .atomic)
+        }
+    }
+
+    /// One flat name per input path, never the same for two paths: where two flatten alike (`a/b_c.mp4` and
+    /// `a_b/c.mp4`, or names in different scripts), each gets its path's hash too.
+    static func fileNames(_ paths: [String]) -> [String: String] {
+        let flat = Dictionary(paths.map { ($0, fileName($0)) }, uniquingKeysWith: { a, _ in a })
+        let counts = Dictionary(flat.values.map { ($0, 1) }, uniquingKeysWith: +)
+        return flat.reduce(into: [:]) { out, entry in
+            let (path, name) = entry
+            guard counts[name]! > 1 else { out[path] = name; return }
+            let tag = String(Shard.hash(path), radix: 16).suffix(8)
+            out[path] = String(name.dropLast(".seam.png".count)) + "-" + tag + ".seam.png"
         }
     }
 

@@ -27,13 +27,14 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
 
 /// `--format jsonl`: one self-contained object a line, written as each file is done (order of completion),
 /// then a summary line. Schema (version `Report.currentSchemaVersion`):
-/// `{"kind":"file","schemaVersion":1,"tool":"loopprep","command":"analyze","file":{...as in the JSON report}}`
-/// and last `{"kind":"summary","schemaVersion":1,"tool":"loopprep","command":"analyze","summary":{...}}`.
+/// `{"kind":"file","schemaVersion":1,"tool":"loopprep","version":"0.1.0","command":"analyze","file":{...as in the JSON
+/// report}}` and last `{"kind":"summary",...,"summary":{...}}`.
 final class JSONLines: Sendable {
     struct Line: Encodable {
         var kind: String
         var schemaVersion = Report.currentSchemaVersion
         var tool = "loopprep"
+        var version = Report.toolVersion
         var command: String
         var options: AnalysisOptions
         var file: FileReport?
@@ -112,7 +113,7 @@ enum SARIFFormat {
         let doc: [String: Any] = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [["tool": ["driver": ["name": "loopprep", "version": LoopPrep.configuration.version, "informationUri": "https://github.com/loopprep/loopprep",
+            "runs": [["tool": ["driver": ["name": "loopprep", "version": Report.toolVersion, "informationUri": "https://github.com/loopprep/loopprep",
                                           "rules": rules]],
                       "results": results]],
         ]

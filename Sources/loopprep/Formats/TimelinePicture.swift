@@ -5,12 +5,16 @@ import LoopAnalysis
 /// overlaps with their lengths, a time axis in seconds. Inline SVG: self-contained, sharp at any size, and
 /// coloured with the page's own light or dark variables.
 enum TimelinePicture {
+    /// Drawn 760 units wide: the page shows it at least that many pixels wide (scrolling sideways on a phone), so
+    /// its 12-pixel labels never shrink below that.
+    static let width = 760.0
+
     static func svg(_ t: StitchTimeline) -> String {
-        let width = 1000.0, lane = 34.0, top = 10.0, axis = 28.0
+        let width = Self.width, lane = 34.0, top = 10.0, axis = 28.0
         let total = max(t.duration.doubleValue, 0.001)
         func x(_ seconds: Rational) -> Double { 10 + (width - 20) * seconds.doubleValue / total }
         let lanes = 2
-        let height = top + Double(lanes) * (lane + 8) + axis
+        let height = top + Double(lanes) * (lane + 8) + axis + 14
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"stitch timeline\">\n"
         out += "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"6\" class=\"hatch\"/></pattern></defs>\n"
         var labels = ""
@@ -18,19 +22,33 @@ enum TimelinePicture {
             let y = top + Double(i % lanes) * (lane + 8)
             let x0 = x(clip.span.start), x1 = x(clip.span.end)
             out += "<rect x=\"\(f(x0))\" y=\"\(f(y))\" width=\"\(f(max(x1 - x0, 1)))\" height=\"\(f(lane))\" rx=\"4\" class=\"clip c\(i % 6)\"/>\n"
-            // Labels go on top, centred on the part of the clip no transition covers.
+            // Labels go on top, centred on the part of the clip no transition covers, cut to fit it (the list
+            // under the picture has every name whole).
             let covered = t.joins.filter { $0.frames > 0 && ($0.from == i || $0.to == i) }.map { (x($0.span.start), x($0.span.end)) }
             let left = covered.filter { $0.0 <= x0 + 1 }.map(\.1).max() ?? x0
             let right = covered.filter { $0.1 >= x1 - 1 }.map(\.0).min() ?? x1
             let middle = right > left ? (left + right) / 2 : (x0 + x1) / 2
-            let name = (clip.path as NSString).lastPathComponent
-            labels += "<text x=\"\(f(middle))\" y=\"\(f(y + 15))\" class=\"label\" text-anchor=\"middle\">\(esc(name))</text>\n"
-            labels += "<text x=\"\(f(middle))\" y=\"\(f(y + 28))\" class=\"label small-label\" text-anchor=\"middle\">\(Figures.decimal(clip.span.end - clip.span.start, places: 2)) s, \(clip.span.endFrame - clip.span.startFrame) frames</text>\n"
+            let room = Int(max(right - left, x1 - x0) / 7)
+            let name = fit((clip.path as NSString).lastPathComponent, room)
+            let detail = fit("\(Figures.decimal(clip.span.end - clip.span.start, places: 2)) s, \(clip.span.endFrame - clip.span.startFrame) frames", room)
+            if !name.isEmpty { labels += "<text x=\"\(f(middle))\" y=\"\(f(y + 15))\" class=\"label\" text-anchor=\"middle\">\(esc(name))</text>\n" }
+            if !detail.isEmpty { labels += "<text x=\"\(f(middle))\" y=\"\(f(y + 28))\" class=\"label small-label\" text-anchor=\"middle\">\(esc(detail))</text>\n" }
         }
-        for join in t.joins where join.frames > 0 {
+        let below = top + Double(lanes) * (lane + 8) + 10
+        for join in t.joins {
+            let wrap = t.loop && join.to == 0 && join.from == t.clips.count - 1
+            guard join.frames > 0 || wrap else { continue }
             let x0 = x(join.span.start), x1 = x(join.span.end)
-            out += "<rect x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(max(x1 - x0, 2)))\" height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" class=\"join\"/>\n"
-            out += "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(top + Double(lanes) * (lane + 8) + 10))\" class=\"small\" text-anchor=\"middle\">\(esc(join.kind.rawValue)) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s</text>\n"
+            out += "<rect x=\"\(f(min(x0, width - 12)))\" y=\"\(f(top))\" width=\"\(f(max(x1 - x0, 2)))\" height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" class=\"join\(wrap ? " wrap" : "")\"/>\n"
+            let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s"
+            if wrap {
+                // The loop's own join, at the end: the last clip back into the first (whose opening plays here).
+                let first = fit((t.clips[0].path as NSString).lastPathComponent, 24)
+                let text = join.frames > 0 ? "\u{21BB} loop join: \(length) back into \(first)" : "\u{21BB} loop join: cut back to \(first)"
+                out += "<text x=\"\(f(width - 10))\" y=\"\(f(below))\" class=\"small wrap-label\" text-anchor=\"end\">\(esc(text))</text>\n"
+            } else {
+                out += "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(below))\" class=\"small\" text-anchor=\"middle\">\(esc(length))</text>\n"
+            }
         }
         out += labels
         let y = height - 6
@@ -41,16 +59,23 @@ enum TimelinePicture {
         return out + "</svg>\n"
     }
 
+    /// `text` in at most `room` characters, its end replaced by an ellipsis when cut; empty when under 3.
+    static func fit(_ text: String, _ room: Int) -> String {
+        if text.count <= room { return text }
+        return room < 3 ? "" : String(text.prefix(room - 1)) + "\u{2026}"
+    }
+
     static func f(_ v: Double) -> String { String(format: "%.1f", v) }
     static func esc(_ s: String) -> String { JUnitFormat.xml(s) }
 
     static let css = """
-    svg.timeline { width: 100%; height: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
+    svg.timeline { width: 100%; min-width: 760px; height: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
     svg.timeline .label { fill: #ffffff; font: 600 12px system-ui, sans-serif; paint-order: stroke; stroke: rgba(0,0,0,.55); stroke-width: 3px; }
     svg.timeline .small-label { font-weight: 400; font-size: 11px; }
     svg.timeline .small { fill: var(--fg); font: 11px system-ui, sans-serif; }
     svg.timeline .c0 { fill: #3b6ea8; } svg.timeline .c1 { fill: #7b4fa0; } svg.timeline .c2 { fill: #2f8a6d; }
     svg.timeline .c3 { fill: #a8613b; } svg.timeline .c4 { fill: #8a7a2f; } svg.timeline .c5 { fill: #a03b5a; }
     svg.timeline .hatch { fill: var(--warning); } svg.timeline .join { stroke: var(--warning); stroke-width: 1; }
+    svg.timeline .wrap-label { fill: var(--warning); font-weight: 700; }
     """
 }
