@@ -20,11 +20,12 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(names.count == 5)
         func strip(_ fixture: String) -> String { dir.appendingPathComponent(names.first { $0.hasSuffix(fixture + ".seam.png") }!).path }
-        // 6 tiles of 160 px, gaps, a seam gap and margins: 1006 px wide; frames + one lane per channel high.
+        // 6 tiles of 160 px, gaps, a seam gap and margins: 1006 px wide; frames + one lane per channel + the
+        // 22-pixel time axis high: 8 + 90 (160x90 tiles) + 8 + 56 + 8 + 22.
         let clean = try Self.probe(strip("clean.mp4"))
-        #expect(clean.codec == "png" && clean.width == 1006 && clean.height == 170)
-        #expect(try Self.probe(strip("surround-51.mp4")).height == 170 + 5 * 60)
-        #expect(try Self.probe(strip("audio-only.m4a")).height == 72)
+        #expect(clean.codec == "png" && clean.width == 1006 && clean.height == 192)
+        #expect(try Self.probe(strip("surround-51.mp4")).height == 192 + 5 * 60)
+        #expect(try Self.probe(strip("audio-only.m4a")).height == 8 + 56 + 8 + 22)
         // A jumpy seam looks different from a clean one (the pictures are not all the same drawing).
         let a = try Data(contentsOf: URL(fileURLWithPath: strip("clean.mp4"))), b = try Data(contentsOf: URL(fileURLWithPath: strip("seam-jump.mp4")))
         let c = try Data(contentsOf: URL(fileURLWithPath: strip("seam-click.mp4")))
@@ -72,5 +73,104 @@ import Testing
 
     @Test func picturesNeedTheSeamChecks() throws {
         #expect(try Run.loopprep(["analyze", "--no-seam", "--html", "/tmp/x.html", Run.fixture("clean.mp4")]).status == 64)
+    }
+}
+
+/// The HTML summary stands on its own: who wrote it and how, clips and findings counted apart, filters, names that
+/// wrap; strip files that never overwrite each other; every JSON report names the version.
+@Suite struct ReportPageTests {
+    static func page(_ arguments: [String]) throws -> (XMLDocument, String) {
+        let work = try Run.temporaryDirectory()
+        let page = work.appendingPathComponent("report.html")
+        _ = try Run.loopprep(["analyze", "--no-config", "--html", page.path] + arguments)
+        return (try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace), try String(contentsOf: page, encoding: .utf8))
+    }
+
+    static func text(_ doc: XMLDocument, _ xpath: String) throws -> [String] {
+        try doc.nodes(forXPath: xpath).compactMap(\.stringValue)
+    }
+
+    @Test func countsClipsAndFindingsApartAndStatesWhoWroteIt() throws {
+        // By construction: clean.mp4 has nothing; moov-at-end.mp4 and seam-click.mp4 one warning each;
+        // audio-longer.mp4 one error; zero-bytes.mp4 cannot be read.
+        let names = ["clean.mp4", "moov-at-end.mp4", "seam-click.mp4", "audio-longer.mp4", "zero-bytes.mp4"]
+        let (doc, _) = try Self.page(names.map(Run.fixture))
+        let clips = try Self.text(doc, "//*[@id='clip-count']").first ?? ""
+        #expect(clips.hasPrefix("Clips 5 "))
+        for part in ["1 clean", "1 with errors", "2 with warnings", "1 unreadable"] { #expect(clips.contains(part), "\(part) in \(clips)") }
+        let findings = try Self.text(doc, "//*[@id='finding-count']").first ?? ""
+        #expect(findings.hasPrefix("Findings 3 "))
+        for part in ["1 error", "2 warnings", "0 info"] { #expect(findings.contains(part), "\(part) in \(findings)") }
+        // Version, date and settings.
+        let meta = try Self.text(doc, "//*[local-name()='p'][@class='meta']")
+        let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(meta.first?.hasPrefix("loopprep \(version), written ") == true)
+        #expect(meta.first?.range(of: #"written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$"#, options: .regularExpression) != nil)
+        #expect(meta.count > 1 && meta[1] == "Settings: target apple \u{00B7} min-loop 1.000 s \u{00B7} seam checks on \u{00B7} config: none")
+    }
+
+    @Test func filtersOfferTheReportsRulesAndEveryClipSaysWhatItHas() throws {
+        let (doc, _) = try Self.page(["clean.mp4", "moov-at-end.mp4", "audio-longer.mp4", "zero-bytes.mp4"].map(Run.fixture))
+        let rules = try Self.text(doc, "//*[@id='filter-rule']/*[local-name()='option']/@value")
+        #expect(rules == ["", "audio-longer-than-video", "moov-at-end", "unreadable"])
+        let severities = try Self.text(doc, "//*[@id='filter-severity']/*[local-name()='option']/@value")
+        #expect(severities == ["", "error", "warning", "info", "clean"])
+        func section(_ name: String, _ attribute: String) throws -> String? {
+            try Self.text(doc, "//*[local-name()='section'][substring(@data-name, string-length(@data-name) - \(name.count - 1)) = '\(name)']/@\(attribute)").first
+        }
+        #expect(try section("moov-at-end.mp4", "data-rules") == "moov-at-end")
+        #expect(try section("moov-at-end.mp4", "data-severities") == "warning")
+        #expect(try section("clean.mp4", "data-severities") == "clean")
+        #expect(try section("audio-longer.mp4", "data-rules") == "audio-longer-than-video")
+        #expect(try section("zero-bytes.mp4", "data-severities") == "error")
+        #expect(try Self.text(doc, "//*[@id='shown']").first == "4 of 4 clips shown")
+    }
+
+    @Test func longNamesWrapBetweenTheirParts() throws {
+        let work = try Run.temporaryDirectory()
+        let deep = work.appendingPathComponent("a_very_long_folder_name_from_an_editor_export/another-nested-folder")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let path = deep.appendingPathComponent("IMG_20261122_235959_final-final.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: path)
+        let (doc, source) = try Self.page([path])
+        // A break opportunity after each '/' and before each '.', '_' and '-' of the name.
+        let breaks = path.filter { "/._-".contains($0) }.count
+        #expect(try doc.nodes(forXPath: "//*[local-name()='section']/*[local-name()='h2']/*[local-name()='wbr']").count == breaks)
+        #expect(try Self.text(doc, "//*[local-name()='section']/*[local-name()='h2']").first?.hasSuffix(path) == true)
+        // No breaking inside words; a viewport for phones; wide tables scroll in their own box.
+        #expect(!source.contains("break-all") && source.contains("h2 { font-size: 1.05rem; overflow-wrap: anywhere; }"))
+        #expect(source.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>"))
+    }
+
+    @Test func stripsOfClipsWithTheSameNameAreKeptApart() throws {
+        let work = try Run.temporaryDirectory()
+        var paths: [String] = []
+        // Two clips named alike in different folders, and two paths that flatten to the same name.
+        for rel in ["x/clip.mp4", "y/clip.mp4", "a/b_c.mp4", "a_b/c.mp4"] {
+            let url = work.appendingPathComponent("in").appendingPathComponent(rel)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: url.path)
+            paths.append(url.path)
+        }
+        let strips = work.appendingPathComponent("strips")
+        #expect(try Run.loopprep(["analyze", "--no-config", "--seam-images", strips.path, work.appendingPathComponent("in").path]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: strips.path)
+        #expect(names.count == 4, "\(names)")
+        #expect(names.allSatisfy { $0.hasSuffix(".seam.png") })
+    }
+
+    @Test func everyJSONReportNamesTheVersion() throws {
+        let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!version.isEmpty)
+        let json = try Run.loopprep(["analyze", "--format", "json", Run.fixture("clean.mp4")]).stdout
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(report["version"] as? String == version && report["tool"] as? String == "loopprep")
+        let lines = try Run.loopprep(["analyze", "--format", "jsonl", Run.fixture("clean.mp4")]).stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? String == version)
+        }
+        let stitch = try Run.loopprep(["stitch", "--dry-run", "--format", "json", Run.fixture("clean.mp4"), Run.fixture("clean.mp4")]).stdout
+        #expect((try JSONSerialization.jsonObject(with: Data(stitch.utf8)) as? [String: Any])?["version"] as? String == version)
     }
 }

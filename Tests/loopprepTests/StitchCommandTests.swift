@@ -556,3 +556,26 @@ import TestSupport
         #expect(order == ["clip1.mp4", "clip10.mp4"])
     }
 }
+
+extension StitchCommandTests {
+    /// --loop: the page lists every clip and join in order and names the wrap-around join; the picture labels it.
+    @Test func theLoopJoinIsLabelledOnThePage() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try Self.makeClips(in: dir)
+        let page = dir.appendingPathComponent("r.html")
+        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "--loop", "--dry-run", "--html", page.path]).status == 0)
+        let doc = try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace)
+        // Three 60-frame clips, three 15-frame crossfades: 135 frames; the loop join is the last 15 (4.0 to 4.5 s).
+        let events = try doc.nodes(forXPath: "//*[local-name()='ol'][@class='events']/*[local-name()='li']").compactMap(\.stringValue)
+        #expect(events.count == 6)
+        #expect(events.last == "4.000\u{2013}4.500 s \u{21BB} loop join: crossfade 0.500 s (15 frames) from clip3.mp4 back into clip1.mp4; its opening frames play here, under the crossfade, so the file starts after them")
+        #expect(events.first?.hasPrefix("0.000\u{2013}1.500 s") == true && events.first?.contains("clip1.mp4") == true)
+        let label = try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='text'][contains(@class,'wrap-label')]").compactMap(\.stringValue)
+        #expect(label == ["\u{21BB} loop join: crossfade 0.50 s back into clip1.mp4"])
+        // The picture keeps its labels at their size on a phone: it scrolls rather than shrinks.
+        let source = try String(contentsOf: page, encoding: .utf8)
+        #expect(source.contains("svg.timeline { width: 100%; min-width: 760px;"))
+        #expect(try doc.nodes(forXPath: "//*[local-name()='div'][@class='scroll']/*[local-name()='svg']").count == 1)
+    }
+}

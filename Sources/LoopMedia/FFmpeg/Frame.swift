@@ -25,6 +25,18 @@ public final class Frame {
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
 
+    /// FFmpeg's short name of each channel in order (FL, FR, FC, LFE...); "CH3" where the layout names none.
+    public var channelNames: [String] {
+        var layout = pointer.pointee.ch_layout
+        return (0..<channelCount).map { c in
+            let channel = av_channel_layout_channel_from_index(&layout, UInt32(c))
+            var buffer = [CChar](repeating: 0, count: 32)
+            guard channel.rawValue >= 0, layout.order != AV_CHANNEL_ORDER_UNSPEC,
+                  av_channel_name(&buffer, buffer.count, channel) > 0 else { return "CH\(c + 1)" }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
     /// One audio sample as a float in [-1, 1], whatever the sample format.
     public func sample(channel: Int, index: Int) -> Float {
         let format = AVSampleFormat(rawValue: pointer.pointee.format)

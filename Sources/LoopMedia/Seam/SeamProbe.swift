@@ -12,6 +12,13 @@ public struct SeamCapture: Sendable {
     public var audioBefore: [[Float]] = []
     /// Per channel, starting at the first presented sample.
     public var audioAfter: [[Float]] = []
+    /// Where each frame of `lastFrames` and `firstFrames` starts, in seconds from the loop point (the last ones
+    /// negative, the first one 0 where the video starts the loop).
+    public var lastFrameTimes: [Rational] = []
+    public var firstFrameTimes: [Rational] = []
+    /// The audio's channel names (FL, FR...) and sample rate, for the strip's labels and time axis.
+    public var channelNames: [String] = []
+    public var sampleRate: Int?
 }
 
 /// Measures the loop seam: the last presented video frame against the first, the last presented audio samples
@@ -54,12 +61,18 @@ public enum SeamProbe {
                 try d.decode(packet, into: frame) { f in
                     guard framesSeen < wantFrames else { return }
                     if first == nil { first = try scaler.thumbnail(f); firstVideoPts = f.pts }
-                    if capture, let tiles { shot.firstFrames.append(try tiles.image(f)) }
+                    if capture, let tiles, let v = video {
+                        shot.firstFrames.append(try tiles.image(f))
+                        shot.firstFrameTimes.append(Rational((f.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
+                    }
                     framesSeen += 1
                 }
             } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
-                    if firstAudioPts == nil, f.sampleCount > 0 { firstAudioPts = f.pts; head = Array(repeating: [], count: f.channelCount) }
+                    if firstAudioPts == nil, f.sampleCount > 0 {
+                        firstAudioPts = f.pts; head = Array(repeating: [], count: f.channelCount)
+                        shot.channelNames = f.channelNames; shot.sampleRate = audio?.sampleRate
+                    }
                     for c in head.indices where head[c].count < wantSamples {
                         for i in 0..<min(f.sampleCount, wantSamples - head[c].count) { head[c].append(f.sample(channel: c, index: i)) }
                     }
@@ -90,9 +103,10 @@ public enum SeamProbe {
             guard let pts = f.pts, let end = videoEnd, pts < end else { return }
             lastTwo.append(try scaler.thumbnail(f))
             if lastTwo.count > 2 { lastTwo.removeFirst() }
-            if capture, let tiles {
+            if capture, let tiles, let v = video {
                 shot.lastFrames.append(try tiles.image(f))
-                if shot.lastFrames.count > SeamCapture.frames { shot.lastFrames.removeFirst() }
+                shot.lastFrameTimes.append(Rational(pts - end) * v.timeBase)
+                if shot.lastFrames.count > SeamCapture.frames { shot.lastFrames.removeFirst(); shot.lastFrameTimes.removeFirst() }
             }
         }
         // Where a tick resolves single samples (MP4: 1/sample rate) the last presented samples are found by their

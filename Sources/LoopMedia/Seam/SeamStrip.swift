@@ -15,7 +15,19 @@ public enum SeamStrip {
     static let seam: Color = (0xff, 0xa5, 0x3a)
     static let jump: Color = (0xff, 0x4d, 0x4d)
 
+    static let label: Color = (0xf2, 0xf4, 0xf7)
+
     static let margin = 8, gap = 4, seamGap = 14, laneHeight = 56, tileWidth = 160
+    /// Labels are the 5x7 font at twice its size; the time axis under the waveforms is one label high.
+    static let textScale = 2, axisHeight = 4 + 7 * 2 + 4
+    /// The axis ticks, in milliseconds either side of the loop point.
+    static let tickMilliseconds = 25
+
+    /// A label's text for a time from the loop point: "-33 ms", "0 ms", "+67 ms" (rounded to the millisecond).
+    static func milliseconds(_ seconds: Rational) -> String {
+        let ms = (seconds * 1000).rounded
+        return (ms > 0 ? "+" : "") + "\(ms) ms"
+    }
 
     /// `click` and `cut` outline, in red, what the seam rules flagged (the audio at the seam, the facing frames).
     public static func draw(_ shot: SeamCapture, click: Bool = false, cut: Bool = false) -> RGBImage {
@@ -25,17 +37,29 @@ public enum SeamStrip {
         let width = 2 * margin + 2 * half + seamGap
         let channels = min(max(shot.audioBefore.count, shot.audioAfter.count), 8)
         let framesHeight = tiles > 0 ? tileHeight + margin : 0
-        let height = margin + framesHeight + channels * (laneHeight + gap) + margin - (channels > 0 ? gap : 0)
+        let timeAxis = channels > 0 && shot.sampleRate != nil
+        let height = margin + framesHeight + channels * (laneHeight + gap) + margin - (channels > 0 ? gap : 0) + (timeAxis ? axisHeight : 0)
         var image = RGBImage(width: width, height: max(height, 2 * margin + 4), fill: background)
         let seamX = margin + half + seamGap / 2
 
         // Frames: the last ones end at the seam, the first ones start after it.
+        // Each labelled, in its bottom left corner, with when it starts from the loop point.
+        let labelHeight = StripFont.height * textScale
         for (k, tile) in shot.lastFrames.enumerated() {
             let x = margin + half - (shot.lastFrames.count - k) * (tileWidth + gap) + gap
             blit(tile, into: &image, x: x, y: margin)
+            if k < shot.lastFrameTimes.count, tile.height > labelHeight + 8 {
+                StripFont.draw(milliseconds(shot.lastFrameTimes[k]), into: &image, x: x + 5, y: margin + tile.height - labelHeight - 2,
+                               scale: textScale, label, box: background)
+            }
         }
         for (k, tile) in shot.firstFrames.enumerated() {
-            blit(tile, into: &image, x: seamX + seamGap / 2 + k * (tileWidth + gap), y: margin)
+            let x = seamX + seamGap / 2 + k * (tileWidth + gap)
+            blit(tile, into: &image, x: x, y: margin)
+            if k < shot.firstFrameTimes.count, tile.height > labelHeight + 8 {
+                StripFont.draw(milliseconds(shot.firstFrameTimes[k]), into: &image, x: x + 5, y: margin + tile.height - labelHeight - 2,
+                               scale: textScale, label, box: background)
+            }
         }
 
         if cut, let a = shot.lastFrames.last, let b = shot.firstFrames.first {
@@ -62,10 +86,39 @@ public enum SeamStrip {
                 fill(&image, x: seamX - 1, y: min(y0, y1) - 1, w: 3, h: abs(y1 - y0) + 3, jump)
             }
             if click { outline(&image, x: seamX - 40, y: top + 1, w: 80, h: laneHeight - 2, jump) }
+            // The channel's name in the lane's top left corner.
+            let name = c < shot.channelNames.count ? shot.channelNames[c] : "CH\(c + 1)"
+            StripFont.draw(name, into: &image, x: margin + 5, y: top + 5, scale: textScale, label, box: lane)
         }
-        // The seam itself, through everything, and the frame around the picture.
+        // The seam itself, through everything but the axis labels, and the frame around the picture.
         fill(&image, x: seamX - 1, y: 0, w: 1, h: 3, seam)
         for yy in stride(from: 0, to: image.height, by: 6) { fill(&image, x: seamX, y: yy, w: 1, h: 3, seam) }
+        // The time axis (over the seam line): a tick and a label every 25 ms either side of the loop point, placed as the samples are.
+        if timeAxis, let rate = shot.sampleRate, rate > 0 {
+            let top = margin + framesHeight + channels * (laneHeight + gap) - gap
+            let beforeCount = shot.audioBefore.map(\.count).max() ?? 0, afterCount = shot.audioAfter.map(\.count).max() ?? 0
+            var ticks: [(x: Int, ms: Int)] = [(seamX, 0)]
+            var ms = tickMilliseconds
+            while true {
+                let samples = ms * rate / 1000
+                var placed = false
+                if beforeCount > 0, samples <= beforeCount {
+                    ticks.append((margin + (beforeCount - samples) * (seamX - 1 - margin) / beforeCount, -ms)); placed = true
+                }
+                if afterCount > 0, samples <= afterCount {
+                    ticks.append((seamX + 1 + samples * (width - margin - 2 - seamX) / afterCount, ms)); placed = true
+                }
+                if !placed { break }
+                ms += tickMilliseconds
+            }
+            for tick in ticks {
+                fill(&image, x: tick.x, y: top, w: 1, h: 4, border)
+                let text = milliseconds(Rational(Int64(tick.ms), 1000))
+                let w = StripFont.measure(text, scale: textScale)
+                let x = min(max(tick.x - w / 2, margin), width - margin - w)
+                StripFont.draw(text, into: &image, x: x, y: top + 6, scale: textScale, label, box: background)
+            }
+        }
         fill(&image, x: 0, y: 0, w: width, h: 1, border); fill(&image, x: 0, y: image.height - 1, w: width, h: 1, border)
         fill(&image, x: 0, y: 0, w: 1, h: image.height, border); fill(&image, x: width - 1, y: 0, w: 1, h: image.height, border)
         return image

@@ -10,9 +10,12 @@ enum HTMLReport {
             let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
             return x != y ? x > y : a.path < b.path
         }
-        var body = "<h1>loopprep \(x(report.command))</h1>\n" + header(report, written: written) + summary(report)
+        var body = "<h1>loopprep \(x(report.command))</h1>\n" + header(report, written: written)
+        // A stitch's dry run has a timeline and no clip to count or filter.
+        if !report.files.isEmpty || timeline == nil { body += summary(report) }
         if let timeline { body += Self.timeline(timeline) }
-        body += filters(report) + "<div id=\"clips\">\n"
+        if !report.files.isEmpty || timeline == nil { body += filters(report) }
+        body += "<div id=\"clips\">\n"
         for file in files { body += clip(file, strip: strips[file.path]) }
         body += "</div>\n"
         return """
@@ -147,7 +150,7 @@ enum HTMLReport {
             out += "</ul>\n"
         }
         if let strip {
-            out += "<figure><img alt=\"seam of \(x(file.path))\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
+            out += "<figure><div class=\"scroll\"><img class=\"strip\" alt=\"seam of \(x(file.path))\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/></div>"
             out += "<figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. Each frame is labelled with its time from the loop point, each waveform lane with its channel, and the axis under them in milliseconds. Waveforms are scaled to their peak; a red bar marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n"
         }
         return out + "</section>\n"
@@ -196,6 +199,7 @@ enum HTMLReport {
     .hint, .facts, figcaption { color: var(--muted); } .facts { font-size: .9rem; }
     table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; text-align: left; border-bottom: 1px solid var(--line); }
     figure { margin: .5rem 0; } img { max-width: 100%; height: auto; display: block; }
+    @media (max-width: 700px) { img.strip { max-width: none; width: 800px; } }
     button, select { font: inherit; }
     """
 
