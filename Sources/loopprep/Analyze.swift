@@ -7,9 +7,14 @@ import Synchronization
 struct Analyze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find every cause of a stuttering loop, per file and per track.",
-        discussion: "Rules: \(Analyzer.allIDs.joined(separator: ", ")).")
+        discussion: """
+        Rules: \(Analyzer.allIDs.joined(separator: ", ")).
 
-    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).")
+        A project sets its own target, minimum loop, disabled rules, seam thresholds (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \
+        and per-path ignores in a .loopprep.json, found in the working folder or above it; the command line wins.
+        """)
+
+    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
     var paths: [String]
 
     @Option(help: "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers). Default: .loopprep.json's, else apple.")
@@ -21,13 +26,15 @@ struct Analyze: AsyncParsableCommand {
     @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
     var noSeam = false
 
-    @Option(help: ArgumentHelp("Also write one self-contained HTML report (findings, figures, seam strips).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write one self-contained HTML report (findings, figures, seam strips).", valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
-    @Option(name: .customLong("seam-images"), help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"))
+    @Option(name: .customLong("seam-images"), help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"), completion: .directory)
     var seamImages: String?
 
     @OptionGroup var report: ReportOptions
+
+    @OptionGroup var project: ConfigOptions
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
@@ -37,7 +44,7 @@ struct Analyze: AsyncParsableCommand {
 
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
-        let settings = try report.settings()
+        let settings = try project.settings(verbose: report.verbose)
         // --min-loop is typed in decimal; keep it exact to the millisecond.
         let options = report.applied(AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
                                      minimumLoopSeconds: minLoop.map { Rational(Int64(($0 * 1000).rounded()), 1000) })

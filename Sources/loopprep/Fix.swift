@@ -9,15 +9,15 @@ struct Fix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Trim every track to the shortest, exactly and losslessly; start on a keyframe; moov first; verify.",
         discussion: """
-        Outputs keep the input's container and its path relative to the folder it was found in. Every output is
-        re-probed before it is kept; one that still has a length, start, priming, keyframe, moov or gap finding
+        Outputs keep the input's container and its path relative to the folder it was found in. Every output is \
+        re-probed before it is kept; one that still has a length, start, priming, keyframe, moov or gap finding \
         is discarded and its input reported as failed (exit 1).
         """)
 
-    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).")
+    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
     var paths: [String]
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Folder for the repaired files.")
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the repaired files.", valueName: "dir"), completion: .directory)
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Replace each input atomically, only after its output verified clean.")
@@ -26,13 +26,13 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan per track and write nothing.")
     var dryRun = false
 
-    @Option(help: "Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).")
+    @Option(help: ArgumentHelp("Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).", valueName: "samples"))
     var priming: Int64?
 
     @Option(help: ArgumentHelp("Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).", valueName: "seconds"))
     var unroll: Double?
 
-    @Option(help: "Repeat every clip exactly N times (audio re-encoded as one stream; video stays stream-copied).")
+    @Option(help: ArgumentHelp("Repeat every clip exactly N times (audio re-encoded as one stream; video stays stream-copied).", valueName: "n"))
     var loops: Int?
 
     @Option(name: .customLong("seam-fade"), help: ArgumentHelp("Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).", valueName: "ms"))
@@ -48,6 +48,8 @@ struct Fix: AsyncParsableCommand {
     var target: Target?
 
     @OptionGroup var report: ReportOptions
+
+    @OptionGroup var project: ConfigOptions
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
@@ -66,7 +68,7 @@ struct Fix: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
 
-        let settings = try report.settings()
+        let settings = try project.settings(verbose: report.verbose)
         let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: target)
         var fixOptions = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
                                  loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: analysis.target.isBrowser)

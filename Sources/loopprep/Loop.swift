@@ -16,10 +16,10 @@ struct Loop: AsyncParsableCommand {
         seam measured.
         """)
 
-    @Argument(help: "Clips, or folders of clips.")
+    @Argument(help: "Clips, or folders of clips.", completion: .file())
     var paths: [String]
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The loop (a file for one clip, else a folder).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The loop (a file for one clip, else a folder).", valueName: "path"), completion: .file())
     var output: String?
 
     @Option(help: "Shortest loop, in seconds.")
@@ -43,10 +43,10 @@ struct Loop: AsyncParsableCommand {
     @Option(help: "Report format: text or json.")
     var format: LoopFormat = .text
 
-    @Option(help: ArgumentHelp("Also write a self-contained HTML page: every candidate's scores and its seam strip (the loop's last frames, its first).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a self-contained HTML page: every candidate's scores and its seam strip (the loop's last frames, its first).", valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
-    @Option(help: "Clips searched in parallel.")
+    @Option(help: ArgumentHelp("Clips searched in parallel.", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     enum LoopFormat: String, ExpressibleByArgument { case text, json }

@@ -8,11 +8,14 @@ struct LoopPrep: AsyncParsableCommand {
         abstract: "Prepare video clips for gapless looping and stitched playlists.",
         discussion: """
         Exit codes (every command):
-          0   nothing at or above --fail-on
-          1   findings at or above --fail-on, or an output could not be made
-          2   some input could not be read
-          64  usage error
-          130 interrupted (SIGINT), 143 terminated (SIGTERM): temporary files removed, nothing partial left
+          0    nothing at or above --fail-on
+          1    findings at or above --fail-on, or an output could not be made
+          2    some input could not be read
+          64   usage error (a bad option, or a .loopprep.json that cannot be used)
+          130  interrupted (SIGINT): temporary files removed, nothing partial left
+          143  terminated (SIGTERM): the same
+
+        Shell completion: loopprep --generate-completion-script bash (or zsh, fish).
         """,
         version: Report.toolVersion,
         subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
@@ -37,40 +40,20 @@ struct ExtraReport: ExpressibleByArgument, Sendable {
     }
 }
 
-/// Options every reporting command shares.
-struct ReportOptions: ParsableArguments {
-    @Option(help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
-    var format: OutputFormat = .text
-
-    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.", valueName: "format=path"))
-    var reports: [ExtraReport] = []
-
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Do not report this rule (repeatable). fix still verifies its outputs against every rule.", valueName: "rule"))
-    var disabled: [String] = []
-
-    @Option(help: ArgumentHelp("Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.", valueName: "file"))
+/// Where analyze and fix find the project's `.loopprep.json`.
+struct ConfigOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.", valueName: "file"), completion: .file(extensions: ["json"]))
     var config: String?
 
     @Flag(name: .customLong("no-config"), help: "Ignore any .loopprep.json.")
     var noConfig = false
 
-    @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
-    var shard: Shard?
+    func validate() throws {
+        if config != nil && noConfig { throw ValidationError("use either --config FILE or --no-config, not both") }
+    }
 
-    @Option(name: .customLong("fail-on"), help: "Exit 1 when a finding is at or above this severity: error, warning or never.")
-    var failOn: FailOn = .error
-
-    @Option(help: "Files processed in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "Show FFmpeg's own log on stderr.")
-    var verbose = false
-
-    @Flag(name: .customLong("quiet"), help: "No per-finding diagnostics on stderr.")
-    var quiet = false
-
-    /// The project's `.loopprep.json` (or --config's file); a file that cannot be used is a usage error, exit 64.
-    func settings() throws -> ProjectSettings {
+    /// The project's settings; a file that cannot be used is a usage error, exit 64.
+    func settings(verbose: Bool) throws -> ProjectSettings {
         do {
             let settings = try ProjectSettings.load(explicit: config, search: !noConfig)
             if verbose, let file = settings.file { Console.stderr("loopprep: settings from \(file)\n") }
@@ -80,6 +63,33 @@ struct ReportOptions: ParsableArguments {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
     }
+}
+
+/// Options every reporting command shares.
+struct ReportOptions: ParsableArguments {
+    @Option(help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
+    var format: OutputFormat = .text
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.", valueName: "format=path"))
+    var reports: [ExtraReport] = []
+
+    @Option(name: .customLong("disable"), help: ArgumentHelp("Do not report this rule (repeatable). fix still verifies its outputs against every rule.", valueName: "rule"), completion: .list(Analyzer.allIDs))
+    var disabled: [String] = []
+
+    @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
+    var shard: Shard?
+
+    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 when a finding is at or above this severity: error, warning or never.", valueName: "severity"))
+    var failOn: FailOn = .error
+
+    @Option(help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Show FFmpeg's own log on stderr.")
+    var verbose = false
+
+    @Flag(name: .customLong("quiet"), help: "No per-finding diagnostics on stderr.")
+    var quiet = false
 
     /// The analysis options: the command line's, then the project's file, then the defaults; --disable added.
     func applied(_ options: AnalysisOptions, settings: ProjectSettings = ProjectSettings(), target: Target? = nil,
@@ -89,7 +99,7 @@ struct ReportOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        if config != nil && noConfig { throw ValidationError("use either --config FILE or --no-config, not both") }
+
         if let unknown = disabled.first(where: { !Analyzer.allIDs.contains($0) }) {
             throw ValidationError("--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
         }

@@ -10,12 +10,12 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Merge JSON or JSON Lines reports (one per shard) into one report.")
 
-    @Argument(help: "Reports written with --format json or --format jsonl.")
+    @Argument(help: "Reports written with --format json or --format jsonl.", completion: .file(extensions: ["json", "jsonl"]))
     var files: [String]
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: ArgumentHelp("Also write the merged report as one self-contained HTML page (without seam strips: reports carry none).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the merged report as one self-contained HTML page (without seam strips: reports carry none).", valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
     func run() throws {

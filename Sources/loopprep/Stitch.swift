@@ -10,19 +10,20 @@ struct Stitch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "One seamless file from many clips, with pre-rendered transitions, re-encoding only what they touch.",
         discussion: """
-        Clip bodies are stream-copied; each join is re-encoded from the outgoing clip's last keyframe before the
-        transition to the incoming clip's first keyframe after it (H.264). Audio is decoded, cut to each clip's
-        exact samples, crossfaded and encoded once. Clips must match in codec, size, frame rate, time base,
-        H.264 parameter sets, audio codec, sample rate and channels; stitch names the difference and writes nothing.
+        Clip bodies are stream-copied; each join is re-encoded from the outgoing clip's last keyframe before the \
+        transition to the incoming clip's first keyframe after it. Audio is decoded, cut to each clip's exact \
+        samples, crossfaded and encoded once. Clips must match in codec, size, frame rate, time base, parameter \
+        sets, audio codec, sample rate and channels (or take --normalize); stitch names the difference and writes \
+        nothing.
         """)
 
-    @Argument(help: "Clips and folders (a folder's clips in natural order: clip2 before clip10).")
+    @Argument(help: "Clips and folders (a folder's clips in natural order: clip2 before clip10).", completion: .file())
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"))
+    @Option(help: ArgumentHelp("A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}", valueName: "file"), completion: .file(extensions: ["json"]))
     var playlist: String?
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "The stitched file: .mp4 or .mov, or .webm (or .mkv) for VP8/VP9/AV1 clips with Opus audio.")
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The stitched file: .mp4 or .mov, or .webm (or .mkv) for VP8/VP9/AV1 clips with Opus audio.", valueName: "file"), completion: .file(extensions: ["mp4", "mov", "webm", "mkv"]))
     var output: String?
 
     @Option(help: ArgumentHelp("Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, fade-black and slide-left/right/up/down are fade, fadeblack and slideleft... .", valueName: "name"))
@@ -49,10 +50,10 @@ struct Stitch: AsyncParsableCommand {
     @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace the output if it exists.")
     var force = false
 
-    @Option(help: ArgumentHelp("Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"), completion: .file(extensions: ["json"]))
     var manifest: String?
 
-    @Option(help: ArgumentHelp("Also write a self-contained HTML report: the timeline as a picture, the output's findings and seam strip.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report: the timeline as a picture, the output's findings and seam strip.", valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
     @Option(help: "Report format: text, json, junit or github.")
