@@ -70,3 +70,23 @@ import Testing
         #expect(fish.contains("\"loopprep analyze\" -ge 1' -F"))
     }
 }
+
+extension HelpTests {
+    /// The man page is written from the commands' help (scripts/man.sh): every long option a command's help
+    /// lists is in it, so a stale page fails here.
+    @Test func theManPageHasEveryOption() throws {
+        let page = try String(contentsOf: Run.repository.appendingPathComponent("docs/man/loopprep.1"), encoding: .utf8)
+        for command in ["analyze", "fix", "stitch", "loop", "report"] {
+            let help = try Run.loopprep([command, "--help"]).stdout
+            let options = Set(help.matches(of: /(?m)^  (?:-[a-z], )?--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
+            #expect(options.count > 3, "\(command)")
+            for option in options where option != "help" && option != "version" {
+                // mdoc writes `.It Fl -name` or, with a short name, `.It Fl o , -name`.
+                #expect(page.contains("Fl -\(option)") || page.range(of: "Fl [a-z] , -\(option)", options: .regularExpression) != nil,
+                        "man page lacks \(command) --\(option): run scripts/man.sh")
+            }
+        }
+        let license = try String(contentsOf: Run.repository.appendingPathComponent("LICENSE"), encoding: .utf8)
+        #expect(license.hasPrefix("MIT License"))
+    }
+}
