@@ -124,13 +124,17 @@ struct Loop: AsyncParsableCommand {
         case .text:
             for r in results { print(Self.text(r), terminator: "") }
         }
-        if let html { try Data(Self.page(results).utf8).write(to: URL(fileURLWithPath: html), options: .atomic) }
+        if let html {
+            var settings = ["loops of \(min) to \(max) s", "top \(top)", "pick \(pick)"]
+            if let crossfade { settings.append("crossfade \(crossfade) s") }
+            try Data(Self.page(results, settings: settings).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+        }
         let failed = results.contains { $0.error != nil }
         throw ExitCode(failed ? 1 : 0)
     }
 
     /// One page: per clip, the ranked candidates with their scores and seam strips; the chosen one marked.
-    static func page(_ results: [Result]) -> String {
+    static func page(_ results: [Result], settings: [String], written: Date = Date()) -> String {
         func x(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
         }
@@ -139,7 +143,9 @@ struct Loop: AsyncParsableCommand {
         <title>loopprep loop</title><style>
         body{font:14px/1.4 system-ui,sans-serif;margin:1em;max-width:60em}td,th{padding:.2em .6em;text-align:right}
         td:first-child,th:first-child{text-align:left}img{max-width:100%}h2{overflow-wrap:anywhere}.chosen{font-weight:bold}
+        .scroll{overflow-x:auto}.meta{color:#666;font-size:.9em}
         </style></head><body><h1>loopprep loop</h1>
+        <p class="meta">loopprep \(Report.toolVersion), written \(HTMLReport.stamp(written)). Settings: \(x(settings.joined(separator: ", "))).</p>
         <p>Scores: picture and motion are mean luma differences (0-255) at the seam; audio jump is of full scale;
         level in dB. Lower is better. Pick another with <code>--pick N</code>.</p>
 
@@ -149,13 +155,13 @@ struct Loop: AsyncParsableCommand {
             if let output = r.output { out += "<p>wrote \(x(output))</p>" }
             if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
             for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
-            out += "<table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone octaves</th></tr>"
+            out += "<div class=\"scroll\"><table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone octaves</th></tr>"
             for (k, c) in r.candidates.enumerated() {
                 out += String(format: "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td></tr>",
                               k == r.chosen ? " class=\"chosen\"" : "", k + 1, k == r.chosen ? " (chosen)" : "", c.start.doubleValue, c.end.doubleValue,
                               c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
             }
-            out += "</table>"
+            out += "</table></div>"
             for (k, strip) in r.strips.enumerated() {
                 out += "<figure><img alt=\"seam of candidate \(k + 1)\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
                     + "<figcaption>#\(k + 1): the loop's last three frames, then its first three</figcaption></figure>"

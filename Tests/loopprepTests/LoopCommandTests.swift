@@ -30,6 +30,9 @@ import Testing
         _ = try Run.loopprep(["loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "--dry-run", "--html", page])
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3 && html.contains("(chosen)"))
+        // It says which loopprep wrote it, and how it searched.
+        let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(html.contains("loopprep \(version), written ") && html.contains("Settings: loops of 1.0 to 2.0 s, top 3, pick 1."))
         let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
         #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
         let audio = try Run.tool(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out])

@@ -40,7 +40,7 @@ enum HTMLReport {
 
     /// Which loopprep, when, and the settings the findings depend on.
     static func header(_ report: Report, written: Date) -> String {
-        let stamp = ISO8601DateFormatter().string(from: written).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        let stamp = Self.stamp(written)
         let o = report.options
         var settings = ["target \(o.target.rawValue)", "min-loop \(Figures.decimal(o.minimumLoopSeconds, places: 3)) s",
                         "seam checks \(o.seamChecks ? "on" : "off")"]
@@ -49,6 +49,11 @@ enum HTMLReport {
         settings.append("config: " + (o.config ?? "none"))
         return "<p class=\"meta\">loopprep \(x(report.version ?? Report.toolVersion)), written \(x(stamp))</p>\n"
             + "<p class=\"meta\">Settings: \(settings.map { x($0) }.joined(separator: " \u{00B7} "))</p>\n"
+    }
+
+    /// "2026-11-22 23:58:00 UTC".
+    static func stamp(_ date: Date) -> String {
+        ISO8601DateFormatter().string(from: date).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
     }
 
     /// Clips and findings counted apart: a clip with three warnings is one clip, three findings.
