@@ -125,6 +125,19 @@ static inline const enum AVSampleFormat *lp_codec_sample_formats(const AVCodec *
 #endif
 }
 
+// Opus in Matroska: FFmpeg 5.1's muxer (libavformat up to 59.30) writes CodecDelay but leaves the block times as
+// they are; later ones add CodecDelay to each Opus block themselves (and accept times down to minus it). Runtime,
+// as the library loaded is what muxes.
+static inline int lp_matroska_adds_codec_delay(void) {
+    return avformat_version() > AV_VERSION_INT(59, 30, 100);
+}
+// The amount such a muxer adds to a stream's blocks, in its time base: its own rounding of the padding.
+static inline int64_t lp_matroska_codec_delay_ticks(const AVStream *st) {
+    const AVCodecParameters *p = st->codecpar;
+    if (!lp_matroska_adds_codec_delay() || p->codec_id != AV_CODEC_ID_OPUS || p->initial_padding <= 0 || p->sample_rate <= 0) return 0;
+    return av_rescale_q(p->initial_padding, (AVRational){ 1, p->sample_rate }, st->time_base);
+}
+
 // swscale: SwsContext became a public struct in 8.0 (Swift then sees a typed pointer, not an opaque one) and
 // its flags an enum. Swift holds the context as a raw pointer through these three.
 static const int lp_sws_area = SWS_AREA;

@@ -121,6 +121,10 @@ struct Stitch: AsyncParsableCommand {
             try refuse(["loopprep: error: \(MediaError.describe(error))"], status: .findings)
         }
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
+        // Said before anything is written: a clip that cannot be copied is re-encoded whole.
+        result.reencoded = Stitcher.reencodedWhole(prepared, normalize: normalize).map { i in
+            "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another encoder, or other settings), so its frames cannot be copied beside them"
+        }
         // A WebM is meant for browsers: its findings are the web target's.
         let outputOptions = AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple)
         if !dryRun, let output {
@@ -294,6 +298,8 @@ struct StitchReport: Encodable {
     var timeline: StitchTimeline
     var facts: ClipFacts?
     var findings: [Finding] = []
+    /// Clips re-encoded whole rather than copied, each with why.
+    var reencoded: [String] = []
     var error: String?
 
     init(output: String?, timeline: StitchTimeline) { self.output = output; self.timeline = timeline }
@@ -318,6 +324,7 @@ struct StitchReport: Encodable {
                 out += "    \(j.kind.rawValue) into \(t.clips[j.to].path): \(Figures.decimal(j.span.start, places: 3))-\(Figures.decimal(j.span.end, places: 3)) s (\(j.frames) frames)\n"
             }
         }
+        for note in reencoded { out += "note: \(note)\n" }
         if let error { out += "NOT WRITTEN: \(error)\n" }
         else if let output, let facts {
             out += "wrote \(output): " + facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }.joined(separator: "; ") + "\n"

@@ -7,6 +7,8 @@ public final class OutputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
     private var ioOpen = false
+    /// Per stream, what the muxer adds to each Opus block's time itself (libavformat after 5.1; see writeHeader).
+    private var muxerShift: [Int32: Int64] = [:]
 
     /// `format`: FFmpeg's muxer name ("mp4", "mov", "ipod", "matroska", "webm").
     public init(path: String, format: String) throws {
@@ -53,7 +55,8 @@ public final class OutputFile {
         if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
         // FFmpeg 5.1's Matroska muxer writes CodecDelay from initial_padding but does not add it to the block
         // timestamps, while its demuxer subtracts it. A copy starts with none; where Opus is cut, the remuxer sets
-        // the new pre-skip (setInitialPadding) and places the blocks itself (OpusTrim).
+        // the new pre-skip (setInitialPadding) and places the blocks itself (OpusTrim), as for 5.1: write() takes
+        // back what a later muxer adds.
         if String(cString: context.pointee.oformat.pointee.name).contains("matroska") || String(cString: context.pointee.oformat.pointee.name) == "webm" {
             st.pointee.codecpar.pointee.initial_padding = 0
         }
@@ -105,6 +108,15 @@ public final class OutputFile {
         defer { av_dict_free(&dict) }
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
         try check(avformat_write_header(context, &dict), "write header")
+        // Callers place Opus blocks where FFmpeg 5.1's Matroska muxer writes them (times already counting the
+        // codec delay); a later muxer adds the delay itself, so write() takes its amount back off first.
+        let name = String(cString: context.pointee.oformat.pointee.name)
+        if name.contains("matroska") || name == "webm" {
+            for i in 0..<Int(context.pointee.nb_streams) {
+                let shift = lp_matroska_codec_delay_ticks(context.pointee.streams[i]!)
+                if shift != 0 { muxerShift[Int32(i)] = shift }
+            }
+        }
     }
 
     /// The stream's time base after the header (muxers may change it).
@@ -112,6 +124,11 @@ public final class OutputFile {
 
     /// Writes and interleaves; the packet's payload reference is taken (it is empty afterwards).
     public func write(_ packet: Packet) throws {
+        if let shift = muxerShift[packet.pointer.pointee.stream_index] {
+            let p = packet.pointer
+            if p.pointee.pts != lp_nopts_value { p.pointee.pts -= shift }
+            if p.pointee.dts != lp_nopts_value { p.pointee.dts -= shift }
+        }
         try check(av_interleaved_write_frame(context, packet.pointer), "write packet")
     }
 

@@ -158,7 +158,10 @@ public enum ClipFix {
             throw MediaError("convert", reason: "AVI keeps no presentation times and this \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than it stores them, so loopprep cannot copy it exactly; re-encode it first")
         }
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
-        for format in ["mp4", "mov"] where codecs.allSatisfy({ OutputFile.accepts(format: format, codec: $0) }) {
+        // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
+        // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
+        let order = codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"]
+        for format in order where codecs.allSatisfy({ OutputFile.accepts(format: format, codec: $0) }) {
             return (format, (destination as NSString).deletingPathExtension + "." + format)
         }
         let refused = codecs.first { !OutputFile.accepts(format: "mov", codec: $0) } ?? codecs.joined(separator: ", ")

@@ -214,6 +214,14 @@ public enum Stitcher {
 }
 
 /// Writes video pieces (copied bodies, rendered joins) and one continuous audio stream.
+extension Stitcher {
+    /// The clips (by index) that stitch re-encodes whole rather than copies: their parameter sets clash with
+    /// those already in the output (another encoder, or its settings). None with --normalize (all are).
+    public static func reencodedWhole(_ clips: [PreparedClip], normalize: Bool) -> [Int] {
+        normalize ? [] : StitchWriter.mergedParameterSets(clips).clashing.sorted()
+    }
+}
+
 struct StitchWriter {
     let clips: [PreparedClip]
     let timeline: StitchTimeline
@@ -268,24 +276,7 @@ struct StitchWriter {
                                                      curve: audioCurve)))
         }
         self.lanes = lanes
-        // The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
-        // bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
-        avcc = first.avcc
-        hvcc = first.hvcc
-        var clashing = Set<Int>()
-        for (i, clip) in clips.enumerated().dropFirst() {
-            if let c = clip.hvcc, var merged = hvcc {
-                if merged.clashes(with: c) { clashing.insert(i); continue }
-                merged.append([32, 33, 34].flatMap { c.units($0) }.filter { u in !merged.units(HEVC.type(u)).contains(u) })
-                hvcc = merged
-            }
-            guard let c = clip.avcc, var merged = avcc else { continue }
-            if Self.clash(merged, c) { clashing.insert(i); continue }
-            for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
-            for p in c.pps where !merged.pps.contains(p) { merged.pps.append(p) }
-            avcc = merged
-        }
-        reencoded = clashing
+        (avcc, hvcc, reencoded) = Self.mergedParameterSets(clips)
         if transcoding != nil {
             // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the
             // muxer turns them and the packets into avcC or hvcC and lengths).
@@ -322,6 +313,26 @@ struct StitchWriter {
     }
 
     /// Two configurations clash if a parameter set id means different bytes in each.
+    /// The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
+    /// bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
+    static func mergedParameterSets(_ clips: [PreparedClip]) -> (avcc: AVCConfig?, hvcc: HEVCConfig?, clashing: Set<Int>) {
+        var avcc = clips.first?.avcc, hvcc = clips.first?.hvcc
+        var clashing = Set<Int>()
+        for (i, clip) in clips.enumerated().dropFirst() {
+            if let c = clip.hvcc, var merged = hvcc {
+                if merged.clashes(with: c) { clashing.insert(i); continue }
+                merged.append([32, 33, 34].flatMap { c.units($0) }.filter { u in !merged.units(HEVC.type(u)).contains(u) })
+                hvcc = merged
+            }
+            guard let c = clip.avcc, var merged = avcc else { continue }
+            if clash(merged, c) { clashing.insert(i); continue }
+            for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
+            for p in c.pps where !merged.pps.contains(p) { merged.pps.append(p) }
+            avcc = merged
+        }
+        return (avcc, hvcc, clashing)
+    }
+
     static func clash(_ a: AVCConfig, _ b: AVCConfig) -> Bool {
         func ids(_ c: AVCConfig) -> (sps: [Int: [UInt8]], pps: [Int: [UInt8]]) {
             (Dictionary(c.sps.compactMap { s in AVCConfig.spsID(s).map { ($0, s) } }, uniquingKeysWith: { x, _ in x }),
