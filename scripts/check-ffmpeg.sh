@@ -45,6 +45,14 @@ log="$root/build.log"
 status=0
 rm -rf "$root/build"    # a module cache from another tree would be reused silently
 PKG_CONFIG_PATH="$PWD/$pcdir" swift build --target LoopMedia --scratch-path "$root/build" > "$log" 2>&1 || status=$?
+# The shim's inline functions on their own, as C: a function that version lacks is only a warning where Swift
+# compiles them (then a link failure), so it is an error here.
+include="$(dirname "$(dirname "$(find "$tree" -path '*/libavcodec/avcodec.h' | head -1)")")"
+if ! cc -fsyntax-only -Wall -Werror=implicit-function-declaration -Werror=int-conversion -I "$include" -x c Sources/CFFmpeg/shim.h 2>> "$log"; then
+    grep -E "error:" "$log" | sort -u >&2
+    echo "check-ffmpeg: the shim calls what $suite's FFmpeg $version lacks; see $log" >&2
+    exit 1
+fi
 # The headers used must be the suite's, not the system's 5.1: the CFFmpeg module the compiler built names them.
 pcm="$(find "$root/build" -name 'CFFmpeg-*.pcm' | head -1)"
 if [ -z "$pcm" ] || ! grep -aq "$PWD/$tree/usr/include/[a-z0-9_-]*/libavcodec/avcodec.h" "$pcm"; then

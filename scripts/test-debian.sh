@@ -4,11 +4,13 @@
 # bind-mounted in; nothing is installed on the machine itself but debootstrap).
 #   sudo bash scripts/test-debian.sh trixie    # FFmpeg 7.1 (Debian 13)
 #   sudo bash scripts/test-debian.sh sid       # the newest FFmpeg Debian ships
+#   sudo bash scripts/test-debian.sh sid Transition   # only the tests swift test --filter picks
 # Needs root (debootstrap, chroot, mount) and about 1.5 GB. Not part of scripts/test.sh: it takes 4-6 minutes.
 # scripts/check-ffmpeg.sh, which the test command runs, only compiles against those headers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite="${1:-trixie}"
+filter="${2:-}"
 [ "$(id -u)" -eq 0 ] || { echo "test-debian: needs root (debootstrap, chroot, mount)" >&2; exit 1; }
 command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 swift_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"
@@ -39,7 +41,7 @@ rm -rf "$root/src/loopprep"; mkdir -p "$root/src/loopprep"
 git ls-files -z | tar --null -T - -cf - | tar -C "$root/src/loopprep" -xf -
 version="$(chroot "$root" dpkg-query -W -f='${Version}' libavcodec-dev)"
 echo "test-debian: $suite, FFmpeg $version" >&2
-chroot "$root" bash -c 'export PATH=/opt/swift/usr/bin:$PATH; git config --system --add safe.directory "*"; cd /src/loopprep && swift test' \
+chroot "$root" bash -c 'export PATH=/opt/swift/usr/bin:$PATH; git config --system --add safe.directory "*"; cd /src/loopprep && swift test ${1:+--filter "$1"}' _ "$filter" \
     > "$root.test.log" 2>&1 && status=0 || status=$?
 tail -1 "$root.test.log" >&2
 grep -E "^✘ Test [A-Za-z]+\(.*\) recorded" "$root.test.log" | cut -c1-240 >&2 || true

@@ -138,6 +138,17 @@ static inline int64_t lp_matroska_codec_delay_ticks(const AVStream *st) {
     return av_rescale_q(p->initial_padding, (AVRational){ 1, p->sample_rate }, st->time_base);
 }
 
+// A buffersink that accepts one pixel format: its binary "pix_fmts" option until 7.1 added the array option
+// "pixel_formats" (8.0 removed the old one). Found at run time, as the library loaded is what filters; set before
+// the filter is initialised, as the new option requires.
+static inline int lp_buffersink_accept_pixel_format(AVFilterContext *sink, enum AVPixelFormat format) {
+    if (av_opt_find(sink, "pixel_formats", NULL, 0, AV_OPT_SEARCH_CHILDREN)) {
+        const char *name = av_get_pix_fmt_name(format);
+        return name ? av_opt_set(sink, "pixel_formats", name, AV_OPT_SEARCH_CHILDREN) : AVERROR(EINVAL);
+    }
+    return av_opt_set_bin(sink, "pix_fmts", (const uint8_t *)&format, sizeof format, AV_OPT_SEARCH_CHILDREN);
+}
+
 // swscale: SwsContext became a public struct in 8.0 (Swift then sees a typed pointer, not an opaque one) and
 // its flags an enum. Swift holds the context as a raw pointer through these three.
 static const int lp_sws_area = SWS_AREA;

@@ -44,11 +44,13 @@ final class TransitionGraph {
             // The duration in microseconds, which xfade rounds back to N + 1 ticks of the frame clock.
             let micros = (Rational(Int64(frames + 1)) / frameRate * 1_000_000).rounded
             let xfade = try make("xfade", "xfade", "transition=\(name):offset=0:duration=\(micros)us")
-            sink = try make("buffersink", "out", nil)
-            var formats = [f.format, -1]
-            try check(av_opt_set_bin(sink, "pix_fmts", formats.withUnsafeMutableBytes { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) },
-                                     Int32(MemoryLayout<Int32>.size), Int32(AV_OPT_SEARCH_CHILDREN)), "draw transition")
-            formats.removeAll()
+            // The sink takes the clips' own pixel format, constrained before it is initialised.
+            guard let out = avfilter_graph_alloc_filter(graph, avfilter_get_by_name("buffersink"), "out") else {
+                throw MediaError("draw transition", code: lp_error_enomem)
+            }
+            sink = out
+            try check(lp_buffersink_accept_pixel_format(out, AVPixelFormat(rawValue: f.format)), "draw transition")
+            try check(avfilter_init_str(out, nil), "draw transition")
             try check(avfilter_link(outgoing, 0, xfade, 0), "draw transition")
             try check(avfilter_link(incoming, 0, xfade, 1), "draw transition")
             try check(avfilter_link(xfade, 0, sink, 0), "draw transition")
