@@ -46,6 +46,9 @@ lps1=$(best_of "$RUNS" "$LP" analyze "$base" --format json --jobs 1)
 peers=$(best_of "$RUNS" ffprobe_and_seam "$base")
 row "with seam checks vs ffprobe + ffmpeg first frame + -sseof" "${lps}s" "${peers}s" "$(ratio "$peers" "$lps")"
 row "  same, loopprep --jobs 1" "${lps1}s" "${peers}s" "$(ratio "$peers" "$lps1")"
+# The page: strips drawn (labels, axis) and PNG-encoded from the same decoding; its cost over the seam checks alone.
+lph=$(best_of "$RUNS" "$LP" analyze "$base" --format json --html "$OUT/analyze.html")
+row "  with --html (strips, labels, page) / without" "${lph}s" "${lps}s" "$(ratio "$lph" "$lps")"
 
 # 1,000 clips: hard links to one small clip (what is measured is the per-file state loopprep keeps).
 many="$OUT/corpus-many"
