@@ -51,6 +51,8 @@ public struct Report: Codable, Sendable, Equatable {
     public var tool: String
     /// The loopprep version that wrote the report; absent in reports written before it was added.
     public var version: String?
+    /// The FFmpeg libraries that read and wrote the files (set where the report is written).
+    public var ffmpeg: String?
     public var command: String
     public var options: AnalysisOptions
     public var files: [FileReport]

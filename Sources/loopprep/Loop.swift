@@ -76,6 +76,7 @@ struct Loop: AsyncParsableCommand {
         var schemaVersion = 1
         var tool = "loopprep"
         var version = Report.toolVersion
+        var ffmpeg = FFmpegLibraries.description
         var command = "loop"
         var files: [Result]
     }

@@ -294,6 +294,7 @@ struct StitchReport: Encodable {
     var schemaVersion = 1
     var tool = "loopprep"
     var version = Report.toolVersion
+    var ffmpeg = FFmpegLibraries.description
     var output: String?
     var timeline: StitchTimeline
     var facts: ClipFacts?

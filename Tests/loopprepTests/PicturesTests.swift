@@ -165,10 +165,15 @@ import Testing
         let json = try Run.loopprep(["analyze", "--format", "json", Run.fixture("clean.mp4")]).stdout
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(report["version"] as? String == version && report["tool"] as? String == "loopprep")
+        // And the FFmpeg that did the work, as ffprobe (the same libraries) reports them: "libavformat 59. 27.100 / ...".
+        let probe = try Run.tool(["ffprobe", "-version"]).stdout.split(separator: "\n").first { $0.hasPrefix("libavformat") }
+        let runtime = probe.flatMap { $0.split(separator: "/").last }.map { $0.replacingOccurrences(of: " ", with: "") }
+        #expect((report["ffmpeg"] as? String)?.hasPrefix("libavformat \(runtime ?? "?"), libavcodec ") == true, "\(report["ffmpeg"] ?? "none")")
         let lines = try Run.loopprep(["analyze", "--format", "jsonl", Run.fixture("clean.mp4")]).stdout.split(separator: "\n")
         #expect(lines.count == 2)
         for line in lines {
-            #expect((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["version"] as? String == version)
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["version"] as? String == version && object?["ffmpeg"] as? String == report["ffmpeg"] as? String)
         }
         let stitch = try Run.loopprep(["stitch", "--dry-run", "--format", "json", Run.fixture("clean.mp4"), Run.fixture("clean.mp4")]).stdout
         #expect((try JSONSerialization.jsonObject(with: Data(stitch.utf8)) as? [String: Any])?["version"] as? String == version)

@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
 import LoopAnalysis
+import LoopMedia
 
 enum Output {
     /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.
     static func emit(_ report: Report, options: ReportOptions, streamed: Bool = false) throws {
+        var report = report
+        report.ffmpeg = report.ffmpeg ?? FFmpegLibraries.description
         // On a terminal the text report already shows every finding: the diagnostics would print each twice.
         let sameTerminal = options.format == .text && Console.stdoutIsTTY && Console.stderrIsTTY
         if !options.quiet && !sameTerminal { Console.stderr(Diagnostics.render(report)) }
@@ -68,6 +71,7 @@ enum JSONFormat {
         func key(_ name: String) { sink("  \"\(name)\" : ") }
         sink("{\n")
         key("command"); sink(indented(try encoder.encode(report.command), by: 2) + ",\n")
+        if let ffmpeg = report.ffmpeg { key("ffmpeg"); sink(indented(try encoder.encode(ffmpeg), by: 2) + ",\n") }
         key("files")
         if report.files.isEmpty {
             sink("[\n\n  ],\n")

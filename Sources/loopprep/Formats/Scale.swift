@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAnalysis
+import LoopMedia
 import Synchronization
 
 /// `--shard K/N`: a stable split of the walked inputs. A file's shard is the FNV-1a hash of its path relative to
@@ -35,6 +36,7 @@ final class JSONLines: Sendable {
         var schemaVersion = Report.currentSchemaVersion
         var tool = "loopprep"
         var version = Report.toolVersion
+        var ffmpeg = FFmpegLibraries.description
         var command: String
         var options: AnalysisOptions
         var file: FileReport?
