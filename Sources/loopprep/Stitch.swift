@@ -149,7 +149,8 @@ struct Stitch: AsyncParsableCommand {
                 files.append(report)
                 strips[output] = strip
             }
-            let page = HTMLReport.render(Report(command: "stitch", options: outputOptions, files: files), strips: strips, timeline: timeline)
+            let page = HTMLReport.render(Report(command: "stitch", options: outputOptions, files: files), strips: strips, timeline: timeline,
+                                         notes: result.reencoded)
             let url = URL(fileURLWithPath: html)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(page.utf8).write(to: url, options: .atomic)

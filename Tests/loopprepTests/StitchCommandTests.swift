@@ -126,10 +126,13 @@ import TestSupport
                           "-i", "sine=frequency=700:duration=2", "-c:v", "libx264", "-preset", "slow", "-x264-params",
                           "keyint=10:min-keyint=10:scenecut=0:ref=5:bframes=1", "-pix_fmt", "yuv420p", "-c:a", "aac", other])
         let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", clips[0], other, clips[2], "--transition", "crossfade", "--duration", "0.5", "-o", out])
+        let page = dir.appendingPathComponent("r.html")
+        let run = try Run.loopprep(["stitch", clips[0], other, clips[2], "--transition", "crossfade", "--duration", "0.5", "-o", out, "--html", page.path])
         #expect(run.status == 0, "\(run.stderr)")
         // Said, not done silently: the other encoder's clip is named as re-encoded whole; the others are not.
         let notes = run.stdout.split(separator: "\n").filter { $0.hasPrefix("note: ") }
+        let html = try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace)
+        #expect(try html.nodes(forXPath: "//*[@class='note']").compactMap(\.stringValue) == [notes.first.map { "Note: " + $0.dropFirst(6) } ?? ""])
         #expect(notes == ["note: \(other) is re-encoded whole: its parameter sets differ from \(clips[0])'s (another encoder, or other settings), so its frames cannot be copied beside them"])
         #expect(try Self.decodeErrors(out) == "")
         let output = try Self.frameHashes(out), first = try Self.frameHashes(clips[0])

@@ -5,7 +5,9 @@ import LoopAnalysis
 /// reader can check it. Light and dark by the reader's colour scheme; clips sortable by severity or name.
 enum HTMLReport {
     /// `timeline`: a stitch's, drawn above the clips. `written`: when, for the page's header.
-    static func render(_ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil, written: Date = Date()) -> String {
+    /// `notes`: what the page should say above the clips (a stitch's clips re-encoded whole).
+    static func render(_ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil, notes: [String] = [],
+                       written: Date = Date()) -> String {
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
             return x != y ? x > y : a.path < b.path
@@ -14,6 +16,7 @@ enum HTMLReport {
         // A stitch's dry run has a timeline and no clip to count or filter.
         if !report.files.isEmpty || timeline == nil { body += summary(report) }
         if let timeline { body += Self.timeline(timeline) }
+        for note in notes { body += "<p class=\"note\">Note: \(x(note))</p>\n" }
         if !report.files.isEmpty || timeline == nil { body += filters(report) }
         body += "<div id=\"clips\">\n"
         for file in files { body += clip(file, strip: strips[file.path]) }
@@ -192,7 +195,7 @@ enum HTMLReport {
     .filters { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; margin: 1rem 0; }
     .scroll { overflow-x: auto; } .events { padding-left: 1.5rem; } .events li { margin: .2rem 0; }
     .events .when { color: var(--muted); font-variant-numeric: tabular-nums; } .events .wrap { color: var(--warning); font-weight: 700; }
-    .clip[hidden] { display: none; }
+    .clip[hidden] { display: none; } .note { border-left: 4px solid var(--info); padding-left: .6rem; overflow-wrap: anywhere; }
     .summary, .clip { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
     .clip.error { border-left: 6px solid var(--error); } .clip.warning { border-left: 6px solid var(--warning); }
     .clip.info { border-left: 6px solid var(--info); } .clip.ok { border-left: 6px solid var(--ok); }
