@@ -5,6 +5,8 @@ import LoopAnalysis
 import LoopMedia
 import Synchronization
 
+enum ConvertTarget: String, ExpressibleByArgument, CaseIterable { case mp4, mov }
+
 struct Fix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Trim every track to the shortest, exactly and losslessly; start on a keyframe; moov first; verify.",
@@ -47,6 +49,9 @@ struct Fix: AsyncParsableCommand {
     @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut). Default: .loopprep.json's, else apple.")
     var target: Target?
 
+    @Option(name: .customLong("to"), help: ArgumentHelp("Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, the others become MP4 (MOV for PCM).", valueName: "container"))
+    var to: ConvertTarget?
+
     @OptionGroup var report: ReportOptions
 
     @OptionGroup var project: ConfigOptions
@@ -73,6 +78,7 @@ struct Fix: AsyncParsableCommand {
         var fixOptions = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
                                  loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
+        fixOptions.convertTo = to?.rawValue
         let options = fixOptions
         let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
         if items.isEmpty && report.shard == nil {

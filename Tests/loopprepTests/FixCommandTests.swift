@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopAnalysis
 
 @Suite struct FixCommandTests {
     static func checksum(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
@@ -153,5 +154,64 @@ import Testing
         let again = try Run.loopprep(["fix", "--loops", "100", "-o", out.path] + inputs)
         #expect(again.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.mp4", "b.mp4", "c.mp4"])
+    }
+}
+
+/// `fix --to mp4|mov`: a Matroska recording written as MP4 or MOV, whose edit lists say what Matroska cannot.
+@Suite struct ConvertToTests {
+    /// ffprobe's reading: per stream, codec, start, duration and decoded frame count.
+    static func streams(_ path: String) throws -> [(codec: String, start: Double, duration: Double, frames: Int)] {
+        try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,start_time,duration,nb_read_frames",
+                      "-of", "csv=p=0", path]).stdout.split(separator: "\n").map { line in
+            let p = line.split(separator: ",").map(String.init)
+            return (p[0], Double(p[1]) ?? -1, Double(p[2]) ?? -1, Int(p[3]) ?? -1)
+        }
+    }
+
+    @Test func matroskaThatCannotStartAACMidFrameSaysSoAndMP4Can() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // mkv-video-late.mkv: 1 s of 30 fps video starting 0.2 s into 1.2 s of 48 kHz AAC.
+        let source = Run.fixture("mkv-video-late.mkv"), before = try FixCommandTests.checksum(source)
+        let kept = try Run.loopprep(["fix", "--no-config", source, "-o", dir.path])
+        #expect(kept.status == 1)
+        #expect(kept.stdout.contains("(Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", source, "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("note: --to mp4: writes mkv-video-late.mp4 (MP4) beside it"))
+        let out = dir.appendingPathComponent("mkv-video-late.mp4").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["mkv-video-late.mp4"])
+        // Every frame made, starting at 0, and the audio cut to the video's second: 48000 samples.
+        let s = try Self.streams(out)
+        #expect(s.count == 2 && s[0].codec == "h264" && s[1].codec == "aac")
+        #expect(s[0].frames == 30 && s[0].start == 0 && s[0].duration == 1.0)
+        #expect(s[1].start == 0 && s[1].duration == 1.0, "\(s)")
+        // Already right: fixing it again changes nothing.
+        let again = try Run.loopprep(["fix", "--no-config", "--dry-run", "--format", "json", out])
+        let report = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+        #expect(report.files.first?.fix?.plan?.isNoop == true && report.files.first?.findings == [])
+        #expect(try FixCommandTests.checksum(source) == before)
+    }
+
+    @Test func movToo() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // obs.mkv: 1 s of video that Matroska puts 21 ms late (the AAC priming), 1.5 s of audio.
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mov", Run.fixture("obs.mkv"), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        let s = try Self.streams(dir.appendingPathComponent("obs.mov").path)
+        #expect(s.count == 2 && s[0].frames == 30 && s[0].duration == 1.0 && s[1].duration == 1.0 && s[1].start == 0, "\(s)")
+    }
+
+    @Test func whatItCannotWriteExactlyIsRefusedByName() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", Run.fixture("vp9-opus.webm"), "-o", dir.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("NOT FIXED: convert: --to mp4: loopprep cannot write this file's opus into MP4 exactly; nothing written"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        #expect(try Run.loopprep(["fix", "--to", "avi", Run.fixture("obs.mkv"), "--dry-run"]).status == 64)
     }
 }

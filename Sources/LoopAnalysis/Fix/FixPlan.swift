@@ -105,9 +105,13 @@ public struct FixOptions: Sendable, Equatable {
     public var reencodeAudio = false
     /// Keep only this span of the presented range (seconds on the clip's clock): the loop command's cut.
     public var range: (start: Rational, end: Rational)?
+    /// --to mp4|mov: write a file from another container (Matroska, WebM, MPEG-TS...) as MP4 or MOV, whose edit
+    /// lists say any trim; nil: Matroska and WebM keep theirs, the others become MP4 (MOV for PCM).
+    public var convertTo: String?
 
     public static func == (a: FixOptions, b: FixOptions) -> Bool {
         a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops && a.seamFade == b.seamFade
+            && a.convertTo == b.convertTo
             && a.reencodeHead == b.reencodeHead && a.bakeVideo == b.bakeVideo && a.reencodeAudio == b.reencodeAudio
             && a.range?.start == b.range?.start && a.range?.end == b.range?.end
     }

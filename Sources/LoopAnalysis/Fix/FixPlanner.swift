@@ -67,6 +67,8 @@ public enum FixPlanner {
         }
         let duration = end - start
 
+        // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
+        let output = ["matroska", "webm"].contains(facts.container) ? (options.convertTo ?? facts.container) : facts.container
         var cuts: [TrackCut] = []
         for m in mappings {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
@@ -74,7 +76,7 @@ public enum FixPlanner {
             let reach = !resolution.isZero && m.end > end && m.end - end <= resolution ? m.end - start : duration
             cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
                                             : try audioCut(m, start: start, duration: reach,
-                                                           preRoll: keepsPreRoll(m.track, container: facts.container)))
+                                                           preRoll: keepsPreRoll(m.track, container: output)))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -116,7 +118,7 @@ public enum FixPlanner {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
-        if !resolution.isZero, ["matroska", "webm"].contains(facts.container), !noop {
+        if !resolution.isZero, ["matroska", "webm"].contains(output), !noop {
             notes.append("Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)")
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }

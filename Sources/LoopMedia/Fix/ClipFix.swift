@@ -24,7 +24,10 @@ public enum ClipFix {
         }
         var destination = destination
         let conversion: (format: String, path: String)?
-        do { conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio) } catch {
+        do {
+            conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio,
+                                             to: options.convertTo)
+        } catch {
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
         if let conversion {
@@ -32,7 +35,9 @@ public enum ClipFix {
             plan.isNoop = false
             // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
             plan.movieTimescale = FixPlanner.movieTimescale(plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
-            plan.notes.append("\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it")
+            plan.notes.append(Self.keptContainers.contains(before.container)
+                ? "--to \(conversion.format): writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
+                : "\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it")
             if FileManager.default.fileExists(atPath: destination), sameFile(path, destination) {
                 return failed(path, before, analysis, reason: "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)", plan: plan)
             }
@@ -59,7 +64,11 @@ public enum ClipFix {
             var strict = analysis
             strict.disabled = nil
             if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
-                return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)", plan: plan)
+                // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
+                let aacInMatroska = ["matroska", "webm"].contains(after.container)
+                    && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
+                let hint = aacInMatroska ? " (Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)" : ""
+                return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)", plan: plan)
             }
             if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, expected: firstFrames, output: written) {
                 return failed(path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
@@ -135,7 +144,18 @@ public enum ClipFix {
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
     /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
-    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false) throws -> (format: String, path: String)? {
+    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false,
+                                  to: String? = nil) throws -> (format: String, path: String)? {
+        // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
+        if let to, ["matroska", "webm"].contains(facts.container) {
+            let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
+            // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
+            let exact: Set = ["h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac"]
+            if let refused = codecs.first(where: { !(exact.contains($0) || $0.hasPrefix("pcm_")) || !OutputFile.accepts(format: to, codec: $0) }) {
+                throw MediaError("convert", reason: "--to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; nothing written")
+            }
+            return (to, (destination as NSString).deletingPathExtension + "." + to)
+        }
         guard !keptContainers.contains(facts.container) else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
         if facts.container == "aac" { return ("ipod", (destination as NSString).deletingPathExtension + ".m4a") }
@@ -160,7 +180,7 @@ public enum ClipFix {
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
         // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
         // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
-        let order = codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"]
+        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
         for format in order where codecs.allSatisfy({ OutputFile.accepts(format: format, codec: $0) }) {
             return (format, (destination as NSString).deletingPathExtension + "." + format)
         }

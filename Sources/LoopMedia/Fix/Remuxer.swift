@@ -113,6 +113,8 @@ enum Remuxer {
         var lastDuration: [Int: Int64] = [:]
         /// Presented samples taken so far in this pass, per re-encoded track.
         var taken: [Int: Int64] = [:]
+        /// Per re-encoded track, where its last decoded frame ended (see PresentedAudio.slice).
+        var nextSample: [Int: Int64] = [:]
         /// Converted audio of a fixed frame length: the frame in output ticks, packets written, the first one's time.
         var regularFrames: [Int: Int64] = [:]
         var copiedCount: [Int: Int] = [:]
@@ -131,7 +133,7 @@ enum Remuxer {
             var clock = IndexClock()
             var remaining = Set(plan.tracks.map(\.index))
             var decoders: [Int: Decoder] = [:]
-            for index in encoders.keys { decoders[index] = try Decoder(input, stream: index, timeBase: cuts[index]?.timeBase); taken[index] = 0 }
+            for index in encoders.keys { decoders[index] = try Decoder(input, stream: index, timeBase: cuts[index]?.timeBase); taken[index] = 0; nextSample[index] = nil }
             for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass, input: input, to: output) }
             let packet = try Packet(), frame = try Frame()
             var retimer = PacketRetimer(timelines: timelines)
@@ -240,7 +242,7 @@ enum Remuxer {
         mutating func take(_ frame: Frame, track index: Int, shift: Int64, pass: Int, to output: OutputFile) throws {
             guard let cut = cuts[index], let rate = cut.sampleRate, let encoder = encoders[index] else { return }
             let count = (cut.duration * Int64(rate)).rounded
-            var chunk = PresentedAudio.slice(frame, cut: cut, shift: shift, taken: taken[index]!, count: count)
+            var chunk = PresentedAudio.slice(frame, cut: cut, shift: shift, taken: taken[index]!, count: count, next: &nextSample[index])
             if let fadeLength = plan.seamFade.map({ ($0 * Int64(rate)).rounded }), fadeLength > 0 {
                 for i in 0..<(chunk.first?.count ?? 0) {
                     let gain = Self.fadeGain(taken[index]! + Int64(i), count, fadeLength)

@@ -749,7 +749,7 @@ struct StitchWriter {
         let packet = try Packet(), frame = try Frame()
         var clock = IndexClock()
         var retimer = PacketRetimer(timelines: clip.retimed)
-        var taken: Int64 = 0
+        var taken: Int64 = 0, next: Int64?
         let count = (cut.duration * Int64(rate)).rounded
         let mixer = lane.mixer, encoder = lane.encoder
         mixer.begin(clip: i)
@@ -759,7 +759,7 @@ struct StitchWriter {
         let resampler = rate != targetRate || sourceChannels != targetChannels
             ? try Resampler(fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
-            let chunk = PresentedAudio.slice(f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count)
+            let chunk = PresentedAudio.slice(f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count, next: &next)
             taken += Int64(chunk.first?.count ?? 0)
             let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
             try mixer.add(converted) { try encoder.encode($0) { try write(lane, $0) } }
