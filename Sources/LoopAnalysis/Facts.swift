@@ -162,7 +162,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// ISO-BMFF only: whether the movie box precedes the media data (nil: not ISO-BMFF, or no mdat).
     public var moovBeforeMdat: Bool?
     public var movieTimescale: Int64?
-    /// ISO-BMFF only: the movie header's duration (seconds, exact), the length players give the whole movie.
+    /// The container's own length, which players give the whole movie: ISO-BMFF's movie header (mvhd), Matroska's
+    /// Segment Duration (seconds, exact; `movieTimescale` is then the Duration's ticks a second).
     public var movieDuration: Rational?
     public var fragmented: Bool?
     public var tracks: [TrackFacts]

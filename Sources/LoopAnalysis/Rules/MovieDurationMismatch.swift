@@ -1,7 +1,8 @@
-/// `movie-duration-mismatch`: an MP4/MOV whose movie header (mvhd) gives a length other than where its tracks
-/// end. AVFoundation takes the asset's duration from it, so AVPlayerLooper loops over that range: longer, and the
-/// player holds the last frame in silence before each loop; shorter, and it cuts the clip. Fragmented files keep
-/// their length elsewhere (mehd, the fragments) and are not checked.
+/// `movie-duration-mismatch`: an MP4/MOV whose movie header (mvhd), or a Matroska/WebM whose Segment Duration,
+/// gives a length other than where its tracks end. AVFoundation takes the asset's duration from the one, browsers
+/// and FFmpeg from the other, so a looping player loops over that range: longer, and it holds the last frame in
+/// silence before each loop; shorter, and it cuts the clip. Fragmented files keep their length elsewhere (mehd,
+/// the fragments) and are not checked.
 public struct MovieDurationMismatch: Rule {
     public let ids = ["movie-duration-mismatch"]
     public init() {}
@@ -14,6 +15,15 @@ public struct MovieDurationMismatch: Rule {
         guard difference > tick || difference < .zero - tick else { return [] }
         let longer = difference > .zero
         let size = longer ? difference : .zero - difference
+        // Matroska: ffprobe and the players that read the Duration see the wrong length; whether a browser waits
+        // on it while looping varies, so it is said, not failed on.
+        let matroska = ["matroska", "webm"].contains(clip.container)
+        if matroska {
+            return [Finding(
+                rule: ids[0], severity: .info, message: "the Segment Duration says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
+                    + "tools and players that take the file's length from it see \(Figures.ms(size)) \(longer ? "more" : "less")",
+                hint: "rewrite the Duration: loopprep fix", figures: ["ms": Figures.msValue(difference)])]
+        }
         return [Finding(
             rule: ids[0], severity: .warning,
             message: "the movie header says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "

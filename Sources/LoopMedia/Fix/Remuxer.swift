@@ -82,6 +82,7 @@ enum Remuxer {
         for (index, encoder) in state.encoders.sorted(by: { $0.key < $1.key }) {
             try encoder.finish { try state.writeEncoded($0, track: index, to: output) }
         }
+        output.presentedDuration = plan.duration * Int64(plan.repeats)
         try output.finish()
         return Written(streams: state.streams, firstPts: state.firstPts, lastDuration: state.lastDuration)
     }

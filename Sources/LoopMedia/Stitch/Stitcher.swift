@@ -567,6 +567,7 @@ struct StitchWriter {
             try lane.mixer.finish { try lane.encoder.encode($0) { try write(lane, $0) } }
             try lane.encoder.finish { try write(lane, $0) }
         }
+        output.presentedDuration = timeline.duration
         try output.finish()
     }
 
