@@ -48,7 +48,9 @@ PKG_CONFIG_PATH="$PWD/$pcdir" swift build --target LoopMedia --scratch-path "$ro
 # The shim's inline functions on their own, as C: a function that version lacks is only a warning where Swift
 # compiles them (then a link failure), so it is an error here.
 include="$(dirname "$(dirname "$(find "$tree" -path '*/libavcodec/avcodec.h' | head -1)")")"
-if ! cc -fsyntax-only -Wall -Werror=implicit-function-declaration -Werror=int-conversion -I "$include" -x c Sources/CFFmpeg/shim.h 2>> "$log"; then
+# Any C compiler: the system's, else the clang that comes with Swift.
+compiler="${CC:-$(command -v cc || command -v clang)}"
+if ! "$compiler" -fsyntax-only -Wall -Werror=implicit-function-declaration -Werror=int-conversion -I "$include" -x c Sources/CFFmpeg/shim.h 2>> "$log"; then
     grep -E "error:" "$log" | sort -u >&2
     echo "check-ffmpeg: the shim calls what $suite's FFmpeg $version lacks; see $log" >&2
     exit 1

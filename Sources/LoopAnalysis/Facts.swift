@@ -155,6 +155,10 @@ public struct EmptyTrack: Codable, Sendable, Equatable {
 /// Facts of one file.
 public struct ClipFacts: Codable, Sendable, Equatable {
     public var path: String
+    /// Matroska or WebM (no edit list; millisecond times; a Segment Duration).
+    public var isMatroska: Bool { Self.isMatroska(container) }
+    public static func isMatroska(_ container: String) -> Bool { container == "matroska" || container == "webm" }
+
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.
     public var container: String
     public var formatName: String

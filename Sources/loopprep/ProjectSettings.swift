@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopMedia
 
 /// The project's `.loopprep.json` as this run applies it: which file (if any), and where its patterns are rooted.
 struct ProjectSettings: Sendable {
@@ -44,7 +45,7 @@ struct ProjectSettings: Sendable {
 
     /// A path relative to the config's folder, or nil when it lies outside it (or is a URL).
     func relative(_ path: String) -> String? {
-        guard let folder, !path.hasPrefix("http://"), !path.hasPrefix("https://") else { return nil }
+        guard let folder, !RemoteFile.isRemote(path) else { return nil }
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let root = folder.hasSuffix("/") ? folder : folder + "/"
         return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : nil

@@ -45,6 +45,8 @@ import LoopAnalysis
         // the video's second, and the output says exactly that (ffprobe reads it as the format's duration).
         let source = Fixtures.path("web-video-late.webm")
         #expect(SegmentDuration.read(source)?.seconds == Rational(2008, 1000))
+        let before = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", source]).out
+        #expect(String(decoding: before, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "2.008000")
         let report = ClipFix.fix(source, to: dir.appendingPathComponent("w.webm").path, options: .init(),
                                  analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")

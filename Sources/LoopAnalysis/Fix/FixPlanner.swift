@@ -68,7 +68,7 @@ public enum FixPlanner {
         let duration = end - start
 
         // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
-        let output = ["matroska", "webm"].contains(facts.container) ? (options.convertTo ?? facts.container) : facts.container
+        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
         var cuts: [TrackCut] = []
         for m in mappings {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
@@ -118,7 +118,7 @@ public enum FixPlanner {
             notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
         }
         if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
-        if !resolution.isZero, ["matroska", "webm"].contains(output), !noop {
+        if !resolution.isZero, ClipFacts.isMatroska(output), !noop {
             notes.append("Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)")
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
@@ -267,7 +267,7 @@ public enum FixPlanner {
     /// Whether a cut keeps packets before its start for the decoder to warm up on. Matroska has no edit list to
     /// hide them, except Opus's pre-skip, which hides any number of samples (written by the remuxer).
     static func keepsPreRoll(_ track: TrackFacts, container: String) -> Bool {
-        !["matroska", "webm"].contains(container) || track.codec == "opus"
+        !ClipFacts.isMatroska(container) || track.codec == "opus"
     }
 
     /// `preRoll`: keep packets before the start for the decoder to warm up on. Matroska cannot hide them (no

@@ -17,8 +17,7 @@ public struct MovieDurationMismatch: Rule {
         let size = longer ? difference : .zero - difference
         // Matroska: ffprobe and the players that read the Duration see the wrong length; whether a browser waits
         // on it while looping varies, so it is said, not failed on.
-        let matroska = ["matroska", "webm"].contains(clip.container)
-        if matroska {
+        if clip.isMatroska {
             return [Finding(
                 rule: ids[0], severity: .info, message: "the Segment Duration says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
                     + "tools and players that take the file's length from it see \(Figures.ms(size)) \(longer ? "more" : "less")",

@@ -128,6 +128,9 @@ public struct StitchTimeline: Codable, Sendable, Equatable {
     public var frames: Int
     public var duration: Rational
     public var samples: Int64?
+
+    /// With --loop, the join from the last clip back into the first (at the end of the file).
+    public func isLoopJoin(_ join: JoinEntry) -> Bool { loop && join.to == 0 && join.from == clips.count - 1 }
 }
 
 public enum StitchPlanner {

@@ -36,6 +36,14 @@ public final class InputFile {
     /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
     public var streamCount: Int { Int(context.pointee.nb_streams) }
+    /// The length the container itself declares (Matroska's Segment Duration), as the demuxer read it: nil where
+    /// FFmpeg had to estimate one (from packets or the bit rate).
+    var declaredDuration: Rational? {
+        let d = context.pointee.duration
+        // Before avformat_find_stream_info only the demuxer sets it (from the header); after, it says how it came.
+        guard d != lp_nopts_value, d >= 0, !streamInfoRead || context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM else { return nil }
+        return Rational(d, Int64(AV_TIME_BASE))
+    }
     /// FLV and MPEG-PS (AVFMTCTX_NOHEADER) declare their streams only as packets arrive.
     var streamsComeWithPackets: Bool { context.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER) != 0 }
 

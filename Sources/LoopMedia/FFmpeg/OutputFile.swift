@@ -57,7 +57,7 @@ public final class OutputFile {
         // timestamps, while its demuxer subtracts it. A copy starts with none; where Opus is cut, the remuxer sets
         // the new pre-skip (setInitialPadding) and places the blocks itself (OpusTrim), as for 5.1: write() takes
         // back what a later muxer adds.
-        if String(cString: context.pointee.oformat.pointee.name).contains("matroska") || String(cString: context.pointee.oformat.pointee.name) == "webm" {
+        if isMatroska {
             st.pointee.codecpar.pointee.initial_padding = 0
         }
         st.pointee.time_base = source.pointee.time_base
@@ -79,6 +79,12 @@ public final class OutputFile {
     /// Decoded samples the player drops at the start (Matroska writes it as CodecDelay; see addStream).
     func setInitialPadding(_ samples: Int64, stream: Int) {
         context.pointee.streams[stream]!.pointee.codecpar.pointee.initial_padding = Int32(samples)
+    }
+
+    /// A Matroska or WebM muxer.
+    var isMatroska: Bool {
+        let name = String(cString: context.pointee.oformat.pointee.name)
+        return name == "matroska" || name == "webm"
     }
 
     /// An MP4 or MOV muxer (mp4, mov, ipod).
@@ -110,8 +116,7 @@ public final class OutputFile {
         try check(avformat_write_header(context, &dict), "write header")
         // Callers place Opus blocks where FFmpeg 5.1's Matroska muxer writes them (times already counting the
         // codec delay); a later muxer adds the delay itself, so write() takes its amount back off first.
-        let name = String(cString: context.pointee.oformat.pointee.name)
-        if name.contains("matroska") || name == "webm" {
+        if isMatroska {
             for i in 0..<Int(context.pointee.nb_streams) {
                 let shift = lp_matroska_codec_delay_ticks(context.pointee.streams[i]!)
                 if shift != 0 { muxerShift[Int32(i)] = shift }
@@ -139,8 +144,7 @@ public final class OutputFile {
     public func finish() throws {
         try check(av_write_trailer(context), "finish output")
         if ioOpen { avio_closep(&context.pointee.pb); ioOpen = false }
-        let name = String(cString: context.pointee.oformat.pointee.name)
-        if let presentedDuration, name.contains("matroska") || name == "webm" {
+        if let presentedDuration, isMatroska {
             try SegmentDuration.write(path, seconds: presentedDuration)
         }
     }

@@ -65,8 +65,7 @@ public enum ClipFix {
             strict.disabled = nil
             if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
                 // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
-                let aacInMatroska = ["matroska", "webm"].contains(after.container)
-                    && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
+                let aacInMatroska = after.isMatroska && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
                 let hint = aacInMatroska ? " (Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)" : ""
                 return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)", plan: plan)
             }
@@ -147,7 +146,7 @@ public enum ClipFix {
     public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false,
                                   to: String? = nil) throws -> (format: String, path: String)? {
         // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
-        if let to, ["matroska", "webm"].contains(facts.container) {
+        if let to, facts.isMatroska {
             let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
             // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
             let exact: Set = ["h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac"]

@@ -80,11 +80,11 @@ public enum Probe {
                               fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
                               fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
-        // Matroska and WebM: the Segment's Duration, what browsers give the file (local files: read from its head).
-        if iso == nil, ["matroska", "webm"].contains(facts.container), !RemoteFile.isRemote(path), let segment = SegmentDuration.read(path),
-           segment.scale > 0, 1_000_000_000 % segment.scale == 0 {
-            facts.movieDuration = segment.seconds
-            facts.movieTimescale = 1_000_000_000 / segment.scale
+        // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
+        // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
+        if facts.isMatroska, let declared = input.declaredDuration {
+            facts.movieDuration = declared
+            facts.movieTimescale = 1000
         }
         if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) { facts.coverArt = true }
         facts.clockOrigin = origin

@@ -77,7 +77,7 @@ public enum Stitcher {
                             avcc: input.extradata(video.index).flatMap { AVCConfig($0) },
                             hvcc: video.codec == "hevc" ? input.extradata(video.index).flatMap { HEVCConfig($0) } : nil, pixelFormat: pixelFormat,
                             retimed: probe.timelines.filter { i, t in
-                                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) || i == video.index && ["matroska", "webm"].contains(probe.facts.container)
+                                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) || i == video.index && probe.facts.isMatroska
                             })
     }
 

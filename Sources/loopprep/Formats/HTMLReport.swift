@@ -96,7 +96,7 @@ enum HTMLReport {
             (c.span, 0, "<span class=\"when\">\(at(c.span))</span> <strong>\(wrappable(c.path))</strong>, frames \(c.span.startFrame)\u{2013}\(c.span.endFrame)")
         }
         for j in t.joins {
-            let wrap = t.loop && j.to == 0 && j.from == t.clips.count - 1
+            let wrap = t.isLoopJoin(j)
             guard j.frames > 0 || wrap else { continue }
             let what = j.frames > 0 ? "\(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) frames)" : "cut"
             let text: String

@@ -36,7 +36,7 @@ enum TimelinePicture {
         }
         let below = top + Double(lanes) * (lane + 8) + 10
         for join in t.joins {
-            let wrap = t.loop && join.to == 0 && join.from == t.clips.count - 1
+            let wrap = t.isLoopJoin(join)
             guard join.frames > 0 || wrap else { continue }
             let x0 = x(join.span.start), x1 = x(join.span.end)
             out += "<rect x=\"\(f(min(x0, width - 12)))\" y=\"\(f(top))\" width=\"\(f(max(x1 - x0, 2)))\" height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" class=\"join\(wrap ? " wrap" : "")\"/>\n"
