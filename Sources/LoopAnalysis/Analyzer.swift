@@ -20,10 +20,12 @@ public enum Analyzer {
 
     /// The rules whose limit a project may set, by id.
     public static let thresholds: [String: Threshold] = [
-        "seam-visual-jump": Threshold(defaultValue: SeamVisualJump.floor, range: 0...255,
-                                      unit: "mean luma difference of 255 below which the seam is not a cut"),
-        "seam-audio-click": Threshold(defaultValue: SeamAudioClick.threshold, range: 0...2,
-                                      unit: "jump in full scale above which the seam clicks"),
+        "seam-visual-jump": Threshold(
+            defaultValue: SeamVisualJump.floor, range: 0...255,
+            unit: "mean luma difference of 255 below which the seam is not a cut"),
+        "seam-audio-click": Threshold(
+            defaultValue: SeamAudioClick.threshold, range: 0...2,
+            unit: "jump in full scale above which the seam clicks"),
     ]
 
     /// Worst first, then by track and rule id, so output is stable.

@@ -23,7 +23,9 @@ public struct PrimingFacts: Codable, Sendable, Equatable {
     public var method: String
 
     public init(samples: Int64?, signalled: Bool, method: String) {
-        self.samples = samples; self.signalled = signalled; self.method = method
+        self.samples = samples
+        self.signalled = signalled
+        self.method = method
     }
 
     /// Apple's AAC encoders prime 2112 samples; a skip beyond that also trims content.
@@ -54,12 +56,23 @@ public struct TrackBasics: Sendable, Equatable {
     /// the container has no edit list: Matroska): such a track starts on content.
     public var primingRemoved: Int64?
 
-    public init(index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
-                width: Int? = nil, height: Int? = nil, sampleRate: Int? = nil, channels: Int? = nil,
-                rotation: Int? = nil, declaredFrameRate: Rational? = nil, codecDelay: Int64? = nil, language: String? = nil) {
-        self.index = index; self.trackID = trackID; self.kind = kind; self.codec = codec; self.profile = profile
-        self.width = width; self.height = height; self.sampleRate = sampleRate; self.channels = channels
-        self.rotation = rotation; self.declaredFrameRate = declaredFrameRate; self.codecDelay = codecDelay
+    public init(
+        index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
+        width: Int? = nil, height: Int? = nil, sampleRate: Int? = nil, channels: Int? = nil,
+        rotation: Int? = nil, declaredFrameRate: Rational? = nil, codecDelay: Int64? = nil, language: String? = nil
+    ) {
+        self.index = index
+        self.trackID = trackID
+        self.kind = kind
+        self.codec = codec
+        self.profile = profile
+        self.width = width
+        self.height = height
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.rotation = rotation
+        self.declaredFrameRate = declaredFrameRate
+        self.codecDelay = codecDelay
         self.language = language
     }
 }
@@ -127,7 +140,9 @@ public struct IrregularDurations: Codable, Sendable, Equatable {
     public var largestDeviation: Int64
 
     public init(count: Int, frameTicks: Int64?, largestDeviation: Int64) {
-        self.count = count; self.frameTicks = frameTicks; self.largestDeviation = largestDeviation
+        self.count = count
+        self.frameTicks = frameTicks
+        self.largestDeviation = largestDeviation
     }
 }
 
@@ -140,7 +155,9 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     public var audioJump: [Double]?
 
     public init(videoDifference: Double? = nil, videoMotion: Double? = nil, audioJump: [Double]? = nil) {
-        self.videoDifference = videoDifference; self.videoMotion = videoMotion; self.audioJump = audioJump
+        self.videoDifference = videoDifference
+        self.videoMotion = videoMotion
+        self.audioJump = audioJump
     }
 }
 
@@ -149,7 +166,11 @@ public struct EmptyTrack: Codable, Sendable, Equatable {
     public var index: Int
     public var kind: TrackKind
     public var codec: String
-    public init(index: Int, kind: TrackKind, codec: String) { self.index = index; self.kind = kind; self.codec = codec }
+    public init(index: Int, kind: TrackKind, codec: String) {
+        self.index = index
+        self.kind = kind
+        self.codec = codec
+    }
 }
 
 /// Facts of one file.
@@ -182,12 +203,21 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// Only the offsets between tracks mean anything there.
     public var clockOrigin: Rational?
 
-    public init(path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
-                movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,
-                seam: SeamFacts? = nil) {
-        self.path = path; self.container = container; self.formatName = formatName; self.fileSize = fileSize
-        self.moovBeforeMdat = moovBeforeMdat; self.movieTimescale = movieTimescale; self.fragmented = fragmented
-        self.tracks = tracks; self.emptyTracks = emptyTracks?.isEmpty == true ? nil : emptyTracks; self.seam = seam
+    public init(
+        path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
+        movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,
+        seam: SeamFacts? = nil
+    ) {
+        self.path = path
+        self.container = container
+        self.formatName = formatName
+        self.fileSize = fileSize
+        self.moovBeforeMdat = moovBeforeMdat
+        self.movieTimescale = movieTimescale
+        self.fragmented = fragmented
+        self.tracks = tracks
+        self.emptyTracks = emptyTracks?.isEmpty == true ? nil : emptyTracks
+        self.seam = seam
     }
 
     public var videoTracks: [TrackFacts] { tracks.filter { $0.kind == .video } }

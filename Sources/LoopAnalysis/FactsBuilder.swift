@@ -2,7 +2,12 @@ extension TrackFacts {
     /// Interprets a track's container timeline: pure, so every case is testable on values built in code.
     public init?(basics b: TrackBasics, timeline t: TrackTimeline) {
         guard let range = t.presentedRange() else { return nil }
-        index = b.index; trackID = b.trackID; kind = b.kind; codec = b.codec; profile = b.profile; codecTag = b.codecTag
+        index = b.index
+        trackID = b.trackID
+        kind = b.kind
+        codec = b.codec
+        profile = b.profile
+        codecTag = b.codecTag
         language = b.language
         timeBase = t.timeBase
         startSeconds = range.start
@@ -12,8 +17,11 @@ extension TrackFacts {
         duration = TimeFigure(seconds: range.duration, timeBase: t.timeBase)
         packetCount = t.samples.count
         edits = t.edits
-        width = b.width; height = b.height; rotation = b.rotation
-        sampleRate = b.sampleRate; channels = b.channels
+        width = b.width
+        height = b.height
+        rotation = b.rotation
+        sampleRate = b.sampleRate
+        channels = b.channels
 
         let nominal = t.nominalDuration
         switch b.kind {
@@ -23,22 +31,28 @@ extension TrackFacts {
             firstFrameIsKeyframe = range.firstSample.map { t.samples[$0].isSync }
             let keyPts = t.samples.filter { $0.isSync && !$0.isDiscarded }.map(\.pts).sorted()
             keyframeCount = keyPts.count
-            let gaps = zip(keyPts, keyPts.dropFirst()).map { $1 - $0 } + [Int64(range.mediaEnd.floor) - (keyPts.last ?? 0)]
-            maxKeyframeInterval = gaps.max().map { TimeFigure(seconds: Rational($0) * t.timeBase, timeBase: t.timeBase) }
+            let gaps =
+                zip(keyPts, keyPts.dropFirst()).map { $1 - $0 } + [Int64(range.mediaEnd.floor) - (keyPts.last ?? 0)]
+            maxKeyframeInterval = gaps.max().map {
+                TimeFigure(seconds: Rational($0) * t.timeBase, timeBase: t.timeBase)
+            }
             nominalFrameDuration = nominal
             // The last frame in presentation order sets where the track ends; an odd length moves the end.
             if let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }), let nominal,
-               last.duration != nominal {
+                last.duration != nominal
+            {
                 lastFrameDuration = last.duration
             }
         case .audio:
             if let rate = b.sampleRate, rate > 0 { sampleCount = range.duration * Int64(rate) }
             priming = Self.priming(codec: b.codec, range: range, timeline: t, basics: b)
             if let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t),
-               AudioFrames.isJitter(t, frame: frame) {
+                AudioFrames.isJitter(t, frame: frame)
+            {
                 let odd = AudioFrames.irregular(t, frame: frame)
                 if let worst = odd.map({ t.samples[$0].duration - frame }).max(by: { $0.magnitude < $1.magnitude }) {
-                    irregularDurations = IrregularDurations(count: odd.count, frameTicks: frame, largestDeviation: worst)
+                    irregularDurations = IrregularDurations(
+                        count: odd.count, frameTicks: frame, largestDeviation: worst)
                 }
             }
         default:
@@ -49,16 +63,25 @@ extension TrackFacts {
         // clock, where a 1024-sample frame is 2089.8 ticks), the muxer's rounding moves packets by up to a sample:
         // that much slack (at least a tick). None where ticks are whole samples.
         let ticksPerSample = b.sampleRate.map { Rational(1, Int64(max($0, 1))) / t.timeBase }
-        let tolerance: Int64 = b.kind == .audio && ticksPerSample.map({ $0.denominator != 1 }) == true
+        let tolerance: Int64 =
+            b.kind == .audio && ticksPerSample.map({ $0.denominator != 1 }) == true
             ? Swift.max(1, -(-ticksPerSample!).floor) : 0
-        var breaks = (b.kind == .video || b.kind == .audio) ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
+        var breaks =
+            (b.kind == .video || b.kind == .audio)
+            ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []
         // A fixed-frame codec's stored duration that is a frame off or more is a hole (or an overlap) in the
         // audio, not jitter: the decoder plays one frame there.
-        if b.kind == .audio, irregularDurations == nil, let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t) {
-            for i in AudioFrames.irregular(t, frame: frame) where 2 * (t.samples[i].duration - frame).magnitude >= frame {
+        if b.kind == .audio, irregularDurations == nil,
+            let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t)
+        {
+            for i in AudioFrames.irregular(t, frame: frame) where 2 * (t.samples[i].duration - frame).magnitude >= frame
+            {
                 let s = t.samples[i]
-                guard Rational(s.pts + frame) < range.mediaEnd, Rational(s.pts + s.duration) > range.mediaStart else { continue }
-                breaks.append(TimingBreak(at: s.pts + s.duration, expectedAt: s.pts + frame, length: s.duration - frame))
+                guard Rational(s.pts + frame) < range.mediaEnd, Rational(s.pts + s.duration) > range.mediaStart else {
+                    continue
+                }
+                breaks.append(
+                    TimingBreak(at: s.pts + s.duration, expectedAt: s.pts + frame, length: s.duration - frame))
             }
         }
         timingBreaks = Array(breaks.prefix(Self.breakLimit))
@@ -82,7 +105,9 @@ extension TrackFacts {
 
     /// AAC always carries encoder delay (1024 samples from FFmpeg, 2112 from Apple's encoders); it is signalled
     /// when an edit list or skip-samples hides it. Opus carries its own pre-skip in the codec header.
-    static func priming(codec: String, range: PresentedRange, timeline t: TrackTimeline, basics b: TrackBasics) -> PrimingFacts? {
+    static func priming(codec: String, range: PresentedRange, timeline t: TrackTimeline, basics b: TrackBasics)
+        -> PrimingFacts?
+    {
         switch codec {
         case "aac":
             if let removed = b.primingRemoved, range.signalledDelay == 0 {
@@ -92,7 +117,9 @@ extension TrackFacts {
                 return PrimingFacts(samples: nil, signalled: false, method: "none")
             }
             let samples = (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded
-            return PrimingFacts(samples: samples, signalled: true, method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
+            return PrimingFacts(
+                samples: samples, signalled: true,
+                method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
         case "opus":
             return PrimingFacts(samples: b.codecDelay, signalled: true, method: "codec header")
         case "mp3":
@@ -100,8 +127,9 @@ extension TrackFacts {
             // delay (and the decoder's) as silence.
             guard let rate = b.sampleRate else { return nil }
             guard range.signalledDelay > 0 else { return PrimingFacts(samples: nil, signalled: false, method: "none") }
-            return PrimingFacts(samples: (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded, signalled: true,
-                                method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
+            return PrimingFacts(
+                samples: (Rational(range.signalledDelay) * t.timeBase * Int64(rate)).rounded, signalled: true,
+                method: t.primingMethod ?? (t.edits != nil ? "edit list" : "skip samples"))
         default:
             return nil
         }

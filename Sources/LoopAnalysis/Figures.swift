@@ -23,7 +23,8 @@ public enum Figures {
         let scaled = (value * scale).rounded
         let sign = scaled < 0 ? "-" : ""
         let mag = scaled.magnitude
-        let whole = mag / UInt64(scale), frac = mag % UInt64(scale)
+        let whole = mag / UInt64(scale)
+        let frac = mag % UInt64(scale)
         guard places > 0 else { return sign + "\(whole)" }
         let digits = String(frac)
         return sign + "\(whole)." + String(repeating: "0", count: places - digits.count) + digits

@@ -1,7 +1,13 @@
 public enum Severity: String, Codable, Sendable, Comparable, CaseIterable {
     case info, warning, error
 
-    var rank: Int { switch self { case .info: 0; case .warning: 1; case .error: 2 } }
+    var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
     public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
@@ -19,10 +25,16 @@ public struct Finding: Codable, Sendable, Equatable {
     /// The measured figures by name (ms, samples, frames...), for machines.
     public var figures: [String: Double]
 
-    public init(rule: String, severity: Severity, track: Int? = nil, message: String, hint: String,
-                figures: [String: Double] = [:]) {
-        self.rule = rule; self.severity = severity; self.track = track; self.message = message
-        self.hint = hint; self.figures = figures
+    public init(
+        rule: String, severity: Severity, track: Int? = nil, message: String, hint: String,
+        figures: [String: Double] = [:]
+    ) {
+        self.rule = rule
+        self.severity = severity
+        self.track = track
+        self.message = message
+        self.hint = hint
+        self.figures = figures
     }
 }
 
@@ -48,7 +60,9 @@ public struct AnalysisOptions: Codable, Sendable, Equatable {
     public var config: String?
 
     public init(target: Target = .apple, minimumLoopSeconds: Rational = .one, seamChecks: Bool = true) {
-        self.target = target; self.minimumLoopSeconds = minimumLoopSeconds; self.seamChecks = seamChecks
+        self.target = target
+        self.minimumLoopSeconds = minimumLoopSeconds
+        self.seamChecks = seamChecks
     }
 
     /// These options with `rules` also not reported.

@@ -15,12 +15,20 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// rounded to the nearest value with a 64-bit denominator rather than trapping.
     init(wide numerator: Int128, _ denominator: Int128) {
         precondition(denominator != 0, "Rational with zero denominator")
-        var n = numerator, d = denominator
-        if d < 0 { n = -n; d = -d }
+        var n = numerator
+        var d = denominator
+        if d < 0 {
+            n = -n
+            d = -d
+        }
         let g = Rational.gcd(n.magnitude, d.magnitude)
-        if g > 1 { n /= Int128(g); d /= Int128(g) }
+        if g > 1 {
+            n /= Int128(g)
+            d /= Int128(g)
+        }
         while Int64(exactly: n) == nil || Int64(exactly: d) == nil {
-            n /= 2; d /= 2
+            n /= 2
+            d /= 2
             if d == 0 { d = 1 }
         }
         self.numerator = Int64(n)
@@ -31,7 +39,8 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static let one = Rational(1)
 
     static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
-        var a = a, b = b
+        var a = a
+        var b = b
         while b != 0 { (a, b) = (b, a % b) }
         return a
     }
@@ -46,7 +55,8 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Rounds to the nearest integer, halves away from zero.
     public var rounded: Int64 {
-        let n = Int128(numerator), d = Int128(denominator)
+        let n = Int128(numerator)
+        let d = Int128(denominator)
         let q = (2 * n.magnitude + d.magnitude) / (2 * d.magnitude)
         return Int64(clamping: n < 0 ? -Int128(q) : Int128(q))
     }
@@ -59,10 +69,13 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
     public static func + (a: Rational, b: Rational) -> Rational {
-        Rational(wide: Int128(a.numerator) * Int128(b.denominator) + Int128(b.numerator) * Int128(a.denominator),
-                 Int128(a.denominator) * Int128(b.denominator))
+        Rational(
+            wide: Int128(a.numerator) * Int128(b.denominator) + Int128(b.numerator) * Int128(a.denominator),
+            Int128(a.denominator) * Int128(b.denominator))
     }
-    public static prefix func - (a: Rational) -> Rational { Rational(wide: -Int128(a.numerator), Int128(a.denominator)) }
+    public static prefix func - (a: Rational) -> Rational {
+        Rational(wide: -Int128(a.numerator), Int128(a.denominator))
+    }
     public static func - (a: Rational, b: Rational) -> Rational { a + (-b) }
     public static func * (a: Rational, b: Rational) -> Rational {
         Rational(wide: Int128(a.numerator) * Int128(b.numerator), Int128(a.denominator) * Int128(b.denominator))
@@ -84,8 +97,10 @@ extension Rational: Codable {
         let text = try decoder.singleValueContainer().decode(String.self)
         let parts = text.split(separator: "/")
         guard let n = parts.first.flatMap({ Int64($0) }),
-              let d = parts.count == 2 ? Int64(parts[1]) : 1, d != 0 else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "bad rational \(text)"))
+            let d = parts.count == 2 ? Int64(parts[1]) : 1, d != 0
+        else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "bad rational \(text)"))
         }
         self.init(n, d)
     }

@@ -11,7 +11,11 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var ignoredRules: [String]?
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
-        self.path = path; self.facts = facts; self.findings = findings; self.error = error; self.fix = fix
+        self.path = path
+        self.facts = facts
+        self.findings = findings
+        self.error = error
+        self.fix = fix
     }
 
     public var worst: Severity? { findings.map(\.severity).max() }
@@ -82,7 +86,8 @@ public struct Report: Codable, Sendable, Equatable {
 
     /// The summary and the exit status, counted file by file (a streamed report keeps no files).
     public struct Tally: Sendable {
-        public private(set) var summary = Summary(files: 0, unreadable: 0, errors: 0, warnings: 0, infos: 0, filesByRule: [:])
+        public private(set) var summary = Summary(
+            files: 0, unreadable: 0, errors: 0, warnings: 0, infos: 0, filesByRule: [:])
         private var fixFailed = false
         private var severities = Set<Severity>()
 
@@ -94,7 +99,11 @@ public struct Report: Codable, Sendable, Equatable {
             if file.fix?.status == .failed { fixFailed = true }
             // An unreadable file is counted once, as unreadable, not also as an error.
             for f in file.findings where f.rule != Analyzer.unreadableID {
-                switch f.severity { case .error: summary.errors += 1; case .warning: summary.warnings += 1; case .info: summary.infos += 1 }
+                switch f.severity {
+                case .error: summary.errors += 1
+                case .warning: summary.warnings += 1
+                case .info: summary.infos += 1
+                }
                 severities.insert(f.severity)
             }
             for rule in Set(file.findings.map(\.rule)) { summary.filesByRule[rule, default: 0] += 1 }
@@ -134,7 +143,13 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     public var plan: FixPlan?
     public var before: ClipFacts?
 
-    public init(status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil) {
-        self.status = status; self.output = output; self.reason = reason; self.plan = plan; self.before = before
+    public init(
+        status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil
+    ) {
+        self.status = status
+        self.output = output
+        self.reason = reason
+        self.plan = plan
+        self.before = before
     }
 }

@@ -9,7 +9,11 @@ public struct SampleTiming: Sendable, Equatable {
     public var isDiscarded: Bool
 
     public init(dts: Int64, pts: Int64, duration: Int64, isSync: Bool, isDiscarded: Bool = false) {
-        self.dts = dts; self.pts = pts; self.duration = duration; self.isSync = isSync; self.isDiscarded = isDiscarded
+        self.dts = dts
+        self.pts = pts
+        self.duration = duration
+        self.isSync = isSync
+        self.isDiscarded = isDiscarded
     }
 }
 
@@ -21,7 +25,9 @@ public struct Edit: Sendable, Equatable, Codable {
     public var rate: Rational
 
     public init(mediaTime: Int64?, duration: Rational, rate: Rational = .one) {
-        self.mediaTime = mediaTime; self.duration = duration; self.rate = rate
+        self.mediaTime = mediaTime
+        self.duration = duration
+        self.rate = rate
     }
 }
 
@@ -40,9 +46,14 @@ public struct TrackTimeline: Sendable {
     /// metadata, read as the edit it describes).
     public var primingMethod: String?
 
-    public init(timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0) {
-        self.timeBase = timeBase; self.samples = samples; self.edits = edits
-        self.skipStart = skipStart; self.skipEnd = skipEnd
+    public init(
+        timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0
+    ) {
+        self.timeBase = timeBase
+        self.samples = samples
+        self.edits = edits
+        self.skipStart = skipStart
+        self.skipEnd = skipEnd
     }
 }
 
@@ -77,13 +88,17 @@ extension TrackTimeline {
     /// Every decode and presentation time moved by `ticks` (edits are in media time and do not move).
     public func shifted(by ticks: Int64) -> TrackTimeline {
         var out = self
-        for i in out.samples.indices { out.samples[i].dts &+= ticks; out.samples[i].pts &+= ticks }
+        for i in out.samples.indices {
+            out.samples[i].dts &+= ticks
+            out.samples[i].pts &+= ticks
+        }
         return out
     }
 
     /// The media's own span in ticks: from the earliest pts to the latest pts + duration, ignoring discarded samples.
     public var mediaSpan: (start: Int64, end: Int64)? {
-        var lo = Int64.max, hi = Int64.min
+        var lo = Int64.max
+        var hi = Int64.min
         for s in samples where !s.isDiscarded {
             lo = Swift.min(lo, s.pts)
             hi = Swift.max(hi, s.pts &+ Swift.max(s.duration, 0))
@@ -103,7 +118,8 @@ extension TrackTimeline {
         if let edits, edits.contains(where: { $0.mediaTime != nil }) {
             // Leading empty edits delay the track; media edits are concatenated after them.
             var seenMedia = false
-            mediaStart = .zero; mediaEnd = .zero
+            mediaStart = .zero
+            mediaEnd = .zero
             for edit in edits {
                 guard let mediaTime = edit.mediaTime else {
                     if !seenMedia { start = start + edit.duration } else { duration = duration + edit.duration }
@@ -111,7 +127,8 @@ extension TrackTimeline {
                 }
                 // An edit cannot present media that is not there: clamp to what the samples cover.
                 let available = Rational(span.end - mediaTime) * timeBase
-                var editDuration = edit.rate.isZero ? edit.duration : Rational.min(edit.duration, Rational.max(available, .zero))
+                var editDuration =
+                    edit.rate.isZero ? edit.duration : Rational.min(edit.duration, Rational.max(available, .zero))
                 if editDuration.isNegative { editDuration = .zero }
                 if !seenMedia {
                     mediaStart = Rational(mediaTime)
@@ -129,12 +146,15 @@ extension TrackTimeline {
             start = Rational(first) * timeBase
             duration = Rational(last - first) * timeBase
             // Priming the demuxer already marked as discarded counts as signalled too.
-            let discardedLead = samples.filter { $0.isDiscarded && $0.pts < span.start }.reduce(Int64(0)) { $0 + $1.duration }
+            let discardedLead = samples.filter { $0.isDiscarded && $0.pts < span.start }.reduce(Int64(0)) {
+                $0 + $1.duration
+            }
             delay = skipStart + discardedLead
         }
         let (firstSample, count) = presentedSamples(from: mediaStart, to: mediaEnd)
-        return PresentedRange(start: start, duration: duration, mediaStart: mediaStart, mediaEnd: mediaEnd,
-                              firstSample: firstSample, presentedSampleCount: count, signalledDelay: delay)
+        return PresentedRange(
+            start: start, duration: duration, mediaStart: mediaStart, mediaEnd: mediaEnd,
+            firstSample: firstSample, presentedSampleCount: count, signalledDelay: delay)
     }
 
     /// The sample on screen at `from` (latest pts at or before it; else the earliest after it) and how many
@@ -170,10 +190,14 @@ extension TrackTimeline {
     /// absorbs the rounding of coarse time bases (Matroska's milliseconds).
     /// Only the presented span counts (`within`, media ticks): an edit that trims into a stretched first frame
     /// leaves nothing irregular on screen.
-    public func timingBreaks(frameStep: Int64?, tolerance: Int64, within span: (start: Rational, end: Rational)? = nil) -> [TimingBreak] {
+    public func timingBreaks(frameStep: Int64?, tolerance: Int64, within span: (start: Rational, end: Rational)? = nil)
+        -> [TimingBreak]
+    {
         var ordered = samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         if let span {
-            ordered = ordered.filter { Rational($0.pts &+ max($0.duration, 1)) > span.start && Rational($0.pts) < span.end }
+            ordered = ordered.filter {
+                Rational($0.pts &+ max($0.duration, 1)) > span.start && Rational($0.pts) < span.end
+            }
             if let first = ordered.first, Rational(first.pts) < span.start {
                 let clampedStart = span.start.floor
                 ordered[0].duration -= clampedStart - first.pts

@@ -8,28 +8,40 @@ struct Analyze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Find every cause of a stuttering loop, per file and per track.",
         discussion: """
-        Rules: \(Analyzer.allIDs.joined(separator: ", ")).
+            Rules: \(Analyzer.allIDs.joined(separator: ", ")).
 
-        A project sets its own target, minimum loop, disabled rules, seam thresholds (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \
-        and per-path ignores in a .loopprep.json, found in the working folder or above it; the command line wins.
-        """)
+            A project sets its own target, minimum loop, disabled rules, seam thresholds (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \
+            and per-path ignores in a .loopprep.json, found in the working folder or above it; the command line wins.
+            """)
 
-    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
+    @Argument(
+        help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
     var paths: [String]
 
-    @Option(help: "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers). Default: .loopprep.json's, else apple.")
+    @Option(
+        help:
+            "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers). Default: .loopprep.json's, else apple."
+    )
     var target: Target?
 
-    @Option(name: .customLong("min-loop"), help: "Seconds below which a clip is too short for a queue looper. Default: .loopprep.json's, else 1.")
+    @Option(
+        name: .customLong("min-loop"),
+        help: "Seconds below which a clip is too short for a queue looper. Default: .loopprep.json's, else 1.")
     var minLoop: Double?
 
     @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
     var noSeam = false
 
-    @Option(help: ArgumentHelp("Also write one self-contained HTML report (findings, figures, seam strips).", valueName: "file"), completion: .file(extensions: ["html"]))
+    @Option(
+        help: ArgumentHelp(
+            "Also write one self-contained HTML report (findings, figures, seam strips).", valueName: "file"),
+        completion: .file(extensions: ["html"]))
     var html: String?
 
-    @Option(name: .customLong("seam-images"), help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"), completion: .directory)
+    @Option(
+        name: .customLong("seam-images"),
+        help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"),
+        completion: .directory)
     var seamImages: String?
 
     @OptionGroup var report: ReportOptions
@@ -38,24 +50,31 @@ struct Analyze: AsyncParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
-        if noSeam && (html != nil || seamImages != nil) { throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam") }
-        if let minLoop, !(minLoop >= 0 && minLoop < 86_400) { throw ValidationError("--min-loop must be between 0 and 86400 seconds") }
+        if noSeam && (html != nil || seamImages != nil) {
+            throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam")
+        }
+        if let minLoop, !(minLoop >= 0 && minLoop < 86_400) {
+            throw ValidationError("--min-loop must be between 0 and 86400 seconds")
+        }
     }
 
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
         let settings = try project.settings(verbose: report.verbose)
         // --min-loop is typed in decimal; keep it exact to the millisecond.
-        let options = report.applied(AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
-                                     minimumLoopSeconds: minLoop.map { Rational(Int64(($0 * 1000).rounded()), 1000) })
+        let options = report.applied(
+            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
+            minimumLoopSeconds: minLoop.map { Rational(Int64(($0 * 1000).rounded()), 1000) })
         let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose
         // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
         // alone (no facts), so memory stays flat however many files there are.
-        let lines = report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
+        let lines =
+            report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
         let slim = lines != nil && report.reports.isEmpty && !picture
-        let tally = Mutex(Report.Tally()), quiet = report.quiet
+        let tally = Mutex(Report.Tally())
+        let quiet = report.quiet
         if items.isEmpty && report.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
@@ -66,12 +85,16 @@ struct Analyze: AsyncParsableCommand {
             result.ignoredRules = ignored
             guard result.error == nil || item.explicit else { return nil }
             if verbose, RemoteFile.isRemote(item.path) {
-                Console.stderr("\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
+                Console.stderr(
+                    "\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n"
+                )
             }
             lines?.write(result)
             if slim {
                 // Streamed: the line is out, the diagnostics too; only the counts are kept.
-                if !quiet { Console.stderr(Diagnostics.render(Report(command: "analyze", options: options, files: [result]))) }
+                if !quiet {
+                    Console.stderr(Diagnostics.render(Report(command: "analyze", options: options, files: [result])))
+                }
                 tally.withLock { $0.add(result) }
                 return nil
             }
@@ -91,7 +114,8 @@ struct Analyze: AsyncParsableCommand {
         do {
             try Pictures.write(full, strips: strips, folder: seamImages, html: html)
         } catch {
-            Console.stderr("loopprep: error: cannot write the pictures or the HTML report: \(MediaError.describe(error))\n")
+            Console.stderr(
+                "loopprep: error: cannot write the pictures or the HTML report: \(MediaError.describe(error))\n")
             if status == .clean { status = .findings }
         }
         throw ExitCode(status.rawValue)

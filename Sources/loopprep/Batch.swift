@@ -5,14 +5,19 @@ import Synchronization
 /// Runs blocking per-file work on `jobs` threads. FFmpeg calls block, so they stay off Swift's cooperative
 /// pool (two threads here); results come back in input order whatever order the work finishes in.
 enum Batch {
-    static func run<R: Sendable>(_ items: [Inputs.Item], jobs: Int, label: String,
-                                 _ work: @Sendable @escaping (Inputs.Item) -> R) -> [R] {
+    static func run<R: Sendable>(
+        _ items: [Inputs.Item], jobs: Int, label: String,
+        _ work: @Sendable @escaping (Inputs.Item) -> R
+    ) -> [R] {
         let results = Mutex<[R?]>(Array(repeating: nil, count: items.count))
         let next = Mutex(0)
         let progress = Progress(total: items.count, label: label)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
             while true {
-                let index: Int = next.withLock { n in defer { n += 1 }; return n }
+                let index: Int = next.withLock { n in
+                    defer { n += 1 }
+                    return n
+                }
                 guard index < items.count else { return }
                 let result = work(items[index])
                 results.withLock { $0[index] = result }
@@ -32,14 +37,18 @@ final class Progress: Sendable {
     private let enabled: Bool
 
     init(total: Int, label: String) {
-        self.total = total; self.label = label
+        self.total = total
+        self.label = label
         enabled = Console.stderrIsTTY && total > 1
     }
 
     private let shown = Mutex(false)
 
     func advance(_ path: String) {
-        let n = done.withLock { $0 += 1; return $0 }
+        let n = done.withLock {
+            $0 += 1
+            return $0
+        }
         guard enabled else { return }
         shown.withLock { $0 = true }
         Console.stderr("\r\u{1B}[2K" + Self.line(label, n, total, path, columns: Self.columns()))
@@ -64,7 +73,11 @@ final class Progress: Sendable {
         let room = max(columns - 1, 10)
         let bar = max(0, min(24, room - label.count - count.count - 3 - 8))
         let filled = bar * n / max(total, 1)
-        var line = label + (bar > 0 ? " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: bar - filled) + "]" : "") + count
+        var line =
+            label
+            + (bar > 0
+                ? " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: bar - filled) + "]" : "")
+            + count
         let left = room - line.count
         if left > 1 { line += name.count > left ? "…" + name.suffix(left - 1) : name }
         return String(line.prefix(room))

@@ -11,15 +11,18 @@ struct Fix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Trim every track to the shortest, exactly and losslessly; start on a keyframe; moov first; verify.",
         discussion: """
-        Outputs keep the input's container and its path relative to the folder it was found in. Every output is \
-        re-probed before it is kept; one that still has a length, start, priming, keyframe, moov or gap finding \
-        is discarded and its input reported as failed (exit 1).
-        """)
+            Outputs keep the input's container and its path relative to the folder it was found in. Every output is \
+            re-probed before it is kept; one that still has a length, start, priming, keyframe, moov or gap finding \
+            is discarded and its input reported as failed (exit 1).
+            """)
 
-    @Argument(help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
+    @Argument(
+        help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
     var paths: [String]
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the repaired files.", valueName: "dir"), completion: .directory)
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp("Folder for the repaired files.", valueName: "dir"), completion: .directory)
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Replace each input atomically, only after its output verified clean.")
@@ -28,28 +31,56 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan per track and write nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).", valueName: "samples"))
+    @Option(
+        help: ArgumentHelp(
+            "Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).",
+            valueName: "samples"))
     var priming: Int64?
 
-    @Option(help: ArgumentHelp("Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).",
+            valueName: "seconds"))
     var unroll: Double?
 
-    @Option(help: ArgumentHelp("Repeat every clip exactly N times (audio re-encoded as one stream; video stays stream-copied).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Repeat every clip exactly N times (audio re-encoded as one stream; video stays stream-copied).",
+            valueName: "n"))
     var loops: Int?
 
-    @Option(name: .customLong("seam-fade"), help: ArgumentHelp("Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).", valueName: "ms"))
+    @Option(
+        name: .customLong("seam-fade"),
+        help: ArgumentHelp(
+            "Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).",
+            valueName: "ms"))
     var seamFade: Int?
 
-    @Flag(name: .customLong("reencode-head"), help: "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe.")
+    @Flag(
+        name: .customLong("reencode-head"),
+        help:
+            "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe."
+    )
     var reencodeHead = false
 
-    @Flag(name: .customLong("reencode-audio"), help: "Encode the audio again (same codec) where its container cannot say a trim around copied frames: an MP3 gets a LAME header with its delay and padding.")
+    @Flag(
+        name: .customLong("reencode-audio"),
+        help:
+            "Encode the audio again (same codec) where its container cannot say a trim around copied frames: an MP3 gets a LAME header with its delay and padding."
+    )
     var reencodeAudio = false
 
-    @Option(help: "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut). Default: .loopprep.json's, else apple.")
+    @Option(
+        help:
+            "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut). Default: .loopprep.json's, else apple."
+    )
     var target: Target?
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, the others become MP4 (MOV for PCM).", valueName: "container"))
+    @Option(
+        name: .customLong("to"),
+        help: ArgumentHelp(
+            "Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, the others become MP4 (MOV for PCM).",
+            valueName: "container"))
     var to: ConvertTarget?
 
     @OptionGroup var report: ReportOptions
@@ -59,12 +90,20 @@ struct Fix: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
         if inPlace && output != nil { throw ValidationError("use either -o DIR or --in-place, not both") }
-        if !inPlace && output == nil && !dryRun { throw ValidationError("name an output folder with -o DIR (or use --in-place or --dry-run)") }
-        guard (0...8192).contains(priming ?? 0) else { throw ValidationError("--priming must be between 0 and 8192 samples") }
+        if !inPlace && output == nil && !dryRun {
+            throw ValidationError("name an output folder with -o DIR (or use --in-place or --dry-run)")
+        }
+        guard (0...8192).contains(priming ?? 0) else {
+            throw ValidationError("--priming must be between 0 and 8192 samples")
+        }
         if unroll != nil && loops != nil { throw ValidationError("use either --unroll or --loops, not both") }
-        if let unroll, !(unroll > 0 && unroll <= 3600) { throw ValidationError("--unroll takes seconds between 0 and 3600") }
+        if let unroll, !(unroll > 0 && unroll <= 3600) {
+            throw ValidationError("--unroll takes seconds between 0 and 3600")
+        }
         if let loops, !(1...10_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 10000") }
-        if let seamFade, !(1...5000).contains(seamFade) { throw ValidationError("--seam-fade takes milliseconds from 1 to 5000") }
+        if let seamFade, !(1...5000).contains(seamFade) {
+            throw ValidationError("--seam-fade takes milliseconds from 1 to 5000")
+        }
     }
 
     func run() async throws {
@@ -75,8 +114,10 @@ struct Fix: AsyncParsableCommand {
 
         let settings = try project.settings(verbose: report.verbose)
         let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: target)
-        var fixOptions = FixOptions(assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
-                                 loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead, bakeVideo: analysis.target.isBrowser)
+        var fixOptions = FixOptions(
+            assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
+            loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead,
+            bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
         fixOptions.convertTo = to?.rawValue
         let options = fixOptions
@@ -89,15 +130,23 @@ struct Fix: AsyncParsableCommand {
         // --format jsonl: each file's line as it is done; only what the summary needs is kept.
         let lines = report.format == .jsonl ? JSONLines(command: "fix", options: analysis) { Console.stdout($0) } : nil
         let slim = lines != nil && report.reports.isEmpty
-        let tally = Mutex(Report.Tally()), quiet = report.quiet
-        let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") { item -> FileReport? in
+        let tally = Mutex(Report.Tally())
+        let quiet = report.quiet
+        let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") {
+            item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
-            guard var result = Self.fixOne(item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options, analysis: fileAnalysis,
-                                           temporaries: temporaries) else { return nil }
+            guard
+                var result = Self.fixOne(
+                    item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options,
+                    analysis: fileAnalysis,
+                    temporaries: temporaries)
+            else { return nil }
             result.ignoredRules = ignored
             lines?.write(result)
             if slim {
-                if !quiet { Console.stderr(Diagnostics.render(Report(command: "fix", options: analysis, files: [result]))) }
+                if !quiet {
+                    Console.stderr(Diagnostics.render(Report(command: "fix", options: analysis, files: [result])))
+                }
                 tally.withLock { $0.add(result) }
                 return nil
             }
@@ -114,21 +163,31 @@ struct Fix: AsyncParsableCommand {
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
     }
 
-    static func fixOne(_ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, options: FixOptions, analysis: AnalysisOptions,
-                       temporaries: TemporaryFiles) -> FileReport? {
-        let destination = inPlace ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
+    static func fixOne(
+        _ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, options: FixOptions,
+        analysis: AnalysisOptions,
+        temporaries: TemporaryFiles
+    ) -> FileReport? {
+        let destination =
+            inPlace
+            ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
         if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
-            return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
+            return ClipAnalysis.unreadable(
+                path: item.path,
+                error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
         }
         if RemoteFile.isRemote(item.path), outputDir == nil {
-            return ClipAnalysis.unreadable(path: item.path, error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
+            return ClipAnalysis.unreadable(
+                path: item.path,
+                error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
         }
         let source: String
         do { source = try RemoteFile.localCopy(of: item.path, beside: destination, temporaries: temporaries) } catch {
             return ClipAnalysis.unreadable(path: item.path, error: error)
         }
         defer { if source != item.path { temporaries.remove(source) } }
-        var result = ClipFix.fix(source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+        var result = ClipFix.fix(
+            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
         result.path = item.path
         return (result.error == nil || item.explicit) ? result : nil
     }

@@ -15,8 +15,10 @@ struct Inputs {
         var searched: Bool = false
     }
 
-    static let mediaExtensions: Set = ["mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
-                                       "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf"]
+    static let mediaExtensions: Set = [
+        "mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
+        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf",
+    ]
 
     static func collect(_ paths: [String]) -> [Item] {
         var items: [Item] = []
@@ -25,21 +27,27 @@ struct Inputs {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 // A URL's name is its path's last component, without the query (a presigned URL's signature).
-                let name = (String(path.split(separator: "?", maxSplits: 1).first ?? Substring(path)) as NSString).lastPathComponent
+                let name = (String(path.split(separator: "?", maxSplits: 1).first ?? Substring(path)) as NSString)
+                    .lastPathComponent
                 items.append(Item(path: path, relativePath: name, explicit: true))
                 continue
             }
             let root = URL(fileURLWithPath: path)
-            guard let walker = fm.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                             options: [.skipsHiddenFiles]) else { continue }
+            guard
+                let walker = fm.enumerator(
+                    at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                    options: [.skipsHiddenFiles])
+            else { continue }
             var found: [Item] = []
             for case let url as URL in walker {
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
                 let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
                     .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
                 let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
-                found.append(Item(path: shown, relativePath: relative,
-                                  explicit: mediaExtensions.contains(url.pathExtension.lowercased()), searched: true))
+                found.append(
+                    Item(
+                        path: shown, relativePath: relative,
+                        explicit: mediaExtensions.contains(url.pathExtension.lowercased()), searched: true))
             }
             items += found.sorted { $0.path < $1.path }
         }

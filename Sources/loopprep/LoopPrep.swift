@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LoopAnalysis
 
 @main
@@ -7,16 +8,16 @@ struct LoopPrep: AsyncParsableCommand {
         commandName: "loopprep",
         abstract: "Prepare video clips for gapless looping and stitched playlists.",
         discussion: """
-        Exit codes (every command):
-          0    nothing at or above --fail-on
-          1    findings at or above --fail-on, or an output could not be made
-          2    some input could not be read
-          64   usage error (a bad option, or a .loopprep.json that cannot be used)
-          130  interrupted (SIGINT): temporary files removed, nothing partial left
-          143  terminated (SIGTERM): the same
+            Exit codes (every command):
+              0    nothing at or above --fail-on
+              1    findings at or above --fail-on, or an output could not be made
+              2    some input could not be read
+              64   usage error (a bad option, or a .loopprep.json that cannot be used)
+              130  interrupted (SIGINT): temporary files removed, nothing partial left
+              143  terminated (SIGTERM): the same
 
-        Shell completion: loopprep --generate-completion-script bash (or zsh, fish).
-        """,
+            Shell completion: loopprep --generate-completion-script bash (or zsh, fish).
+            """,
         version: Report.toolVersion,
         subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
     )
@@ -34,15 +35,21 @@ struct ExtraReport: ExpressibleByArgument, Sendable {
     var format: OutputFormat
     var path: String
     init?(argument: String) {
-        guard let eq = argument.firstIndex(of: "="), let f = OutputFormat(rawValue: String(argument[..<eq])) else { return nil }
-        format = f; path = String(argument[argument.index(after: eq)...])
+        guard let eq = argument.firstIndex(of: "="), let f = OutputFormat(rawValue: String(argument[..<eq])) else {
+            return nil
+        }
+        format = f
+        path = String(argument[argument.index(after: eq)...])
         guard !path.isEmpty else { return nil }
     }
 }
 
 /// Where analyze and fix find the project's `.loopprep.json`.
 struct ConfigOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp(
+            "Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.",
+            valueName: "file"), completion: .file(extensions: ["json"]))
     var config: String?
 
     @Flag(name: .customLong("no-config"), help: "Ignore any .loopprep.json.")
@@ -67,19 +74,34 @@ struct ConfigOptions: ParsableArguments {
 
 /// Options every reporting command shares.
 struct ReportOptions: ParsableArguments {
-    @Option(help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
+    @Option(
+        help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
     var format: OutputFormat = .text
 
-    @Option(name: .customLong("report"), help: ArgumentHelp("Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.", valueName: "format=path"))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.",
+            valueName: "format=path"))
     var reports: [ExtraReport] = []
 
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Do not report this rule (repeatable). fix still verifies its outputs against every rule.", valueName: "rule"), completion: .list(Analyzer.allIDs))
+    @Option(
+        name: .customLong("disable"),
+        help: ArgumentHelp(
+            "Do not report this rule (repeatable). fix still verifies its outputs against every rule.",
+            valueName: "rule"), completion: .list(Analyzer.allIDs))
     var disabled: [String] = []
 
-    @Option(help: ArgumentHelp("Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.",
+            valueName: "K/N"))
     var shard: Shard?
 
-    @Option(name: .customLong("fail-on"), help: ArgumentHelp("Exit 1 when a finding is at or above this severity: error, warning or never.", valueName: "severity"))
+    @Option(
+        name: .customLong("fail-on"),
+        help: ArgumentHelp(
+            "Exit 1 when a finding is at or above this severity: error, warning or never.", valueName: "severity"))
     var failOn: FailOn = .error
 
     @Option(help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
@@ -92,8 +114,10 @@ struct ReportOptions: ParsableArguments {
     var quiet = false
 
     /// The analysis options: the command line's, then the project's file, then the defaults; --disable added.
-    func applied(_ options: AnalysisOptions, settings: ProjectSettings = ProjectSettings(), target: Target? = nil,
-                 minimumLoopSeconds: Rational? = nil) -> AnalysisOptions {
+    func applied(
+        _ options: AnalysisOptions, settings: ProjectSettings = ProjectSettings(), target: Target? = nil,
+        minimumLoopSeconds: Rational? = nil
+    ) -> AnalysisOptions {
         settings.applied(to: options, target: target, minimumLoopSeconds: minimumLoopSeconds).disabling(disabled)
     }
 
@@ -101,9 +125,8 @@ struct ReportOptions: ParsableArguments {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
 
         if let unknown = disabled.first(where: { !Analyzer.allIDs.contains($0) }) {
-            throw ValidationError("--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
+            throw ValidationError(
+                "--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
         }
     }
 }
-
-import Foundation

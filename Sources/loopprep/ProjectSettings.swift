@@ -12,7 +12,9 @@ struct ProjectSettings: Sendable {
 
     /// `--config PATH`, else the first `.loopprep.json` in the working folder or a folder above it.
     static func load(explicit: String?, search: Bool) throws(ConfigError) -> ProjectSettings {
-        guard let path = explicit ?? (search ? find(from: FileManager.default.currentDirectoryPath) : nil) else { return ProjectSettings() }
+        guard let path = explicit ?? (search ? find(from: FileManager.default.currentDirectoryPath) : nil) else {
+            return ProjectSettings()
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError("\(path): cannot be read")
         }

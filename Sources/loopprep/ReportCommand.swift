@@ -10,12 +10,16 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Merge JSON or JSON Lines reports (one per shard) into one report.")
 
-    @Argument(help: "Reports written with --format json or --format jsonl.", completion: .file(extensions: ["json", "jsonl"]))
+    @Argument(
+        help: "Reports written with --format json or --format jsonl.", completion: .file(extensions: ["json", "jsonl"]))
     var files: [String]
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: ArgumentHelp("Also write the merged report as one self-contained HTML page (without seam strips: reports carry none).", valueName: "file"), completion: .file(extensions: ["html"]))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the merged report as one self-contained HTML page (without seam strips: reports carry none).",
+            valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
     func run() throws {
@@ -27,11 +31,15 @@ struct ReportCommand: ParsableCommand {
                 throw ValidationError("cannot read the report \(path)")
             }
             if let whole = try? JSONDecoder().decode(Report.self, from: data) {
-                merged += whole.files; command = whole.command; options = whole.options
+                merged += whole.files
+                command = whole.command
+                options = whole.options
             } else {
                 do {
                     let lines = try JSONLines.files(String(decoding: data, as: UTF8.self))
-                    merged += lines.files; command = lines.command; options = lines.options
+                    merged += lines.files
+                    command = lines.command
+                    options = lines.options
                 } catch {
                     throw ValidationError("\(path) is neither a loopprep JSON report nor JSON Lines")
                 }

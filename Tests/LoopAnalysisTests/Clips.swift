@@ -2,25 +2,39 @@
 
 /// Clip facts built in code, for rule tests: a clean 1 s 30 fps H.264 + 48 kHz AAC clip, and edits of it.
 enum Clips {
-    static func video(frames: Int = 30, step: Int64 = 512, timescale: Int64 = 15360, edits: [Edit]? = [Edit(mediaTime: 0, duration: .one)],
-                      basics: TrackBasics = TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90)) -> TrackFacts {
+    static func video(
+        frames: Int = 30, step: Int64 = 512, timescale: Int64 = 15360,
+        edits: [Edit]? = [Edit(mediaTime: 0, duration: .one)],
+        basics: TrackBasics = TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90)
+    ) -> TrackFacts {
         let samples = Make.video(frames: frames, step: step, timescale: timescale)
-        let e = edits.map { $0.map { Edit(mediaTime: $0.mediaTime, duration: min($0.duration, Rational(Int64(frames) * step, timescale))) } }
-        return TrackFacts(basics: basics, timeline: TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: e))!
+        let e = edits.map {
+            $0.map {
+                Edit(mediaTime: $0.mediaTime, duration: min($0.duration, Rational(Int64(frames) * step, timescale)))
+            }
+        }
+        return TrackFacts(
+            basics: basics, timeline: TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: e))!
     }
 
-    static func audio(seconds: Rational = .one, rate: Int64 = 48000, priming: Int64? = 1024, codec: String = "aac", index: Int = 1) -> TrackFacts {
+    static func audio(
+        seconds: Rational = .one, rate: Int64 = 48000, priming: Int64? = 1024, codec: String = "aac", index: Int = 1
+    ) -> TrackFacts {
         let total = (seconds * rate).floor + (priming ?? 0)
         let packets = Int((total + 1023) / 1024)
         let samples = Make.aac(packets: packets, lastDuration: total - Int64(packets - 1) * 1024)
         let edits = priming.map { [Edit(mediaTime: $0, duration: seconds)] }
         let basics = TrackBasics(index: index, kind: .audio, codec: codec, sampleRate: Int(rate), channels: 2)
-        return TrackFacts(basics: basics, timeline: TrackTimeline(timeBase: Rational(1, rate), samples: samples, edits: edits))!
+        return TrackFacts(
+            basics: basics, timeline: TrackTimeline(timeBase: Rational(1, rate), samples: samples, edits: edits))!
     }
 
-    static func clip(_ tracks: [TrackFacts], container: String = "mp4", moovFirst: Bool? = true, seam: SeamFacts? = nil) -> ClipFacts {
-        ClipFacts(path: "test.mp4", container: container, formatName: "mov,mp4", fileSize: 1000, moovBeforeMdat: moovFirst,
-                  movieTimescale: 1000, tracks: tracks, seam: seam)
+    static func clip(_ tracks: [TrackFacts], container: String = "mp4", moovFirst: Bool? = true, seam: SeamFacts? = nil)
+        -> ClipFacts
+    {
+        ClipFacts(
+            path: "test.mp4", container: container, formatName: "mov,mp4", fileSize: 1000, moovBeforeMdat: moovFirst,
+            movieTimescale: 1000, tracks: tracks, seam: seam)
     }
 
     static let clean = clip([video(), audio()])

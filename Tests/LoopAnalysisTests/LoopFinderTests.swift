@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+
 @testable import LoopAnalysis
 
 /// The loop finder on made-up signatures, where the true loop is known by construction.
 @Suite struct LoopFinderTests {
     /// A 64x36 picture of a grating at phase `p` (0...1), with deterministic noise of +-3.
     static func picture(_ p: Double, seed: Int) -> [UInt8] {
-        var state = UInt64(seed &* 2654435761 &+ 1)
+        var state = UInt64(seed &* 2_654_435_761 &+ 1)
         return (0..<(64 * 36)).map { k in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             let noise = Double(Int(state >> 61) - 3)
             let x = Double(k % 64)
             let wave: Double = 90 * sin(2 * Double.pi * (x / 16 + p))
@@ -25,7 +26,8 @@ import Testing
     /// A period of 37 frames in 300: every candidate between 1 and 1.5 s is 37 frames long, and scores low.
     @Test func findsThePeriod() {
         let (frames, times) = Self.clip(period: 37, frames: 300)
-        let found = LoopFinder.find(frames, times: times, end: Rational(10), options: .init(minFrames: 30, maxFrames: 45, top: 3))
+        let found = LoopFinder.find(
+            frames, times: times, end: Rational(10), options: .init(minFrames: 30, maxFrames: 45, top: 3))
         #expect(found.count == 3)
         #expect(found.allSatisfy { $0.frames == 37 && $0.pictureDifference < 3 })
         #expect(found[0].start == times[found[0].inFrame] && found[0].end == times[found[0].outFrame])
@@ -35,9 +37,12 @@ import Testing
     @Test func keyframesAndNoRepeat() {
         let (frames, times) = Self.clip(period: 37, frames: 300)
         let keys = Set(stride(from: 0, to: 300, by: 10))
-        let found = LoopFinder.find(frames, times: times, end: Rational(10), options: .init(minFrames: 30, maxFrames: 45, allowedIn: keys, top: 2))
+        let found = LoopFinder.find(
+            frames, times: times, end: Rational(10),
+            options: .init(minFrames: 30, maxFrames: 45, allowedIn: keys, top: 2))
         #expect(found.allSatisfy { keys.contains($0.inFrame) && $0.frames == 37 })
-        let none = LoopFinder.find(frames, times: times, end: Rational(10), options: .init(minFrames: 40, maxFrames: 60, top: 1))
+        let none = LoopFinder.find(
+            frames, times: times, end: Rational(10), options: .init(minFrames: 40, maxFrames: 60, top: 1))
         #expect(none.count == 1 && none[0].pictureDifference > 20)
     }
 
@@ -45,14 +50,19 @@ import Testing
     /// where it jumps.
     @Test func audioJumpIsMeasuredAtTheSeam() {
         var (frames, times) = Self.clip(period: 37, frames: 120)
-        for k in frames.indices { frames[k].edge = [0, 0, 0, 0]; frames[k].levelBefore = 0.1; frames[k].levelAfter = 0.1 }
-        frames[74].edge = [0.5, 0.5, 0.5, 0.5]     // a loop ending at 74 jumps from 0.5 to the start's 0
+        for k in frames.indices {
+            frames[k].edge = [0, 0, 0, 0]
+            frames[k].levelBefore = 0.1
+            frames[k].levelAfter = 0.1
+        }
+        frames[74].edge = [0.5, 0.5, 0.5, 0.5]  // a loop ending at 74 jumps from 0.5 to the start's 0
         let clean = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 38, outFrame: 75)
         let jumpy = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 37, outFrame: 74)
         #expect(clean.audioJump == 0 && abs(jumpy.audioJump - 0.5) < 1e-6)
         #expect(jumpy.cost > clean.cost)
         // The tone: a hiss (4000 crossings a second) where the loop ends against a hum (220) where it starts.
-        frames[75].crossingsBefore = 4000; frames[38].crossingsBefore = 220
+        frames[75].crossingsBefore = 4000
+        frames[38].crossingsBefore = 220
         let changed = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 38, outFrame: 75)
         #expect(abs(changed.toneDifference - log2(4000.0 / 220)) < 1e-6 && changed.cost > clean.cost)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopAnalysis
 
 /// A row per codec and container and target (docs/playability.md): whether `not-playable-on-target` fires.

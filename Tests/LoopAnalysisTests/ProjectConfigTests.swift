@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopAnalysis
 
 @Suite struct PathPatternTests {
@@ -32,15 +33,19 @@ import Testing
     static func parse(_ text: String) throws -> ProjectConfig { try ProjectConfig.parse(Array(text.utf8)) }
 
     static func error(_ text: String) -> String? {
-        do { _ = try parse(text); return nil } catch let e as ConfigError { return e.message } catch { return "\(error)" }
+        do {
+            _ = try parse(text)
+            return nil
+        } catch let e as ConfigError { return e.message } catch { return "\(error)" }
     }
 
     @Test func readsEverySetting() throws {
-        let c = try Self.parse("""
-        { "$schema": "x", "target": "web", "min-loop": 2.5, "disable": ["moov-at-end"],
-          "thresholds": { "seam-visual-jump": 10, "seam-audio-click": 0.1 },
-          "ignore": [ { "path": "legacy/**", "rules": ["seam-visual-jump", "seam-audio-click"] }, { "path": "raw/" } ] }
-        """)
+        let c = try Self.parse(
+            """
+            { "$schema": "x", "target": "web", "min-loop": 2.5, "disable": ["moov-at-end"],
+              "thresholds": { "seam-visual-jump": 10, "seam-audio-click": 0.1 },
+              "ignore": [ { "path": "legacy/**", "rules": ["seam-visual-jump", "seam-audio-click"] }, { "path": "raw/" } ] }
+            """)
         #expect(c.target == .web)
         #expect(c.minimumLoopSeconds == Rational(5, 2))
         #expect(c.disabled == ["moov-at-end"])
@@ -59,12 +64,20 @@ import Testing
         #expect(Self.error(#"{ "min-loop": true }"#) == #""min-loop" must be seconds between 0 and 86400"#)
         #expect(Self.error(#"{ "min-loop": "2" }"#) == #""min-loop" must be seconds between 0 and 86400"#)
         #expect(Self.error(#"{ "min-loop": -1 }"#) == #""min-loop" must be seconds between 0 and 86400"#)
-        #expect(Self.error(#"{ "disable": ["moov-at-start"] }"#)?.hasPrefix(#""disable" names "moov-at-start", no such rule"#) == true)
+        #expect(
+            Self.error(#"{ "disable": ["moov-at-start"] }"#)?.hasPrefix(
+                #""disable" names "moov-at-start", no such rule"#) == true)
         #expect(Self.error(#"{ "disable": "moov-at-end" }"#) == #""disable" must be a list of rule names"#)
-        #expect(Self.error(#"{ "thresholds": { "moov-at-end": 1 } }"#)?.hasPrefix(#""thresholds" names "moov-at-end", which has none"#) == true)
-        #expect(Self.error(#"{ "thresholds": { "seam-audio-click": 3 } }"#)?.hasPrefix(#""thresholds"."seam-audio-click" must be a number from 0.0 to 2.0"#) == true)
+        #expect(
+            Self.error(#"{ "thresholds": { "moov-at-end": 1 } }"#)?.hasPrefix(
+                #""thresholds" names "moov-at-end", which has none"#) == true)
+        #expect(
+            Self.error(#"{ "thresholds": { "seam-audio-click": 3 } }"#)?.hasPrefix(
+                #""thresholds"."seam-audio-click" must be a number from 0.0 to 2.0"#) == true)
         #expect(Self.error(#"{ "ignore": [ { "rules": [] } ] }"#)?.hasPrefix(#"each "ignore" entry must be"#) == true)
-        #expect(Self.error(#"{ "ignore": [ { "path": "a", "rule": [] } ] }"#)?.hasPrefix(#"each "ignore" entry must be"#) == true)
+        #expect(
+            Self.error(#"{ "ignore": [ { "path": "a", "rule": [] } ] }"#)?.hasPrefix(#"each "ignore" entry must be"#)
+                == true)
     }
 
     @Test func commandLineWinsThenTheFileThenTheDefaults() throws {
@@ -81,12 +94,17 @@ import Testing
 
     @Test func thresholdsMoveTheSeamRules() throws {
         // A seam 8 of 255 apart with little motion: over the default floor (6), under a project's 10.
-        let jump = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 8, videoMotion: 1, audioJump: [0.08]))
+        let jump = Clips.clip(
+            [Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 8, videoMotion: 1, audioJump: [0.08]))
         #expect(Set(Clips.rules(jump)) == ["seam-visual-jump", "seam-audio-click"])
         let c = try Self.parse(#"{ "thresholds": { "seam-visual-jump": 10, "seam-audio-click": 0.1 } }"#)
-        #expect(Clips.rules(jump, options: c.applied(to: AnalysisOptions(), target: nil, minimumLoopSeconds: nil)) == [])
+        #expect(
+            Clips.rules(jump, options: c.applied(to: AnalysisOptions(), target: nil, minimumLoopSeconds: nil)) == [])
         // A stricter project: 0.07 still catches the 0.08 jump, a floor of 8 does not catch a difference of 8.
         let strict = try Self.parse(#"{ "thresholds": { "seam-visual-jump": 8, "seam-audio-click": 0.07 } }"#)
-        #expect(Clips.rules(jump, options: strict.applied(to: AnalysisOptions(), target: nil, minimumLoopSeconds: nil)) == ["seam-audio-click"])
+        #expect(
+            Clips.rules(jump, options: strict.applied(to: AnalysisOptions(), target: nil, minimumLoopSeconds: nil)) == [
+                "seam-audio-click"
+            ])
     }
 }

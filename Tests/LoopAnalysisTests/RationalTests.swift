@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+
 @testable import LoopAnalysis
 
 @Suite struct RationalTests {
@@ -18,7 +20,7 @@ import Testing
         #expect(duration == Rational(1001, 1000))
         #expect(duration * 48000 == Rational(48048))
         // At 44.1 kHz it is not a whole number of samples.
-        #expect(duration * 44100 == Rational(4414410, 100))
+        #expect(duration * 44100 == Rational(4_414_410, 100))
     }
 
     @Test func largeTicksDoNotOverflow() {
@@ -52,5 +54,3 @@ import Testing
         #expect(Figures.frames(Rational(1, 2), frameRate: Rational(30000, 1001)) == "14.99 frames")
     }
 }
-
-import Foundation

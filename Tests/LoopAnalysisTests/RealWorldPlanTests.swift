@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopAnalysis
 
 /// The planner and the audio-frame rules on values built in code (issue 10): every figure from how the values
@@ -6,14 +7,19 @@ import Testing
 @Suite struct RealWorldPlanTests {
     /// 32 frames at 30000/1001 (tick 1001 of 30000) = 51251.2 samples at 48 kHz; audio of 51251 samples.
     static func ntsc(audioSamples: Int64) -> (ClipFacts, [Int: TrackTimeline]) {
-        let video = TrackTimeline(timeBase: Rational(1, 30000), samples: Make.video(frames: 32, step: 1001, timescale: 30000),
-                                  edits: [Edit(mediaTime: 0, duration: Rational(32 * 1001, 30000))])
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000), samples: Make.video(frames: 32, step: 1001, timescale: 30000),
+            edits: [Edit(mediaTime: 0, duration: Rational(32 * 1001, 30000))])
         let total = audioSamples + 1024
         let packets = Int((total + 1023) / 1024)
-        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: packets, lastDuration: total - Int64(packets - 1) * 1024),
-                                  edits: [Edit(mediaTime: 1024, duration: Rational(audioSamples, 48000))])
-        let v = TrackFacts(basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video)!
-        let a = TrackFacts(basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1), timeline: audio)!
+        let audio = TrackTimeline(
+            timeBase: Rational(1, 48000),
+            samples: Make.aac(packets: packets, lastDuration: total - Int64(packets - 1) * 1024),
+            edits: [Edit(mediaTime: 1024, duration: Rational(audioSamples, 48000))])
+        let v = TrackFacts(
+            basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video)!
+        let a = TrackFacts(
+            basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1), timeline: audio)!
         return (Clips.clip([v, a]), [0: video, 1: audio])
     }
 
@@ -21,7 +27,8 @@ import Testing
         let (clip, timelines) = Self.ntsc(audioSamples: 51251)
         #expect(Clips.rules(clip).isEmpty)
         let plan = try FixPlanner.plan(clip, timelines: timelines)
-        let video = try #require(plan.tracks.first { $0.kind == .video }), audio = try #require(plan.tracks.first { $0.kind == .audio })
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
         #expect(video.presentedFrames == 32)
         #expect(video.duration == Rational(32 * 1001, 30000))
         #expect(audio.duration * 48000 == Rational(51251))
@@ -32,7 +39,8 @@ import Testing
         // 51250 samples: the 32nd frame ends 1.2 samples after the audio.
         let (clip, timelines) = Self.ntsc(audioSamples: 51250)
         let plan = try FixPlanner.plan(clip, timelines: timelines)
-        let video = try #require(plan.tracks.first { $0.kind == .video }), audio = try #require(plan.tracks.first { $0.kind == .audio })
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
         #expect(video.presentedFrames == 31)
         // 31 frames = 49649.6 samples: the nearest whole count.
         #expect(audio.duration * 48000 == Rational(49650))
@@ -44,7 +52,12 @@ import Testing
         var samples = Make.aac(packets: 10)
         let stored: [Int64] = [3200, 1017, 1031, 1024, 1020, 1028, 1024, 1024, 1024, 1024]
         var dts: Int64 = 0
-        for i in samples.indices { samples[i].dts = dts; samples[i].pts = dts; samples[i].duration = stored[i]; dts += stored[i] }
+        for i in samples.indices {
+            samples[i].dts = dts
+            samples[i].pts = dts
+            samples[i].duration = stored[i]
+            dts += stored[i]
+        }
         let t = TrackTimeline(timeBase: Rational(1, 44100), samples: samples)
         #expect(AudioFrames.frameTicks(codec: "aac", sampleRate: 44100, timeline: t) == 1024)
         #expect(AudioFrames.irregular(t, frame: 1024) == [0, 1, 2, 4, 5])
@@ -58,10 +71,16 @@ import Testing
     @Test func aStoredFrameTwiceTooLongIsAHoleNotJitter() {
         var samples = Make.aac(packets: 10)
         var dts: Int64 = 0
-        for i in samples.indices { samples[i].dts = dts; samples[i].pts = dts; samples[i].duration = i == 4 ? 11272 : 1024; dts += samples[i].duration }
+        for i in samples.indices {
+            samples[i].dts = dts
+            samples[i].pts = dts
+            samples[i].duration = i == 4 ? 11272 : 1024
+            dts += samples[i].duration
+        }
         let t = TrackTimeline(timeBase: Rational(1, 48000), samples: samples)
         #expect(!AudioFrames.isJitter(t, frame: 1024))
-        let facts = TrackFacts(basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1), timeline: t)!
+        let facts = TrackFacts(
+            basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1), timeline: t)!
         #expect(facts.irregularDurations == nil)
         #expect(facts.timingBreaks.map(\.length) == [11272 - 1024])
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopAnalysis
 
 @Suite struct RuleTests {
@@ -7,7 +8,8 @@ import Testing
     }
 
     @Test func ntscClipWithExactAudioIsClean() {
-        let v = Clips.video(frames: 30, step: 1001, timescale: 30000, edits: [Edit(mediaTime: 0, duration: Rational(1001, 1000))])
+        let v = Clips.video(
+            frames: 30, step: 1001, timescale: 30000, edits: [Edit(mediaTime: 0, duration: Rational(1001, 1000))])
         #expect(v.frameRate == Rational(30000, 1001))
         let clip = Clips.clip([v, Clips.audio(seconds: Rational(1001, 1000))])
         #expect(Clips.rules(clip) == [])
@@ -25,12 +27,15 @@ import Testing
         clip.emptyTracks = [EmptyTrack(index: 1, kind: .audio, codec: "aac")]
         let f = try #require(Analyzer.findings(in: clip).first)
         #expect(f.rule == "empty-track" && f.severity == .warning && f.track == 1)
-        let timeline = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, timescale: 15360),
-                                     edits: [Edit(mediaTime: 0, duration: .one)])
+        let timeline = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, timescale: 15360),
+            edits: [Edit(mediaTime: 0, duration: .one)])
         let plan = try FixPlanner.plan(clip, timelines: [0: timeline], options: .init())
         #expect(plan.dropped == [1] && !plan.isNoop)
         // Declared tracks that all present something: no finding, and nil in the facts.
-        #expect(ClipFacts(path: "x", container: "mp4", formatName: "mov", fileSize: 1, tracks: [], emptyTracks: []).emptyTracks == nil)
+        #expect(
+            ClipFacts(path: "x", container: "mp4", formatName: "mov", fileSize: 1, tracks: [], emptyTracks: [])
+                .emptyTracks == nil)
     }
 
     @Test func movieHeaderLongerOrShorterThanTheTracks() throws {
@@ -38,7 +43,10 @@ import Testing
         clip.movieDuration = Rational(3, 2)
         let f = try #require(Analyzer.findings(in: clip).first)
         #expect(f.rule == "movie-duration-mismatch" && f.severity == .warning)
-        #expect(f.message == "the movie header says 1.500 s but the tracks end at 1.000 s: a looping player waits 500.000 ms at the end of every loop")
+        #expect(
+            f.message
+                == "the movie header says 1.500 s but the tracks end at 1.000 s: a looping player waits 500.000 ms at the end of every loop"
+        )
         clip.movieDuration = Rational(9, 10)
         #expect(Clips.rules(clip) == ["movie-duration-mismatch"])
         // Within one movie tick (muxers round to whole ticks), or fragmented: nothing.
@@ -109,7 +117,10 @@ import Testing
 
     @Test func moovAtEnd() {
         #expect(Clips.rules(Clips.clip([Clips.video(), Clips.audio()], moovFirst: false)) == ["moov-at-end"])
-        #expect(Clips.rules(Clips.clip([Clips.video(), Clips.audio()], container: "webm", moovFirst: nil), options: .init(target: .web)) == [])
+        #expect(
+            Clips.rules(
+                Clips.clip([Clips.video(), Clips.audio()], container: "webm", moovFirst: nil),
+                options: .init(target: .web)) == [])
     }
 
     @Test func tooShortSaysHowManyRepeats() throws {
@@ -125,20 +136,26 @@ import Testing
         let clip = Clips.clip([vp9, Clips.audio(priming: nil, codec: "opus")], container: "webm", moovFirst: nil)
         #expect(Clips.rules(clip, options: .init(target: .apple)).filter { $0 == "not-playable-on-target" }.count == 3)
         #expect(Clips.rules(clip, options: .init(target: .web)) == [])
-        let prores = Clips.clip([Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: "prores")),
-                                 Clips.audio(priming: nil, codec: "pcm_s16le")], container: "mov")
+        let prores = Clips.clip(
+            [
+                Clips.video(basics: TrackBasics(index: 0, kind: .video, codec: "prores")),
+                Clips.audio(priming: nil, codec: "pcm_s16le"),
+            ], container: "mov")
         #expect(Clips.rules(prores) == [])
     }
 
     @Test func seamRules() {
-        let click = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 1, videoMotion: 0, audioJump: [0.01, 0.2]))
+        let click = Clips.clip(
+            [Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 1, videoMotion: 0, audioJump: [0.01, 0.2]))
         let f = Analyzer.findings(in: click)
         #expect(f.map(\.rule) == ["seam-audio-click"])
         #expect(f.first?.figures["channel"] == 2)
-        let jump = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 2, audioJump: [0]))
+        let jump = Clips.clip(
+            [Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 2, audioJump: [0]))
         #expect(Clips.rules(jump) == ["seam-visual-jump"])
         // Lots of motion anyway: a big difference at the seam is not a cut.
-        let moving = Clips.clip([Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 10, audioJump: [0]))
+        let moving = Clips.clip(
+            [Clips.video(), Clips.audio()], seam: SeamFacts(videoDifference: 20, videoMotion: 10, audioJump: [0]))
         #expect(Clips.rules(moving) == [])
     }
 
@@ -158,12 +175,15 @@ import Testing
 
 @Suite struct ReportTests {
     static func file(_ path: String, _ severities: [Severity], unreadable: Bool = false) -> FileReport {
-        FileReport(path: path, facts: nil, findings: severities.map { Finding(rule: "r", severity: $0, message: "m", hint: "h") },
-                   error: unreadable ? "open: bad" : nil)
+        FileReport(
+            path: path, facts: nil,
+            findings: severities.map { Finding(rule: "r", severity: $0, message: "m", hint: "h") },
+            error: unreadable ? "open: bad" : nil)
     }
 
     @Test func exitStatusFollowsFailOn() {
-        let report = Report(command: "analyze", options: .init(), files: [Self.file("b", [.warning]), Self.file("a", [])])
+        let report = Report(
+            command: "analyze", options: .init(), files: [Self.file("b", [.warning]), Self.file("a", [])])
         #expect(report.exitStatus(failOn: .error) == .clean)
         #expect(report.exitStatus(failOn: .warning) == .findings)
         #expect(report.exitStatus(failOn: .never) == .clean)
@@ -171,7 +191,9 @@ import Testing
     }
 
     @Test func unreadableWinsOverFindings() {
-        let report = Report(command: "analyze", options: .init(), files: [Self.file("a", [.error]), Self.file("b", [.error], unreadable: true)])
+        let report = Report(
+            command: "analyze", options: .init(),
+            files: [Self.file("a", [.error]), Self.file("b", [.error], unreadable: true)])
         #expect(report.exitStatus(failOn: .never) == .unreadable)
         #expect(report.summary.unreadable == 1)
         #expect(report.summary.errors == 2)
@@ -183,14 +205,22 @@ import Testing
     /// MP4 edit lists can express it, so there it is.
     @Test func millisecondContainersTolerateOneTick() {
         func clip(audioEnd: Rational, container: String, moov: Bool?) -> ClipFacts {
-            var v = Clips.video(), a = Clips.audio()
-            v.timeBase = Rational(1, 1000); a.timeBase = Rational(1, 1000)
+            var v = Clips.video()
+            var a = Clips.audio()
+            v.timeBase = Rational(1, 1000)
+            a.timeBase = Rational(1, 1000)
             a.durationSeconds = audioEnd
             return Clips.clip([v, a], container: container, moovFirst: moov)
         }
         let webm = AnalysisOptions(target: .web)
         #expect(Clips.rules(clip(audioEnd: Rational(10005, 10000), container: "webm", moov: nil), options: webm) == [])
-        #expect(Clips.rules(clip(audioEnd: Rational(1002, 1000), container: "webm", moov: nil), options: webm) == ["audio-longer-than-video"])
-        #expect(Clips.rules(clip(audioEnd: Rational(10005, 10000), container: "mp4", moov: true)) == ["audio-longer-than-video"])
+        #expect(
+            Clips.rules(clip(audioEnd: Rational(1002, 1000), container: "webm", moov: nil), options: webm) == [
+                "audio-longer-than-video"
+            ])
+        #expect(
+            Clips.rules(clip(audioEnd: Rational(10005, 10000), container: "mp4", moov: true)) == [
+                "audio-longer-than-video"
+            ])
     }
 }

@@ -1,14 +1,21 @@
 import Testing
+
 @testable import LoopAnalysis
 
 @Suite struct StitchPlanTests {
     static let fps = Rational(30)
-    static func clips(_ frames: [Int]) -> [StitchClip] { frames.enumerated().map { StitchClip(path: "c\($0.offset).mp4", frames: $0.element) } }
-    static func cross(_ seconds: Rational) -> TransitionRequest { TransitionRequest(kind: .crossfade, duration: seconds) }
+    static func clips(_ frames: [Int]) -> [StitchClip] {
+        frames.enumerated().map { StitchClip(path: "c\($0.offset).mp4", frames: $0.element) }
+    }
+    static func cross(_ seconds: Rational) -> TransitionRequest {
+        TransitionRequest(kind: .crossfade, duration: seconds)
+    }
 
     @Test func buttJoinsAddUp() throws {
-        let t = try StitchPlanner.timeline(Self.clips([30, 45, 60]), transitions: [.init(kind: .none, duration: .zero), .init(kind: .none, duration: .zero)],
-                                           frameRate: Self.fps, sampleRate: 48000, loop: false)
+        let t = try StitchPlanner.timeline(
+            Self.clips([30, 45, 60]),
+            transitions: [.init(kind: .none, duration: .zero), .init(kind: .none, duration: .zero)],
+            frameRate: Self.fps, sampleRate: 48000, loop: false)
         #expect(t.frames == 135)
         #expect(t.duration == Rational(135, 30))
         #expect(t.samples == 216000)
@@ -17,8 +24,9 @@ import Testing
     }
 
     @Test func crossfadesOverlapTheirLength() throws {
-        let t = try StitchPlanner.timeline(Self.clips([40, 40, 40]), transitions: [Self.cross(Rational(1, 2)), Self.cross(Rational(1, 2))],
-                                           frameRate: Self.fps, sampleRate: 48000, loop: false)
+        let t = try StitchPlanner.timeline(
+            Self.clips([40, 40, 40]), transitions: [Self.cross(Rational(1, 2)), Self.cross(Rational(1, 2))],
+            frameRate: Self.fps, sampleRate: 48000, loop: false)
         // 120 frames less two overlaps of 15.
         #expect(t.frames == 90)
         #expect(t.clips.map(\.span.startFrame) == [0, 25, 50])
@@ -27,8 +35,9 @@ import Testing
     }
 
     @Test func loopConsumesTheFirstClipsOpening() throws {
-        let t = try StitchPlanner.timeline(Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 6)), Self.cross(Rational(1, 6))],
-                                           frameRate: Self.fps, sampleRate: 48000, loop: true)
+        let t = try StitchPlanner.timeline(
+            Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 6)), Self.cross(Rational(1, 6))],
+            frameRate: Self.fps, sampleRate: 48000, loop: true)
         // 60 frames less two 5-frame overlaps; the wrap is the file's last 5 frames.
         #expect(t.frames == 50)
         #expect(t.joins.last?.from == 1 && t.joins.last?.to == 0)
@@ -37,8 +46,9 @@ import Testing
     }
 
     @Test func ntscAudioFollowsTheExactVideoTime() throws {
-        let t = try StitchPlanner.timeline(Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 2))],
-                                           frameRate: Rational(30000, 1001), sampleRate: 44100, loop: false)
+        let t = try StitchPlanner.timeline(
+            Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 2))],
+            frameRate: Rational(30000, 1001), sampleRate: 44100, loop: false)
         #expect(t.frames == 45)
         #expect(t.duration == Rational(45 * 1001, 30000))
         // 1.5015 s at 44.1 kHz is 66216.15 samples: the nearest whole one, within half a sample.
@@ -47,10 +57,14 @@ import Testing
 
     @Test func transitionsLongerThanAClipAreRefused() {
         #expect(throws: PlanError.self) {
-            try StitchPlanner.timeline(Self.clips([30, 10]), transitions: [Self.cross(Rational(1, 2))], frameRate: Self.fps, sampleRate: nil, loop: false)
+            try StitchPlanner.timeline(
+                Self.clips([30, 10]), transitions: [Self.cross(Rational(1, 2))], frameRate: Self.fps, sampleRate: nil,
+                loop: false)
         }
         #expect(throws: PlanError.self) {
-            try StitchPlanner.timeline(Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 100))], frameRate: Self.fps, sampleRate: nil, loop: false)
+            try StitchPlanner.timeline(
+                Self.clips([30, 30]), transitions: [Self.cross(Rational(1, 100))], frameRate: Self.fps, sampleRate: nil,
+                loop: false)
         }
     }
 }

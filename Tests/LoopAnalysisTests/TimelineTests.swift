@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LoopAnalysis
 
 /// Builders for timelines as containers store them.
@@ -14,14 +15,17 @@ enum Make {
     /// AAC packets of 1024 samples, the last one shortened to `lastDuration`.
     static func aac(packets: Int, lastDuration: Int64 = 1024) -> [SampleTiming] {
         (0..<packets).map { i in
-            SampleTiming(dts: Int64(i) * 1024, pts: Int64(i) * 1024, duration: i == packets - 1 ? lastDuration : 1024, isSync: true)
+            SampleTiming(
+                dts: Int64(i) * 1024, pts: Int64(i) * 1024, duration: i == packets - 1 ? lastDuration : 1024,
+                isSync: true)
         }
     }
 }
 
 @Suite struct TimelineTests {
     @Test func noEditListPresentsFromFirstPts() throws {
-        let t = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, timescale: 15360))
+        let t = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, timescale: 15360))
         let r = try #require(t.presentedRange())
         #expect(r.start == .zero)
         #expect(r.duration == .one)
@@ -30,21 +34,24 @@ enum Make {
     }
 
     @Test func bFrameDelayWithoutEditListIsAStartOffset() throws {
-        let t = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, delay: 1024, timescale: 15360))
+        let t = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, delay: 1024, timescale: 15360))
         let r = try #require(t.presentedRange())
         #expect(r.start == Rational(1024, 15360))
     }
 
     @Test func editListHidesBFrameDelayAndPriming() throws {
-        let video = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, delay: 1024, timescale: 15360),
-                                  edits: [Edit(mediaTime: 1024, duration: .one)])
+        let video = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, delay: 1024, timescale: 15360),
+            edits: [Edit(mediaTime: 1024, duration: .one)])
         let v = try #require(video.presentedRange())
         #expect(v.start == .zero && v.duration == .one)
         #expect(v.firstSample == 0)
 
         // 48000 samples + 1024 priming: 48 packets, the last holding 896 real samples.
-        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 48, lastDuration: 896),
-                                  edits: [Edit(mediaTime: 1024, duration: .one)])
+        let audio = TrackTimeline(
+            timeBase: Rational(1, 48000), samples: Make.aac(packets: 48, lastDuration: 896),
+            edits: [Edit(mediaTime: 1024, duration: .one)])
         let a = try #require(audio.presentedRange())
         #expect(a.duration == .one)
         #expect(a.signalledDelay == 1024)
@@ -52,8 +59,9 @@ enum Make {
     }
 
     @Test func emptyEditDelaysTheTrack() throws {
-        let t = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 10),
-                              edits: [Edit(mediaTime: nil, duration: Rational(1, 10)), Edit(mediaTime: 0, duration: Rational(1, 5))])
+        let t = TrackTimeline(
+            timeBase: Rational(1, 48000), samples: Make.aac(packets: 10),
+            edits: [Edit(mediaTime: nil, duration: Rational(1, 10)), Edit(mediaTime: 0, duration: Rational(1, 5))])
         let r = try #require(t.presentedRange())
         #expect(r.start == Rational(1, 10))
         #expect(r.end == Rational(3, 10))
@@ -61,15 +69,17 @@ enum Make {
     }
 
     @Test func editLongerThanMediaIsClampedToMedia() throws {
-        let t = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 10),
-                              edits: [Edit(mediaTime: 1024, duration: Rational(10))])
+        let t = TrackTimeline(
+            timeBase: Rational(1, 48000), samples: Make.aac(packets: 10),
+            edits: [Edit(mediaTime: 1024, duration: Rational(10))])
         let r = try #require(t.presentedRange())
         #expect(r.duration == Rational(9 * 1024, 48000))
     }
 
     @Test func editStartingMidGopPointsAtANonKeyframe() throws {
-        let t = TrackTimeline(timeBase: Rational(1, 15360), samples: Make.video(frames: 60, step: 512, gop: 60, timescale: 15360),
-                              edits: [Edit(mediaTime: 512 * 15, duration: .one)])
+        let t = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 60, step: 512, gop: 60, timescale: 15360),
+            edits: [Edit(mediaTime: 512 * 15, duration: .one)])
         let r = try #require(t.presentedRange())
         #expect(r.firstSample == 15)
         #expect(t.samples[r.firstSample!].isSync == false)
@@ -78,7 +88,10 @@ enum Make {
 
     @Test func skipSamplesAndDiscardedPacketsSignalDelay() throws {
         var samples = Make.aac(packets: 5)
-        for i in samples.indices { samples[i].pts -= 1024; samples[i].dts -= 1024 }
+        for i in samples.indices {
+            samples[i].pts -= 1024
+            samples[i].dts -= 1024
+        }
         samples[0].isDiscarded = true
         let t = TrackTimeline(timeBase: Rational(1, 48000), samples: samples, skipEnd: 128)
         let r = try #require(t.presentedRange())
@@ -99,21 +112,25 @@ enum Make {
     @Test func twoVideoFramesAtOneInstantAreAnOverlap() {
         var samples = Make.video(frames: 10, step: 512, timescale: 15360)
         samples[5].pts = samples[4].pts
-        let breaks = TrackTimeline(timeBase: Rational(1, 15360), samples: samples).timingBreaks(frameStep: 512, tolerance: 0)
+        let breaks = TrackTimeline(timeBase: Rational(1, 15360), samples: samples).timingBreaks(
+            frameStep: 512, tolerance: 0)
         #expect(breaks == [TimingBreak(at: 4 * 512, expectedAt: 5 * 512, length: -512)])
     }
 
     @Test func variableFrameRateJitterIsNotAHole() {
         let pts: [Int64] = [0, 20, 40, 62, 80, 99, 120]
         let samples = pts.enumerated().map { SampleTiming(dts: $1, pts: $1, duration: 20, isSync: $0 == 0) }
-        #expect(TrackTimeline(timeBase: Rational(1, 600), samples: samples).timingBreaks(frameStep: 20, tolerance: 0).isEmpty)
+        #expect(
+            TrackTimeline(timeBase: Rational(1, 600), samples: samples).timingBreaks(frameStep: 20, tolerance: 0)
+                .isEmpty)
     }
 
     @Test func audioGapsRespectCoarseTickTolerance() {
         // Matroska: 21.333 ms packets stored as 21/22 ms.
         let pts: [Int64] = [0, 21, 43, 64, 85, 150]
         let samples = pts.map { SampleTiming(dts: $0, pts: $0, duration: 21, isSync: true) }
-        let breaks = TrackTimeline(timeBase: Rational(1, 1000), samples: samples).timingBreaks(frameStep: nil, tolerance: 1)
+        let breaks = TrackTimeline(timeBase: Rational(1, 1000), samples: samples).timingBreaks(
+            frameStep: nil, tolerance: 1)
         #expect(breaks == [TimingBreak(at: 150, expectedAt: 106, length: 44)])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import LoopAnalysis
 import TestSupport
+import Testing
+
 @testable import LoopMedia
 
 /// Containers other than MP4 (issue 11), analysis side: each is read, and its figures come from how the
@@ -21,11 +22,14 @@ import TestSupport
     /// MPEG-TS never starts at 0: what counts is the offset between tracks. FFmpeg's AAC encoder primes 1024
     /// samples, written before the video's first frame: the video starts 1024 / rate later than the audio (one
     /// tick of the container's clock either way), and nothing else is offset.
-    @Test(arguments: [("broadcast.ts", 44100, Rational(1, 90000)), ("camera.m2ts", 48000, Rational(1, 90000)),
-                      ("rtmp.flv", 44100, Rational(1, 1000))])
+    @Test(arguments: [
+        ("broadcast.ts", 44100, Rational(1, 90000)), ("camera.m2ts", 48000, Rational(1, 90000)),
+        ("rtmp.flv", 44100, Rational(1, 1000)),
+    ])
     func onlyTheOffsetBetweenTracksCounts(file: String, rate: Int, tick: Rational) throws {
         let facts = try Probe.facts(path: Fixtures.path(file))
-        let video = try #require(facts.mainVideo), audio = try #require(facts.mainAudio)
+        let video = try #require(facts.mainVideo)
+        let audio = try #require(facts.mainAudio)
         #expect(audio.startSeconds.isZero)
         #expect((video.startSeconds - Rational(1024, Int64(rate))).magnitude <= tick)
         if file.hasSuffix("ts") { #expect((facts.clockOrigin ?? .zero) > Rational(1)) }
@@ -39,7 +43,8 @@ import TestSupport
     /// 20, 30, 50, 60) and the first I (10) have a PTS, the P frames none. They are shown at the free places,
     /// 40 and 70, in decode order.
     @Test func missingPresentationTimesTakeTheFreePlacesOnTheGrid() throws {
-        let dts: [Int64] = [0, 10, 20, 30, 40, 50, 60], pts: [Int64] = [10, -1, 20, 30, -1, 50, 60]
+        let dts: [Int64] = [0, 10, 20, 30, 40, 50, 60]
+        let pts: [Int64] = [10, -1, 20, 30, -1, 50, 60]
         let samples = zip(dts, pts).map { SampleTiming(dts: $0, pts: $1 < 0 ? $0 : $1, duration: 10, isSync: $1 == 10) }
         let filled = try #require(MissingPresentation.fill(samples, missing: [1, 4]))
         #expect(filled.map(\.pts) == [10, 40, 20, 30, 70, 50, 60])
@@ -70,7 +75,8 @@ import TestSupport
         // with two at 0). (ffmpeg decodes MP2 in MP4 past the edit's end; the edit says 48000.)
         Conversion(file: "camcorder.mpg", output: "camcorder.mp4", frames: 25, samples: 48000, rate: 48000),
         // With B-frames the I and P frames have no PTS: each takes the free place on the frame grid in decode order.
-        Conversion(file: "camcorder-bframes.mpg", output: "camcorder-bframes.mp4", frames: 25, samples: 48000, rate: 48000),
+        Conversion(
+            file: "camcorder-bframes.mpg", output: "camcorder-bframes.mp4", frames: 25, samples: 48000, rate: 48000),
     ]
 
     @Test(arguments: conversions)
@@ -79,8 +85,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Fixtures.path(c.file)
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
-        let report = ClipFix.fix(source, to: dir.appendingPathComponent(c.file).path, options: .init(),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: dir.appendingPathComponent(c.file).path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.output == dir.appendingPathComponent(c.output).path)
         #expect(report.fix?.plan?.notes.contains { $0.contains("writes \(c.output)") } == true)
@@ -91,7 +98,8 @@ import TestSupport
         let after = try Probe.facts(path: out)
         #expect(after.moovBeforeMdat == true)
         #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
-        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        let video = try #require(after.mainVideo)
+        let audio = try #require(after.mainAudio)
         #expect(video.frameCount == c.frames)
         if let samples = c.samples { #expect(audio.sampleCount == Rational(samples)) }
         #expect((audio.endSeconds - video.endSeconds).magnitude * Int64(c.rate) <= Rational(1, 2))
@@ -105,8 +113,10 @@ import TestSupport
     /// The first-frame check is made for outputs that are not MP4-from-MP4 too: the output's first presented
     /// frame holds what the source's planned one holds (MPEG-TS and -PS start codes become MP4 lengths; the
     /// NAL units are the same), and a different frame is caught.
-    @Test(arguments: [("broadcast.ts", "broadcast.mp4"), ("camcorder-bframes.mpg", "camcorder-bframes.mp4"), ("obs.mkv", "obs.mkv"),
-                      ("web-video-late.webm", "web-video-late.webm")])
+    @Test(arguments: [
+        ("broadcast.ts", "broadcast.mp4"), ("camcorder-bframes.mpg", "camcorder-bframes.mp4"), ("obs.mkv", "obs.mkv"),
+        ("web-video-late.webm", "web-video-late.webm"),
+    ])
     func firstFrameIsCheckedInEveryContainer(file: String, output: String) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -115,8 +125,9 @@ import TestSupport
         let expected = try ClipFix.plannedFirstFrames(plan, source: source)
         let video = try #require(plan.tracks.first { $0.kind == .video })
         #expect(expected[video.index]?.isEmpty == false)
-        let report = ClipFix.fix(Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let written = try Probe.probe(dir.appendingPathComponent(output).path, keepInput: false, locations: true)
         #expect(try ClipFix.firstFrameDifference(plan, expected: expected, output: written) == nil)
@@ -130,12 +141,17 @@ import TestSupport
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("bframes.avi").path
-        let made = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
-                                           "-c:v", "libx264", "-bf", "2", source])
+        let made = try Tool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
+                "-c:v", "libx264", "-bf", "2", source,
+            ])
         #expect(made.status == 0)
         let out = dir.appendingPathComponent("out").path
-        let report = ClipFix.fix(source, to: out + "/bframes.avi", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: out + "/bframes.avi", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .failed)
         #expect(report.fix?.reason?.contains("AVI keeps no presentation times") == true)
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -148,8 +164,9 @@ import TestSupport
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("obs.mkv").path
-        let report = ClipFix.fix(Fixtures.path("obs.mkv"), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            Fixtures.path("obs.mkv"), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.container == "matroska")
@@ -158,7 +175,8 @@ import TestSupport
         #expect(after.mainVideo?.frameRate == Rational(30))
         #expect(after.mainVideo?.frameCount == 30)
         #expect(after.mainAudio?.priming == PrimingFacts(samples: 1024, signalled: true, method: "removed by fix"))
-        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        let video = try #require(after.mainVideo)
+        let audio = try #require(after.mainAudio)
         #expect((audio.endSeconds - video.endSeconds).magnitude <= Rational(1, 1000))
         #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
         #expect(try FFmpegDecode.frames(out).count == 30)
@@ -178,25 +196,31 @@ import TestSupport
     /// WebM's Opus is cut to the sample, losslessly: the packets are copied, the OpusHead's pre-skip and the
     /// CodecDelay drop the samples before the video's first frame (with 80 ms of decoder pre-roll when the cut
     /// starts mid-stream) and a DiscardPadding the ones after its last.
-    @Test(arguments: [WebMCut(file: "vp9-opus.webm", videoStartMs: 7, frames: 29),
-                      WebMCut(file: "mediarecorder.webm", videoStartMs: 7, frames: 29),
-                      WebMCut(file: "av1-opus.webm", videoStartMs: 7, frames: 29),
-                      WebMCut(file: "web-video-late.webm", videoStartMs: 507, frames: 30)])
+    @Test(arguments: [
+        WebMCut(file: "vp9-opus.webm", videoStartMs: 7, frames: 29),
+        WebMCut(file: "mediarecorder.webm", videoStartMs: 7, frames: 29),
+        WebMCut(file: "av1-opus.webm", videoStartMs: 7, frames: 29),
+        WebMCut(file: "web-video-late.webm", videoStartMs: 507, frames: 30),
+    ])
     func webmOpusIsCutToTheSampleByItsPreSkip(c: WebMCut) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Fixtures.path(c.file), out = dir.appendingPathComponent(c.file).path
+        let source = Fixtures.path(c.file)
+        let out = dir.appendingPathComponent(c.file).path
         let before = try FFprobe.streams(source)
-        #expect(before.first { $0.codec_name != "opus" }?.start_time.flatMap(Double.init) == Double(c.videoStartMs) / 1000)
+        #expect(
+            before.first { $0.codec_name != "opus" }?.start_time.flatMap(Double.init) == Double(c.videoStartMs) / 1000)
         let sourcePreSkip = try #require(Opus.preSkip(before.first { $0.codec_name == "opus" }!.extradataBytes))
         #expect(sourcePreSkip == 312)
 
-        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(target: .web, seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(target: .web, seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.container == "webm")
-        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        let video = try #require(after.mainVideo)
+        let audio = try #require(after.mainAudio)
         #expect(video.frameCount == c.frames && video.startSeconds.isZero && audio.startSeconds.isZero)
         // The audio lasts the frames, to Matroska's millisecond (the video's end is known to no better).
         let frames = Rational(Int64(c.frames), 30)
@@ -205,7 +229,8 @@ import TestSupport
 
         // ffmpeg, independently: the samples it decodes are the ones we count, and the pre-skip in the header
         // it reads is the source's plus the trimmed samples, less the packets dropped before the pre-roll.
-        let decoded = try FFmpegDecode.audio(out), original = try FFmpegDecode.audio(source)
+        let decoded = try FFmpegDecode.audio(out)
+        let original = try FFmpegDecode.audio(source)
         #expect(Rational(Int64(decoded.count)) == audio.sampleCount)
         let trimmed = c.videoStartMs * 48
         let opus = try #require(try FFprobe.streams(out).first { $0.codec_name == "opus" })
@@ -230,12 +255,18 @@ import TestSupport
         let audio = try #require(facts.mainAudio)
         #expect(audio.sampleCount == Rational(samples) && audio.startSeconds.isZero)
         #expect(audio.priming?.samples == preSkip)
-        #expect(!Analyzer.findings(in: facts).contains { ["too-short-to-loop", "start-offset", "priming-not-signalled"].contains($0.rule) })
+        #expect(
+            !Analyzer.findings(in: facts).contains {
+                ["too-short-to-loop", "start-offset", "priming-not-signalled"].contains($0.rule)
+            })
         let out = dir.appendingPathComponent(file).path
-        let report = ClipFix.fix(Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .unchanged)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file)))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: out))
+                == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file)))))
     }
 
     /// A game loop in Ogg Vorbis: its seam is heard where libvorbis plays it. FFmpeg's clock runs a quarter
@@ -258,8 +289,9 @@ import TestSupport
         #expect(report.findings.contains { $0.rule == "seam-audio-click" })
         // --seam-fade: the same length, faded to silence at both ends, still Ogg.
         let out = dir.appendingPathComponent("loop-click.ogg").path
-        let fixed = ClipFix.fix(source, to: out, options: .init(seamFade: Rational(10, 1000)), analysis: .init(), dryRun: false,
-                                temporaries: TemporaryFiles())
+        let fixed = ClipFix.fix(
+            source, to: out, options: .init(seamFade: Rational(10, 1000)), analysis: .init(), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(fixed.fix?.status == .fixed, "\(fixed.fix?.reason ?? "")")
         let after = ClipAnalysis.report(path: out, options: .init())
         #expect(after.facts?.container == "ogg" && after.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
@@ -276,8 +308,9 @@ import TestSupport
         let before = try Probe.facts(path: source)
         #expect(before.mainAudio?.sampleCount == Rational(46080))
         #expect(Analyzer.findings(in: before).contains { $0.rule == "priming-not-signalled" })
-        let report = ClipFix.fix(source, to: dir.appendingPathComponent("loop-adts.aac").path, options: .init(),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: dir.appendingPathComponent("loop-adts.aac").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let out = dir.appendingPathComponent("loop-adts.m4a").path
         #expect(report.fix?.output == out)
@@ -303,11 +336,14 @@ import TestSupport
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "priming-not-signalled" })
         #expect(finding.message.contains("1105 samples"))
         let out = dir.appendingPathComponent("out").path
-        let report = ClipFix.fix(source, to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
-        #expect(report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true
+        let report = ClipFix.fix(
+            source, to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(
+            report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true
                 && report.fix?.reason?.contains("--reencode-audio") == true)
-        #expect(report.fix?.plan?.notes.contains { $0.contains("hides 1105 samples of unsignalled MP3 priming") } == true)
+        #expect(
+            report.fix?.plan?.notes.contains { $0.contains("hides 1105 samples of unsignalled MP3 priming") } == true)
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
@@ -317,17 +353,20 @@ import TestSupport
     @Test func mp3ReencodedGetsALAMEHeader() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Fixtures.path("loop-nolame.mp3"), out = dir.appendingPathComponent("loop-nolame.mp3").path
+        let source = Fixtures.path("loop-nolame.mp3")
+        let out = dir.appendingPathComponent("loop-nolame.mp3").path
         var options = FixOptions()
         options.reencodeAudio = true
-        let report = ClipFix.fix(source, to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
-                                 temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         let audio = try #require(after.mainAudio)
         #expect(after.container == "mp3" && audio.priming?.method == "LAME header" && audio.priming?.signalled == true)
         #expect(audio.sampleCount == Rational(46080 - 1105) && audio.startSeconds.isZero)
-        let decoded = try FFmpegDecode.audio(out), original = try FFmpegDecode.audio(source)
+        let decoded = try FFmpegDecode.audio(out)
+        let original = try FFmpegDecode.audio(source)
         #expect(decoded.count == 46080 - 1105 && original.count == 46080)
         // The tone where the source has it, 1105 samples on (two lossy encodings apart).
         let error = zip(decoded, original.dropFirst(1105)).map { abs($0 - $1) }.reduce(0, +) / Float(decoded.count)
@@ -341,14 +380,18 @@ import TestSupport
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let mp3 = dir.appendingPathComponent("loop.mp3").path
-        #expect(try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", mp3]).status == 0)
+        #expect(
+            try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1", mp3]).status == 0
+        )
         let facts = try Probe.facts(path: mp3)
         let audio = try #require(facts.mainAudio)
         #expect(audio.priming == PrimingFacts(samples: 1105, signalled: true, method: "LAME header"))
         #expect(audio.startSeconds.isZero && audio.sampleCount == Rational(44100))
-        #expect(!Analyzer.findings(in: facts).contains { $0.rule == "start-offset" || $0.rule == "priming-not-signalled" })
-        let report = ClipFix.fix(mp3, to: dir.appendingPathComponent("out/loop.mp3").path, options: .init(),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(
+            !Analyzer.findings(in: facts).contains { $0.rule == "start-offset" || $0.rule == "priming-not-signalled" })
+        let report = ClipFix.fix(
+            mp3, to: dir.appendingPathComponent("out/loop.mp3").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .unchanged)
     }
 }

@@ -1,15 +1,19 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 @Suite struct FixTests {
-    static let defective = ["audio-longer.mp4", "video-longer.mp4", "start-offset.mp4", "priming-not-signalled.mp4",
-                            "not-keyframe-start.mp4", "moov-at-end.mp4", "movie-duration-wrong.mp4"]
+    static let defective = [
+        "audio-longer.mp4", "video-longer.mp4", "start-offset.mp4", "priming-not-signalled.mp4",
+        "not-keyframe-start.mp4", "moov-at-end.mp4", "movie-duration-wrong.mp4",
+    ]
 
     static func fix(_ file: String, into dir: URL, dryRun: Bool = false) -> FileReport {
-        ClipFix.fix(Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
-                    analysis: .init(seamChecks: false), dryRun: dryRun, temporaries: TemporaryFiles())
+        ClipFix.fix(
+            Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: dryRun, temporaries: TemporaryFiles())
     }
 
     /// Every fixture with a length, start, priming, keyframe or moov defect comes out clean, by our probe and by
@@ -28,7 +32,9 @@ import LoopAnalysis
 
         let streams = try FFprobe.streams(out)
         let starts = streams.compactMap { $0.start_time.flatMap(Double.init) }
-        let ends = streams.compactMap { s in s.start_time.flatMap(Double.init).flatMap { st in s.duration.flatMap(Double.init).map { st + $0 } } }
+        let ends = streams.compactMap { s in
+            s.start_time.flatMap(Double.init).flatMap { st in s.duration.flatMap(Double.init).map { st + $0 } }
+        }
         #expect(starts.allSatisfy { $0 == 0 })
         let rate = Double(streams.compactMap { $0.sample_rate.flatMap(Int.init) }.max() ?? 48000)
         #expect((ends.max()! - ends.min()!) <= 0.5 / rate + 0.000_001, "\(file): ends \(ends)")
@@ -44,7 +50,9 @@ import LoopAnalysis
         let output = try FFprobe.packetHashes(dir.appendingPathComponent(file).path)
         for (stream, hashes) in output {
             let original = try #require(source[stream])
-            let found = (0...(original.count - hashes.count)).contains { Array(original[$0..<$0 + hashes.count]) == hashes }
+            let found = (0...(original.count - hashes.count)).contains {
+                Array(original[$0..<$0 + hashes.count]) == hashes
+            }
             #expect(found, "\(file) stream \(stream): output packets are not a run of the source's")
         }
     }
@@ -68,21 +76,30 @@ import LoopAnalysis
     @Test func pcmIsCutToTheFrame() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = dir.appendingPathComponent("pcm.mov").path, out = dir.appendingPathComponent("out.mov").path
-        let made = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
-                                           "-f", "lavfi", "-i", "sine=r=48000:duration=1.3", "-c:v", "libx264", "-g", "15",
-                                           "-c:a", "pcm_s16le", source])
+        let source = dir.appendingPathComponent("pcm.mov").path
+        let out = dir.appendingPathComponent("out.mov").path
+        let made = try Tool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=15:duration=1",
+                "-f", "lavfi", "-i", "sine=r=48000:duration=1.3", "-c:v", "libx264", "-g", "15",
+                "-c:a", "pcm_s16le", source,
+            ])
         #expect(made.status == 0)
-        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let audio = try #require(try FFprobe.streams(out).first { $0.codec_name == "pcm_s16le" })
         #expect(audio.nb_frames == "48000")
         #expect(audio.duration == "1.000000")
-        let before = try FFmpegDecode.audio(source), after = try FFmpegDecode.audio(out)
+        let before = try FFmpegDecode.audio(source)
+        let after = try FFmpegDecode.audio(out)
         #expect(after.count == 48000)
         #expect(Array(before.prefix(48000)) == after)
         let facts = try Probe.facts(path: source)
-        let demuxed = try FFprobe.streams(source).first { $0.codec_name == "pcm_s16le" }?.nb_read_packets.flatMap(Int.init)
+        let demuxed = try FFprobe.streams(source).first { $0.codec_name == "pcm_s16le" }?.nb_read_packets.flatMap(
+            Int.init)
         #expect(facts.mainAudio?.packetCount == demuxed && (demuxed ?? 0) < 100)
     }
 
@@ -90,12 +107,18 @@ import LoopAnalysis
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         for file in ["start-offset.mp4", "moov-at-end.mp4", "clean-44k.mp4"] {
-            let first = dir.appendingPathComponent("a-" + file).path, second = dir.appendingPathComponent("b-" + file).path
+            let first = dir.appendingPathComponent("a-" + file).path
+            let second = dir.appendingPathComponent("b-" + file).path
             let again = dir.appendingPathComponent("c-" + file).path
             let t = TemporaryFiles()
-            _ = ClipFix.fix(Fixtures.path(file), to: first, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: t)
-            _ = ClipFix.fix(Fixtures.path(file), to: second, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: t)
-            let refix = ClipFix.fix(first, to: again, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: t)
+            _ = ClipFix.fix(
+                Fixtures.path(file), to: first, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                temporaries: t)
+            _ = ClipFix.fix(
+                Fixtures.path(file), to: second, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+                temporaries: t)
+            let refix = ClipFix.fix(
+                first, to: again, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: t)
             let a = try Data(contentsOf: URL(fileURLWithPath: first))
             #expect(a == (try Data(contentsOf: URL(fileURLWithPath: second))), "\(file): two runs differ")
             #expect(refix.fix?.status == .unchanged, "\(file): fixing the output is not a no-op")
@@ -108,7 +131,9 @@ import LoopAnalysis
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = Self.fix("clean.mp4", into: dir)
         #expect(report.fix?.status == .unchanged)
-        #expect(try Data(contentsOf: dir.appendingPathComponent("clean.mp4")) == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("clean.mp4")))))
+        #expect(
+            try Data(contentsOf: dir.appendingPathComponent("clean.mp4"))
+                == (try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("clean.mp4")))))
     }
 
     @Test func dryRunWritesNothing() throws {
@@ -137,10 +162,16 @@ import LoopAnalysis
         _ = try FFprobe.run(["-version"])
         let ff = Process()
         ff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ff.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", Fixtures.path("rotated.mp4"), "-c", "copy", "-metadata:s:a", "language=fra", moved]
-        try ff.run(); ff.waitUntilExit()
+        ff.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-i", Fixtures.path("rotated.mp4"), "-c", "copy", "-metadata:s:a",
+            "language=fra", moved,
+        ]
+        try ff.run()
+        ff.waitUntilExit()
         let out = dir.appendingPathComponent("out.mp4").path
-        let report = ClipFix.fix(moved, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            moved, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed)
         let after = try Probe.facts(path: out)
         #expect(after.mainVideo?.rotation == 270)
@@ -159,7 +190,8 @@ import LoopAnalysis
         let plan = try #require(report.fix?.plan)
         let out = dir.appendingPathComponent(file).path
 
-        let source = try FFmpegDecode.audio(Fixtures.path(file)), fixed = try FFmpegDecode.audio(out)
+        let source = try FFmpegDecode.audio(Fixtures.path(file))
+        let fixed = try FFmpegDecode.audio(out)
         // ffmpeg's decoded audio begins at the audio track's own presented start.
         let audio = try #require(plan.tracks.first { $0.kind == .audio })
         let offset = Int((audio.trimmedHead * 48000).rounded)
@@ -170,15 +202,23 @@ import LoopAnalysis
         #expect(!window.isEmpty)
         func meanDifference(_ shift: Int) -> Double {
             let pairs = window.filter { $0 + offset + shift < source.count && $0 + offset + shift >= 0 }
-            return pairs.reduce(0.0) { $0 + Double(abs(fixed[$1] - source[$1 + offset + shift])) } / Double(max(pairs.count, 1))
+            return pairs.reduce(0.0) { $0 + Double(abs(fixed[$1] - source[$1 + offset + shift])) }
+                / Double(max(pairs.count, 1))
         }
-        let exact = meanDifference(0), neighbour = min(meanDifference(-1), meanDifference(1))
-        #expect(exact < 1e-4 && exact * 10 < neighbour, "\(file): audio is not the source's from sample \(offset) (mean difference \(exact), one sample off \(neighbour))")
+        let exact = meanDifference(0)
+        let neighbour = min(meanDifference(-1), meanDifference(1))
+        #expect(
+            exact < 1e-4 && exact * 10 < neighbour,
+            "\(file): audio is not the source's from sample \(offset) (mean difference \(exact), one sample off \(neighbour))"
+        )
 
-        let sourceFrames = try FFmpegDecode.frames(Fixtures.path(file)), fixedFrames = try FFmpegDecode.frames(out)
+        let sourceFrames = try FFmpegDecode.frames(Fixtures.path(file))
+        let fixedFrames = try FFmpegDecode.frames(out)
         let video = try #require(plan.tracks.first { $0.kind == .video })
         let first = ((plan.start - video.startBefore) * (video.frameRate ?? .one)).floor
         #expect(fixedFrames.count == ((video.duration * (video.frameRate ?? .one)).rounded))
-        #expect(Array(sourceFrames.dropFirst(Int(first)).prefix(fixedFrames.count)) == fixedFrames, "\(file): frames differ")
+        #expect(
+            Array(sourceFrames.dropFirst(Int(first)).prefix(fixedFrames.count)) == fixedFrames, "\(file): frames differ"
+        )
     }
 }

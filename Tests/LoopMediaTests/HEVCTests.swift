@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 /// HEVC parameter-set renumbering, on real x265 output (the fixtures: B-frames, open GOPs, wavefront entry
@@ -11,8 +12,10 @@ import LoopAnalysis
     func slicesRenumberAndBack(file: String) throws {
         let probe = try Probe.probe(Fixtures.path(file), keepInput: false, locations: true)
         let video = try #require(probe.facts.mainVideo)
-        let config = try #require(FrameBytes.extradata(Fixtures.path(file), track: video.index).flatMap(HEVCConfig.init))
-        let sps = try #require(config.units(33).first), pps = try #require(config.units(34).first)
+        let config = try #require(
+            FrameBytes.extradata(Fixtures.path(file), track: video.index).flatMap(HEVCConfig.init))
+        let sps = try #require(config.units(33).first)
+        let pps = try #require(config.units(34).first)
         #expect(HEVC.ids(sps)?.own == 0 && HEVC.ids(pps)?.own == 0)
         let context = try HEVCSliceContext(sps: sps, pps: pps)
         var slices = 0
@@ -28,10 +31,13 @@ import LoopAnalysis
         }
         #expect(slices == video.frameCount)
         // The parameter sets: new ids, read back; the rest of each set as it was.
-        let newSPS = try HEVC.renumber(sps, own: 3, refers: 2), newPPS = try HEVC.renumber(pps, own: 7, refers: 3)
+        let newSPS = try HEVC.renumber(sps, own: 3, refers: 2)
+        let newPPS = try HEVC.renumber(pps, own: 7, refers: 3)
         #expect(HEVC.ids(newSPS).map { [$0.own, $0.refers ?? -1] } == [3, 2])
         #expect(HEVC.ids(newPPS).map { [$0.own, $0.refers ?? -1] } == [7, 3])
-        #expect(try HEVC.renumber(newSPS, own: 0, refers: 0) == sps && (try HEVC.renumber(newPPS, own: 0, refers: 0)) == pps)
+        #expect(
+            try HEVC.renumber(newSPS, own: 0, refers: 0) == sps && (try HEVC.renumber(newPPS, own: 0, refers: 0)) == pps
+        )
     }
 }
 
@@ -42,12 +48,19 @@ import LoopAnalysis
     @Test func fixRetagsHev1AsHvc1() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Fixtures.path("hevc-hev1.mp4"), out = dir.appendingPathComponent("hevc-hev1.mp4").path
+        let source = Fixtures.path("hevc-hev1.mp4")
+        let out = dir.appendingPathComponent("hevc-hev1.mp4").path
         let before = try Probe.facts(path: source)
         #expect(before.mainVideo?.codecTag == "hev1")
-        #expect(Analyzer.findings(in: before).contains { $0.rule == "not-playable-on-target" && $0.message.contains("hev1") })
-        #expect(!Analyzer.findings(in: before, options: .init(target: .chrome)).contains { $0.message.contains("hev1") })
-        let report = ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(
+            Analyzer.findings(in: before).contains {
+                $0.rule == "not-playable-on-target" && $0.message.contains("hev1")
+            })
+        #expect(
+            !Analyzer.findings(in: before, options: .init(target: .chrome)).contains { $0.message.contains("hev1") })
+        let report = ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.mainVideo?.codecTag == "hvc1")
@@ -57,7 +70,10 @@ import LoopAnalysis
         let probe = try Probe.probe(out, keepInput: false, locations: true)
         let config = try #require(FrameBytes.extradata(out, track: 0))
         let first = try #require(try FrameBytes.read(probe, track: 0, sample: 0))
-        #expect(!FrameBytes.content(first, codec: "hevc", extradata: config).contains { (32...34).contains(HEVC.type($0)) })
-        #expect(HEVCConfig(config)?.arrays.filter { (32...34).contains($0.type & 0x3f) }.allSatisfy { $0.type & 0x80 != 0 } == true)
+        #expect(
+            !FrameBytes.content(first, codec: "hevc", extradata: config).contains { (32...34).contains(HEVC.type($0)) })
+        #expect(
+            HEVCConfig(config)?.arrays.filter { (32...34).contains($0.type & 0x3f) }.allSatisfy { $0.type & 0x80 != 0 }
+                == true)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 @Suite struct ProbeTests {
@@ -29,8 +30,10 @@ import LoopAnalysis
 
     /// Clean clips (29.97 fps, 44.1 kHz, HEVC, ProRes + PCM in MOV, 5.1, rotated, video-only, audio-only) have
     /// no error or warning.
-    @Test(arguments: ["clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "surround-51.mp4",
-                      "rotated.mp4", "video-only.mp4", "audio-only.m4a"])
+    @Test(arguments: [
+        "clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "surround-51.mp4",
+        "rotated.mp4", "video-only.mp4", "audio-only.m4a",
+    ])
     func cleanFixtureHasNoErrorOrWarning(file: String) {
         let report = ClipAnalysis.report(path: Fixtures.path(file), options: .init())
         #expect(report.error == nil)
@@ -61,7 +64,8 @@ import LoopAnalysis
 
     @Test func exactFactsOfTheNtscClip() throws {
         let facts = try Probe.facts(path: Fixtures.path("clean-2997.mp4"))
-        let video = try #require(facts.mainVideo), audio = try #require(facts.mainAudio)
+        let video = try #require(facts.mainVideo)
+        let audio = try #require(facts.mainAudio)
         #expect(video.frameRate == Rational(30000, 1001))
         #expect(video.frameCount == 30)
         #expect(video.durationSeconds == Rational(1001, 1000))
@@ -82,8 +86,11 @@ import LoopAnalysis
     }
 
     /// Our index reader against ffprobe's demuxer: start and duration of every stream, after edit lists.
-    @Test(arguments: ["clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "audio-longer.mp4",
-                      "video-longer.mp4", "start-offset.mp4", "not-keyframe-start.mp4", "held-frame.mp4", "vfr-end.mp4", "too-short.mp4"])
+    @Test(arguments: [
+        "clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "prores-pcm.mov", "audio-longer.mp4",
+        "video-longer.mp4", "start-offset.mp4", "not-keyframe-start.mp4", "held-frame.mp4", "vfr-end.mp4",
+        "too-short.mp4",
+    ])
     func factsAgreeWithFFprobe(file: String) throws {
         let ours = try Probe.facts(path: Fixtures.path(file))
         let theirs = try FFprobe.streams(Fixtures.path(file))
@@ -93,9 +100,11 @@ import LoopAnalysis
             let duration = try #require(stream.duration.flatMap(Double.init))
             // ffprobe prints microseconds; our values are exact.
             #expect(abs(track.startSeconds.doubleValue - start) < 0.000_002, "\(file) track \(track.index) start")
-            #expect(abs(track.durationSeconds.doubleValue - duration) < 0.000_002, "\(file) track \(track.index) duration")
+            #expect(
+                abs(track.durationSeconds.doubleValue - duration) < 0.000_002, "\(file) track \(track.index) duration")
             // Our entries are the demuxer's packets (MOV PCM is grouped as FFmpeg groups it).
-            #expect(stream.nb_read_packets.flatMap(Int.init) == track.packetCount, "\(file) track \(track.index) packets")
+            #expect(
+                stream.nb_read_packets.flatMap(Int.init) == track.packetCount, "\(file) track \(track.index) packets")
         }
     }
 
@@ -104,7 +113,9 @@ import LoopAnalysis
             let probe = try Probe.probe(Fixtures.path(file))
             return try SeamProbe.measure(try #require(probe.input), facts: probe.facts)
         }
-        let clean = try seam("clean.mp4"), click = try seam("seam-click.mp4"), jump = try seam("seam-jump.mp4")
+        let clean = try seam("clean.mp4")
+        let click = try seam("seam-click.mp4")
+        let jump = try seam("seam-jump.mp4")
         #expect((clean.audioJump?.max() ?? 1) < 0.02)
         #expect((click.audioJump?.max() ?? 0) > 0.08)
         #expect((clean.videoDifference ?? 99) < 3)
@@ -130,7 +141,10 @@ import LoopAnalysis
     }
 
     @Test func knownDurationsAreKept() {
-        let samples = [SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true), SampleTiming(dts: 20, pts: 20, duration: 20, isSync: true)]
+        let samples = [
+            SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true),
+            SampleTiming(dts: 20, pts: 20, duration: 20, isSync: true),
+        ]
         #expect(fillDurations(samples) == samples)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import LoopAnalysis
 import TestSupport
+import Testing
+
 @testable import LoopMedia
 
 /// The MP4 shapes phones, editors, recorders and packagers write (issue 10), each fixed exactly: the expected
@@ -45,7 +46,9 @@ import TestSupport
     ]
 
     static func fix(_ source: String, to out: String) -> FileReport {
-        ClipFix.fix(source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
     }
 
     @Test(arguments: shapes)
@@ -65,7 +68,8 @@ import TestSupport
         #expect(bad.isEmpty, "\(bad.map(\.message))")
         #expect(after.mainVideo?.frameCount == shape.frames)
         #expect(after.mainVideo?.frameRate == shape.fps)
-        let video = try #require(after.mainVideo), audio = try #require(after.mainAudio)
+        let video = try #require(after.mainVideo)
+        let audio = try #require(after.mainAudio)
         if let samples = shape.samples { #expect(audio.sampleCount == Rational(samples)) }
         // Audio ends within half a sample of the video.
         #expect((audio.endSeconds - video.endSeconds).magnitude * Int64(shape.rate) <= Rational(1, 2))
@@ -88,8 +92,12 @@ import TestSupport
             #expect(edits.count == 1 && edits[0].mediaTime >= 0)
             let handler = try #require(trak.path("mdia", "hdlr")).handler
             let seconds = Rational(edits[0].duration, Int64(movieScale))
-            if handler == "vide", shape.samples != nil { #expect(seconds == shape.videoSeconds ?? Rational(Int64(shape.frames)) / shape.fps) }
-            if handler == "soun", let samples = shape.samples { #expect(seconds == Rational(samples, Int64(shape.rate))) }
+            if handler == "vide", shape.samples != nil {
+                #expect(seconds == shape.videoSeconds ?? Rational(Int64(shape.frames)) / shape.fps)
+            }
+            if handler == "soun", let samples = shape.samples {
+                #expect(seconds == Rational(samples, Int64(shape.rate)))
+            }
             if handler == "soun", shape.file == "irregular-aac.mp4" {
                 // Every AAC frame 1024 samples but the last.
                 let runs = try #require(trak.path("mdia", "minf", "stbl", "stts")).runs
@@ -106,7 +114,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent(file).path
         _ = Self.fix(Fixtures.path(file), to: out)
-        let source = try FFmpegDecode.frames(Fixtures.path(file)), fixed = try FFmpegDecode.frames(out)
+        let source = try FFmpegDecode.frames(Fixtures.path(file))
+        let fixed = try FFmpegDecode.frames(out)
         #expect(fixed.count == 30)
         #expect(Array(source.prefix(fixed.count)) == fixed)
     }
@@ -156,13 +165,17 @@ import TestSupport
         let edit = try #require(moov.child("trak")?.path("edts", "elst")?.edits.first)
         #expect(edit.mediaTime == 2112 && Rational(edit.duration, Int64(moov.child("mvhd")!.timescale)) == Rational(1))
         // ffprobe: the rewritten iTunSMPB still says 2112 / 0 / 48000 (0x840, 0xBB80).
-        let tags = String(decoding: try FFprobe.run(["-v", "error", "-show_entries", "format_tags=iTunSMPB", "-of", "csv=p=0", out]), as: UTF8.self)
+        let tags = String(
+            decoding: try FFprobe.run(["-v", "error", "-show_entries", "format_tags=iTunSMPB", "-of", "csv=p=0", out]),
+            as: UTF8.self)
         #expect(tags.contains(" 00000840 00000000 000000000000BB80"))
         // ffmpeg's decode starts on the tone's first sample (amplitude 1/8, 1 kHz at 48 kHz).
         let decoded = try FFmpegDecode.audio(out)
         func difference(_ shift: Int) -> Double {
             let window = 2048..<40000
-            return window.reduce(0.0) { $0 + abs(Double(decoded[$1]) - 0.125 * sin(2 * Double.pi * 1000 * Double($1 + shift) / 48000)) } / Double(window.count)
+            return window.reduce(0.0) {
+                $0 + abs(Double(decoded[$1]) - 0.125 * sin(2 * Double.pi * 1000 * Double($1 + shift) / 48000))
+            } / Double(window.count)
         }
         #expect(difference(0) < 1e-3 && difference(0) * 10 < min(difference(-1), difference(1)))
     }
@@ -172,11 +185,13 @@ import TestSupport
     @Test func lpcmIsCopiedBitForBit() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Fixtures.path("lpcm-24bit-96k.mov"), out = dir.appendingPathComponent("out.mov").path
+        let source = Fixtures.path("lpcm-24bit-96k.mov")
+        let out = dir.appendingPathComponent("out.mov").path
         #expect(Self.fix(source, to: out).fix?.status == .fixed)
         let audio = try #require(try FFprobe.streams(out).first { $0.sample_rate != nil })
         #expect(audio.codec_name == "pcm_s24le" && audio.nb_frames == "9600")
-        let before = try FFmpegDecode.audio(source), after = try FFmpegDecode.audio(out)
+        let before = try FFmpegDecode.audio(source)
+        let after = try FFmpegDecode.audio(out)
         #expect(after.count == 9600 && Array(before.prefix(9600)) == after)
     }
 
@@ -204,11 +219,21 @@ import TestSupport
         let report = Self.fix(Fixtures.path("chapters-timecode.mov"), to: out)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.plan?.start == Rational(1, 5) && report.fix?.plan?.others.count == 2)
-        struct Chapters: Decodable { struct C: Decodable { var start_time: String; var tags: [String: String]? }; var chapters: [C] }
-        let chapters = try JSONDecoder().decode(Chapters.self, from: try FFprobe.run(["-v", "error", "-show_chapters", "-of", "json", out])).chapters
+        struct Chapters: Decodable {
+            struct C: Decodable {
+                var start_time: String
+                var tags: [String: String]?
+            }
+            var chapters: [C]
+        }
+        let chapters = try JSONDecoder().decode(
+            Chapters.self, from: try FFprobe.run(["-v", "error", "-show_chapters", "-of", "json", out])
+        ).chapters
         #expect(chapters.map(\.start_time) == ["0.000000", "0.500000"])
         #expect(chapters.map { $0.tags?["title"] } == ["One", "Two"])
-        let timecode = String(decoding: try FFprobe.run(["-v", "error", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0", out]), as: UTF8.self)
+        let timecode = String(
+            decoding: try FFprobe.run(["-v", "error", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0", out]),
+            as: UTF8.self)
         #expect(timecode.contains("01:00:00:06"))
         // Our box reader: Nero chapters at 0 and 5,000,000 (100 ns units), the text track's samples 0.5 s and the rest.
         let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
@@ -230,18 +255,25 @@ import TestSupport
 
 /// fix is idempotent on every fixture: fixing its own output finds nothing to do and changes no byte.
 @Suite struct FixTwiceTests {
-    static let fixtures: [String] = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path))?
-        .filter { ["mp4", "mov", "m4a", "webm", "mkv", "ts", "m2ts", "flv", "avi", "mpg", "ogg", "opus", "aac", "mp3"].contains(($0 as NSString).pathExtension) }.sorted() ?? []
+    static let fixtures: [String] =
+        (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path))?
+        .filter {
+            ["mp4", "mov", "m4a", "webm", "mkv", "ts", "m2ts", "flv", "avi", "mpg", "ogg", "opus", "aac", "mp3"]
+                .contains(($0 as NSString).pathExtension)
+        }.sorted() ?? []
 
     @Test(arguments: fixtures)
     func fixingTheOutputChangesNothing(file: String) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = RealWorldTimingTests.fix(Fixtures.path(file), to: dir.appendingPathComponent("1-" + file).path)
-        guard report.fix?.status == .fixed || report.fix?.status == .unchanged, let first = report.fix?.output else { return }  // refused
+        guard report.fix?.status == .fixed || report.fix?.status == .unchanged, let first = report.fix?.output else {
+            return
+        }  // refused
         let second = dir.appendingPathComponent("2-" + (first as NSString).lastPathComponent).path
         let again = RealWorldTimingTests.fix(first, to: second)
         #expect(again.fix?.status == .unchanged, "\(file): \(again.fix?.plan?.notes ?? []) \(again.fix?.reason ?? "")")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == (try Data(contentsOf: URL(fileURLWithPath: second))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: first)) == (try Data(contentsOf: URL(fileURLWithPath: second))))
     }
 }

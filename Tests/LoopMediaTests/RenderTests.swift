@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 /// fix options that re-encode audio: --unroll, --loops, --seam-fade. Video stays stream-copied.
 @Suite struct RenderTests {
     static func fix(_ file: String, _ options: FixOptions, into dir: URL, name: String? = nil) -> (FileReport, String) {
         let out = dir.appendingPathComponent(name ?? file).path
-        let report = ClipFix.fix(Fixtures.path(file), to: out, options: options, analysis: .init(seamChecks: false),
-                                 dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            Fixtures.path(file), to: out, options: options, analysis: .init(seamChecks: false),
+            dryRun: false, temporaries: TemporaryFiles())
         return (report, out)
     }
 
@@ -28,7 +30,8 @@ import LoopAnalysis
         #expect(try FFprobe.packetHashes(out)[0] == source + source)
         // Every copy of the audio is the source's presented audio (to the AAC coder's precision).
         // (FFmpeg's AAC decoder emits whole 1024-sample frames past the end; the container's count is above.)
-        let original = try FFmpegDecode.audio(Fixtures.path("too-short.mp4")), unrolled = try FFmpegDecode.audio(out)
+        let original = try FFmpegDecode.audio(Fixtures.path("too-short.mp4"))
+        let unrolled = try FFmpegDecode.audio(out)
         #expect(unrolled.count >= 48000)
         let second = (0..<24000).map { abs(unrolled[24000 + $0] - original[$0]) }
         #expect(second.reduce(0, +) / Float(second.count) < 0.01)
@@ -46,8 +49,9 @@ import LoopAnalysis
         #expect(after.mainAudio?.sampleCount == Rational(144000))
         #expect(Analyzer.findings(in: after).filter { $0.severity != .info }.isEmpty)
         // Fixing the unrolled file again changes nothing.
-        let again = ClipFix.fix(outA, to: dir.appendingPathComponent("c.mp4").path, options: .init(), analysis: .init(seamChecks: false),
-                                dryRun: false, temporaries: TemporaryFiles())
+        let again = ClipFix.fix(
+            outA, to: dir.appendingPathComponent("c.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+            dryRun: false, temporaries: TemporaryFiles())
         #expect(again.fix?.status == .unchanged)
     }
 
@@ -102,14 +106,16 @@ import LoopAnalysis
         let source = try FFprobe.packetHashes(Fixtures.path("not-keyframe-start.mp4"))[0]!
         let output = try FFprobe.packetHashes(out)[0]!
         #expect(Array(output.dropFirst(15)) == Array(source.dropFirst(30)))
-        let sourceFrames = try FFmpegDecode.frames(Fixtures.path("not-keyframe-start.mp4")), outputFrames = try FFmpegDecode.frames(out)
+        let sourceFrames = try FFmpegDecode.frames(Fixtures.path("not-keyframe-start.mp4"))
+        let outputFrames = try FFmpegDecode.frames(out)
         #expect(outputFrames.count == 60)
         #expect(Array(outputFrames.dropFirst(15)) == Array(sourceFrames.dropFirst(15)))
         // The re-encoded frames look like the source's.
         #expect(try FFmpegDecode.psnr(out, Fixtures.path("not-keyframe-start.mp4"), frames: 15) > 35)
         // And fixing the output again changes nothing.
-        let again = ClipFix.fix(out, to: dir.appendingPathComponent("again.mp4").path, options: .init(), analysis: .init(seamChecks: false),
-                                dryRun: false, temporaries: TemporaryFiles())
+        let again = ClipFix.fix(
+            out, to: dir.appendingPathComponent("again.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+            dryRun: false, temporaries: TemporaryFiles())
         #expect(again.fix?.status == .unchanged)
     }
 
@@ -128,17 +134,25 @@ import LoopAnalysis
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // HEVC with keyframes every 10 frames, cut at 0.2 s by stream copy: a start inside a GOP.
-        let gop = dir.appendingPathComponent("hevc-gop.mp4").path, cut = dir.appendingPathComponent("hevc-cut.mp4").path
-        for args in [["-f", "lavfi", "-i", "smptebars=size=160x90:rate=30:duration=1", "-c:v", "libx265", "-preset", "ultrafast",
-                      "-x265-params", "log-level=none:keyint=10:min-keyint=10", "-tag:v", "hvc1", gop],
-                     ["-ss", "0.2", "-i", gop, "-c", "copy", cut]] {
+        let gop = dir.appendingPathComponent("hevc-gop.mp4").path
+        let cut = dir.appendingPathComponent("hevc-cut.mp4").path
+        for args in [
+            [
+                "-f", "lavfi", "-i", "smptebars=size=160x90:rate=30:duration=1", "-c:v", "libx265", "-preset",
+                "ultrafast",
+                "-x265-params", "log-level=none:keyint=10:min-keyint=10", "-tag:v", "hvc1", gop,
+            ],
+            ["-ss", "0.2", "-i", gop, "-c", "copy", cut],
+        ] {
             let ff = Process()
             ff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             ff.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-y"] + args
-            try ff.run(); ff.waitUntilExit()
+            try ff.run()
+            ff.waitUntilExit()
         }
-        let report = ClipFix.fix(cut, to: dir.appendingPathComponent("out.mp4").path, options: FixOptions(reencodeHead: true),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            cut, to: dir.appendingPathComponent("out.mp4").path, options: FixOptions(reencodeHead: true),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.plan?.tracks.first?.head != nil)
         #expect(report.fix?.status == .failed)
         #expect(report.fix?.reason?.contains("H.264 only") == true, "\(report.fix?.reason ?? "")")
@@ -149,8 +163,10 @@ import LoopAnalysis
 @Suite struct TargetWebTests {
     /// Video packets as a player that ignores edit lists sees them (ffprobe -ignore_editlist 1).
     static func rawVideo(_ path: String) throws -> [Int64] {
-        let data = try FFprobe.run(["-v", "error", "-ignore_editlist", "1", "-select_streams", "v", "-show_entries", "packet=pts",
-                                    "-of", "csv=p=0", path])
+        let data = try FFprobe.run([
+            "-v", "error", "-ignore_editlist", "1", "-select_streams", "v", "-show_entries", "packet=pts",
+            "-of", "csv=p=0", path,
+        ])
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Int64($0) }
     }
 
@@ -161,13 +177,18 @@ import LoopAnalysis
         let source = dir.appendingPathComponent("bframes.mp4").path
         let ff = Process()
         ff.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ff.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2",
-                        "-f", "lavfi", "-i", "sine=duration=1.05", "-c:v", "libx264", "-preset", "veryfast",
-                        "-x264-params", "keyint=60:bframes=3:b-pyramid=normal:b-adapt=0", "-pix_fmt", "yuv420p", "-c:a", "aac", source]
-        try ff.run(); ff.waitUntilExit()
+        ff.arguments = [
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=2",
+            "-f", "lavfi", "-i", "sine=duration=1.05", "-c:v", "libx264", "-preset", "veryfast",
+            "-x264-params", "keyint=60:bframes=3:b-pyramid=normal:b-adapt=0", "-pix_fmt", "yuv420p", "-c:a", "aac",
+            source,
+        ]
+        try ff.run()
+        ff.waitUntilExit()
         let out = dir.appendingPathComponent("web.mp4").path
-        let report = ClipFix.fix(source, to: out, options: FixOptions(bakeVideo: true), analysis: .init(target: .web, seamChecks: false),
-                                 dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: out, options: FixOptions(bakeVideo: true), analysis: .init(target: .web, seamChecks: false),
+            dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let video = try #require(report.fix?.plan?.tracks.first { $0.kind == .video })
         #expect(video.tail != nil)

@@ -1,5 +1,6 @@
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 /// The seam strip's labels: each frame's time from the loop point, each lane's channel, a millisecond axis.
@@ -20,10 +21,15 @@ import LoopAnalysis
 
     /// The bounding box of the pixels where two pictures differ.
     static func changed(_ a: RGBImage, _ b: RGBImage) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
-        var xs: [Int] = [], ys: [Int] = []
+        var xs: [Int] = []
+        var ys: [Int] = []
         for y in 0..<a.height {
-            for x in 0..<a.width where (0..<3).contains(where: { a.pixels[(y * a.width + x) * 3 + $0] != b.pixels[(y * a.width + x) * 3 + $0] }) {
-                xs.append(x); ys.append(y)
+            for x in 0..<a.width
+            where (0..<3).contains(where: {
+                a.pixels[(y * a.width + x) * 3 + $0] != b.pixels[(y * a.width + x) * 3 + $0]
+            }) {
+                xs.append(x)
+                ys.append(y)
             }
         }
         guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return nil }
@@ -57,7 +63,8 @@ import LoopAnalysis
     }
 
     @Test func aChannelNameIsDrawnInItsOwnLane() {
-        let a = SeamStrip.draw(Self.capture(names: ["FL", "FR"])), b = SeamStrip.draw(Self.capture(names: ["FL", "LFE"]))
+        let a = SeamStrip.draw(Self.capture(names: ["FL", "FR"]))
+        let b = SeamStrip.draw(Self.capture(names: ["FL", "LFE"]))
         let box = try! #require(Self.changed(a, b))
         // Lane 2 starts at 8 + 98 + 60 = 166; its label sits 5 in from the lane's corner, 14 high.
         let lane2 = 8 + 98 + 60
@@ -66,7 +73,8 @@ import LoopAnalysis
     }
 
     @Test func aFrameTimeIsDrawnOnItsTile() {
-        let a = SeamStrip.draw(Self.capture(lastTime: Rational(-1, 30))), b = SeamStrip.draw(Self.capture(lastTime: Rational(-1, 25)))
+        let a = SeamStrip.draw(Self.capture(lastTime: Rational(-1, 30)))
+        let b = SeamStrip.draw(Self.capture(lastTime: Rational(-1, 25)))
         let box = try! #require(Self.changed(a, b))
         // The last frame's tile sits just left of the seam gap: x from 8 + 3*160 + 2*4 - 160 = 336; its label is
         // in its bottom left corner (tile bottom at 8 + 90).

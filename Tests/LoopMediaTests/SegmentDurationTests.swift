@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 /// Matroska's Segment Duration: read from the file's head, rewritten in place, and made exact by fix and stitch.
@@ -21,7 +22,9 @@ import LoopAnalysis
         let found = try #require(SegmentDuration.parse(Self.bytes(duration: 2008)))
         #expect(found.seconds == Rational(2008, 1000) && found.scale == 1_000_000 && found.width == 8)
         // A finer scale (100,000 ns a unit): 20080 units are the same 2.008 s.
-        #expect(SegmentDuration.parse(Self.bytes(scale: [0x01, 0x86, 0xA0], duration: 20080))?.seconds == Rational(2008, 1000))
+        #expect(
+            SegmentDuration.parse(Self.bytes(scale: [0x01, 0x86, 0xA0], duration: 20080))?.seconds
+                == Rational(2008, 1000))
         // Not Matroska, or Info only after the first Cluster: nothing.
         #expect(SegmentDuration.parse(Array("ftypisom".utf8)) == nil)
     }
@@ -45,17 +48,25 @@ import LoopAnalysis
         // the video's second, and the output says exactly that (ffprobe reads it as the format's duration).
         let source = Fixtures.path("web-video-late.webm")
         #expect(SegmentDuration.read(source)?.seconds == Rational(2008, 1000))
-        let before = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", source]).out
+        let before = try Tool.run(
+            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", source]
+        ).out
         #expect(String(decoding: before, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "2.008000")
-        let report = ClipFix.fix(source, to: dir.appendingPathComponent("w.webm").path, options: .init(),
-                                 analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        let report = ClipFix.fix(
+            source, to: dir.appendingPathComponent("w.webm").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let out = try #require(report.fix?.output)
         #expect(SegmentDuration.read(out)?.seconds == Rational(1))
-        let format = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out]).out
+        let format = try Tool.run(
+            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out]
+        ).out
         #expect(String(decoding: format, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1.000000")
         // The source's own mismatch is an info, not a failure.
-        let finding = try #require(ClipAnalysis.report(path: source, options: .init(seamChecks: false)).findings.first { $0.rule == "movie-duration-mismatch" })
+        let finding = try #require(
+            ClipAnalysis.report(path: source, options: .init(seamChecks: false)).findings.first {
+                $0.rule == "movie-duration-mismatch"
+            })
         #expect(finding.severity == .info && finding.figures["ms"] == 8)
     }
 }

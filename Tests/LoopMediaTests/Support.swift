@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The repository's fixtures and an independent reader (ffprobe) for cross-checks.
 enum Fixtures {
@@ -25,7 +25,9 @@ enum FFprobe {
                 guard let colon = line.firstIndex(of: ":") else { return [] }
                 let hex = line[line.index(after: colon)...].prefix(41).split(separator: " ").joined()
                 return stride(from: 0, to: hex.count - 1, by: 2).compactMap { i in
-                    UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)
+                    UInt8(
+                        hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)],
+                        radix: 16)
                 }
             }
         }
@@ -55,8 +57,10 @@ enum Tool {
 extension FFprobe {
     /// Every packet's payload hash per stream, in decode order (ffprobe -show_data_hash), with edits ignored.
     static func packetHashes(_ path: String) throws -> [Int: [String]] {
-        let data = try run(["-v", "error", "-show_packets", "-show_data_hash", "MD5", "-show_entries", "packet=stream_index,data_hash",
-                            "-of", "csv=p=0", path])
+        let data = try run([
+            "-v", "error", "-show_packets", "-show_data_hash", "MD5", "-show_entries", "packet=stream_index,data_hash",
+            "-of", "csv=p=0", path,
+        ])
         var out: [Int: [String]] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: ",")
@@ -93,12 +97,17 @@ enum FFmpegDecode {
 extension FFmpegDecode {
     /// ffmpeg's own complaints while decoding the whole file (`-v error`): empty for a clean stream.
     static func errors(_ path: String) throws -> String {
-        String(decoding: try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).err, as: UTF8.self)
+        String(
+            decoding: try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).err,
+            as: UTF8.self)
     }
 
     /// Mean PSNR (dB) of the first `frames` presented frames of `a` against `b`.
     static func psnr(_ a: String, _ b: String, frames: Int) throws -> Double {
-        let err = try Tool.run("ffmpeg", ["-nostdin", "-i", a, "-i", b, "-frames:v", "\(frames)", "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"]).err
+        let err = try Tool.run(
+            "ffmpeg",
+            ["-nostdin", "-i", a, "-i", b, "-frames:v", "\(frames)", "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"]
+        ).err
         let text = String(decoding: err, as: UTF8.self)
         guard let range = text.range(of: "average:") else { return 0 }
         let value = text[range.upperBound...].prefix { !$0.isWhitespace }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
+
 @testable import LoopMedia
 
 /// The libavfilter graph that draws stitch's transitions, checked against blends computed here, independently,
@@ -11,7 +12,8 @@ import LoopAnalysis
         let input = try InputFile(path: Fixtures.path(file))
         let stream = (0..<input.streamCount).first { input.basics($0).kind == .video }!
         let decoder = try Decoder(input, stream: stream)
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         var out: Frame?
         while out == nil, try input.read(into: packet) {
             guard packet.streamIndex == stream else { continue }
@@ -22,18 +24,25 @@ import LoopAnalysis
 
     static func luma(_ f: Frame) -> [[Int]] {
         let p = f.pointer.pointee
-        return (0..<Int(p.height)).map { y in (0..<Int(p.width)).map { x in Int(p.data.0![y * Int(p.linesize.0) + x]) } }
+        return (0..<Int(p.height)).map { y in (0..<Int(p.width)).map { x in Int(p.data.0![y * Int(p.linesize.0) + x]) }
+        }
     }
 
     /// A 4-frame crossfade: window frame 1 is 2/5 of the incoming clip (progress (k + 1) / (N + 1)), so a swap
     /// of the inputs (3/5) would be far off.
     @Test func crossfadeWeighsTheIncomingClipByItsProgress() throws {
-        let a = try Self.firstFrame("clean.mp4"), b = try Self.firstFrame("seam-jump.mp4")
-        let graph = try TransitionGraph(transition: TransitionKind.crossfade.xfade!, frames: 4, like: a, frameRate: Rational(30))
+        let a = try Self.firstFrame("clean.mp4")
+        let b = try Self.firstFrame("seam-jump.mp4")
+        let graph = try TransitionGraph(
+            transition: TransitionKind.crossfade.xfade!, frames: 4, like: a, frameRate: Rational(30))
         var drawn: [Frame] = []
         for _ in 0..<4 { drawn.append(try graph.draw(a, b)) }
-        let la = Self.luma(a), lb = Self.luma(b), out = Self.luma(drawn[1])
-        var error = 0.0, swapped = 0.0, count = 0.0
+        let la = Self.luma(a)
+        let lb = Self.luma(b)
+        let out = Self.luma(drawn[1])
+        var error = 0.0
+        var swapped = 0.0
+        var count = 0.0
         for y in la.indices {
             for x in la[y].indices {
                 error += abs(Double(out[y][x]) - (Double(la[y][x]) * 3 + Double(lb[y][x]) * 2) / 5)
@@ -43,22 +52,33 @@ import LoopAnalysis
         }
         #expect(error / count < 1.0, "mean difference \(error / count)")
         #expect(swapped / count > 3 * max(error / count, 0.5))
-        #expect(drawn.allSatisfy { $0.pointer.pointee.format == a.pointer.pointee.format && $0.pointer.pointee.width == a.pointer.pointee.width })
+        #expect(
+            drawn.allSatisfy {
+                $0.pointer.pointee.format == a.pointer.pointee.format
+                    && $0.pointer.pointee.width == a.pointer.pointee.width
+            })
     }
 
     /// slide-left (xfade's slideleft): the outgoing clip moves left by the progress, the incoming one follows
     /// from the right. Window frame 1 of 3 is half way: the left half shows the outgoing clip's right half.
     @Test func slideLeftPushesTheOutgoingClipLeft() throws {
-        let a = try Self.firstFrame("clean.mp4"), b = try Self.firstFrame("seam-jump.mp4")
-        let graph = try TransitionGraph(transition: TransitionKind.slideLeft.xfade!, frames: 3, like: a, frameRate: Rational(30))
+        let a = try Self.firstFrame("clean.mp4")
+        let b = try Self.firstFrame("seam-jump.mp4")
+        let graph = try TransitionGraph(
+            transition: TransitionKind.slideLeft.xfade!, frames: 3, like: a, frameRate: Rational(30))
         _ = try graph.draw(a, b)
-        let middle = Self.luma(try graph.draw(a, b)), la = Self.luma(a), lb = Self.luma(b)
-        let w = la[0].count, shift = w / 2
-        var error = 0.0, count = 0.0
+        let middle = Self.luma(try graph.draw(a, b))
+        let la = Self.luma(a)
+        let lb = Self.luma(b)
+        let w = la[0].count
+        let shift = w / 2
+        var error = 0.0
+        var count = 0.0
         for y in la.indices {
             for x in 0..<w {
                 let expected = x + shift < w ? la[y][x + shift] : lb[y][x + shift - w]
-                error += abs(Double(middle[y][x] - expected)); count += 1
+                error += abs(Double(middle[y][x] - expected))
+                count += 1
             }
         }
         #expect(error / count < 1.0, "mean difference \(error / count)")
@@ -66,14 +86,17 @@ import LoopAnalysis
 
     /// Every name xfade has is accepted and draws (10-bit too: xfade takes yuv420p10).
     @Test func everyXfadeTransitionDraws() throws {
-        let a = try Self.firstFrame("clean.mp4"), b = try Self.firstFrame("seam-jump.mp4")
+        let a = try Self.firstFrame("clean.mp4")
+        let b = try Self.firstFrame("seam-jump.mp4")
         for name in TransitionKind.xfadeNames {
             let graph = try TransitionGraph(transition: name, frames: 2, like: a, frameRate: Rational(30000, 1001))
             let d = try graph.draw(a, b)
             #expect(d.pointer.pointee.height == a.pointer.pointee.height, "\(name)")
         }
         #expect(TransitionKind(rawValue: "circleopen")?.xfade == "circleopen")
-        #expect(TransitionKind(rawValue: "fade-black")?.xfade == "fadeblack" && TransitionKind(rawValue: "fade-black")?.dipsAudio == true)
+        #expect(
+            TransitionKind(rawValue: "fade-black")?.xfade == "fadeblack"
+                && TransitionKind(rawValue: "fade-black")?.dipsAudio == true)
         #expect(TransitionKind(rawValue: "sparkle") == nil)
     }
 }
@@ -87,9 +110,15 @@ import LoopAnalysis
         // The ffmpeg 7 CLI now and then writes nothing for this graph (and exits 0): ask again, a few times.
         var run = (out: Data(), err: Data(), status: Int32(0))
         for _ in 0..<5 where run.out.isEmpty {
-            run = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "aevalsrc=0.5:s=48000:d=1", "-f", "lavfi", "-i", "aevalsrc=-0.25:s=48000:d=1",
-                                          "-filter_complex", "[0]atrim=end_sample=\(n)[a];[1]atrim=end_sample=\(n)[b];[a][b]acrossfade=ns=\(n):c1=\(curve.rawValue):c2=\(curve.rawValue)",
-                                          "-f", "f64le", "-c:a", "pcm_f64le", "-"])
+            run = try Tool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-f", "lavfi", "-i", "aevalsrc=0.5:s=48000:d=1", "-f", "lavfi", "-i",
+                    "aevalsrc=-0.25:s=48000:d=1",
+                    "-filter_complex",
+                    "[0]atrim=end_sample=\(n)[a];[1]atrim=end_sample=\(n)[b];[a][b]acrossfade=ns=\(n):c1=\(curve.rawValue):c2=\(curve.rawValue)",
+                    "-f", "f64le", "-c:a", "pcm_f64le", "-",
+                ])
         }
         let theirs = run.out.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
         #expect(theirs.count == n, "ffmpeg exited \(run.status): \(String(decoding: run.err, as: UTF8.self))")

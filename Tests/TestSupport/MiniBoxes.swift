@@ -19,13 +19,21 @@ public struct MiniBox {
         var out: [MiniBox] = []
         var at = start
         while at + 8 <= end {
-            var size = Int(u32(b, at)), header = 8
+            var size = Int(u32(b, at))
+            var header = 8
             let type = String(decoding: b[at + 4..<at + 8], as: UTF8.self)
-            if size == 1 { size = Int(u64(b, at + 8)); header = 16 } else if size == 0 { size = end - at }
+            if size == 1 {
+                size = Int(u64(b, at + 8))
+                header = 16
+            } else if size == 0 {
+                size = end - at
+            }
             guard size >= header, at + size <= end else { break }
             let body = Array(b[at + header..<at + size])
-            out.append(MiniBox(type: type, offset: at, payload: body,
-                               children: containers.contains(type) ? parse(b, at + header, at + size) : []))
+            out.append(
+                MiniBox(
+                    type: type, offset: at, payload: body,
+                    children: containers.contains(type) ? parse(b, at + header, at + size) : []))
             at += size
         }
         return out
@@ -48,7 +56,9 @@ public struct MiniBox {
         let v1 = payload[0] == 1
         return (0..<Int(u32(4))).map { i in
             let at = 8 + i * (v1 ? 20 : 12)
-            return v1 ? (Int64(u64(at)), Int64(bitPattern: u64(at + 8))) : (Int64(u32(at)), Int64(Int32(bitPattern: u32(at + 4))))
+            return v1
+                ? (Int64(u64(at)), Int64(bitPattern: u64(at + 8)))
+                : (Int64(u32(at)), Int64(Int32(bitPattern: u32(at + 4))))
         }
     }
     /// stts as (count, delta) runs.

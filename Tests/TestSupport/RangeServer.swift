@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for remote-clip tests: serves one folder, honours `Range: bytes=a-b`
@@ -24,7 +25,9 @@ public final class RangeServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) }
+        }
         guard bound == 0, listen(socket, 16) == 0 else { throw CocoaError(.fileReadUnknown) }
         withUnsafeMutablePointer(to: &address) { p in
             _ = p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
@@ -38,7 +41,11 @@ public final class RangeServer: @unchecked Sendable {
 
     public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
 
-    public func bytesSent(_ name: String) -> Int { lock.lock(); defer { lock.unlock() }; return sent["/" + name] ?? 0 }
+    public func bytesSent(_ name: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sent["/" + name] ?? 0
+    }
 
     private func serve() {
         while true {
@@ -66,10 +73,15 @@ public final class RangeServer: @unchecked Sendable {
         let parts = lines[0].split(separator: " ")
         guard parts.count >= 2 else { return }
         let path = String(parts[1].split(separator: "?").first ?? "")
-        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(String(path.dropFirst())).path) else {
-            send(client, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)); return
+        guard
+            let data = FileManager.default.contents(atPath: root.appendingPathComponent(String(path.dropFirst())).path)
+        else {
+            send(client, Array("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            return
         }
-        var from = 0, to = data.count - 1, partial = false
+        var from = 0
+        var to = data.count - 1
+        var partial = false
         if let range = lines.first(where: { $0.lowercased().hasPrefix("range: bytes=") }) {
             let spec = range.dropFirst("range: bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
             if let a = Int(spec[0]) { from = a }
@@ -77,16 +89,26 @@ public final class RangeServer: @unchecked Sendable {
             partial = true
         }
         guard from < data.count else {
-            send(client, Array("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            send(
+                client,
+                Array(
+                    "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                        .utf8))
             return
         }
-        var head = partial ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(to)/\(data.count)\r\n" : "HTTP/1.1 200 OK\r\n"
-        head += "Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+        var head =
+            partial
+            ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(to)/\(data.count)\r\n"
+            : "HTTP/1.1 200 OK\r\n"
+        head +=
+            "Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
         send(client, Array(head.utf8))
         var body = Array(data[from...to])
         if let drop = dropAfter { body = Array(body.prefix(max(0, drop))) }
         let count = send(client, body)
-        lock.lock(); sent[path, default: 0] += count; lock.unlock()
+        lock.lock()
+        sent[path, default: 0] += count
+        lock.unlock()
     }
 
     @discardableResult

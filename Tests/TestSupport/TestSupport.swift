@@ -20,14 +20,17 @@ public enum Repository {
 public enum Subprocess {
     /// Runs `executable` to the end with stdin closed. Both pipes are read at once so neither can fill up and
     /// block the child.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           in directory: URL? = nil) throws -> (out: Data, err: Data, status: Int32) {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        in directory: URL? = nil
+    ) throws -> (out: Data, err: Data, status: Int32) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice

@@ -1,7 +1,7 @@
 import Foundation
 import FoundationXML
-import Testing
 import LoopAnalysis
+import Testing
 
 @Suite struct AnalyzeCommandTests {
     @Test func cleanClipExitsZeroWithNothingOnStderr() throws {
@@ -17,7 +17,10 @@ import LoopAnalysis
         let path = Run.fixture("audio-longer.mp4")
         let run = try Run.loopprep(["analyze", path])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("\(path): error: [audio-longer-than-video] audio track 1 (aac) ends 500.000 ms = 24000 samples = 15 frames after video track 0 (h264)\n"))
+        #expect(
+            run.stderr.contains(
+                "\(path): error: [audio-longer-than-video] audio track 1 (aac) ends 500.000 ms = 24000 samples = 15 frames after video track 0 (h264)\n"
+            ))
         #expect(run.stdout.contains("fix: trim every track to the shortest"))
     }
 
@@ -29,7 +32,9 @@ import LoopAnalysis
     }
 
     @Test func unreadableInputExitsTwoAndTheBatchGoesOn() throws {
-        let run = try Run.loopprep(["analyze", Run.fixture("zero-bytes.mp4"), Run.fixture("text.mp4"), Run.fixture("clean.mp4")])
+        let run = try Run.loopprep([
+            "analyze", Run.fixture("zero-bytes.mp4"), Run.fixture("text.mp4"), Run.fixture("clean.mp4"),
+        ])
         #expect(run.status == 2)
         #expect(run.stderr.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)"))
         #expect(run.stderr.contains("text.mp4: error: [unreadable] open: Invalid data found when processing input"))
@@ -51,7 +56,8 @@ import LoopAnalysis
 
     @Test func jsonIsVersionedSortedAndByteStable() throws {
         let args = ["analyze", "--format", "json", Run.fixture("clean-2997.mp4"), Run.fixture("start-offset.mp4")]
-        let first = try Run.loopprep(args), second = try Run.loopprep(args + ["--jobs", "1"])
+        let first = try Run.loopprep(args)
+        let second = try Run.loopprep(args + ["--jobs", "1"])
         #expect(first.status == 1)
         #expect(first.stdout == second.stdout)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
@@ -64,7 +70,8 @@ import LoopAnalysis
         let findings = try #require(files[1]["findings"] as? [[String: Any]])
         #expect(findings.first?["rule"] as? String == "start-offset")
         // Sorted keys: "command" precedes "files" precedes "options".
-        let c = try #require(first.stdout.range(of: "\"command\"")), f = try #require(first.stdout.range(of: "\"files\""))
+        let c = try #require(first.stdout.range(of: "\"command\""))
+        let f = try #require(first.stdout.range(of: "\"files\""))
         #expect(c.lowerBound < f.lowerBound)
     }
 
@@ -79,8 +86,10 @@ import LoopAnalysis
     }
 
     @Test func junitHasATestcasePerFileAndAFailurePerFinding() throws {
-        let run = try Run.loopprep(["analyze", "--format", "junit", Run.fixture("clean.mp4"), Run.fixture("video-longer.mp4"),
-                                    Run.fixture("zero-bytes.mp4"), Run.fixture("moov-at-end.mp4")])
+        let run = try Run.loopprep([
+            "analyze", "--format", "junit", Run.fixture("clean.mp4"), Run.fixture("video-longer.mp4"),
+            Run.fixture("zero-bytes.mp4"), Run.fixture("moov-at-end.mp4"),
+        ])
         #expect(run.status == 2)
         let doc = try XMLDocument(data: Data(run.stdout.utf8))
         #expect(try doc.nodes(forXPath: "//testcase").count == 4)
@@ -94,9 +103,14 @@ import LoopAnalysis
     }
 
     @Test func githubAnnotations() throws {
-        let run = try Run.loopprep(["analyze", "--format", "github", Run.fixture("too-short.mp4"), Run.fixture("video-longer.mp4")])
+        let run = try Run.loopprep([
+            "analyze", "--format", "github", Run.fixture("too-short.mp4"), Run.fixture("video-longer.mp4"),
+        ])
         let lines = run.stdout.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("::error file=\(Run.fixture("video-longer.mp4")),title=loopprep video-longer-than-audio::") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("::error file=\(Run.fixture("video-longer.mp4")),title=loopprep video-longer-than-audio::")
+            })
         #expect(lines.contains { $0.hasPrefix("::warning file=") && $0.contains("too-short-to-loop") })
     }
 
@@ -105,10 +119,13 @@ import LoopAnalysis
         defer { try? FileManager.default.removeItem(at: dir) }
         let sub = dir.appendingPathComponent("nested/deeper")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: sub.appendingPathComponent("a.mp4").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("clean.mp4"), toPath: sub.appendingPathComponent("a.mp4").path)
         // Media whatever its extension; hidden files skipped; a text file with no media extension is not media.
-        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: dir.appendingPathComponent("b.bin").path)
-        try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent(".hidden.mp4").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("clean.mp4"), toPath: dir.appendingPathComponent("b.bin").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent(".hidden.mp4").path)
         try "notes".write(to: dir.appendingPathComponent("README.txt"), atomically: true, encoding: .utf8)
         let run = try Run.loopprep(["analyze", "--format", "json", dir.path])
         #expect(run.status == 0)
@@ -124,13 +141,16 @@ import LoopAnalysis
         let summary = try #require(json["summary"] as? [String: Any])
         #expect(summary["unreadable"] as? Int == 3)
         // Every clip in the folder is reported; the script that makes them is not media.
-        let clips = try FileManager.default.contentsOfDirectory(atPath: Run.fixtures.path).filter { !$0.hasSuffix(".sh") && !$0.hasPrefix(".") }
+        let clips = try FileManager.default.contentsOfDirectory(atPath: Run.fixtures.path).filter {
+            !$0.hasSuffix(".sh") && !$0.hasPrefix(".")
+        }
         #expect(clips.count >= 24)
         #expect((json["files"] as? [Any])?.count == clips.count)
     }
 
     @Test func colourOnlyOnATerminal() throws {
-        let run = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4")], environment: ["TERM": "xterm-256color"])
+        let run = try Run.loopprep(
+            ["analyze", Run.fixture("audio-longer.mp4")], environment: ["TERM": "xterm-256color"])
         #expect(!run.stdout.contains("\u{1B}["))
         #expect(!run.stderr.contains("\u{1B}["))
     }

@@ -20,7 +20,10 @@ import Testing
             Issue.record("could not mount a tmpfs for the disk-full test")
             return
         }
-        defer { _ = try? Run.tool(["umount", disk.path]); try? FileManager.default.removeItem(at: disk) }
+        defer {
+            _ = try? Run.tool(["umount", disk.path])
+            try? FileManager.default.removeItem(at: disk)
+        }
         let inputs = ["audio-longer.mp4", "video-longer.mp4", "moov-at-end.mp4"].map(Run.fixture)
         let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let out = disk.appendingPathComponent("out")
@@ -31,7 +34,9 @@ import Testing
         #expect(!left.contains { $0.contains(".loopprep-") }, "\(left)")
         #expect(!left.isEmpty && left.count < 3)
         for name in left {
-            #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0, "\(name) is not whole")
+            #expect(
+                try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0,
+                "\(name) is not whole")
         }
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
         // A re-run elsewhere completes them all.
@@ -58,12 +63,16 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 1, "\(report)")
         let failed = report.split(separator: "\n").filter { $0.contains("NOT FIXED") }
-        #expect(!failed.isEmpty && failed.allSatisfy { $0.contains("output folder \(out.path) was removed while writing") }, "\(report)")
+        #expect(
+            !failed.isEmpty && failed.allSatisfy { $0.contains("output folder \(out.path) was removed while writing") },
+            "\(report)")
         // Whatever is in the recreated folder is whole; nothing temporary anywhere under the work folder.
         let left = FileManager.default.enumerator(atPath: work.path)?.allObjects as? [String] ?? []
         #expect(!left.contains { $0.contains(".loopprep-") }, "\(left)")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] {
-            #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0, "\(name) is not whole")
+            #expect(
+                try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent(name).path]).status == 0,
+                "\(name) is not whole")
         }
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
         let again = try Run.loopprep(["fix", "--loops", "2", "-o", out.path] + inputs)

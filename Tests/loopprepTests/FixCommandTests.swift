@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
 
 @Suite struct FixCommandTests {
     static func checksum(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
@@ -13,13 +13,17 @@ import LoopAnalysis
         for f in ["audio-longer.mp4", "moov-at-end.mp4"] {
             try FileManager.default.copyItem(atPath: Run.fixture(f), toPath: input.appendingPathComponent(f).path)
         }
-        let before = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map { try Self.checksum(input.appendingPathComponent($0).path) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map {
+            try Self.checksum(input.appendingPathComponent($0).path)
+        }
         let out = work.appendingPathComponent("out")
         let run = try Run.loopprep(["fix", work.appendingPathComponent("in").path, "-o", out.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("fixed -> \(out.path)/sub/audio-longer.mp4"))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/moov-at-end.mp4").path))
-        let after = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map { try Self.checksum(input.appendingPathComponent($0).path) }
+        let after = try FileManager.default.contentsOfDirectory(atPath: input.path).sorted().map {
+            try Self.checksum(input.appendingPathComponent($0).path)
+        }
         #expect(before == after)
         // No temporary file is left anywhere.
         let all = FileManager.default.enumerator(atPath: work.path)?.allObjects as? [String] ?? []
@@ -31,7 +35,8 @@ import LoopAnalysis
     @Test func inPlaceReplacesOnlyAfterVerification() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let good = work.appendingPathComponent("video-longer.mp4").path, gap = work.appendingPathComponent("audio-hole.mp4").path
+        let good = work.appendingPathComponent("video-longer.mp4").path
+        let gap = work.appendingPathComponent("audio-hole.mp4").path
         try FileManager.default.copyItem(atPath: Run.fixture("video-longer.mp4"), toPath: good)
         try FileManager.default.copyItem(atPath: Run.fixture("audio-hole.mp4"), toPath: gap)
         let gapBefore = try Self.checksum(gap)
@@ -72,7 +77,9 @@ import LoopAnalysis
         // The output "folder" is a regular file: nothing can be written under it.
         let blocker = work.appendingPathComponent("blocker")
         try "x".write(to: blocker, atomically: true, encoding: .utf8)
-        let run = try Run.loopprep(["fix", Run.fixture("zero-bytes.mp4"), Run.fixture("audio-longer.mp4"), "-o", blocker.path])
+        let run = try Run.loopprep([
+            "fix", Run.fixture("zero-bytes.mp4"), Run.fixture("audio-longer.mp4"), "-o", blocker.path,
+        ])
         #expect(run.status == 2)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.contains { $0.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)") })
@@ -161,8 +168,11 @@ import LoopAnalysis
 @Suite struct ConvertToTests {
     /// ffprobe's reading: per stream, codec, start, duration and decoded frame count.
     static func streams(_ path: String) throws -> [(codec: String, start: Double, duration: Double, frames: Int)] {
-        try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,start_time,duration,nb_read_frames",
-                      "-of", "csv=p=0", path]).stdout.split(separator: "\n").map { line in
+        try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-show_entries",
+            "stream=codec_name,start_time,duration,nb_read_frames",
+            "-of", "csv=p=0", path,
+        ]).stdout.split(separator: "\n").map { line in
             let p = line.split(separator: ",").map(String.init)
             return (p[0], Double(p[1]) ?? -1, Double(p[2]) ?? -1, Int(p[3]) ?? -1)
         }
@@ -172,10 +182,13 @@ import LoopAnalysis
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // mkv-video-late.mkv: 1 s of 30 fps video starting 0.2 s into 1.2 s of 48 kHz AAC.
-        let source = Run.fixture("mkv-video-late.mkv"), before = try FixCommandTests.checksum(source)
+        let source = Run.fixture("mkv-video-late.mkv")
+        let before = try FixCommandTests.checksum(source)
         let kept = try Run.loopprep(["fix", "--no-config", source, "-o", dir.path])
         #expect(kept.status == 1)
-        #expect(kept.stdout.contains("(Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)"))
+        #expect(
+            kept.stdout.contains(
+                "(Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
 
         let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", source, "-o", dir.path])
@@ -202,7 +215,9 @@ import LoopAnalysis
         let run = try Run.loopprep(["fix", "--no-config", "--to", "mov", Run.fixture("obs.mkv"), "-o", dir.path])
         #expect(run.status == 0, "\(run.stdout)")
         let s = try Self.streams(dir.appendingPathComponent("obs.mov").path)
-        #expect(s.count == 2 && s[0].frames == 30 && s[0].duration == 1.0 && s[1].duration == 1.0 && s[1].start == 0, "\(s)")
+        #expect(
+            s.count == 2 && s[0].frames == 30 && s[0].duration == 1.0 && s[1].duration == 1.0 && s[1].start == 0, "\(s)"
+        )
     }
 
     @Test func whatItCannotWriteExactlyIsRefusedByName() throws {
@@ -210,7 +225,10 @@ import LoopAnalysis
         defer { try? FileManager.default.removeItem(at: dir) }
         let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", Run.fixture("vp9-opus.webm"), "-o", dir.path])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("NOT FIXED: convert: --to mp4: loopprep cannot write this file's opus into MP4 exactly; nothing written"))
+        #expect(
+            run.stdout.contains(
+                "NOT FIXED: convert: --to mp4: loopprep cannot write this file's opus into MP4 exactly; nothing written"
+            ))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         #expect(try Run.loopprep(["fix", "--to", "avi", Run.fixture("obs.mkv"), "--dry-run"]).status == 64)
     }

@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import loopprep
 
 /// Help that reads well at any width, and shell completion that completes paths.
 @Suite struct HelpTests {
-    static let commands: [any ParsableCommand.Type] = [LoopPrep.self, Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
+    static let commands: [any ParsableCommand.Type] = [
+        LoopPrep.self, Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self,
+    ]
 
     /// The parser wraps discussions itself: a paragraph must be one source line (or `\`-joined), and only an
     /// indented list line may be kept as written, short enough not to wrap at 80 columns.
@@ -42,19 +45,22 @@ import Testing
     @Test func bashCompletesPathsFoldersAndRules() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("shots"), withIntermediateDirectories: true)
-        for name in ["clip-a.mp4", "clip-b.mov", "notes.txt"] { FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil) }
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("shots"), withIntermediateDirectories: true)
+        for name in ["clip-a.mp4", "clip-b.mov", "notes.txt"] {
+            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
+        }
         let script = dir.appendingPathComponent("loopprep.bash")
         try Data(try Run.loopprep(["--generate-completion-script", "bash"]).stdout.utf8).write(to: script)
         func complete(_ words: [String]) throws -> [String] {
             let line = words.joined(separator: " ")
             let body = """
-            source '\(script.path)' 2>/dev/null
-            COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
-            COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
-            _loopprep loopprep '\(words.last!)' '\(words[words.count - 2])' 2>/dev/null
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
+                source '\(script.path)' 2>/dev/null
+                COMP_WORDS=(\(words.map { "'\($0)'" }.joined(separator: " "))); COMP_CWORD=\(words.count - 1)
+                COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _loopprep loopprep '\(words.last!)' '\(words[words.count - 2])' 2>/dev/null
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
             let run = try Run.launch(URL(fileURLWithPath: "/bin/bash"), ["-c", body], in: dir)
             return run.stdout.split(separator: "\n").map(String.init).sorted()
         }
@@ -82,8 +88,10 @@ extension HelpTests {
             #expect(options.count > 3, "\(command)")
             for option in options where option != "help" && option != "version" {
                 // mdoc writes `.It Fl -name` or, with a short name, `.It Fl o , -name`.
-                #expect(page.contains("Fl -\(option)") || page.range(of: "Fl [a-z] , -\(option)", options: .regularExpression) != nil,
-                        "man page lacks \(command) --\(option): run scripts/man.sh")
+                #expect(
+                    page.contains("Fl -\(option)")
+                        || page.range(of: "Fl [a-z] , -\(option)", options: .regularExpression) != nil,
+                    "man page lacks \(command) --\(option): run scripts/man.sh")
             }
         }
         let license = try String(contentsOf: Run.repository.appendingPathComponent("LICENSE"), encoding: .utf8)

@@ -40,14 +40,20 @@ import Testing
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         var generator = SystemRandomNumberGenerator()
-        let random = try Self.write((0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }, "random.mp4", in: dir)
-        let ftypOnly = try Self.write(Array("\u{0}\u{0}\u{0}\u{14}ftypisom\u{0}\u{0}\u{2}\u{0}isom".utf8), "ftyp-only.mp4", in: dir)
+        let random = try Self.write(
+            (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }, "random.mp4", in: dir)
+        let ftypOnly = try Self.write(
+            Array("\u{0}\u{0}\u{0}\u{14}ftypisom\u{0}\u{0}\u{2}\u{0}isom".utf8), "ftyp-only.mp4", in: dir)
         // A moov that claims a 4 GB box.
-        let huge = try Self.write([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isom".utf8) + [0xff, 0xff, 0xff, 0xf0] + Array("moov".utf8), "huge-box.mp4", in: dir)
+        let huge = try Self.write(
+            [0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isom".utf8) + [0xff, 0xff, 0xff, 0xf0]
+                + Array("moov".utf8), "huge-box.mp4", in: dir)
         let run = try Run.loopprep(["analyze", random, ftypOnly, huge, Run.fixture("clean.mp4")])
         #expect(run.status == 2)
         for name in ["random.mp4", "ftyp-only.mp4", "huge-box.mp4"] {
-            #expect(run.stderr.split(separator: "\n").contains { $0.contains(name) && $0.contains("[unreadable]") }, "\(name): \(run.stderr)")
+            #expect(
+                run.stderr.split(separator: "\n").contains { $0.contains(name) && $0.contains("[unreadable]") },
+                "\(name): \(run.stderr)")
         }
         #expect(run.stdout.contains("clean.mp4  OK"))
     }
@@ -69,7 +75,7 @@ import Testing
         symlink(loopDir.path, loopDir.appendingPathComponent("again").path)
         symlink(dir.appendingPathComponent("nowhere.mp4").path, loopDir.appendingPathComponent("dangling.mp4").path)
         let run = try Run.loopprep(["analyze", "--format", "json", spaced, newline, locked, loopDir.path])
-        #expect(run.status == 2 || getuid() == 0)   // root reads a file with no permissions
+        #expect(run.status == 2 || getuid() == 0)  // root reads a file with no permissions
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.contains { ($0["path"] as? String) == spaced && $0["error"] == nil })
@@ -82,20 +88,29 @@ import Testing
     @Test func tinyClipNoPacketsAndManyTracks() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let tiny = dir.appendingPathComponent("tiny.mp4").path, many = dir.appendingPathComponent("many.mkv").path
-        _ = try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "smptebars=size=160x90:rate=30:duration=0.01",
-                          "-c:v", "libx264", tiny])
+        let tiny = dir.appendingPathComponent("tiny.mp4").path
+        let many = dir.appendingPathComponent("many.mkv").path
+        _ = try Run.tool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "smptebars=size=160x90:rate=30:duration=0.01",
+            "-c:v", "libx264", tiny,
+        ])
         var args = ["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.2"]
         for _ in 0..<120 { args += ["-map", "0:a"] }
         _ = try Run.tool(args + ["-c:a", "pcm_s16le", many])
         let run = try Run.loopprep(["analyze", "--format", "json", tiny, many])
         #expect(run.status <= 2)
         #expect(!run.stderr.contains("Fatal error"))
-        let files = ((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]]) ?? []
+        let files =
+            ((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]]) ?? []
         #expect(files.count == 2)
-        let tinyFindings = (files.first { ($0["path"] as? String) == tiny }?["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+        let tinyFindings =
+            (files.first { ($0["path"] as? String) == tiny }?["findings"] as? [[String: Any]])?.compactMap {
+                $0["rule"] as? String
+            } ?? []
         #expect(tinyFindings.contains("too-short-to-loop"))
-        let manyTracks = ((files.first { ($0["path"] as? String) == many }?["facts"] as? [String: Any])?["tracks"] as? [Any])?.count
+        let manyTracks =
+            ((files.first { ($0["path"] as? String) == many }?["facts"] as? [String: Any])?["tracks"] as? [Any])?.count
         #expect(manyTracks == 120)
         // fix and stitch take them too, without crashing.
         let fix = try Run.loopprep(["fix", tiny, many, "-o", dir.appendingPathComponent("out").path])
@@ -104,7 +119,10 @@ import Testing
 
     /// A copy of `source` with big-endian fields overwritten: (box type, which occurrence, byte offset from the
     /// box start, value). Offsets follow ISO/IEC 14496-12 for version-0 boxes.
-    static func patched(_ source: String, _ edits: [(box: String, occurrence: Int, offset: Int, value: UInt32)], name: String, in dir: URL) throws -> String {
+    static func patched(
+        _ source: String, _ edits: [(box: String, occurrence: Int, offset: Int, value: UInt32)], name: String,
+        in dir: URL
+    ) throws -> String {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture(source))))
         for edit in edits {
             let type = Array(edit.box.utf8)
@@ -145,8 +163,11 @@ import Testing
         var paths = try cases.map { try Self.patched("clean.mp4", $0.1, name: $0.0 + ".mp4", in: dir) }
         // Matroska's TimestampScale (ns per tick, 0x2AD7B1, 3-byte value) at 1 ns and at 16.7 ms.
         let webm = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture("vp9-opus.webm"))))
-        let scale = try #require((0..<(webm.count - 3)).first { webm[$0] == 0x2a && webm[$0 + 1] == 0xd7 && webm[$0 + 2] == 0xb1 })
-        for (name, value) in [("webm-timestamp-scale-1ns", [0, 0, 1] as [UInt8]), ("webm-timestamp-scale-max", [0xff, 0xff, 0xff])] {
+        let scale = try #require(
+            (0..<(webm.count - 3)).first { webm[$0] == 0x2a && webm[$0 + 1] == 0xd7 && webm[$0 + 2] == 0xb1 })
+        for (name, value) in [
+            ("webm-timestamp-scale-1ns", [0, 0, 1] as [UInt8]), ("webm-timestamp-scale-max", [0xff, 0xff, 0xff]),
+        ] {
             var bytes = webm
             bytes.replaceSubrange(scale + 4..<scale + 7, with: value)
             paths.append(try Self.write(bytes, name + ".webm", in: dir))
@@ -158,8 +179,12 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count == paths.count + 1)
-        func file(_ name: String) -> [String: Any]? { files.first { ($0["path"] as? String)?.hasSuffix("/" + name) == true } }
-        func rules(_ name: String) -> [String] { (file(name)?["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? [] }
+        func file(_ name: String) -> [String: Any]? {
+            files.first { ($0["path"] as? String)?.hasSuffix("/" + name) == true }
+        }
+        func rules(_ name: String) -> [String] {
+            (file(name)?["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+        }
         func error(_ name: String) -> String { file(name)?["error"] as? String ?? "" }
         #expect(error("mdhd-timescale-0.mp4").contains("zero timescale"))
         #expect(error("mvhd-timescale-0.mp4").contains("zero timescale"))
@@ -168,7 +193,9 @@ import Testing
         // A run claiming 2^31 samples is cut to the sizes stsz holds (as FFmpeg does); a table claiming 2^32 entries
         // in a 24-byte box is refused.
         #expect(file("stts-sample-count-huge.mp4")?["error"] == nil)
-        #expect(error("stts-entry-count-huge.mp4").contains("the stts table of track 1 claims 4294967295 entries but holds 1"))
+        #expect(
+            error("stts-entry-count-huge.mp4").contains(
+                "the stts table of track 1 claims 4294967295 entries but holds 1"))
         #expect(rules("audio-without-packets.mp4") == ["empty-track"])
         // 0 fps: every frame at one instant; the video presents almost nothing against a second of audio.
         #expect(rules("stts-delta-0-fps.mp4").contains("audio-longer-than-video"))
@@ -185,7 +212,9 @@ import Testing
         #expect(!written.contains { $0.contains(".loopprep-") })
         #expect(written.contains("audio-without-packets.mp4"))
         for name in written {
-            let check = try Run.loopprep(["analyze", "--no-seam", "--format", "json", out.appendingPathComponent(name).path])
+            let check = try Run.loopprep([
+                "analyze", "--no-seam", "--format", "json", out.appendingPathComponent(name).path,
+            ])
             #expect(check.status == 0, "\(name): \(check.stderr)")
         }
         #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
@@ -200,7 +229,9 @@ import Testing
         let started = Date()
         let run = try Run.loopprep(["analyze", "--format", "json", folder.path])
         #expect(run.status <= 2 && !run.stderr.contains("Fatal error"), "\(run.stderr)")
-        let files = ((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]]) ?? []
+        let files =
+            ((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]]) ?? []
         #expect(files.count == names.count)
         // Tables claiming 10^8 entries and more in a few hundred bytes are refused by our reader, before FFmpeg's demuxer
         // allocates a gigabyte for them.

@@ -4,8 +4,19 @@ import Testing
 /// `loopprep loop` on clips whose loop is known by how they were made (fixtures/make-fixtures.sh).
 @Suite struct LoopCommandTests {
     struct Found: Decodable {
-        struct File: Decodable { var path: String; var candidates: [Candidate]; var chosen: Int?; var output: String?; var error: String? }
-        struct Candidate: Decodable { var inFrame: Int; var outFrame: Int; var pictureDifference: Double; var audioJump: Double }
+        struct File: Decodable {
+            var path: String
+            var candidates: [Candidate]
+            var chosen: Int?
+            var output: String?
+            var error: String?
+        }
+        struct Candidate: Decodable {
+            var inFrame: Int
+            var outFrame: Int
+            var pictureDifference: Double
+            var audioJump: Double
+        }
         var files: [File]
     }
 
@@ -16,7 +27,10 @@ import Testing
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("loop.mp4").path
-        let run = try Run.loopprep(["loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "-o", out, "--format", "json"])
+        let run = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "-o", out, "--format",
+            "json",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         let found = try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8))
         let file = try #require(found.files.first)
@@ -27,30 +41,48 @@ import Testing
         #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
         // --html: one seam strip a candidate, the chosen one marked.
         let page = dir.appendingPathComponent("loop.html").path
-        _ = try Run.loopprep(["loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "--dry-run", "--html", page])
+        _ = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "--dry-run", "--html",
+            page,
+        ])
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3 && html.contains("(chosen)"))
         // It says which loopprep wrote it, and how it searched.
         let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(html.contains("loopprep \(version), written ") && html.contains("Settings: loops of 1.0 to 2.0 s, top 3, pick 1."))
-        let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
+        #expect(
+            html.contains("loopprep \(version), written ")
+                && html.contains("Settings: loops of 1.0 to 2.0 s, top 3, pick 1."))
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", out,
+        ])
         #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
-        let audio = try Run.tool(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out])
-        #expect(abs((Double(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.5) <= 0.5 / 48000 + 1e-6)
+        let audio = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+        ])
+        #expect(
+            abs((Double(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 1.5) <= 0.5 / 48000 + 1e-6
+        )
     }
 
     /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.
     @Test func aFolderOfClips() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let clips = dir.appendingPathComponent("clips/sub"), out = dir.appendingPathComponent("loops")
+        let clips = dir.appendingPathComponent("clips/sub")
+        let out = dir.appendingPathComponent("loops")
         try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
         for name in ["a.mp4", "b.mp4"] {
-            try FileManager.default.copyItem(atPath: Run.fixture("loop-period45.mp4"), toPath: clips.appendingPathComponent(name).path)
+            try FileManager.default.copyItem(
+                atPath: Run.fixture("loop-period45.mp4"), toPath: clips.appendingPathComponent(name).path)
         }
-        let run = try Run.loopprep(["loop", dir.appendingPathComponent("clips").path, "--min", "1", "--max", "2", "-o", out.path])
+        let run = try Run.loopprep([
+            "loop", dir.appendingPathComponent("clips").path, "--min", "1", "--max", "2", "-o", out.path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        for name in ["a.mp4", "b.mp4"] { #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/" + name).path)) }
+        for name in ["a.mp4", "b.mp4"] {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/" + name).path))
+        }
     }
 
     /// Footage that never repeats (a moving test pattern with a running clock): the best candidate's scores
@@ -63,10 +95,13 @@ import Testing
         let found = try JSONDecoder().decode(Found.self, from: Data(dry.stdout.utf8))
         #expect((found.files.first?.candidates.first?.pictureDifference ?? 0) > 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
-        let cut = dir.appendingPathComponent("cut.mp4").path, blended = dir.appendingPathComponent("blended.mp4").path
+        let cut = dir.appendingPathComponent("cut.mp4").path
+        let blended = dir.appendingPathComponent("blended.mp4").path
         _ = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "-o", cut])
         #expect(try Run.loopprep(["analyze", cut]).stdout.contains("seam-visual-jump"))
-        let run = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "--crossfade", "0.2", "-o", blended])
+        let run = try Run.loopprep([
+            "loop", source, "--min", "0.5", "--max", "0.8", "--crossfade", "0.2", "-o", blended,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!(try Run.loopprep(["analyze", blended]).stdout.contains("seam-visual-jump")))
     }

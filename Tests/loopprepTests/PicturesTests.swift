@@ -5,21 +5,30 @@ import Testing
 @Suite struct PicturesTests {
     /// ffprobe's reading of a picture: codec and size.
     static func probe(_ path: String) throws -> (codec: String, width: Int, height: Int) {
-        let text = try Run.tool(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path]).stdout
+        let text = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path,
+        ]).stdout
         let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
-        return (String(parts.first ?? ""), Int(parts.count > 1 ? parts[1] : "") ?? 0, Int(parts.count > 2 ? parts[2] : "") ?? 0)
+        return (
+            String(parts.first ?? ""), Int(parts.count > 1 ? parts[1] : "") ?? 0,
+            Int(parts.count > 2 ? parts[2] : "") ?? 0
+        )
     }
 
     @Test func seamStripsDecodeHaveTheirSizeAndShowTheDifference() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let dir = work.appendingPathComponent("strips")
-        let run = try Run.loopprep(["analyze", "--seam-images", dir.path, Run.fixture("clean.mp4"), Run.fixture("seam-jump.mp4"),
-                                    Run.fixture("seam-click.mp4"), Run.fixture("audio-only.m4a"), Run.fixture("surround-51.mp4")])
+        let run = try Run.loopprep([
+            "analyze", "--seam-images", dir.path, Run.fixture("clean.mp4"), Run.fixture("seam-jump.mp4"),
+            Run.fixture("seam-click.mp4"), Run.fixture("audio-only.m4a"), Run.fixture("surround-51.mp4"),
+        ])
         #expect(run.status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(names.count == 5)
-        func strip(_ fixture: String) -> String { dir.appendingPathComponent(names.first { $0.hasSuffix(fixture + ".seam.png") }!).path }
+        func strip(_ fixture: String) -> String {
+            dir.appendingPathComponent(names.first { $0.hasSuffix(fixture + ".seam.png") }!).path
+        }
         // 6 tiles of 160 px, gaps, a seam gap and margins: 1006 px wide; frames + one lane per channel + the
         // 22-pixel time axis high: 8 + 90 (160x90 tiles) + 8 + 56 + 8 + 22.
         let clean = try Self.probe(strip("clean.mp4"))
@@ -27,7 +36,8 @@ import Testing
         #expect(try Self.probe(strip("surround-51.mp4")).height == 192 + 5 * 60)
         #expect(try Self.probe(strip("audio-only.m4a")).height == 8 + 56 + 8 + 22)
         // A jumpy seam looks different from a clean one (the pictures are not all the same drawing).
-        let a = try Data(contentsOf: URL(fileURLWithPath: strip("clean.mp4"))), b = try Data(contentsOf: URL(fileURLWithPath: strip("seam-jump.mp4")))
+        let a = try Data(contentsOf: URL(fileURLWithPath: strip("clean.mp4")))
+        let b = try Data(contentsOf: URL(fileURLWithPath: strip("seam-jump.mp4")))
         let c = try Data(contentsOf: URL(fileURLWithPath: strip("seam-click.mp4")))
         #expect(a != b && a != c)
     }
@@ -56,7 +66,9 @@ import Testing
         #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
         // Worst first, and a summary with a row per rule.
         #expect(try doc.nodes(forXPath: "//*[local-name()='section']/@data-rank").first?.stringValue == "2")
-        #expect(try doc.nodes(forXPath: "//*[local-name()='table']//*[local-name()='tr']").count == ((json["summary"] as? [String: Any])?["filesByRule"] as? [String: Any])!.count + 1)
+        #expect(
+            try doc.nodes(forXPath: "//*[local-name()='table']//*[local-name()='tr']").count
+                == ((json["summary"] as? [String: Any])?["filesByRule"] as? [String: Any])!.count + 1)
     }
 
     @Test func anUnwritableReportIsOneLineAndExitOne() throws {
@@ -64,7 +76,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let blocker = work.appendingPathComponent("file")
         try "x".write(to: blocker, atomically: true, encoding: .utf8)
-        let run = try Run.loopprep(["analyze", "--html", blocker.appendingPathComponent("r.html").path, Run.fixture("clean.mp4")])
+        let run = try Run.loopprep([
+            "analyze", "--html", blocker.appendingPathComponent("r.html").path, Run.fixture("clean.mp4"),
+        ])
         #expect(run.status == 1)
         #expect(run.stdout.contains("clean.mp4  OK"))
         #expect(run.stderr.hasPrefix("loopprep: error: cannot write the pictures or the HTML report: "))
@@ -72,7 +86,8 @@ import Testing
     }
 
     @Test func picturesNeedTheSeamChecks() throws {
-        #expect(try Run.loopprep(["analyze", "--no-seam", "--html", "/tmp/x.html", Run.fixture("clean.mp4")]).status == 64)
+        #expect(
+            try Run.loopprep(["analyze", "--no-seam", "--html", "/tmp/x.html", Run.fixture("clean.mp4")]).status == 64)
     }
 }
 
@@ -83,7 +98,10 @@ import Testing
         let work = try Run.temporaryDirectory()
         let page = work.appendingPathComponent("report.html")
         _ = try Run.loopprep(["analyze", "--no-config", "--html", page.path] + arguments)
-        return (try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace), try String(contentsOf: page, encoding: .utf8))
+        return (
+            try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace),
+            try String(contentsOf: page, encoding: .utf8)
+        )
     }
 
     static func text(_ doc: XMLDocument, _ xpath: String) throws -> [String] {
@@ -97,7 +115,9 @@ import Testing
         let (doc, _) = try Self.page(names.map(Run.fixture))
         let clips = try Self.text(doc, "//*[@id='clip-count']").first ?? ""
         #expect(clips.hasPrefix("Clips 5 "))
-        for part in ["1 clean", "1 with errors", "2 with warnings", "1 unreadable"] { #expect(clips.contains(part), "\(part) in \(clips)") }
+        for part in ["1 clean", "1 with errors", "2 with warnings", "1 unreadable"] {
+            #expect(clips.contains(part), "\(part) in \(clips)")
+        }
         let findings = try Self.text(doc, "//*[@id='finding-count']").first ?? ""
         #expect(findings.hasPrefix("Findings 3 "))
         for part in ["1 error", "2 warnings", "0 info"] { #expect(findings.contains(part), "\(part) in \(findings)") }
@@ -105,18 +125,27 @@ import Testing
         let meta = try Self.text(doc, "//*[local-name()='p'][@class='meta']")
         let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(meta.first?.hasPrefix("loopprep \(version), written ") == true)
-        #expect(meta.first?.range(of: #"written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$"#, options: .regularExpression) != nil)
-        #expect(meta.count > 1 && meta[1] == "Settings: target apple \u{00B7} min-loop 1.000 s \u{00B7} seam checks on \u{00B7} config: none")
+        #expect(
+            meta.first?.range(of: #"written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$"#, options: .regularExpression) != nil)
+        #expect(
+            meta.count > 1
+                && meta[1]
+                    == "Settings: target apple \u{00B7} min-loop 1.000 s \u{00B7} seam checks on \u{00B7} config: none"
+        )
     }
 
     @Test func filtersOfferTheReportsRulesAndEveryClipSaysWhatItHas() throws {
-        let (doc, _) = try Self.page(["clean.mp4", "moov-at-end.mp4", "audio-longer.mp4", "zero-bytes.mp4"].map(Run.fixture))
+        let (doc, _) = try Self.page(
+            ["clean.mp4", "moov-at-end.mp4", "audio-longer.mp4", "zero-bytes.mp4"].map(Run.fixture))
         let rules = try Self.text(doc, "//*[@id='filter-rule']/*[local-name()='option']/@value")
         #expect(rules == ["", "audio-longer-than-video", "moov-at-end", "unreadable"])
         let severities = try Self.text(doc, "//*[@id='filter-severity']/*[local-name()='option']/@value")
         #expect(severities == ["", "error", "warning", "info", "clean"])
         func section(_ name: String, _ attribute: String) throws -> String? {
-            try Self.text(doc, "//*[local-name()='section'][substring(@data-name, string-length(@data-name) - \(name.count - 1)) = '\(name)']/@\(attribute)").first
+            try Self.text(
+                doc,
+                "//*[local-name()='section'][substring(@data-name, string-length(@data-name) - \(name.count - 1)) = '\(name)']/@\(attribute)"
+            ).first
         }
         #expect(try section("moov-at-end.mp4", "data-rules") == "moov-at-end")
         #expect(try section("moov-at-end.mp4", "data-severities") == "warning")
@@ -135,7 +164,9 @@ import Testing
         let (doc, source) = try Self.page([path])
         // A break opportunity after each '/' and before each '.', '_' and '-' of the name.
         let breaks = path.filter { "/._-".contains($0) }.count
-        #expect(try doc.nodes(forXPath: "//*[local-name()='section']/*[local-name()='h2']/*[local-name()='wbr']").count == breaks)
+        #expect(
+            try doc.nodes(forXPath: "//*[local-name()='section']/*[local-name()='h2']/*[local-name()='wbr']").count
+                == breaks)
         #expect(try Self.text(doc, "//*[local-name()='section']/*[local-name()='h2']").first?.hasSuffix(path) == true)
         // No breaking inside words; a viewport for phones; wide tables scroll in their own box.
         #expect(!source.contains("break-all") && source.contains("h2 { font-size: 1.05rem; overflow-wrap: anywhere; }"))
@@ -148,12 +179,16 @@ import Testing
         // Two clips named alike in different folders, and two paths that flatten to the same name.
         for rel in ["x/clip.mp4", "y/clip.mp4", "a/b_c.mp4", "a_b/c.mp4"] {
             let url = work.appendingPathComponent("in").appendingPathComponent(rel)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: url.path)
             paths.append(url.path)
         }
         let strips = work.appendingPathComponent("strips")
-        #expect(try Run.loopprep(["analyze", "--no-config", "--seam-images", strips.path, work.appendingPathComponent("in").path]).status == 0)
+        #expect(
+            try Run.loopprep([
+                "analyze", "--no-config", "--seam-images", strips.path, work.appendingPathComponent("in").path,
+            ]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: strips.path)
         #expect(names.count == 4, "\(names)")
         #expect(names.allSatisfy { $0.hasSuffix(".seam.png") })
@@ -166,16 +201,26 @@ import Testing
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(report["version"] as? String == version && report["tool"] as? String == "loopprep")
         // And the FFmpeg that did the work, as ffprobe (the same libraries) reports them: "libavformat 59. 27.100 / ...".
-        let probe = try Run.tool(["ffprobe", "-version"]).stdout.split(separator: "\n").first { $0.hasPrefix("libavformat") }
+        let probe = try Run.tool(["ffprobe", "-version"]).stdout.split(separator: "\n").first {
+            $0.hasPrefix("libavformat")
+        }
         let runtime = probe.flatMap { $0.split(separator: "/").last }.map { $0.replacingOccurrences(of: " ", with: "") }
-        #expect((report["ffmpeg"] as? String)?.hasPrefix("libavformat \(runtime ?? "?"), libavcodec ") == true, "\(report["ffmpeg"] ?? "none")")
-        let lines = try Run.loopprep(["analyze", "--format", "jsonl", Run.fixture("clean.mp4")]).stdout.split(separator: "\n")
+        #expect(
+            (report["ffmpeg"] as? String)?.hasPrefix("libavformat \(runtime ?? "?"), libavcodec ") == true,
+            "\(report["ffmpeg"] ?? "none")")
+        let lines = try Run.loopprep(["analyze", "--format", "jsonl", Run.fixture("clean.mp4")]).stdout.split(
+            separator: "\n")
         #expect(lines.count == 2)
         for line in lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-            #expect(object?["version"] as? String == version && object?["ffmpeg"] as? String == report["ffmpeg"] as? String)
+            #expect(
+                object?["version"] as? String == version && object?["ffmpeg"] as? String == report["ffmpeg"] as? String)
         }
-        let stitch = try Run.loopprep(["stitch", "--dry-run", "--format", "json", Run.fixture("clean.mp4"), Run.fixture("clean.mp4")]).stdout
-        #expect((try JSONSerialization.jsonObject(with: Data(stitch.utf8)) as? [String: Any])?["version"] as? String == version)
+        let stitch = try Run.loopprep([
+            "stitch", "--dry-run", "--format", "json", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"),
+        ]).stdout
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(stitch.utf8)) as? [String: Any])?["version"] as? String
+                == version)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Remote clips (http://, https://): analyze reads by range requests only what it needs; fix downloads beside
 /// its output; a server that drops the connection is one file's clear error, and the batch goes on.
@@ -8,9 +8,12 @@ import TestSupport
     /// A moov-first MP4 of about 50 MB (lossless intra frames) made in a temporary folder.
     static func bigClip(in dir: URL) throws -> URL {
         let clip = dir.appendingPathComponent("big.mp4")
-        let made = try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=14,noise=alls=40:allf=t",
-                                 "-f", "lavfi", "-i", "sine=duration=14", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-g", "1",
-                                 "-c:a", "aac", "-movflags", "+faststart", clip.path])
+        let made = try Run.tool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+            "testsrc2=size=320x240:rate=30:duration=14,noise=alls=40:allf=t",
+            "-f", "lavfi", "-i", "sine=duration=14", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-g", "1",
+            "-c:a", "aac", "-movflags", "+faststart", clip.path,
+        ])
         #expect(made.status == 0)
         return clip
     }
@@ -19,7 +22,8 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let clip = try Self.bigClip(in: dir)
-        let size = try #require((try FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? NSNumber)?.intValue)
+        let size = try #require(
+            (try FileManager.default.attributesOfItem(atPath: clip.path)[.size] as? NSNumber)?.intValue)
         #expect(size > 40_000_000)
         // The index alone (--no-seam): under 1% of the file.
         let indexOnly = try RangeServer(serving: dir)
@@ -37,7 +41,9 @@ import TestSupport
         let local = try Run.loopprep(["analyze", clip.path, "--format", "json", "--quiet"])
         func rules(_ json: String) throws -> [String] {
             let doc = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-            return (((doc?["files"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]) ?? []).compactMap { $0["rule"] as? String }
+            return (((doc?["files"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]]) ?? []).compactMap {
+                $0["rule"] as? String
+            }
         }
         #expect(try rules(run.stdout) == rules(local.stdout))
     }
@@ -45,7 +51,8 @@ import TestSupport
     @Test func droppedConnectionIsOneFilesErrorAndFixDownloads() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent("clip.mp4").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("audio-longer.mp4"), toPath: dir.appendingPathComponent("clip.mp4").path)
         let server = try RangeServer(serving: dir)
         // fix of a URL: downloaded, repaired, written under -o by its name.
         let out = dir.appendingPathComponent("out")
@@ -54,10 +61,15 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("clip.mp4").path))
         // stitch reads remote clips as it goes (range requests where it seeks).
         let stitched = out.appendingPathComponent("stitched.mp4").path
-        let stitch = try Run.loopprep(["stitch", server.url("clip.mp4"), server.url("clip.mp4"), "--transition", "crossfade", "--duration", "0.2",
-                                       "-o", stitched])
+        let stitch = try Run.loopprep([
+            "stitch", server.url("clip.mp4"), server.url("clip.mp4"), "--transition", "crossfade", "--duration", "0.2",
+            "-o", stitched,
+        ])
         #expect(stitch.status == 0, "\(stitch.stderr)")
-        let frames = try Run.tool(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", stitched])
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", stitched,
+        ])
         #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "54")
         // A server that stops after 100 bytes: that URL is unreadable, named; the local file is still analyzed.
         server.dropAfter = 100

@@ -12,7 +12,8 @@ struct Run {
 
     /// The binary sits beside the test bundle in SwiftPM's build folder.
     static let binary: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("loopprep")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "loopprep")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return repository.appendingPathComponent(".build/debug/loopprep")
     }()
@@ -20,7 +21,9 @@ struct Run {
     static func fixture(_ name: String) -> String { Repository.fixture(name) }
 
     @discardableResult
-    static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
+    static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
+        -> Run
+    {
         try launch(binary, arguments, environment: environment, in: directory)
     }
 
@@ -30,9 +33,12 @@ struct Run {
         try launch(URL(fileURLWithPath: "/usr/bin/env"), arguments)
     }
 
-    static func launch(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> Run {
+    static func launch(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    ) throws -> Run {
         let (out, err, status) = try Subprocess.run(executable, arguments, environment: environment, in: directory)
-        return Run(status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: status, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 
     static func temporaryDirectory() throws -> URL { try Repository.temporaryDirectory() }

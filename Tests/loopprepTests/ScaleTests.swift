@@ -1,10 +1,12 @@
 import Foundation
-import Testing
 import LoopAnalysis
+import Testing
 
 /// Past one machine (issue 14): shards, their merge, JSON Lines, SARIF, several reports from one call.
 @Suite struct ScaleTests {
-    static func analyze(_ args: [String]) throws -> String { try Run.loopprep(["analyze", Run.fixtures.path, "--no-seam", "--quiet"] + args).stdout }
+    static func analyze(_ args: [String]) throws -> String {
+        try Run.loopprep(["analyze", Run.fixtures.path, "--no-seam", "--quiet"] + args).stdout
+    }
 
     /// Four shards run as four processes, merged, give the same bytes as one run over the folder; every file
     /// is in exactly one shard, and the split does not move when another file is added elsewhere.
@@ -12,22 +14,27 @@ import LoopAnalysis
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let whole = try Self.analyze(["--format", "json"])
-        var parts: [String] = [], counts: [Int] = []
+        var parts: [String] = []
+        var counts: [Int] = []
         for k in 0..<4 {
             let part = dir.appendingPathComponent("\(k).json").path
-            try Data(try Self.analyze(["--format", "json", "--shard", "\(k)/4"]).utf8).write(to: URL(fileURLWithPath: part))
+            try Data(try Self.analyze(["--format", "json", "--shard", "\(k)/4"]).utf8).write(
+                to: URL(fileURLWithPath: part))
             parts.append(part)
-            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: part))) as? [String: Any]
+            let doc =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: part))) as? [String: Any]
             counts.append((doc?["files"] as? [Any])?.count ?? -1)
         }
         let merged = try Run.loopprep(["report"] + parts + ["--format", "json", "--quiet"])
         #expect(merged.stdout == whole)
-        let total = ((try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [String: Any])?["files"] as? [Any])?.count
+        let total = ((try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [String: Any])?["files"] as? [Any])?
+            .count
         #expect(counts.reduce(0, +) == total && counts.allSatisfy { $0 > 0 })
         // JSON Lines shards merge the same way.
         let lineParts = try (0..<2).map { k -> String in
             let part = dir.appendingPathComponent("\(k).jsonl").path
-            try Data(try Self.analyze(["--format", "jsonl", "--shard", "\(k)/2"]).utf8).write(to: URL(fileURLWithPath: part))
+            try Data(try Self.analyze(["--format", "jsonl", "--shard", "\(k)/2"]).utf8).write(
+                to: URL(fileURLWithPath: part))
             return part
         }
         #expect(try Run.loopprep(["report"] + lineParts + ["--format", "json", "--quiet"]).stdout == whole)
@@ -35,23 +42,33 @@ import LoopAnalysis
         _ = try Run.loopprep(["report"] + parts + ["--quiet", "--html", page])
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains("clean.mp4"))
         // Stable: a file's shard depends on its own relative path only.
-        let extra = dir.appendingPathComponent("media"), moved = dir.appendingPathComponent("media-more")
+        let extra = dir.appendingPathComponent("media")
+        let moved = dir.appendingPathComponent("media-more")
         try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
         for name in ["clean.mp4", "hevc.mp4", "obs.mkv", "rtmp.flv"] {
             try FileManager.default.copyItem(atPath: Run.fixture(name), toPath: extra.appendingPathComponent(name).path)
         }
         try FileManager.default.copyItem(at: extra, to: moved)
-        try FileManager.default.copyItem(atPath: Run.fixture("camera.m2ts"), toPath: moved.appendingPathComponent("camera.m2ts").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("camera.m2ts"), toPath: moved.appendingPathComponent("camera.m2ts").path)
         func shardOf(_ folder: URL) throws -> [String: Int] {
             var out: [String: Int] = [:]
             for k in 0..<3 {
-                let doc = try JSONSerialization.jsonObject(with: Data(try Run.loopprep(["analyze", folder.path, "--no-seam", "--quiet", "--format", "json",
-                                                                                        "--shard", "\(k)/3"]).stdout.utf8)) as? [String: Any]
-                for f in (doc?["files"] as? [[String: Any]]) ?? [] { out[URL(fileURLWithPath: f["path"] as? String ?? "").lastPathComponent] = k }
+                let doc =
+                    try JSONSerialization.jsonObject(
+                        with: Data(
+                            try Run.loopprep([
+                                "analyze", folder.path, "--no-seam", "--quiet", "--format", "json",
+                                "--shard", "\(k)/3",
+                            ]).stdout.utf8)) as? [String: Any]
+                for f in (doc?["files"] as? [[String: Any]]) ?? [] {
+                    out[URL(fileURLWithPath: f["path"] as? String ?? "").lastPathComponent] = k
+                }
             }
             return out
         }
-        let before = try shardOf(extra), after = try shardOf(moved)
+        let before = try shardOf(extra)
+        let after = try shardOf(moved)
         #expect(before.count == 4 && before.allSatisfy { after[$0.key] == $0.value })
     }
 
@@ -59,11 +76,18 @@ import LoopAnalysis
     /// report's.
     @Test func jsonLinesAreSelfContained() throws {
         let lines = try Self.analyze(["--format", "jsonl"]).split(separator: "\n").map(String.init)
-        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         let files = objects.filter { $0["kind"] as? String == "file" }
         #expect(files.count == objects.count - 1 && objects.last?["kind"] as? String == "summary")
-        #expect(files.allSatisfy { (($0["file"] as? [String: Any])?["path"] as? String)?.isEmpty == false && $0["schemaVersion"] as? Int == 1 })
-        let json = try JSONSerialization.jsonObject(with: Data(try Self.analyze(["--format", "json"]).utf8)) as? [String: Any]
+        #expect(
+            files.allSatisfy {
+                (($0["file"] as? [String: Any])?["path"] as? String)?.isEmpty == false
+                    && $0["schemaVersion"] as? Int == 1
+            })
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try Self.analyze(["--format", "json"]).utf8)) as? [String: Any]
         let summary = NSDictionary(dictionary: objects.last?["summary"] as? [String: Any] ?? [:])
         #expect(summary.isEqual(to: json?["summary"] as? [String: Any] ?? ["x": 1]))
     }
@@ -72,18 +96,29 @@ import LoopAnalysis
     @Test func fixWritesJSONLines() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), Run.fixture("clean.mp4"), "-o", dir.path, "--format", "jsonl", "--quiet"])
+        let run = try Run.loopprep([
+            "fix", Run.fixture("audio-longer.mp4"), Run.fixture("clean.mp4"), "-o", dir.path, "--format", "jsonl",
+            "--quiet",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
-        let objects = try run.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(objects.count == 3 && objects.last?["kind"] as? String == "summary" && objects.first?["command"] as? String == "fix")
-        let statuses = objects.dropLast().compactMap { (($0["file"] as? [String: Any])?["fix"] as? [String: Any])?["status"] as? String }.sorted()
+        let objects = try run.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(
+            objects.count == 3 && objects.last?["kind"] as? String == "summary"
+                && objects.first?["command"] as? String == "fix")
+        let statuses = objects.dropLast().compactMap {
+            (($0["file"] as? [String: Any])?["fix"] as? [String: Any])?["status"] as? String
+        }.sorted()
         #expect(statuses == ["fixed", "unchanged"])
     }
 
     /// SARIF 2.1.0, checked against the standard's required structure: version, runs, the tool's driver with
     /// unique rules, and results that each name a declared rule, a level SARIF knows, a message and a location.
     @Test func sarifIsValid() throws {
-        let doc = try #require(try JSONSerialization.jsonObject(with: Data(try Self.analyze(["--format", "sarif", "--fail-on", "never"]).utf8)) as? [String: Any])
+        let doc = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try Self.analyze(["--format", "sarif", "--fail-on", "never"]).utf8)) as? [String: Any])
         #expect(doc["version"] as? String == "2.1.0" && (doc["$schema"] as? String)?.contains("sarif-2.1.0") == true)
         let runs = try #require(doc["runs"] as? [[String: Any]])
         #expect(runs.count == 1)
@@ -97,7 +132,9 @@ import LoopAnalysis
             #expect(rules.contains(r["ruleId"] as? String ?? ""))
             #expect(["none", "note", "warning", "error"].contains(r["level"] as? String ?? ""))
             #expect(((r["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
-            let uri = (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
+            let uri =
+                (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                    "artifactLocation"] as? [String: Any])?["uri"] as? String
             #expect(uri.map { !$0.isEmpty && URL(string: $0) != nil } == true)
         }
     }
@@ -106,8 +143,12 @@ import LoopAnalysis
     @Test func severalReportsFromOneCall() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let junit = dir.appendingPathComponent("loopprep.xml").path, sarif = dir.appendingPathComponent("loopprep.sarif").path
-        let run = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--report", "junit=" + junit, "--report", "sarif=" + sarif])
+        let junit = dir.appendingPathComponent("loopprep.xml").path
+        let sarif = dir.appendingPathComponent("loopprep.sarif").path
+        let run = try Run.loopprep([
+            "analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--report", "junit=" + junit, "--report",
+            "sarif=" + sarif,
+        ])
         #expect(run.status == 1 && run.stdout.contains("audio-longer-than-video"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<testsuite"))
         #expect(try String(contentsOfFile: sarif, encoding: .utf8).contains("\"ruleId\" : \"audio-longer-than-video\""))
@@ -130,9 +171,13 @@ import LoopAnalysis
     @Test func picturesDoNotChangeTheFigures() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let plain = try Run.loopprep(["analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet"])
-        let pictured = try Run.loopprep(["analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet",
-                                         "--seam-images", dir.path, "--html", dir.appendingPathComponent("r.html").path])
+        let plain = try Run.loopprep([
+            "analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet",
+        ])
+        let pictured = try Run.loopprep([
+            "analyze", Run.fixture("seam-jump.mp4"), Run.fixture("seam-click.mp4"), "--format", "json", "--quiet",
+            "--seam-images", dir.path, "--html", dir.appendingPathComponent("r.html").path,
+        ])
         #expect(plain.stdout == pictured.stdout && plain.stdout.contains("videoDifference"))
     }
 
@@ -142,13 +187,19 @@ import LoopAnalysis
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let on = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam"])
-        let off = try Run.loopprep(["analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--disable", "audio-longer-than-video"])
+        let off = try Run.loopprep([
+            "analyze", Run.fixture("audio-longer.mp4"), "--no-seam", "--disable", "audio-longer-than-video",
+        ])
         #expect(on.status == 1 && on.stdout.contains("audio-longer-than-video"))
         #expect(off.status == 0 && !off.stdout.contains("audio-longer-than-video"))
         #expect(try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--disable", "no-such-rule"]).status == 64)
-        let fixed = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", dir.path, "--disable", "audio-longer-than-video"])
+        let fixed = try Run.loopprep([
+            "fix", Run.fixture("audio-longer.mp4"), "-o", dir.path, "--disable", "audio-longer-than-video",
+        ])
         #expect(fixed.status == 0)
-        #expect(!(try Run.loopprep(["analyze", dir.appendingPathComponent("audio-longer.mp4").path, "--no-seam"]).stdout.contains("audio-longer-than-video")))
+        #expect(
+            !(try Run.loopprep(["analyze", dir.appendingPathComponent("audio-longer.mp4").path, "--no-seam"]).stdout
+                .contains("audio-longer-than-video")))
     }
 
     /// A missing folder is one problem (unreadable, not also an error); stitch's refusals are JSON documents
@@ -156,9 +207,14 @@ import LoopAnalysis
     @Test func refusalsAreCountedOnceAndDocumented() throws {
         let run = try Run.loopprep(["analyze", "/nonexistent/loopprep-folder", "--format", "json", "--quiet"])
         #expect(run.status == 2)
-        let summary = (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any]
+        let summary =
+            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["summary"]
+            as? [String: Any]
         #expect(summary?["unreadable"] as? Int == 1 && summary?["errors"] as? Int == 0)
-        let stitch = try Run.loopprep(["stitch", Run.fixture("clean.mp4"), Run.fixture("hevc.mp4"), "-o", "/tmp/loopprep-never.mp4", "--format", "json"])
+        let stitch = try Run.loopprep([
+            "stitch", Run.fixture("clean.mp4"), Run.fixture("hevc.mp4"), "-o", "/tmp/loopprep-never.mp4", "--format",
+            "json",
+        ])
         #expect(stitch.status == 1)
         let doc = try JSONSerialization.jsonObject(with: Data(stitch.stdout.utf8)) as? [String: Any]
         #expect((doc?["error"] as? String)?.contains("differ") == true && (doc?["details"] as? [String])?.count == 1)

@@ -1,7 +1,7 @@
 import Foundation
 import FoundationXML
-import Testing
 import TestSupport
+import Testing
 
 /// End to end: the built binary stitching clips, checked with ffprobe/ffmpeg as independent readers.
 @Suite struct StitchCommandTests {
@@ -12,14 +12,19 @@ import TestSupport
             let path = dir.appendingPathComponent("clip\(i + 1).mp4").path
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "\(sources[i % 4])=size=160x90:rate=30:duration=\(seconds)",
-                           "-f", "lavfi", "-i", "sine=frequency=\(300 + 100 * i):duration=\(seconds)", "-c:v", "libx264", "-preset", "veryfast",
-                           "-x264-params", "keyint=10:min-keyint=10:scenecut=0", "-pix_fmt", "yuv420p",
-                           // One colour description for all (lavfi tags some sources, and x264 writes the tag into the SPS
-                           // from FFmpeg 7): the clips are one encoder's, with the same parameter sets.
-                           "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-                           "-c:a", "aac", "-movflags", "+faststart", path]
-            try p.run(); p.waitUntilExit()
+            p.arguments = [
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                "\(sources[i % 4])=size=160x90:rate=30:duration=\(seconds)",
+                "-f", "lavfi", "-i", "sine=frequency=\(300 + 100 * i):duration=\(seconds)", "-c:v", "libx264",
+                "-preset", "veryfast",
+                "-x264-params", "keyint=10:min-keyint=10:scenecut=0", "-pix_fmt", "yuv420p",
+                // One colour description for all (lavfi tags some sources, and x264 writes the tag into the SPS
+                // from FFmpeg 7): the clips are one encoder's, with the same parameter sets.
+                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                "-c:a", "aac", "-movflags", "+faststart", path,
+            ]
+            try p.run()
+            p.waitUntilExit()
             return path
         }
     }
@@ -27,8 +32,15 @@ import TestSupport
     static func run(_ args: [String]) throws -> Data { Data(try Run.tool(args).stdout.utf8) }
 
     static func frameHashes(_ path: String) throws -> [String] {
-        String(decoding: try run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"]), as: UTF8.self)
-            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+        String(
+            decoding: try run([
+                "ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-f",
+                "framemd5", "-",
+            ]), as: UTF8.self
+        )
+        .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+            $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
     }
 
     static func decodeErrors(_ path: String) throws -> String {
@@ -42,23 +54,39 @@ import TestSupport
         let clips = try Self.makeClips(in: dir)
         let out = dir.appendingPathComponent("out.mp4").path
         let manifest = dir.appendingPathComponent("m.json").path
-        let run = try Run.loopprep(["stitch"] + clips + ["--transition", kind, "--duration", "0.5", "-o", out, "--manifest", manifest, "--format", "json"])
+        let run = try Run.loopprep(
+            ["stitch"] + clips + [
+                "--transition", kind, "--duration", "0.5", "-o", out, "--manifest", manifest, "--format", "json",
+            ])
         #expect(run.status == 0, "\(run.stderr)")
-        let expected = kind == "none" ? 180 : 150     // 3 x 60 frames, less two 15-frame overlaps
-        let m = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        let expected = kind == "none" ? 180 : 150  // 3 x 60 frames, less two 15-frame overlaps
+        let m = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
         #expect(m["frames"] as? Int == expected)
         // Our probe and ffprobe agree on the lengths: video and audio end together within half a sample.
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int == expected)
-        let probe = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
+        #expect(
+            ((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int
+                == expected)
+        let probe = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+            ]), as: UTF8.self)
         let durations = probe.split(separator: "\n").compactMap { Double($0) }
         #expect(durations.count >= 2)
-        #expect(abs(durations[0] - Double(expected) / 30) < 1e-6 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6, "\(durations)")
+        #expect(
+            abs(durations[0] - Double(expected) / 30) < 1e-6 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6,
+            "\(durations)")
         #expect(try Self.decodeErrors(out) == "")
         // No error or warning from analyze, but for seam findings.
         let analyze = try Run.loopprep(["analyze", "--format", "json", out])
-        let findings = ((try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any])?["files"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
-        #expect(findings.filter { !(($0["rule"] as? String) ?? "").hasPrefix("seam-") && ($0["severity"] as? String) != "info" }.isEmpty)
+        let findings =
+            ((try JSONSerialization.jsonObject(with: Data(analyze.stdout.utf8)) as? [String: Any])?["files"]
+            as? [[String: Any]])?.first?["findings"] as? [[String: Any]] ?? []
+        #expect(
+            findings.filter {
+                !(($0["rule"] as? String) ?? "").hasPrefix("seam-") && ($0["severity"] as? String) != "info"
+            }.isEmpty)
     }
 
     /// Untouched bodies are the sources' frames, bit for bit; only the frames around the joins are re-encoded.
@@ -67,7 +95,9 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let out = dir.appendingPathComponent("out.mp4").path
-        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", out]).status == 0)
+        #expect(
+            try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", out]).status
+                == 0)
         let output = try Self.frameHashes(out)
         let sources = try clips.map(Self.frameHashes)
         #expect(output.count == 150)
@@ -84,7 +114,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir, count: 2)
         let out = dir.appendingPathComponent("loop.mp4").path
-        let run = try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "--loop", "-o", out])
+        let run = try Run.loopprep(
+            ["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "--loop", "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         let analyze = try Run.loopprep(["analyze", "--fail-on", "warning", out])
         #expect(analyze.status == 0, "\(analyze.stdout)")
@@ -92,7 +123,9 @@ import TestSupport
         #expect(try Self.decodeErrors(out) == "")
         // Without --loop the same clips have a jump at the seam.
         let plain = dir.appendingPathComponent("plain.mp4").path
-        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", plain]).status == 0)
+        #expect(
+            try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", plain])
+                .status == 0)
         #expect(try Run.loopprep(["analyze", plain]).stdout.contains("seam-visual-jump"))
     }
 
@@ -100,16 +133,26 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
-        let out = dir.appendingPathComponent("out.mp4").path, page = dir.appendingPathComponent("r.html")
-        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "slide-left", "--duration", "0.5", "-o", out, "--html", page.path]).status == 0)
+        let out = dir.appendingPathComponent("out.mp4").path
+        let page = dir.appendingPathComponent("r.html")
+        #expect(
+            try Run.loopprep(
+                ["stitch"] + clips + [
+                    "--transition", "slide-left", "--duration", "0.5", "-o", out, "--html", page.path,
+                ]
+            ).status == 0)
         // A chapter per clip, where the timeline says (ffprobe's reading).
-        let chapters = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "csv=p=0", out]), as: UTF8.self)
-            .split(separator: "\n")
+        let chapters = String(
+            decoding: try Self.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "csv=p=0", out]), as: UTF8.self
+        )
+        .split(separator: "\n")
         #expect(chapters.count == 3)
         #expect(chapters.first?.contains("clip1.mp4") == true)
         // The page parses, draws one bar per clip and labels both transitions.
         let doc = try XMLDocument(contentsOf: page)
-        #expect(try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='rect'][contains(@class,'clip')]").count == 3)
+        #expect(
+            try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='rect'][contains(@class,'clip')]").count
+                == 3)
         let text = doc.rootElement()?.stringValue ?? ""
         #expect(text.components(separatedBy: "slide-left 0.50 s").count - 1 == 2)
         #expect(try doc.nodes(forXPath: "//*[local-name()='img']/@src").count == 1)
@@ -122,20 +165,33 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let other = dir.appendingPathComponent("other.mp4").path
-        _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-f", "lavfi",
-                          "-i", "sine=frequency=700:duration=2", "-c:v", "libx264", "-preset", "slow", "-x264-params",
-                          "keyint=10:min-keyint=10:scenecut=0:ref=5:bframes=1", "-pix_fmt", "yuv420p", "-c:a", "aac", other])
+        _ = try Self.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-f",
+            "lavfi",
+            "-i", "sine=frequency=700:duration=2", "-c:v", "libx264", "-preset", "slow", "-x264-params",
+            "keyint=10:min-keyint=10:scenecut=0:ref=5:bframes=1", "-pix_fmt", "yuv420p", "-c:a", "aac", other,
+        ])
         let out = dir.appendingPathComponent("out.mp4").path
         let page = dir.appendingPathComponent("r.html")
-        let run = try Run.loopprep(["stitch", clips[0], other, clips[2], "--transition", "crossfade", "--duration", "0.5", "-o", out, "--html", page.path])
+        let run = try Run.loopprep([
+            "stitch", clips[0], other, clips[2], "--transition", "crossfade", "--duration", "0.5", "-o", out, "--html",
+            page.path,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         // Said, not done silently: the other encoder's clip is named as re-encoded whole; the others are not.
         let notes = run.stdout.split(separator: "\n").filter { $0.hasPrefix("note: ") }
         let html = try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace)
-        #expect(try html.nodes(forXPath: "//*[@class='note']").compactMap(\.stringValue) == [notes.first.map { "Note: " + $0.dropFirst(6) } ?? ""])
-        #expect(notes == ["note: \(other) is re-encoded whole: its parameter sets differ from \(clips[0])'s (another encoder, or other settings), so its frames cannot be copied beside them"])
+        #expect(
+            try html.nodes(forXPath: "//*[@class='note']").compactMap(\.stringValue) == [
+                notes.first.map { "Note: " + $0.dropFirst(6) } ?? ""
+            ])
+        #expect(
+            notes == [
+                "note: \(other) is re-encoded whole: its parameter sets differ from \(clips[0])'s (another encoder, or other settings), so its frames cannot be copied beside them"
+            ])
         #expect(try Self.decodeErrors(out) == "")
-        let output = try Self.frameHashes(out), first = try Self.frameHashes(clips[0])
+        let output = try Self.frameHashes(out)
+        let first = try Self.frameHashes(clips[0])
         #expect(output.count == 150)
         #expect(Array(output[0..<40]) == Array(first[0..<40]))
     }
@@ -144,7 +200,9 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", Run.fixture("clean.mp4"), Run.fixture("clean-44k.mp4"), Run.fixture("hevc.mp4"), "-o", out])
+        let run = try Run.loopprep([
+            "stitch", Run.fixture("clean.mp4"), Run.fixture("clean-44k.mp4"), Run.fixture("hevc.mp4"), "-o", out,
+        ])
         #expect(run.status == 1)
         #expect(run.stderr.contains("clean-44k.mp4: sample rate 44100, where \(Run.fixture("clean.mp4")) has 48000"))
         #expect(run.stderr.contains("hevc.mp4: codec hevc"))
@@ -156,13 +214,20 @@ import TestSupport
     @Test func unsignalledPrimingAt25fpsStitches() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("priming-not-signalled-25.mp4")
+        let out = dir.appendingPathComponent("out.mp4").path
+        let clip = Run.fixture("priming-not-signalled-25.mp4")
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 98)
-        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
-            .split(separator: "\n").compactMap { Double($0) }
-        #expect(durations.count >= 2 && abs(durations[0] - 98.0 / 25) < 1e-6 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6)
+        let durations = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+            ]), as: UTF8.self
+        )
+        .split(separator: "\n").compactMap { Double($0) }
+        #expect(
+            durations.count >= 2 && abs(durations[0] - 98.0 / 25) < 1e-6
+                && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6)
         #expect(try Self.decodeErrors(out) == "")
     }
 
@@ -171,23 +236,37 @@ import TestSupport
     @Test func everyAudioTrackIsStitched() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("two-audio.mp4")
+        let out = dir.appendingPathComponent("out.mp4").path
+        let clip = Run.fixture("two-audio.mp4")
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
-        struct Streams: Decodable { struct S: Decodable { var codec_type: String; var duration: String?; var tags: [String: String]? }; var streams: [S] }
-        let streams = try JSONDecoder().decode(Streams.self, from: try Self.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", out])).streams
+        struct Streams: Decodable {
+            struct S: Decodable {
+                var codec_type: String
+                var duration: String?
+                var tags: [String: String]?
+            }
+            var streams: [S]
+        }
+        let streams = try JSONDecoder().decode(
+            Streams.self, from: try Self.run(["ffprobe", "-v", "error", "-show_streams", "-of", "json", out])
+        ).streams
         let audio = streams.filter { $0.codec_type == "audio" }
         // Two 1 s clips (30 frames, 48000 samples per track) end to end.
         #expect(audio.map { $0.tags?["language"] } == ["eng", "fra"])
         #expect(audio.allSatisfy { $0.duration == "2.000000" })
         #expect(try Self.frameHashes(out).count == 60)
         // The French track is the fixture's 660 Hz tone (the English one 440 Hz): about 2 x 660 x 2 s zero crossings.
-        let raw = try Subprocess.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:a:1", "-f", "f32le", "-"]).out
+        let raw = try Subprocess.tool(
+            "ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-map", "0:a:1", "-f", "f32le", "-"]
+        ).out
         let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
         #expect(abs(crossings - 2640) < 40, "\(crossings) zero crossings")
 
-        let refused = try Run.loopprep(["stitch", clip, Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("no.mp4").path])
+        let refused = try Run.loopprep([
+            "stitch", clip, Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("no.mp4").path,
+        ])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("clean.mp4: 1 audio track, where \(clip) has 2"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.mp4").path))
@@ -198,12 +277,16 @@ import TestSupport
     @Test func transportStreamClips() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.mp4").path, clip = Run.fixture("broadcast.ts")
+        let out = dir.appendingPathComponent("out.mp4").path
+        let clip = Run.fixture("broadcast.ts")
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 60)
         #expect(try Self.decodeErrors(out) == "")
-        let refused = try Run.loopprep(["stitch", clip, clip, "--transition", "crossfade", "--duration", "0.2", "-o", dir.appendingPathComponent("x.mp4").path])
+        let refused = try Run.loopprep([
+            "stitch", clip, clip, "--transition", "crossfade", "--duration", "0.2", "-o",
+            dir.appendingPathComponent("x.mp4").path,
+        ])
         #expect(refused.status != 0 && refused.stderr.contains("carries its H.264 parameter sets in the stream"))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.mp4").path))
     }
@@ -214,47 +297,81 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", "--normalize", Run.fixture("clean.mp4"), Run.fixture("capture.avi"), Run.fixture("broadcast.ts"),
-                                    Run.fixture("obs.mkv"), "-o", out])
+        let run = try Run.loopprep([
+            "stitch", "--normalize", Run.fixture("clean.mp4"), Run.fixture("capture.avi"), Run.fixture("broadcast.ts"),
+            Run.fixture("obs.mkv"), "-o", out,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 120)
         #expect(try Self.decodeErrors(out) == "")
-        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out]), as: UTF8.self)
-            .split(separator: "\n").compactMap { Double($0) }
-        #expect(durations.count >= 2 && abs(durations[0] - 4) < 1e-6 && abs(durations[1] - 4) <= 0.5 / 48000 + 1e-6, "\(durations)")
+        let durations = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+            ]), as: UTF8.self
+        )
+        .split(separator: "\n").compactMap { Double($0) }
+        #expect(
+            durations.count >= 2 && abs(durations[0] - 4) < 1e-6 && abs(durations[1] - 4) <= 0.5 / 48000 + 1e-6,
+            "\(durations)")
     }
 
     static func packetHashes(_ path: String, stream: String) throws -> [String] {
-        String(decoding: try run(["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "packet=data_hash", "-show_data_hash", "MD5",
-                                  "-of", "csv=p=0", path]), as: UTF8.self).split(separator: "\n").map(String.init)
+        String(
+            decoding: try run([
+                "ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "packet=data_hash",
+                "-show_data_hash", "MD5",
+                "-of", "csv=p=0", path,
+            ]), as: UTF8.self
+        ).split(separator: "\n").map(String.init)
     }
 
     /// Clips on another clock than MP4's are copied too, each frame placed on the output's frame grid: OBS's
     /// Matroska (milliseconds: 33 and 34 ms frames, no DTS from FFmpeg), an RTMP recording's FLV, and an
     /// iPhone-style MP4 counting 600 ticks a second next to FFmpeg's 15360. Two 1 s clips each: 60 frames at
     /// 30 fps, both clips' audio in full, every video packet the source's bytes.
-    @Test(arguments: [("obs.mkv", "obs.mkv", 48000), ("rtmp.flv", "rtmp.flv", 44100), ("clean.mp4", "clean-600.mp4", 48000)])
+    @Test(arguments: [
+        ("obs.mkv", "obs.mkv", 48000), ("rtmp.flv", "rtmp.flv", 44100), ("clean.mp4", "clean-600.mp4", 48000),
+    ])
     func clipsOnOtherClocksAreCopiedOnTheFrameGrid(first: String, second: String, rate: Int) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         var b = Run.fixture(second)
         if second == "clean-600.mp4" {
             b = dir.appendingPathComponent(second).path
-            _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-i", Run.fixture("clean.mp4"), "-c", "copy", "-video_track_timescale", "600", b])
-            #expect(String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=time_base", "-of", "csv=p=0", b]),
-                           as: UTF8.self).hasPrefix("1/600"))
+            _ = try Self.run([
+                "ffmpeg", "-nostdin", "-v", "error", "-i", Run.fixture("clean.mp4"), "-c", "copy",
+                "-video_track_timescale", "600", b,
+            ])
+            #expect(
+                String(
+                    decoding: try Self.run([
+                        "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=time_base", "-of",
+                        "csv=p=0", b,
+                    ]),
+                    as: UTF8.self
+                ).hasPrefix("1/600"))
         }
-        let a = Run.fixture(first), out = dir.appendingPathComponent("out.mp4").path
+        let a = Run.fixture(first)
+        let out = dir.appendingPathComponent("out.mp4").path
         let run = try Run.loopprep(["stitch", a, b, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 60)
-        #expect(try Self.packetHashes(out, stream: "v") == (try Self.packetHashes(a, stream: "v")) + (try Self.packetHashes(b, stream: "v")))
+        #expect(
+            try Self.packetHashes(out, stream: "v") == (try Self.packetHashes(a, stream: "v"))
+                + (try Self.packetHashes(b, stream: "v")))
         #expect(try Self.decodeErrors(out) == "")
-        let streams = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=r_frame_rate,duration", "-of", "csv=p=0", out]), as: UTF8.self)
-            .split(separator: "\n").map { $0.split(separator: ",") }
+        let streams = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=r_frame_rate,duration", "-of", "csv=p=0", out,
+            ]), as: UTF8.self
+        )
+        .split(separator: "\n").map { $0.split(separator: ",") }
         #expect(streams.first?.first == "30/1")
         // Video and audio (a chapter track follows), each 2 s: the audio within half a sample.
-        #expect(streams.count >= 2 && streams.prefix(2).allSatisfy { abs((Double($0.last ?? "") ?? 0) - 2) <= 0.5 / Double(rate) + 1e-6 }, "\(streams)")
+        #expect(
+            streams.count >= 2
+                && streams.prefix(2).allSatisfy { abs((Double($0.last ?? "") ?? 0) - 2) <= 0.5 / Double(rate) + 1e-6 },
+            "\(streams)")
     }
 
     struct WebMStitch: CustomTestStringConvertible, Sendable {
@@ -268,29 +385,45 @@ import TestSupport
     /// re-encoded with libvpx (VP9 needs no shared parameter sets: each run starts on its own keyframe), the
     /// audio one Opus stream whose pre-skip is its CodecDelay. Two clips of 30 frames with a keyframe every 10
     /// (fixtures/make-fixtures.sh), 9-frame (0.3 s) joins: 51 frames, or 42 with --loop (a second join).
-    @Test(arguments: [WebMStitch(transition: "crossfade", loop: false), WebMStitch(transition: "slideleft", loop: false),
-                      WebMStitch(transition: "circleopen", loop: false), WebMStitch(transition: "crossfade", loop: true),
-                      WebMStitch(transition: "slideleft", loop: true), WebMStitch(transition: "circleopen", loop: true),
-                      WebMStitch(transition: "circleopen", loop: false, a: "av1-gop10.webm", b: "av1-gop10.webm"),
-                      WebMStitch(transition: "crossfade", loop: true, a: "av1-gop10.webm", b: "av1-gop10.webm")])
+    @Test(arguments: [
+        WebMStitch(transition: "crossfade", loop: false), WebMStitch(transition: "slideleft", loop: false),
+        WebMStitch(transition: "circleopen", loop: false), WebMStitch(transition: "crossfade", loop: true),
+        WebMStitch(transition: "slideleft", loop: true), WebMStitch(transition: "circleopen", loop: true),
+        WebMStitch(transition: "circleopen", loop: false, a: "av1-gop10.webm", b: "av1-gop10.webm"),
+        WebMStitch(transition: "crossfade", loop: true, a: "av1-gop10.webm", b: "av1-gop10.webm"),
+    ])
     func webmClipsStitchIntoWebM(c: WebMStitch) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (a, b, out) = try Self.stitchPair(c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.webm").path)
+        let (a, b, out) = try Self.stitchPair(
+            c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.webm").path)
         let frames = 60 - 9 * (c.loop ? 2 : 1)
         #expect(try Self.frameHashes(out).count == frames)
         #expect(try Self.decodeErrors(out) == "")
-        let format = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "format=format_name:stream=codec_name", "-of", "csv=p=0", out]), as: UTF8.self)
-        #expect(format.contains(c.a.hasPrefix("av1") ? "av1" : "vp9") && format.contains("opus") && format.contains("matroska,webm"))
+        let format = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "format=format_name:stream=codec_name", "-of", "csv=p=0",
+                out,
+            ]), as: UTF8.self)
+        #expect(
+            format.contains(c.a.hasPrefix("av1") ? "av1" : "vp9") && format.contains("opus")
+                && format.contains("matroska,webm"))
         // The audio as ffmpeg decodes it: the frames' length at 48 kHz (Opus pre-skip and end discard honoured).
-        let samples = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "frame=nb_samples",
-                                                    "-of", "csv=p=0", out]), as: UTF8.self).split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
+        let samples = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "frame=nb_samples",
+                "-of", "csv=p=0", out,
+            ]), as: UTF8.self
+        ).split(separator: "\n").compactMap { Int($0) }.reduce(0, +)
         #expect(samples == frames * 48000 / 30)
         // Copied bodies, byte for byte. Without --loop: the first clip's frames 0-20 (a keyframe at 0, the join
         // at 21), then after the join and the incoming clip's frame 9, its frames 10-29 from the keyframe at 10.
         // With --loop both clips also lose their first 9 frames to a join: each copies 10-20.
-        let packets = try Self.packetHashes(out, stream: "v"), pa = try Self.packetHashes(a, stream: "v"), pb = try Self.packetHashes(b, stream: "v")
-        try #require(packets.count >= (c.loop ? 33 : 51) && pa.count >= 21 && pb.count >= 30, "\(packets.count) packets written")
+        let packets = try Self.packetHashes(out, stream: "v")
+        let pa = try Self.packetHashes(a, stream: "v")
+        let pb = try Self.packetHashes(b, stream: "v")
+        try #require(
+            packets.count >= (c.loop ? 33 : 51) && pa.count >= 21 && pb.count >= 30, "\(packets.count) packets written")
         if c.loop {
             #expect(Array(packets[1..<12]) == Array(pa[10..<21]))
             #expect(Array(packets[22..<33]) == Array(pb[10..<21]))
@@ -301,7 +434,9 @@ import TestSupport
         // (AV1 is not web-playable everywhere: Safari needs AV1 hardware.)
         let analyze = try Run.loopprep(["analyze", out, "--target", c.a.hasPrefix("av1") ? "chrome" : "web"])
         #expect(analyze.status == 0, "\(analyze.stdout)")
-        if c.loop { #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click")) }
+        if c.loop {
+            #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
+        }
     }
 
     struct SmartStitch: CustomTestStringConvertible, Sendable {
@@ -309,12 +444,19 @@ import TestSupport
         var testDescription: String { "\(a) \(transition)\(loop ? " --loop" : "")" }
     }
 
-    static let smartCases: [SmartStitch] = ["crossfade", "slideleft", "circleopen"].flatMap { t in [false, true].flatMap { loop in
-        [SmartStitch(a: "h264-gop10-a.mp4", b: "h264-gop10-b.mp4", transition: t, loop: loop),
-         SmartStitch(a: "hevc-gop10-a.mp4", b: "hevc-gop10-b.mp4", transition: t, loop: loop),
-         SmartStitch(a: "hevc10-hdr.mp4", b: "hevc10-hdr.mp4", transition: t, loop: loop)]
-    } } + [SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "circleopen", loop: true),
-            SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "wipeleft", loop: false)]
+    static let smartCases: [SmartStitch] =
+        ["crossfade", "slideleft", "circleopen"].flatMap { t in
+            [false, true].flatMap { loop in
+                [
+                    SmartStitch(a: "h264-gop10-a.mp4", b: "h264-gop10-b.mp4", transition: t, loop: loop),
+                    SmartStitch(a: "hevc-gop10-a.mp4", b: "hevc-gop10-b.mp4", transition: t, loop: loop),
+                    SmartStitch(a: "hevc10-hdr.mp4", b: "hevc10-hdr.mp4", transition: t, loop: loop),
+                ]
+            }
+        } + [
+            SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "circleopen", loop: true),
+            SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "wipeleft", loop: false),
+        ]
 
     /// H.264 (8-bit, and High 10) and HEVC (x264's and x265's B-frames, x265's open GOPs, a keyframe every 10 frames; HEVC 8-bit
     /// Main, and Main 10 with HDR10) stitched with smart rendering. HEVC: the joins re-encoded with x265 at the source's profile and colour, its
@@ -326,15 +468,25 @@ import TestSupport
     func smartRenderedStitchKeepsCopiedGOPs(c: SmartStitch) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (a, b, out) = try Self.stitchPair(c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.mp4").path)
-        let frames = try Self.frameHashes(out), fa = try Self.frameHashes(a), fb = try Self.frameHashes(b)
+        let (a, b, out) = try Self.stitchPair(
+            c.a, c.b, transition: c.transition, loop: c.loop, into: dir.appendingPathComponent("out.mp4").path)
+        let frames = try Self.frameHashes(out)
+        let fa = try Self.frameHashes(a)
+        let fb = try Self.frameHashes(b)
         #expect(frames.count == (c.loop ? 42 : 51))
         // Video and audio end together: the frames' length, the audio within half a sample of it (48 kHz).
-        let durations = String(decoding: try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", out]),
-                               as: UTF8.self).split(separator: "\n").map { $0.split(separator: ",") }
-        let video = durations.first { $0.first == "video" }?.last.flatMap { Double($0) }, audio = durations.first { $0.first == "audio" }?.last.flatMap { Double($0) }
-        #expect(video.map { abs($0 - Double(frames.count) / 30) < 1e-6 } == true && audio.map { abs($0 - Double(frames.count) / 30) <= 0.5 / 48000 + 1e-6 } == true,
-                "\(durations)")
+        let durations = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", out,
+            ]),
+            as: UTF8.self
+        ).split(separator: "\n").map { $0.split(separator: ",") }
+        let video = durations.first { $0.first == "video" }?.last.flatMap { Double($0) }
+        let audio = durations.first { $0.first == "audio" }?.last.flatMap { Double($0) }
+        #expect(
+            video.map { abs($0 - Double(frames.count) / 30) < 1e-6 } == true
+                && audio.map { abs($0 - Double(frames.count) / 30) <= 0.5 / 48000 + 1e-6 } == true,
+            "\(durations)")
         #expect(try Self.decodeErrors(out) == "")
         guard frames.count == (c.loop ? 42 : 51) else { return }
         if c.loop {
@@ -348,30 +500,47 @@ import TestSupport
         guard c.a.hasPrefix("hevc") else { return }
         // hvc1, with the source's parameter sets and x265's, each of another id (VPS ids are the first four
         // bits after the NAL header; a PPS's id is its first Exp-Golomb code).
-        let json = try JSONSerialization.jsonObject(with: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_streams", "-show_data",
-                                                                         "-of", "json", out])) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(
+                with: try Self.run([
+                    "ffprobe", "-v", "error", "-select_streams", "v", "-show_streams", "-show_data",
+                    "-of", "json", out,
+                ])) as? [String: Any]
         let stream = try #require((json?["streams"] as? [[String: Any]])?.first)
         #expect(stream["codec_tag_string"] as? String == "hvc1")
         let hvcc = Self.hexBytes(stream["extradata"] as? String ?? "")
         let units = Self.hvccUnits(hvcc)
-        let vps = units.filter { ($0[0] >> 1) & 0x3f == 32 }, pps = units.filter { ($0[0] >> 1) & 0x3f == 34 }
+        let vps = units.filter { ($0[0] >> 1) & 0x3f == 32 }
+        let pps = units.filter { ($0[0] >> 1) & 0x3f == 34 }
         #expect(vps.count == 2 && Set(vps.map { $0[2] >> 4 }).count == 2)
         #expect(pps.count == 2 && Set(pps.map { Self.firstUE($0[2]) }).count == 2)
         if c.a.contains("hdr") {
-            #expect(stream["color_transfer"] as? String == "smpte2084" && stream["color_primaries"] as? String == "bt2020")
+            #expect(
+                stream["color_transfer"] as? String == "smpte2084" && stream["color_primaries"] as? String == "bt2020")
             #expect(stream["profile"] as? String == "Main 10" && stream["pix_fmt"] as? String == "yuv420p10le")
             // Every keyframe, re-encoded or copied, says the mastering display and light level made.
-            let sides = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_frames", "-show_entries",
-                                                       "frame=key_frame:frame_side_data=side_data_type,max_luminance,max_content", "-of", "compact", out]), as: UTF8.self)
+            let sides = String(
+                decoding: try Self.run([
+                    "ffprobe", "-v", "error", "-select_streams", "v", "-show_frames", "-show_entries",
+                    "frame=key_frame:frame_side_data=side_data_type,max_luminance,max_content", "-of", "compact", out,
+                ]), as: UTF8.self)
             let keys = sides.components(separatedBy: "frame|").filter { $0.hasPrefix("key_frame=1") }
-            #expect(keys.count >= 3 && keys.allSatisfy { $0.contains("max_luminance=10000000/10000") && $0.contains("max_content=1000") })
+            #expect(
+                keys.count >= 3
+                    && keys.allSatisfy {
+                        $0.contains("max_luminance=10000000/10000") && $0.contains("max_content=1000")
+                    })
         }
     }
 
     /// Two fixtures stitched with a 0.3 s (9-frame) transition; the run is expected to succeed.
-    static func stitchPair(_ first: String, _ second: String, transition: String, loop: Bool, into out: String) throws -> (String, String, String) {
-        let a = Run.fixture(first), b = Run.fixture(second)
-        let run = try Run.loopprep(["stitch", a, b, "--transition", transition, "--duration", "0.3", "-o", out] + (loop ? ["--loop"] : []))
+    static func stitchPair(_ first: String, _ second: String, transition: String, loop: Bool, into out: String) throws
+        -> (String, String, String)
+    {
+        let a = Run.fixture(first)
+        let b = Run.fixture(second)
+        let run = try Run.loopprep(
+            ["stitch", a, b, "--transition", transition, "--duration", "0.3", "-o", out] + (loop ? ["--loop"] : []))
         #expect(run.status == 0, "\(run.stderr)")
         return (a, b, out)
     }
@@ -381,7 +550,9 @@ import TestSupport
             guard let colon = line.firstIndex(of: ":") else { return [] }
             let hex = String(line[line.index(after: colon)...].prefix(41).filter { !$0.isWhitespace })
             return stride(from: 0, to: hex.count - 1, by: 2).compactMap {
-                UInt8(hex[hex.index(hex.startIndex, offsetBy: $0)..<hex.index(hex.startIndex, offsetBy: $0 + 2)], radix: 16)
+                UInt8(
+                    hex[hex.index(hex.startIndex, offsetBy: $0)..<hex.index(hex.startIndex, offsetBy: $0 + 2)],
+                    radix: 16)
             }
         }
     }
@@ -389,15 +560,19 @@ import TestSupport
     /// The NAL units of an hvcC (ISO 14496-15: 22 bytes, array count, then per array type, count, units).
     static func hvccUnits(_ b: [UInt8]) -> [[UInt8]] {
         guard b.count > 23 else { return [] }
-        var i = 23, out: [[UInt8]] = []
+        var i = 23
+        var out: [[UInt8]] = []
         for _ in 0..<Int(b[22]) {
             guard i + 3 <= b.count else { break }
-            let n = Int(b[i + 1]) << 8 | Int(b[i + 2]); i += 3
+            let n = Int(b[i + 1]) << 8 | Int(b[i + 2])
+            i += 3
             for _ in 0..<n {
                 guard i + 2 <= b.count else { break }
-                let length = Int(b[i]) << 8 | Int(b[i + 1]); i += 2
+                let length = Int(b[i]) << 8 | Int(b[i + 1])
+                i += 2
                 guard i + length <= b.count else { break }
-                out.append(Array(b[i..<i + length])); i += length
+                out.append(Array(b[i..<i + length]))
+                i += length
             }
         }
         return out
@@ -415,15 +590,22 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", "--normalize", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("obs.mkv"),
-                                    Run.fixture("hevc10-hdr.mp4"), "--transition", "crossfade", "--duration", "0.3", "-o", out])
+        let run = try Run.loopprep([
+            "stitch", "--normalize", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("obs.mkv"),
+            Run.fixture("hevc10-hdr.mp4"), "--transition", "crossfade", "--duration", "0.3", "-o", out,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 72)
         #expect(try Self.decodeErrors(out) == "")
-        let stream = String(decoding: try Self.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,codec_tag_string",
-                                                    "-of", "csv=p=0", out]), as: UTF8.self)
+        let stream = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name,codec_tag_string",
+                "-of", "csv=p=0", out,
+            ]), as: UTF8.self)
         #expect(stream.hasPrefix("hevc,hvc1"))
-        let refused = try Run.loopprep(["stitch", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out + ".2.mp4"])
+        let refused = try Run.loopprep([
+            "stitch", "--codec", "hevc", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out + ".2.mp4",
+        ])
         #expect(refused.status != 0 && refused.stderr.contains("use it with --normalize"))
     }
 
@@ -432,7 +614,8 @@ import TestSupport
     @Test func outputGuardrails() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let a = dir.appendingPathComponent("a.mp4").path, b = dir.appendingPathComponent("b.mp4").path
+        let a = dir.appendingPathComponent("a.mp4").path
+        let b = dir.appendingPathComponent("b.mp4").path
         try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: a)
         try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: b)
         let before = try Data(contentsOf: URL(fileURLWithPath: a))
@@ -468,7 +651,10 @@ import TestSupport
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.mp4").path
-        let run = try Run.loopprep(["stitch", Run.fixture("seam-jump.mp4"), "--loop", "--transition", "crossfade", "--duration", "0.3", "-o", out])
+        let run = try Run.loopprep([
+            "stitch", Run.fixture("seam-jump.mp4"), "--loop", "--transition", "crossfade", "--duration", "0.3", "-o",
+            out,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         // 30 frames, less the 9-frame wrap-around overlap.
         #expect(try Self.frameHashes(out).count == 21)
@@ -483,18 +669,25 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir, count: 1)
         let other = dir.appendingPathComponent("other.mp4").path
-        _ = try Self.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
-                          "-i", "sine=frequency=500:sample_rate=48000", "-t", "2", "-ac", "2", "-c:v", "libx264", "-preset", "veryfast",
-                          "-pix_fmt", "yuv420p", "-c:a", "aac", other])
+        _ = try Self.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi",
+            "-i", "sine=frequency=500:sample_rate=48000", "-t", "2", "-ac", "2", "-c:v", "libx264", "-preset",
+            "veryfast",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", other,
+        ])
         let out = dir.appendingPathComponent("out.mp4").path
         let refused = try Run.loopprep(["stitch", clips[0], other, Run.fixture("vp9-opus.webm"), "-o", out])
         #expect(refused.status == 1 && refused.stderr.contains("--normalize re-encodes them"))
-        let run = try Run.loopprep(["stitch", clips[0], other, Run.fixture("vp9-opus.webm"), "--normalize", "--transition", "crossfade",
-                                    "--duration", "0.5", "-o", out, "--format", "json"])
+        let run = try Run.loopprep([
+            "stitch", clips[0], other, Run.fixture("vp9-opus.webm"), "--normalize", "--transition", "crossfade",
+            "--duration", "0.5", "-o", out, "--format", "json",
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         // 60 + 60 (2 s at 30 fps) + 29 (the WebM cut to where its tracks overlap, 7-1000 ms), less two 15-frame
         // crossfades.
-        let tracks = (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"] as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+        let tracks =
+            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
+                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
         #expect(tracks.first?["frameCount"] as? Int == 119)
         #expect(tracks.first?["width"] as? Int == 160)
         #expect(tracks.first { $0["kind"] as? String == "audio" }?["sampleRate"] as? Int == 44100)
@@ -525,7 +718,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let file = dir.appendingPathComponent("p.json")
-        try #"{"clips": [{"path": "clip1.mp4", "in": 0.25, "out": 1.5, "transition": {"type": "crossfade", "duration": 0.3}}, {"path": "clip2.mp4", "in": 0.5}, {"path": "clip3.mp4", "out": 1.2}]}"#
+        try
+            #"{"clips": [{"path": "clip1.mp4", "in": 0.25, "out": 1.5, "transition": {"type": "crossfade", "duration": 0.3}}, {"path": "clip2.mp4", "in": 0.5}, {"path": "clip3.mp4", "out": 1.2}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("out.mp4").path
         let run = try Run.loopprep(["stitch", "--playlist", file.path, "-o", out])
@@ -535,7 +729,8 @@ import TestSupport
         #expect(output.count == 109)
         #expect(try Self.decodeErrors(out) == "")
         // Clip 2 starts at output frame 28; from its keyframe at source frame 30 on it is copied.
-        let two = try Self.frameHashes(clips[1]), three = try Self.frameHashes(clips[2])
+        let two = try Self.frameHashes(clips[1])
+        let three = try Self.frameHashes(clips[2])
         #expect(Array(output[(28 + 15)..<(28 + 45)]) == Array(two[30..<60]))
         // Clip 3 (output 73..<109) is copied from its first keyframe to its out point's safe cut.
         #expect(Array(output[(73 + 10)..<(73 + 30)]) == Array(three[10..<30]))
@@ -546,7 +741,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let file = dir.appendingPathComponent("p.json")
-        try #"{"clips": [{"path": "clip1.mp4", "transition": {"type": "fade-black", "duration": 1}}, {"path": "clip2.mp4"}, {"path": "clip3.mp4"}]}"#
+        try
+            #"{"clips": [{"path": "clip1.mp4", "transition": {"type": "fade-black", "duration": 1}}, {"path": "clip2.mp4"}, {"path": "clip3.mp4"}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let run = try Run.loopprep(["stitch", "--playlist", file.path, "--dry-run"])
         #expect(run.status == 0)
@@ -563,7 +759,9 @@ import TestSupport
         try FileManager.default.moveItem(atPath: clips[1], toPath: dir.appendingPathComponent("clip10.mp4").path)
         let run = try Run.loopprep(["stitch", dir.path, "--dry-run"])
         #expect(run.status == 0)
-        let order = run.stdout.split(separator: "\n").filter { $0.contains(".mp4") }.map { String($0.split(separator: "/").last ?? "") }
+        let order = run.stdout.split(separator: "\n").filter { $0.contains(".mp4") }.map {
+            String($0.split(separator: "/").last ?? "")
+        }
         #expect(order == ["clip1.mp4", "clip10.mp4"])
     }
 }
@@ -575,14 +773,25 @@ extension StitchCommandTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let page = dir.appendingPathComponent("r.html")
-        #expect(try Run.loopprep(["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "--loop", "--dry-run", "--html", page.path]).status == 0)
+        #expect(
+            try Run.loopprep(
+                ["stitch"] + clips + [
+                    "--transition", "crossfade", "--duration", "0.5", "--loop", "--dry-run", "--html", page.path,
+                ]
+            ).status == 0)
         let doc = try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace)
         // Three 60-frame clips, three 15-frame crossfades: 135 frames; the loop join is the last 15 (4.0 to 4.5 s).
-        let events = try doc.nodes(forXPath: "//*[local-name()='ol'][@class='events']/*[local-name()='li']").compactMap(\.stringValue)
+        let events = try doc.nodes(forXPath: "//*[local-name()='ol'][@class='events']/*[local-name()='li']").compactMap(
+            \.stringValue)
         #expect(events.count == 6)
-        #expect(events.last == "4.000\u{2013}4.500 s \u{21BB} loop join: crossfade 0.500 s (15 frames) from clip3.mp4 back into clip1.mp4; its opening frames play here, under the crossfade, so the file starts after them")
+        #expect(
+            events.last
+                == "4.000\u{2013}4.500 s \u{21BB} loop join: crossfade 0.500 s (15 frames) from clip3.mp4 back into clip1.mp4; its opening frames play here, under the crossfade, so the file starts after them"
+        )
         #expect(events.first?.hasPrefix("0.000\u{2013}1.500 s") == true && events.first?.contains("clip1.mp4") == true)
-        let label = try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='text'][contains(@class,'wrap-label')]").compactMap(\.stringValue)
+        let label = try doc.nodes(
+            forXPath: "//*[local-name()='svg']//*[local-name()='text'][contains(@class,'wrap-label')]"
+        ).compactMap(\.stringValue)
         #expect(label == ["\u{21BB} loop join: crossfade 0.50 s back into clip1.mp4"])
         // The picture keeps its labels at their size on a phone: it scrolls rather than shrinks.
         let source = try String(contentsOf: page, encoding: .utf8)

@@ -44,7 +44,8 @@ public struct ProjectConfig: Sendable, Equatable {
         var config = ProjectConfig()
         if let value = object["target"] {
             guard case .string(let name) = value, let target = Target(rawValue: name) else {
-                throw ConfigError("\"target\" must be one of \(Target.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ConfigError(
+                    "\"target\" must be one of \(Target.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             config.target = target
         }
@@ -59,23 +60,33 @@ public struct ProjectConfig: Sendable, Equatable {
             config.disabled = try ruleList(value, "\"disable\"")
         }
         if let value = object["thresholds"] {
-            guard case .object(let table) = value else { throw ConfigError("\"thresholds\" must be an object of rule: number") }
+            guard case .object(let table) = value else {
+                throw ConfigError("\"thresholds\" must be an object of rule: number")
+            }
             for (rule, raw) in table {
                 guard let limit = Analyzer.thresholds[rule] else {
-                    throw ConfigError("\"thresholds\" names \"\(rule)\", which has none (rules with a threshold: \(Analyzer.thresholds.keys.sorted().joined(separator: ", ")))")
+                    throw ConfigError(
+                        "\"thresholds\" names \"\(rule)\", which has none (rules with a threshold: \(Analyzer.thresholds.keys.sorted().joined(separator: ", ")))"
+                    )
                 }
                 guard case .number(let v) = raw, limit.range.contains(v) else {
-                    throw ConfigError("\"thresholds\".\"\(rule)\" must be a number from \(limit.range.lowerBound) to \(limit.range.upperBound) (\(limit.unit))")
+                    throw ConfigError(
+                        "\"thresholds\".\"\(rule)\" must be a number from \(limit.range.lowerBound) to \(limit.range.upperBound) (\(limit.unit))"
+                    )
                 }
                 config.thresholds[rule] = v
             }
         }
         if let value = object["ignore"] {
-            guard case .array(let entries) = value else { throw ConfigError("\"ignore\" must be a list of { \"path\": ..., \"rules\": [...] }") }
+            guard case .array(let entries) = value else {
+                throw ConfigError("\"ignore\" must be a list of { \"path\": ..., \"rules\": [...] }")
+            }
             for entry in entries {
                 guard case .object(let e) = entry, case .string(let path)? = e["path"], !path.isEmpty,
-                      e.keys.allSatisfy({ $0 == "path" || $0 == "rules" }) else {
-                    throw ConfigError("each \"ignore\" entry must be { \"path\": \"pattern\" } with an optional \"rules\" list")
+                    e.keys.allSatisfy({ $0 == "path" || $0 == "rules" })
+                else {
+                    throw ConfigError(
+                        "each \"ignore\" entry must be { \"path\": \"pattern\" } with an optional \"rules\" list")
                 }
                 var rules: [String]?
                 if let listed = e["rules"] { rules = try ruleList(listed, "\"ignore\" \"\(path)\" \"rules\"") }
@@ -98,7 +109,8 @@ public struct ProjectConfig: Sendable, Equatable {
 
     /// The options with this file's settings under the command line's (`target`, `minimumLoopSeconds`: nil when
     /// the command line did not set them).
-    public func applied(to options: AnalysisOptions, target: Target?, minimumLoopSeconds: Rational?) -> AnalysisOptions {
+    public func applied(to options: AnalysisOptions, target: Target?, minimumLoopSeconds: Rational?) -> AnalysisOptions
+    {
         var o = options
         o.target = target ?? self.target ?? o.target
         o.minimumLoopSeconds = minimumLoopSeconds ?? self.minimumLoopSeconds ?? o.minimumLoopSeconds
@@ -112,7 +124,8 @@ public struct ProjectConfig: Sendable, Equatable {
         let list = items.compactMap { if case .string(let s) = $0 { s } else { nil } }
         guard list.count == items.count else { throw ConfigError("\(name) must be a list of rule names") }
         if let unknown = list.first(where: { !Analyzer.allIDs.contains($0) }) {
-            throw ConfigError("\(name) names \"\(unknown)\", no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
+            throw ConfigError(
+                "\(name) names \"\(unknown)\", no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")
         }
         return list
     }
@@ -120,16 +133,28 @@ public struct ProjectConfig: Sendable, Equatable {
 
 /// A JSON document as written, so that a boolean is never read as a number nor a number as a string.
 enum JSON: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSON]), object([String: JSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
 
     init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSON].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSON].self))
+        }
     }
 }
 

@@ -110,7 +110,8 @@ public struct FixOptions: Sendable, Equatable {
     public var convertTo: String?
 
     public static func == (a: FixOptions, b: FixOptions) -> Bool {
-        a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops && a.seamFade == b.seamFade
+        a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops
+            && a.seamFade == b.seamFade
             && a.convertTo == b.convertTo
             && a.reencodeHead == b.reencodeHead && a.bakeVideo == b.bakeVideo && a.reencodeAudio == b.reencodeAudio
             && a.range?.start == b.range?.start && a.range?.end == b.range?.end
@@ -122,10 +123,16 @@ public struct FixOptions: Sendable, Equatable {
 
     public func priming(codec: String) -> Int64 { assumedPriming ?? Self.usualPriming(codec: codec) }
 
-    public init(assumedPriming: Int64? = nil, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
-                reencodeHead: Bool = false, bakeVideo: Bool = false) {
-        self.assumedPriming = assumedPriming; self.unrollTo = unrollTo; self.loops = loops; self.seamFade = seamFade
-        self.reencodeHead = reencodeHead; self.bakeVideo = bakeVideo
+    public init(
+        assumedPriming: Int64? = nil, unrollTo: Rational? = nil, loops: Int? = nil, seamFade: Rational? = nil,
+        reencodeHead: Bool = false, bakeVideo: Bool = false
+    ) {
+        self.assumedPriming = assumedPriming
+        self.unrollTo = unrollTo
+        self.loops = loops
+        self.seamFade = seamFade
+        self.reencodeHead = reencodeHead
+        self.bakeVideo = bakeVideo
     }
 }
 

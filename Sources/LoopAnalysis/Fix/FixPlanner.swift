@@ -24,15 +24,20 @@ public enum FixPlanner {
         func ticks(_ time: Rational) -> Rational { mediaStart + (time - start) / tb }
     }
 
-    public static func plan(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init()) throws -> FixPlan {
+    public static func plan(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init()) throws
+        -> FixPlan
+    {
         var notes: [String] = []
         var mappings: [Mapping] = []
         for track in facts.tracks where track.kind == .video || track.kind == .audio {
             guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
             if let edits = timeline.edits, edits.filter({ $0.mediaTime != nil }).count > 1 {
-                throw PlanError("\(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it losslessly")
+                throw PlanError(
+                    "\(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it losslessly"
+                )
             }
-            var m = Mapping(track: track, timeline: timeline, start: range.start, end: range.end, mediaStart: range.mediaStart)
+            var m = Mapping(
+                track: track, timeline: timeline, start: range.start, end: range.end, mediaStart: range.mediaStart)
             // Unsignalled AAC priming is not content: the track's content starts that many samples later. Its
             // presentation time is kept (so is today's A/V sync); the cut then starts after the priming.
             if let priming = track.priming, !priming.signalled, let rate = track.sampleRate {
@@ -40,13 +45,19 @@ public enum FixPlanner {
                 let seconds = Rational(samples, Int64(rate))
                 m.mediaStart = m.mediaStart + seconds / timeline.timeBase
                 m.start = m.start + seconds
-                notes.append("\(Figures.trackName(track)): hides \(samples) samples of unsignalled \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)")
+                notes.append(
+                    "\(Figures.trackName(track)): hides \(samples) samples of unsignalled \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)"
+                )
             }
             mappings.append(m)
         }
         guard !mappings.isEmpty else { throw PlanError("no audio or video track to keep") }
         let empty = (facts.emptyTracks ?? []).map(\.index)
-        if !empty.isEmpty { notes.append("leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))") }
+        if !empty.isEmpty {
+            notes.append(
+                "leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))"
+            )
+        }
 
         var commonStart = mappings.map(\.start).max()!
         var commonEnd = mappings.map(\.end).min()!
@@ -58,12 +69,16 @@ public enum FixPlanner {
         // half of one is that tick (23.22 ms of assumed AAC priming is the packet at 23 ms).
         let resolution = facts.timestampResolution
         if !resolution.isZero { commonStart = Rational((commonStart / resolution).rounded) * resolution }
-        guard commonStart < commonEnd else { throw PlanError("the tracks do not overlap: nothing is presented by all of them") }
+        guard commonStart < commonEnd else {
+            throw PlanError("the tracks do not overlap: nothing is presented by all of them")
+        }
 
-        var start = commonStart, end = commonEnd
+        var start = commonStart
+        var end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
-            (start, end) = try videoBounds(video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead,
-                                           resolution: resolution, cap: options.range?.end, notes: &notes)
+            (start, end) = try videoBounds(
+                video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead,
+                resolution: resolution, cap: options.range?.end, notes: &notes)
         }
         let duration = end - start
 
@@ -74,9 +89,12 @@ public enum FixPlanner {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
             // is whole (trimming it would be a guess, and the next fix would trim again).
             let reach = !resolution.isZero && m.end > end && m.end - end <= resolution ? m.end - start : duration
-            cuts.append(m.track.kind == .video ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
-                                            : try audioCut(m, start: start, duration: reach,
-                                                           preRoll: keepsPreRoll(m.track, container: output)))
+            cuts.append(
+                m.track.kind == .video
+                    ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
+                    : try audioCut(
+                        m, start: start, duration: reach,
+                        preRoll: keepsPreRoll(m.track, container: output)))
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -88,42 +106,81 @@ public enum FixPlanner {
         // (Matroska, re-encoded parts) they are left out.
         let iso = facts.moovBeforeMdat != nil
         if iso, facts.coverArt == true { notes.append("keeps the cover art") }
-        let copies = iso && repeats == 1 && options.seamFade == nil && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
-        if facts.fragmented == true, copies { notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)") }
-        var others: [TrackCut] = [], dropped: [Int] = []
-        for track in facts.tracks where track.kind != .video && track.kind != .audio && !(iso && track.kind == .attachment) {
-            if copies, let t = timelines[track.index], let cut = otherCut(track, timeline: t, start: start, duration: duration) {
+        let copies =
+            iso && repeats == 1 && options.seamFade == nil && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
+        if facts.fragmented == true, copies {
+            notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
+        }
+        var others: [TrackCut] = []
+        var dropped: [Int] = []
+        for track in facts.tracks
+        where track.kind != .video && track.kind != .audio && !(iso && track.kind == .attachment) {
+            if copies, let t = timelines[track.index],
+                let cut = otherCut(track, timeline: t, start: start, duration: duration)
+            {
                 others.append(cut)
             } else {
                 dropped.append(track.index)
             }
         }
-        if !others.isEmpty { notes.append("keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range") }
-        if !dropped.isEmpty { notes.append("drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))") }
-        let noop = isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
-            && others.allSatisfy { cut in timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false && cut.trimmedHead.isZero && cut.trimmedTail.isZero }
+        if !others.isEmpty {
+            notes.append(
+                "keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range"
+            )
+        }
+        if !dropped.isEmpty {
+            notes.append(
+                "drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))"
+            )
+        }
+        let noop =
+            isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
+            && others.allSatisfy { cut in
+                timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
+                    && cut.trimmedHead.isZero && cut.trimmedTail.isZero
+            }
             && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
         for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
-            notes.append("\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that")
+            notes.append(
+                "\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that"
+            )
         }
         for track in facts.tracks {
-            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else { continue }
-            notes.append("\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples")
+            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
+                continue
+            }
+            notes.append(
+                "\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples"
+            )
         }
         if iso, facts.videoTracks.contains(where: { $0.codec == "hevc" && $0.codecTag == "hev1" }), copies {
-            notes.append("writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, where they are the same throughout")
+            notes.append(
+                "writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, where they are the same throughout"
+            )
         }
-        if repeats > 1 { notes.append("repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream") }
+        if repeats > 1 {
+            notes.append(
+                "repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream"
+            )
+        }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
-            notes.append("--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first")
+            notes.append(
+                "--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first"
+            )
         }
-        if let fade = options.seamFade { notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded") }
+        if let fade = options.seamFade {
+            notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded")
+        }
         if !resolution.isZero, ClipFacts.isMatroska(output), !noop {
-            notes.append("Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)")
+            notes.append(
+                "Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)"
+            )
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
-        var plan = FixPlan(tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration, movieTimescale: timescale,
-                           notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+        var plan = FixPlan(
+            tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration,
+            movieTimescale: timescale,
+            notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
         plan.reencodeAudio = options.reencodeAudio && !noop
         return plan
     }
@@ -131,19 +188,27 @@ public enum FixPlanner {
     /// A track that is neither audio nor video (chapters, timecode, subtitles) over the planned range: the
     /// samples shown in it, from the one on at the start. nil when the track does not cover the start (it would
     /// need an empty edit) or shows nothing in the range.
-    static func otherCut(_ track: TrackFacts, timeline t: TrackTimeline, start: Rational, duration: Rational) -> TrackCut? {
-        guard let range = t.presentedRange(), range.start <= start, range.end > start, !t.samples.isEmpty else { return nil }
+    static func otherCut(_ track: TrackFacts, timeline t: TrackTimeline, start: Rational, duration: Rational)
+        -> TrackCut?
+    {
+        guard let range = t.presentedRange(), range.start <= start, range.end > start, !t.samples.isEmpty else {
+            return nil
+        }
         let tb = t.timeBase
         let mediaStart = (range.mediaStart + (start - range.start) / tb).floor
         let kept = Rational.min(duration, range.end - start)
         let mediaEnd = Rational(mediaStart) + kept / tb
-        let first = t.samples.indices.filter { t.samples[$0].pts <= mediaStart }.max { t.samples[$0].pts < t.samples[$1].pts } ?? 0
-        guard let last = t.samples.indices.filter({ Rational(t.samples[$0].pts) < mediaEnd }).max(), last >= first else { return nil }
-        return TrackCut(index: track.index, kind: track.kind, codec: track.codec, timeBase: tb, first: first, last: last,
-                        keepFrom: t.samples[first].dts, keepThrough: t.samples[last].dts, origin: t.samples[0].dts,
-                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: kept, mediaEnd: nil,
-                        startBefore: track.startSeconds, endBefore: track.endSeconds, trimmedHead: start - track.startSeconds,
-                        trimmedTail: track.endSeconds - (start + kept), sampleRate: nil, frameRate: nil)
+        let first =
+            t.samples.indices.filter { t.samples[$0].pts <= mediaStart }.max { t.samples[$0].pts < t.samples[$1].pts }
+            ?? 0
+        guard let last = t.samples.indices.filter({ Rational(t.samples[$0].pts) < mediaEnd }).max(), last >= first
+        else { return nil }
+        return TrackCut(
+            index: track.index, kind: track.kind, codec: track.codec, timeBase: tb, first: first, last: last,
+            keepFrom: t.samples[first].dts, keepThrough: t.samples[last].dts, origin: t.samples[0].dts,
+            mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: kept, mediaEnd: nil,
+            startBefore: track.startSeconds, endBefore: track.endSeconds, trimmedHead: start - track.startSeconds,
+            trimmedTail: track.endSeconds - (start + kept), sampleRate: nil, frameRate: nil)
     }
 
     /// The input already is what fix would write: every track whole, starting at 0 where it starts, nothing
@@ -154,14 +219,18 @@ public enum FixPlanner {
         let whole = cuts.allSatisfy { cut in
             let m = mappings.first { $0.track.index == cut.index }!
             // (Outside MP4 an "edit" is the file's own signal, such as an MP3's LAME delay.)
-            let start = m.timeline.edits != nil ? Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
-                                                : !iso && m.mediaStart == Rational(cut.mediaStart)
+            let start =
+                m.timeline.edits != nil
+                ? Rational(m.timeline.edits?.first?.mediaTime ?? -1) == Rational(cut.mediaStart)
+                : !iso && m.mediaStart == Rational(cut.mediaStart)
             // Matroska cannot say less than a tick: a trim of one or less is nothing to do (a video's end is
             // known to a tick either way, and doing it again and again would not be idempotent).
             let slack = facts.timestampResolution
             // A last sample stored longer than the edit shows (mediaEnd) is not presented: nothing to fix.
-            let untrimmed = slack.isZero ? cut.trimmedHead.isZero && cut.trimmedTail.isZero
-                                         : cut.trimmedHead.magnitude <= slack && cut.trimmedTail.magnitude <= slack
+            let untrimmed =
+                slack.isZero
+                ? cut.trimmedHead.isZero && cut.trimmedTail.isZero
+                : cut.trimmedHead.magnitude <= slack && cut.trimmedTail.magnitude <= slack
             return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.head == nil && cut.tail == nil
                 && untrimmed && m.start.isZero && start
         }
@@ -175,12 +244,15 @@ public enum FixPlanner {
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
-    static func videoBounds(_ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
-                            resolution: Rational = .zero, cap: Rational? = nil,
-                            notes: inout [String]) throws -> (Rational, Rational) {
+    static func videoBounds(
+        _ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
+        resolution: Rational = .zero, cap: Rational? = nil,
+        notes: inout [String]
+    ) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
-        guard let onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true }) else {
+        guard let onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true })
+        else {
             throw PlanError("the video track has no frames")
         }
         // A start inside a frame is fine for an edit list, but it must land on a whole video tick (rounding up
@@ -188,15 +260,22 @@ public enum FixPlanner {
         let startTick = Rational(-(-v.ticks(commonStart)).floor)
         var start = Rational.max(v.time(startTick), times[onScreen])
         if !frames[onScreen].isSync && reencodeHead, start != times[onScreen],
-           let boundary = times.first(where: { $0 > start && $0 < commonEnd }) {
+            let boundary = times.first(where: { $0 > start && $0 < commonEnd })
+        {
             // Re-encoding the head: start on the next frame boundary rather than a sliver of a frame.
             start = boundary
         }
         if !frames[onScreen].isSync && !reencodeHead {
-            guard let next = times.indices.first(where: { times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd }) else {
+            guard
+                let next = times.indices.first(where: {
+                    times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd
+                })
+            else {
                 throw PlanError("no keyframe inside the range every track presents, so the start cannot be a keyframe")
             }
-            notes.append("the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)")
+            notes.append(
+                "the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)"
+            )
             start = times[next]
         }
         // Frame boundaries after the start: each frame's start, and the end of the last one. A boundary within
@@ -206,7 +285,9 @@ public enum FixPlanner {
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
         // (Matroska's milliseconds: within one tick.)
         let reach = tracks.map { m in
-            m.end + (m.track.kind == .audio ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
+            m.end
+                + (m.track.kind == .audio
+                    ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
         }.min()!
         let ceiling = Rational.max(commonEnd, Rational.min(reach, v.end))
         guard let end = boundaries.filter({ $0 <= cap.map { Rational.min(ceiling, $0) } ?? ceiling }).max() else {
@@ -215,26 +296,42 @@ public enum FixPlanner {
         return (start, end)
     }
 
-    static func videoCut(_ m: Mapping, start: Rational, end: Rational, bake: Bool, notes: inout [String]) throws -> TrackCut {
+    static func videoCut(_ m: Mapping, start: Rational, end: Rational, bake: Bool, notes: inout [String]) throws
+        -> TrackCut
+    {
         let samples = m.timeline.samples
         let mediaStart = m.ticks(start).rounded
         // Decoding starts at the keyframe shown at the start (the latest sync sample at or before it).
-        var first = samples.indices.filter { samples[$0].isSync && !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }
+        var first =
+            samples.indices.filter { samples[$0].isSync && !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }
             .max { samples[$0].pts < samples[$1].pts } ?? 0
         let mediaEnd = m.ticks(end)
-        let last = samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
+        let last =
+            samples.indices.filter { Rational(samples[$0].pts) < mediaEnd && !samples[$0].isDiscarded }.max() ?? first
         var head: SegmentRender?
-        let onScreen = samples.indices.filter { !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }.max { samples[$0].pts < samples[$1].pts }
+        let onScreen = samples.indices.filter { !samples[$0].isDiscarded && samples[$0].pts <= mediaStart }.max {
+            samples[$0].pts < samples[$1].pts
+        }
         if let onScreen, !samples[onScreen].isSync {
             // --reencode-head: the frames up to the next keyframe are encoded again; copying starts there.
-            guard let next = samples.indices.filter({ samples[$0].isSync && samples[$0].pts > mediaStart && Rational(samples[$0].pts) < mediaEnd })
-                .min(by: { samples[$0].pts < samples[$1].pts }) else {
-                throw PlanError("--reencode-head: no keyframe after the start inside the clip; it would all be re-encoded")
+            guard
+                let next = samples.indices.filter({
+                    samples[$0].isSync && samples[$0].pts > mediaStart && Rational(samples[$0].pts) < mediaEnd
+                })
+                .min(by: { samples[$0].pts < samples[$1].pts })
+            else {
+                throw PlanError(
+                    "--reencode-head: no keyframe after the start inside the clip; it would all be re-encoded")
             }
-            let frames = samples.filter { !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts }.count
-            head = SegmentRender(decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
-                              reorderDelay: samples[next].pts - samples[next].dts, frames: frames)
-            notes.append("re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))")
+            let frames = samples.filter {
+                !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts
+            }.count
+            head = SegmentRender(
+                decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
+                reorderDelay: samples[next].pts - samples[next].dts, frames: frames)
+            notes.append(
+                "re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))"
+            )
             first = next
         }
         var lastCopied = max(first, last)
@@ -242,26 +339,39 @@ public enum FixPlanner {
         let kept = samples.indices.filter { $0 >= first && $0 <= lastCopied && !samples[$0].isDiscarded }
         if bake, kept.contains(where: { Rational(samples[$0].pts) >= mediaEnd }) {
             // Frames needed as references are presented after the cut: re-encode the last GOP instead.
-            guard let lastKey = kept.filter({ samples[$0].isSync && Rational(samples[$0].pts) < mediaEnd }).max(by: { samples[$0].pts < samples[$1].pts }) else {
+            guard
+                let lastKey = kept.filter({ samples[$0].isSync && Rational(samples[$0].pts) < mediaEnd }).max(by: {
+                    samples[$0].pts < samples[$1].pts
+                })
+            else {
                 throw PlanError("--target web: no keyframe inside the cut to re-encode the last GOP from")
             }
             let untilPts = mediaEnd.floor
-            let frames = samples.filter { !$0.isDiscarded && $0.pts >= samples[lastKey].pts && Rational($0.pts) < mediaEnd }.count
-            tail = SegmentRender(decodeFromDts: samples[lastKey].dts, firstPts: samples[lastKey].pts, untilPts: untilPts,
-                                 reorderDelay: samples[lastKey].pts - samples[lastKey].dts, frames: frames)
+            let frames = samples.filter {
+                !$0.isDiscarded && $0.pts >= samples[lastKey].pts && Rational($0.pts) < mediaEnd
+            }.count
+            tail = SegmentRender(
+                decodeFromDts: samples[lastKey].dts, firstPts: samples[lastKey].pts, untilPts: untilPts,
+                reorderDelay: samples[lastKey].pts - samples[lastKey].dts, frames: frames)
             notes.append("re-encodes the last GOP (\(frames) frames) so no frame is presented after the cut")
             lastCopied = samples.indices.filter { samples[$0].dts < samples[lastKey].dts && $0 >= first }.max() ?? -1
         }
         let retimed: Int64? = head == nil && samples[first].pts < mediaStart ? mediaStart : nil
         let (firstPresented, presentedFrames) = m.timeline.presentedSamples(from: Rational(mediaStart), to: mediaEnd)
-        return TrackCut(index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: max(first, lastCopied),
-                        // The whole cut re-encoded (its last GOP is its only one): nothing to copy.
-                        keepFrom: samples[first].dts, keepThrough: lastCopied >= 0 ? samples[lastCopied].dts : samples[first].dts - 1,
-                        origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: retimed, head: head, tail: tail, duration: end - start, mediaEnd: nil,
-                        startBefore: m.track.startSeconds,
-                        endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end,
-                        sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames, firstPresented: firstPresented)
+        return TrackCut(
+            index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first,
+            last: max(first, lastCopied),
+            // The whole cut re-encoded (its last GOP is its only one): nothing to copy.
+            keepFrom: samples[first].dts,
+            keepThrough: lastCopied >= 0 ? samples[lastCopied].dts : samples[first].dts - 1,
+            origin: samples.first?.dts ?? 0,
+            mediaStart: mediaStart, retimedFirstPts: retimed, head: head, tail: tail, duration: end - start,
+            mediaEnd: nil,
+            startBefore: m.track.startSeconds,
+            endBefore: m.track.endSeconds, trimmedHead: start - m.track.startSeconds,
+            trimmedTail: m.track.endSeconds - end,
+            sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames,
+            firstPresented: firstPresented)
     }
 
     /// Whether a cut keeps packets before its start for the decoder to warm up on. Matroska has no edit list to
@@ -272,10 +382,14 @@ public enum FixPlanner {
 
     /// `preRoll`: keep packets before the start for the decoder to warm up on. Matroska cannot hide them (no
     /// edit list): there the cut starts on the packet that holds the start.
-    static func audioCut(_ m: Mapping, start: Rational, duration: Rational, preRoll keepsPreRoll: Bool = true) throws -> TrackCut {
-        guard let rate = m.track.sampleRate, rate > 0 else { throw PlanError("\(Figures.trackName(m.track)) has no sample rate") }
+    static func audioCut(_ m: Mapping, start: Rational, duration: Rational, preRoll keepsPreRoll: Bool = true) throws
+        -> TrackCut
+    {
+        guard let rate = m.track.sampleRate, rate > 0 else {
+            throw PlanError("\(Figures.trackName(m.track)) has no sample rate")
+        }
         let samples = m.timeline.samples
-        let perSample = Rational(1, Int64(rate)) / m.tb          // ticks per sample (1 when the time base is 1/rate)
+        let perSample = Rational(1, Int64(rate)) / m.tb  // ticks per sample (1 when the time base is 1/rate)
         // Whole samples: the start rounded to the nearest sample, the length to the nearest sample.
         let startSample = (m.ticks(start) / perSample).rounded
         // The nearest whole number of samples, never more than the track holds from the start (a video end
@@ -283,7 +397,9 @@ public enum FixPlanner {
         let count = Swift.min((duration * Int64(rate)).rounded, ((m.end - start) * Int64(rate)).floor)
         let mediaStart = (Rational(startSample) * perSample).rounded
         let mediaEnd = (Rational(startSample + count) * perSample).rounded
-        guard let holding = samples.lastIndex(where: { $0.pts <= mediaStart && !$0.isDiscarded }) ?? samples.indices.first else {
+        guard
+            let holding = samples.lastIndex(where: { $0.pts <= mediaStart && !$0.isDiscarded }) ?? samples.indices.first
+        else {
             throw PlanError("\(Figures.trackName(m.track)) has no packets")
         }
         var first = holding
@@ -296,18 +412,21 @@ public enum FixPlanner {
         let presentedDuration = Rational(count, Int64(rate))
         let (firstPresented, _) = m.timeline.presentedSamples(from: Rational(mediaStart), to: Rational(mediaEnd))
         let endAfter = start + presentedDuration
-        return TrackCut(index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
-                        keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
-                        mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: presentedDuration,
-                        mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
-                        startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
-                        trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
-                        sampleRate: rate, frameRate: nil, presentedFrames: nil, firstPresented: firstPresented)
+        return TrackCut(
+            index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
+            keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
+            mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: presentedDuration,
+            mediaEnd: endOfLast != mediaEnd ? mediaEnd : nil,
+            startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
+            trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
+            sampleRate: rate, frameRate: nil, presentedFrames: nil, firstPresented: firstPresented)
     }
 
     /// --loops N, or for --unroll S the smallest N with N x duration >= S. Copies of the video are laid end to
     /// end without edits between them, so every kept frame must be presented inside the cut.
-    static func repeatCount(duration: Rational, options: FixOptions, cuts: [TrackCut], mappings: [Mapping]) throws -> Int {
+    static func repeatCount(duration: Rational, options: FixOptions, cuts: [TrackCut], mappings: [Mapping]) throws
+        -> Int
+    {
         var n = options.loops ?? 1
         if let target = options.unrollTo, duration < target {
             let q = target / duration
@@ -320,7 +439,11 @@ public enum FixPlanner {
             let end = Rational(cut.retimedFirstPts ?? cut.mediaStart) + cut.duration / cut.timeBase
             let stray = samples.filter { $0.dts >= cut.keepFrom && $0.dts <= cut.keepThrough && !$0.isDiscarded }
                 .contains { Rational($0.pts) >= end || $0.pts < cut.mediaStart && $0.dts != cut.keepFrom }
-            if stray { throw PlanError("cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented outside it") }
+            if stray {
+                throw PlanError(
+                    "cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented outside it"
+                )
+            }
         }
         return n
     }
@@ -335,7 +458,9 @@ public enum FixPlanner {
         for s in scales {
             let g = gcd(l, s)
             let (next, overflow) = (l / g).multipliedReportingOverflow(by: s)
-            if overflow || next > Int64(Int32.max) { return cuts.compactMap { $0.sampleRate.map(Int64.init) }.max() ?? 1000 }
+            if overflow || next > Int64(Int32.max) {
+                return cuts.compactMap { $0.sampleRate.map(Int64.init) }.max() ?? 1000
+            }
             l = next
         }
         return max(l, 1)

@@ -5,14 +5,17 @@ public enum FixVerifier {
     /// The output's tracks, in order, for the plan's cuts: audio and video only, as fix writes them.
     public static func pairs(_ plan: FixPlan, _ output: ClipFacts) -> [(cut: TrackCut, track: TrackFacts)]? {
         let tracks = output.tracks.filter { $0.kind == .video || $0.kind == .audio }
-        guard tracks.count == plan.tracks.count, zip(plan.tracks, tracks).allSatisfy({ $0.kind == $1.kind }) else { return nil }
+        guard tracks.count == plan.tracks.count, zip(plan.tracks, tracks).allSatisfy({ $0.kind == $1.kind }) else {
+            return nil
+        }
         return Array(zip(plan.tracks, tracks))
     }
 
     /// The first difference found, in a sentence; nil when the output is what was planned.
     public static func difference(_ plan: FixPlan, output: ClipFacts) -> String? {
         guard let pairs = pairs(plan, output) else {
-            return "it has \(output.tracks.filter { $0.kind == .video || $0.kind == .audio }.count) audio and video tracks where \(plan.tracks.count) were planned"
+            return
+                "it has \(output.tracks.filter { $0.kind == .video || $0.kind == .audio }.count) audio and video tracks where \(plan.tracks.count) were planned"
         }
         // Containers without edit lists (Matroska: milliseconds) place a track only to their tick.
         let slack = output.timestampResolution
@@ -28,7 +31,9 @@ public enum FixVerifier {
             if let frames = cut.presentedFrames, let count = track.frameCount, count != frames * plan.repeats {
                 return "\(name) presents \(count) frames where \(frames * plan.repeats) were planned"
             }
-            if slack.isZero, let rate = cut.sampleRate, let samples = track.sampleCount, samples != planned * Int64(rate) {
+            if slack.isZero, let rate = cut.sampleRate, let samples = track.sampleCount,
+                samples != planned * Int64(rate)
+            {
                 return "\(name) presents \(samples) samples where \(planned * Int64(rate)) were planned"
             }
         }

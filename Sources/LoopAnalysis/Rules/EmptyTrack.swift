@@ -6,10 +6,12 @@ public struct EmptyTrackRule: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         (clip.emptyTracks ?? []).map { track in
-            Finding(rule: ids[0], severity: .warning, track: track.index,
-                    message: "\(track.kind.rawValue) track \(track.index) (\(track.codec)) is declared but presents nothing (no samples, or an edit list that shows none)",
-                    hint: "drop the track: loopprep fix leaves it out",
-                    figures: [:])
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    "\(track.kind.rawValue) track \(track.index) (\(track.codec)) is declared but presents nothing (no samples, or an edit list that shows none)",
+                hint: "drop the track: loopprep fix leaves it out",
+                figures: [:])
         }
     }
 }

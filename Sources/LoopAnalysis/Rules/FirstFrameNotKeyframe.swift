@@ -7,7 +7,8 @@ public struct FirstFrameNotKeyframe: Rule {
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         clip.videoTracks.compactMap { track in
             guard track.firstFrameIsKeyframe == false else { return nil }
-            let viaEdit = (track.edits?.contains { ($0.mediaTime ?? 0) > 0 } ?? false) ? " (the edit list starts mid-GOP)" : ""
+            let viaEdit =
+                (track.edits?.contains { ($0.mediaTime ?? 0) > 0 } ?? false) ? " (the edit list starts mid-GOP)" : ""
             return Finding(
                 rule: ids[0], severity: .error, track: track.index,
                 message: "\(Figures.trackName(track)): the first presented frame is not a keyframe\(viaEdit)",

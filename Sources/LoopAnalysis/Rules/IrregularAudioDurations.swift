@@ -10,12 +10,15 @@ public struct IrregularAudioDurations: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         clip.tracks.compactMap { track in
-            guard let odd = track.irregularDurations, odd.count > 0, let frame = odd.frameTicks, let rate = track.sampleRate else { return nil }
+            guard let odd = track.irregularDurations, odd.count > 0, let frame = odd.frameTicks,
+                let rate = track.sampleRate
+            else { return nil }
             let worst = Rational(odd.largestDeviation) * track.timeBase
             let frameSamples = (Rational(frame) * track.timeBase * Int64(rate)).rounded
             return Finding(
                 rule: ids[0], severity: .warning, track: track.index,
-                message: "\(Figures.trackName(track)): \(odd.count) of \(track.packetCount) frames have a stored duration other than \(frameSamples) samples (the largest differs by \(Figures.ms(worst.magnitude)) = \(Figures.samples(worst.magnitude, rate: rate))), so the audio is not where the decoder plays it",
+                message:
+                    "\(Figures.trackName(track)): \(odd.count) of \(track.packetCount) frames have a stored duration other than \(frameSamples) samples (the largest differs by \(Figures.ms(worst.magnitude)) = \(Figures.samples(worst.magnitude, rate: rate))), so the audio is not where the decoder plays it",
                 hint: "rewrite the durations to the codec's frame length: loopprep fix",
                 figures: ["count": Double(odd.count), "ms": Figures.msValue(worst.magnitude)])
         }

@@ -6,9 +6,11 @@ public struct MoovAtEnd: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard clip.moovBeforeMdat == false else { return [] }
-        return [Finding(
-            rule: ids[0], severity: .warning,
-            message: "the moov box follows mdat: playback cannot start until the end of the file is fetched",
-            hint: "move moov first (faststart): loopprep fix")]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning,
+                message: "the moov box follows mdat: playback cannot start until the end of the file is fetched",
+                hint: "move moov first (faststart): loopprep fix")
+        ]
     }
 }

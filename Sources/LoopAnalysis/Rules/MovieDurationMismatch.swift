@@ -8,26 +8,38 @@ public struct MovieDurationMismatch: Rule {
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
-        guard let header = clip.movieDuration, let timescale = clip.movieTimescale, timescale > 0, clip.fragmented != true,
-              let end = clip.tracks.map(\.endSeconds).max() else { return [] }
+        guard let header = clip.movieDuration, let timescale = clip.movieTimescale, timescale > 0,
+            clip.fragmented != true,
+            let end = clip.tracks.map(\.endSeconds).max()
+        else { return [] }
         // Muxers round the header to whole movie ticks: a tick either way is exact enough.
-        let difference = header - end, tick = Rational(1, timescale)
+        let difference = header - end
+        let tick = Rational(1, timescale)
         guard difference > tick || difference < .zero - tick else { return [] }
         let longer = difference > .zero
         let size = longer ? difference : .zero - difference
         // Matroska: ffprobe and the players that read the Duration see the wrong length; whether a browser waits
         // on it while looping varies, so it is said, not failed on.
         if clip.isMatroska {
-            return [Finding(
-                rule: ids[0], severity: .info, message: "the Segment Duration says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
-                    + "tools and players that take the file's length from it see \(Figures.ms(size)) \(longer ? "more" : "less")",
-                hint: "rewrite the Duration: loopprep fix", figures: ["ms": Figures.msValue(difference)])]
+            return [
+                Finding(
+                    rule: ids[0], severity: .info,
+                    message:
+                        "the Segment Duration says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
+                        + "tools and players that take the file's length from it see \(Figures.ms(size)) \(longer ? "more" : "less")",
+                    hint: "rewrite the Duration: loopprep fix", figures: ["ms": Figures.msValue(difference)])
+            ]
         }
-        return [Finding(
-            rule: ids[0], severity: .warning,
-            message: "the movie header says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
-                + (longer ? "a looping player waits \(Figures.ms(size)) at the end of every loop" : "players cut the last \(Figures.ms(size))"),
-            hint: "rewrite the header: loopprep fix",
-            figures: ["ms": Figures.msValue(difference)])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning,
+                message:
+                    "the movie header says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
+                    + (longer
+                        ? "a looping player waits \(Figures.ms(size)) at the end of every loop"
+                        : "players cut the last \(Figures.ms(size))"),
+                hint: "rewrite the header: loopprep fix",
+                figures: ["ms": Figures.msValue(difference)])
+        ]
     }
 }

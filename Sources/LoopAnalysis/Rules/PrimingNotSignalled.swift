@@ -11,7 +11,8 @@ public struct PrimingNotSignalled: Rule {
             let why = track.edits == nil ? "no edit list" : "the edit list starts at 0"
             return Finding(
                 rule: ids[0], severity: .warning, track: track.index,
-                message: "\(Figures.trackName(track)) presents its encoder priming (\(why)): usually \(track.codec == "mp3" ? "1105 samples (LAME's delay and the decoder's)" : "1024 or 2112 samples") of silence at every loop",
+                message:
+                    "\(Figures.trackName(track)) presents its encoder priming (\(why)): usually \(track.codec == "mp3" ? "1105 samples (LAME's delay and the decoder's)" : "1024 or 2112 samples") of silence at every loop",
                 hint: "signal the priming with an edit list: loopprep fix")
         }
     }

@@ -11,13 +11,17 @@ public struct SeamAudioClick: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let jumps = clip.seam?.audioJump, let track = clip.mainAudio,
-              let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element }),
-              jump > options.threshold(ids[0]) else { return [] }
+            let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element }),
+            jump > options.threshold(ids[0])
+        else { return [] }
         let db = 20 * log10(jump)
-        return [Finding(
-            rule: ids[0], severity: .warning, track: track.index,
-            message: "the audio jumps by \(String(format: "%.3f", jump)) of full scale (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)",
-            hint: "fade the seam: loopprep fix --seam-fade 10",
-            figures: ["jump": jump, "channel": Double(channel + 1)])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    "the audio jumps by \(String(format: "%.3f", jump)) of full scale (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)",
+                hint: "fade the seam: loopprep fix --seam-fade 10",
+                figures: ["jump": jump, "channel": Double(channel + 1)])
+        ]
     }
 }

@@ -14,10 +14,13 @@ public struct SeamVisualJump: Rule {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
         let motion = clip.seam?.videoMotion ?? 0
         guard difference > max(options.threshold(ids[0]), 3 * motion) else { return [] }
-        return [Finding(
-            rule: ids[0], severity: .warning, track: track.index,
-            message: "the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the loop point shows as a cut",
-            hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
-            figures: ["difference": difference, "motion": motion])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    "the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the loop point shows as a cut",
+                hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
+                figures: ["difference": difference, "motion": motion])
+        ]
     }
 }

@@ -12,7 +12,8 @@ public struct StartOffset: Rule {
             // Below one tick of a container without edit lists (Matroska: 1 ms) nothing finer can be stored.
             let resolution = clip.timestampResolution
             guard !offset.isZero, offset.magnitude > resolution,
-                  offset.magnitude > halfSample || (track.kind == .video && resolution.isZero) else { return nil }
+                offset.magnitude > halfSample || (track.kind == .video && resolution.isZero)
+            else { return nil }
             let severity: Severity = offset.magnitude > halfFrame ? .error : .warning
             var parts = [Figures.ms(offset.magnitude)]
             if let rate = track.sampleRate { parts.append(Figures.samples(offset.magnitude, rate: rate)) }

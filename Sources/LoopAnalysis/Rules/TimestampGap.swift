@@ -9,7 +9,9 @@ public struct TimestampGap: Rule {
     }
 
     func breaks(_ track: TrackFacts, _ clip: ClipFacts) -> [Finding] {
-        guard track.timingBreakCount > 0, let worst = track.timingBreaks.max(by: { $0.length.magnitude < $1.length.magnitude }) else { return [] }
+        guard track.timingBreakCount > 0,
+            let worst = track.timingBreaks.max(by: { $0.length.magnitude < $1.length.magnitude })
+        else { return [] }
         let holes = track.timingBreaks.filter { $0.length > 0 }.count
         let size = Rational(Int64(clamping: worst.length.magnitude)) * track.timeBase
         var parts = [Figures.ms(size)]
@@ -18,24 +20,31 @@ public struct TimestampGap: Rule {
         let at = Figures.seconds(Rational(worst.at) * track.timeBase)
         let kinds = holes == track.timingBreaks.count ? "hole" : (holes == 0 ? "overlap" : "hole or overlap")
         let count = track.timingBreakCount
-        return [Finding(
-            rule: ids[0], severity: .warning, track: track.index,
-            message: "\(Figures.trackName(track)): \(count) timestamp \(kinds)\(count == 1 ? "" : "s"); the largest is \(parts.joined(separator: " = ")) at \(at)",
-            hint: "re-encode with constant timestamps, or cut the clip before the break",
-            figures: ["ms": Figures.msValue(size), "count": Double(count)])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    "\(Figures.trackName(track)): \(count) timestamp \(kinds)\(count == 1 ? "" : "s"); the largest is \(parts.joined(separator: " = ")) at \(at)",
+                hint: "re-encode with constant timestamps, or cut the clip before the break",
+                figures: ["ms": Figures.msValue(size), "count": Double(count)])
+        ]
     }
 
     /// A last frame lasting more than 1.5 or less than 0.5 nominal frames ends the track somewhere else than
     /// the frame count says.
     func lastFrame(_ track: TrackFacts) -> [Finding] {
         guard let last = track.lastFrameDuration, let nominal = track.nominalFrameDuration, nominal > 0,
-              2 * last > 3 * nominal || 2 * last < nominal else { return [] }
+            2 * last > 3 * nominal || 2 * last < nominal
+        else { return [] }
         let shift = Rational(last - nominal) * track.timeBase
         let direction = shift.isNegative ? "earlier" : "later"
-        return [Finding(
-            rule: ids[0], severity: .warning, track: track.index,
-            message: "\(Figures.trackName(track)): the last frame lasts \(Figures.ms(Rational(last) * track.timeBase)) instead of \(Figures.ms(Rational(nominal) * track.timeBase)); the track ends \(Figures.ms(shift.magnitude)) \(direction) than its frame count says",
-            hint: "set the last frame's duration to one frame: loopprep fix",
-            figures: ["ms": Figures.msValue(shift)])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    "\(Figures.trackName(track)): the last frame lasts \(Figures.ms(Rational(last) * track.timeBase)) instead of \(Figures.ms(Rational(nominal) * track.timeBase)); the track ends \(Figures.ms(shift.magnitude)) \(direction) than its frame count says",
+                hint: "set the last frame's duration to one frame: loopprep fix",
+                figures: ["ms": Figures.msValue(shift)])
+        ]
     }
 }

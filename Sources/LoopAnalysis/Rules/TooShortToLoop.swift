@@ -7,13 +7,17 @@ public struct TooShortToLoop: Rule {
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         let tracks = clip.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let length = tracks.map(\.endSeconds).max(), length.numerator > 0,
-              length < options.minimumLoopSeconds else { return [] }
+            length < options.minimumLoopSeconds
+        else { return [] }
         let repeats = ceilDiv(options.minimumLoopSeconds, length)
-        return [Finding(
-            rule: ids[0], severity: .warning,
-            message: "the clip lasts \(Figures.ms(length)), under \(Figures.seconds(options.minimumLoopSeconds)): a queue looper needs \(repeats) copies to reach it",
-            hint: "unroll it: loopprep fix --unroll \(Figures.decimal(options.minimumLoopSeconds, places: 1))",
-            figures: ["ms": Figures.msValue(length), "repeats": Double(repeats)])]
+        return [
+            Finding(
+                rule: ids[0], severity: .warning,
+                message:
+                    "the clip lasts \(Figures.ms(length)), under \(Figures.seconds(options.minimumLoopSeconds)): a queue looper needs \(repeats) copies to reach it",
+                hint: "unroll it: loopprep fix --unroll \(Figures.decimal(options.minimumLoopSeconds, places: 1))",
+                figures: ["ms": Figures.msValue(length), "repeats": Double(repeats)])
+        ]
     }
 
     func ceilDiv(_ a: Rational, _ b: Rational) -> Int64 {

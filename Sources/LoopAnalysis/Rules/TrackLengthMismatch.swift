@@ -7,7 +7,9 @@ public struct TrackLengthMismatch: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let video = clip.mainVideo else { return [] }
-        return clip.audioTracks.compactMap { audio in finding(video: video, audio: audio, resolution: clip.timestampResolution) }
+        return clip.audioTracks.compactMap { audio in
+            finding(video: video, audio: audio, resolution: clip.timestampResolution)
+        }
     }
 
     func finding(video: TrackFacts, audio: TrackFacts, resolution: Rational) -> Finding? {
@@ -29,7 +31,8 @@ public struct TrackLengthMismatch: Rule {
         }
         return Finding(
             rule: audioLonger ? ids[0] : ids[1], severity: severity, track: longer.index,
-            message: "\(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \(Figures.trackName(shorter))",
+            message:
+                "\(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \(Figures.trackName(shorter))",
             hint: "trim every track to the shortest: loopprep fix",
             figures: figures)
     }

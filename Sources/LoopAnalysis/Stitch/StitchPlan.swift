@@ -7,7 +7,9 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
     public let rawValue: String
 
     public init?(rawValue: String) {
-        guard rawValue == "none" || Self.aliases[rawValue] != nil || Self.xfadeNames.contains(rawValue) else { return nil }
+        guard rawValue == "none" || Self.aliases[rawValue] != nil || Self.xfadeNames.contains(rawValue) else {
+            return nil
+        }
         self.rawValue = rawValue
     }
 
@@ -20,20 +22,27 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
     public static let slideUp = TransitionKind("slide-up"), slideDown = TransitionKind("slide-down")
 
     /// loopprep's first names for xfade's transitions.
-    static let aliases = ["crossfade": "fade", "fade-black": "fadeblack", "slide-left": "slideleft", "slide-right": "slideright",
-                          "slide-up": "slideup", "slide-down": "slidedown"]
+    static let aliases = [
+        "crossfade": "fade", "fade-black": "fadeblack", "slide-left": "slideleft", "slide-right": "slideright",
+        "slide-up": "slideup", "slide-down": "slidedown",
+    ]
 
     /// Every transition FFmpeg 5.1's xfade draws (`ffmpeg -h filter=xfade`; `custom` needs an expression).
     public static let xfadeNames = [
         "fade", "wipeleft", "wiperight", "wipeup", "wipedown", "slideleft", "slideright", "slideup", "slidedown",
-        "circlecrop", "rectcrop", "distance", "fadeblack", "fadewhite", "radial", "smoothleft", "smoothright", "smoothup",
-        "smoothdown", "circleopen", "circleclose", "vertopen", "vertclose", "horzopen", "horzclose", "dissolve", "pixelize",
-        "diagtl", "diagtr", "diagbl", "diagbr", "hlslice", "hrslice", "vuslice", "vdslice", "hblur", "fadegrays", "wipetl",
+        "circlecrop", "rectcrop", "distance", "fadeblack", "fadewhite", "radial", "smoothleft", "smoothright",
+        "smoothup",
+        "smoothdown", "circleopen", "circleclose", "vertopen", "vertclose", "horzopen", "horzclose", "dissolve",
+        "pixelize",
+        "diagtl", "diagtr", "diagbl", "diagbr", "hlslice", "hrslice", "vuslice", "vdslice", "hblur", "fadegrays",
+        "wipetl",
         "wipetr", "wipebl", "wipebr", "squeezeh", "squeezev", "zoomin", "fadefast", "fadeslow",
     ]
 
     public static var allCases: [TransitionKind] {
-        [.none] + ["crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"].map(TransitionKind.init)
+        [.none]
+            + ["crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"].map(
+                TransitionKind.init)
             + xfadeNames.map(TransitionKind.init)
     }
 
@@ -47,7 +56,8 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
 /// The gain curves of FFmpeg's afade and acrossfade (by their names), for the audio under a transition: the
 /// outgoing clip fades out on the curve, the incoming one in. qsin (a quarter sine) keeps the power constant.
 public enum FadeCurve: String, Codable, Sendable, CaseIterable {
-    case tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade
+    case tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc,
+        nofade
 
     /// The gain at `x` in [0, 1] of a fade in (a fade out is the gain at 1 - x).
     public func gain(_ x: Double) -> Double {
@@ -71,7 +81,9 @@ public enum FadeCurve: String, Codable, Sendable, CaseIterable {
         case .desi: return g <= 0.5 ? Foundation.pow(2 * g, 3) / 2 : 1 - Foundation.pow(2 * (1 - g), 3) / 2
         case .losi:
             let a = 1 / (1 - 0.787) - 1
-            let value = 1 / (1 + Foundation.exp(-(g - 0.5) * a * 2)), low = 1 / (1 + Foundation.exp(a)), high = 1 / (1 + Foundation.exp(-a))
+            let value = 1 / (1 + Foundation.exp(-(g - 0.5) * a * 2))
+            let low = 1 / (1 + Foundation.exp(a))
+            let high = 1 / (1 + Foundation.exp(-a))
             return (value - low) / (high - low)
         case .sinc: return g >= 1 ? 1 : sin(.pi * (1 - g)) / (.pi * (1 - g))
         case .isinc: return g <= 0 ? 0 : 1 - sin(.pi * g) / (.pi * g)
@@ -84,7 +96,10 @@ public struct TransitionRequest: Codable, Sendable, Equatable {
     public var kind: TransitionKind
     /// Seconds, as asked; the plan rounds it to whole frames.
     public var duration: Rational
-    public init(kind: TransitionKind, duration: Rational) { self.kind = kind; self.duration = duration }
+    public init(kind: TransitionKind, duration: Rational) {
+        self.kind = kind
+        self.duration = duration
+    }
 }
 
 /// What the timeline needs to know of a clip (after it was cut to its shortest track, as fix does).
@@ -92,7 +107,10 @@ public struct StitchClip: Codable, Sendable, Equatable {
     public var path: String
     /// Presented video frames (after in and out points), on the output's frame grid.
     public var frames: Int
-    public init(path: String, frames: Int) { self.path = path; self.frames = frames }
+    public init(path: String, frames: Int) {
+        self.path = path
+        self.frames = frames
+    }
 }
 
 /// A span of the output, in frames and seconds.
@@ -135,11 +153,15 @@ public struct StitchTimeline: Codable, Sendable, Equatable {
 
 public enum StitchPlanner {
     /// `transitions[j]` joins clip j to clip j+1; with `loop`, the last one joins the last clip to the first.
-    public static func timeline(_ clips: [StitchClip], transitions: [TransitionRequest], frameRate: Rational, sampleRate: Int?,
-                                loop: Bool) throws -> StitchTimeline {
+    public static func timeline(
+        _ clips: [StitchClip], transitions: [TransitionRequest], frameRate: Rational, sampleRate: Int?,
+        loop: Bool
+    ) throws -> StitchTimeline {
         guard !clips.isEmpty else { throw PlanError("nothing to stitch") }
         let joinCount = loop ? clips.count : clips.count - 1
-        guard transitions.count == joinCount else { throw PlanError("\(joinCount) joins need \(joinCount) transitions, got \(transitions.count)") }
+        guard transitions.count == joinCount else {
+            throw PlanError("\(joinCount) joins need \(joinCount) transitions, got \(transitions.count)")
+        }
         guard frameRate.numerator > 0 else { throw PlanError("no frame rate") }
         // Transition lengths in whole frames (the audio follows the video's exact time).
         let lengths = try transitions.enumerated().map { j, t -> Int in
@@ -159,7 +181,9 @@ public enum StitchPlanner {
         func seconds(_ frame: Int) -> Rational { Rational(Int64(frame)) / frameRate }
         func sample(_ frame: Int) -> Int64? { sampleRate.map { (seconds(frame) * Int64($0)).rounded } }
         func span(_ a: Int, _ b: Int) -> Span {
-            Span(startFrame: a, endFrame: b, start: seconds(a), end: seconds(b), startSample: sample(a), endSample: sample(b))
+            Span(
+                startFrame: a, endFrame: b, start: seconds(a), end: seconds(b), startSample: sample(a),
+                endSample: sample(b))
         }
         // Clip i starts where clip i-1 ends minus their transition; with a loop, the first clip's opening is
         // consumed by the wrap-around at the end, so output frame 0 is its frame `lengths.last`.
@@ -167,10 +191,14 @@ public enum StitchPlanner {
         var joins: [StitchTimeline.JoinEntry] = []
         var at = loop ? -lengths[joinCount - 1] : 0
         for (i, clip) in clips.enumerated() {
-            let start = at, end = at + clip.frames
+            let start = at
+            let end = at + clip.frames
             entries.append(.init(path: clip.path, span: span(max(start, 0), end)))
             if i < clips.count - 1 {
-                joins.append(.init(from: i, to: i + 1, kind: transitions[i].kind, frames: lengths[i], span: span(end - lengths[i], end)))
+                joins.append(
+                    .init(
+                        from: i, to: i + 1, kind: transitions[i].kind, frames: lengths[i],
+                        span: span(end - lengths[i], end)))
             }
             at = end - (i < clips.count - 1 ? lengths[i] : 0)
         }
@@ -179,10 +207,14 @@ public enum StitchPlanner {
         let total = at
         if loop {
             let t = lengths[joinCount - 1]
-            joins.append(.init(from: clips.count - 1, to: 0, kind: transitions[joinCount - 1].kind, frames: t, span: span(total - t, total)))
+            joins.append(
+                .init(
+                    from: clips.count - 1, to: 0, kind: transitions[joinCount - 1].kind, frames: t,
+                    span: span(total - t, total)))
         }
         let frames = total
-        return StitchTimeline(frameRate: frameRate, sampleRate: sampleRate, loop: loop, clips: entries, joins: joins, frames: frames,
-                              duration: seconds(frames), samples: sample(frames))
+        return StitchTimeline(
+            frameRate: frameRate, sampleRate: sampleRate, loop: loop, clips: entries, joins: joins, frames: frames,
+            duration: seconds(frames), samples: sample(frames))
     }
 }

@@ -12,16 +12,20 @@ struct AVCConfig: Equatable {
 
     init?(_ bytes: [UInt8]) {
         guard bytes.count >= 7, bytes[0] == 1 else { return nil }
-        profile = bytes[1]; compatibility = bytes[2]; level = bytes[3]
+        profile = bytes[1]
+        compatibility = bytes[2]
+        level = bytes[3]
         lengthSize = Int(bytes[4] & 3) + 1
         var i = 5
         func list() -> [[UInt8]]? {
             guard i < bytes.count else { return nil }
-            let count = Int(bytes[i] & (i == 5 ? 0x1f : 0xff)); i += 1
+            let count = Int(bytes[i] & (i == 5 ? 0x1f : 0xff))
+            i += 1
             return sizedUnits(bytes, at: &i, count: count)
         }
         guard let s = list(), let p = list() else { return nil }
-        sps = s; pps = p
+        sps = s
+        pps = p
         trailer = Array(bytes[i...])
     }
 
@@ -52,7 +56,10 @@ struct AVCConfig: Equatable {
         out.reserveCapacity(b.count)
         var zeros = 0
         for x in b {
-            if zeros >= 2 && x == 3 { zeros = 0; continue }
+            if zeros >= 2 && x == 3 {
+                zeros = 0
+                continue
+            }
             zeros = x == 0 ? zeros + 1 : 0
             out.append(x)
         }
@@ -65,21 +72,26 @@ func sizedUnits(_ bytes: [UInt8], at i: inout Int, count: Int) -> [[UInt8]]? {
     var out: [[UInt8]] = []
     for _ in 0..<count {
         guard i + 2 <= bytes.count else { return nil }
-        let n = Int(bytes[i]) << 8 | Int(bytes[i + 1]); i += 2
+        let n = Int(bytes[i]) << 8 | Int(bytes[i + 1])
+        i += 2
         guard i + n <= bytes.count else { return nil }
-        out.append(Array(bytes[i..<i + n])); i += n
+        out.append(Array(bytes[i..<i + n]))
+        i += n
     }
     return out
 }
 
 /// NAL units of an Annex B byte stream (start codes 00 00 01 or 00 00 00 01).
 func annexBUnits(_ b: [UInt8]) -> [[UInt8]] {
-    var starts: [(Int, Int)] = []   // (start code position, payload start)
+    var starts: [(Int, Int)] = []  // (start code position, payload start)
     var i = 0
     while i + 2 < b.count {
         if b[i] == 0 && b[i + 1] == 0 && b[i + 2] == 1 {
-            starts.append((i > 0 && b[i - 1] == 0 ? i - 1 : i, i + 3)); i += 3
-        } else { i += 1 }
+            starts.append((i > 0 && b[i - 1] == 0 ? i - 1 : i, i + 3))
+            i += 3
+        } else {
+            i += 1
+        }
     }
     return starts.enumerated().map { k, s in
         var end = k + 1 < starts.count ? starts[k + 1].0 : b.count
@@ -92,7 +104,9 @@ func annexBUnits(_ b: [UInt8]) -> [[UInt8]] {
 func lengthPrefixed(_ units: [[UInt8]], size: Int) -> [UInt8] {
     var out: [UInt8] = []
     for u in units {
-        for k in stride(from: size - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: u.count >> (8 * k))) }
+        for k in stride(from: size - 1, through: 0, by: -1) {
+            out.append(UInt8(truncatingIfNeeded: u.count >> (8 * k)))
+        }
         out += u
     }
     return out
@@ -111,9 +125,15 @@ struct BitReader {
     /// Exp-Golomb unsigned.
     mutating func ue() -> Int? {
         var zeros = 0
-        while let b = bit(), b == 0 { zeros += 1; if zeros > 31 { return nil } }
+        while let b = bit(), b == 0 {
+            zeros += 1
+            if zeros > 31 { return nil }
+        }
         var value = 0
-        for _ in 0..<zeros { guard let b = bit() else { return nil }; value = value << 1 | b }
+        for _ in 0..<zeros {
+            guard let b = bit() else { return nil }
+            value = value << 1 | b
+        }
         return (1 << zeros) - 1 + value
     }
 }

@@ -10,7 +10,8 @@ struct HEVCConfig: Equatable {
     var arrays: [(type: UInt8, units: [[UInt8]])]
 
     static func == (a: HEVCConfig, b: HEVCConfig) -> Bool {
-        a.header == b.header && a.arrays.map(\.type) == b.arrays.map(\.type) && a.arrays.map(\.units) == b.arrays.map(\.units)
+        a.header == b.header && a.arrays.map(\.type) == b.arrays.map(\.type)
+            && a.arrays.map(\.units) == b.arrays.map(\.units)
     }
 
     init?(_ bytes: [UInt8]) {
@@ -20,7 +21,8 @@ struct HEVCConfig: Equatable {
         arrays = []
         for _ in 0..<Int(bytes[22]) {
             guard i + 3 <= bytes.count else { return nil }
-            let type = bytes[i], count = Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            let type = bytes[i]
+            let count = Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
             i += 3
             guard let units = sizedUnits(bytes, at: &i, count: count) else { return nil }
             arrays.append((type, units))
@@ -45,7 +47,11 @@ struct HEVCConfig: Equatable {
     mutating func append(_ units: [[UInt8]]) {
         for unit in units {
             let type = HEVC.type(unit)
-            if let k = arrays.firstIndex(where: { $0.type & 0x3f == type }) { arrays[k].units.append(unit) } else { arrays.append((type, [unit])) }
+            if let k = arrays.firstIndex(where: { $0.type & 0x3f == type }) {
+                arrays[k].units.append(unit)
+            } else {
+                arrays.append((type, [unit]))
+            }
         }
     }
 }
@@ -76,20 +82,25 @@ enum HEVC {
         var w = BitWriter()
         switch type(nal) {
         case 32:
-            r.skip(4); w.write(own, bits: 4)
+            r.skip(4)
+            w.write(own, bits: 4)
         case 33:
             guard let vps = r.u(4), let sub = r.u(3), let nesting = r.u(1) else { throw bad("SPS") }
-            w.write(refers ?? vps, bits: 4); w.write(sub, bits: 3); w.write(nesting, bits: 1)
+            w.write(refers ?? vps, bits: 4)
+            w.write(sub, bits: 3)
+            w.write(nesting, bits: 1)
             let ptl = r.position
             guard skipProfileTierLevel(&r, subLayers: sub), r.ue() != nil else { throw bad("SPS") }
             // The profile, tier and level bits as they were, then the new id.
-            var copy = BitReader(r.bytes); copy.position = ptl
+            var copy = BitReader(r.bytes)
+            copy.position = ptl
             guard let idStart = Self.positionOfSPSID(r.bytes, from: ptl, subLayers: sub) else { throw bad("SPS") }
             w.copy(from: &copy, bits: idStart - ptl)
             w.ue(own)
         case 34:
-            guard let _ = r.ue(), let sps = r.ue() else { throw bad("PPS") }
-            w.ue(own); w.ue(refers ?? sps)
+            guard r.ue() != nil, let sps = r.ue() else { throw bad("PPS") }
+            w.ue(own)
+            w.ue(refers ?? sps)
         default:
             throw MediaError("encode", reason: "NAL unit type \(type(nal)) is not a parameter set")
         }
@@ -98,17 +109,20 @@ enum HEVC {
     }
 
     private static func positionOfSPSID(_ rbsp: [UInt8], from start: Int, subLayers: Int) -> Int? {
-        var r = BitReader(rbsp); r.position = start
+        var r = BitReader(rbsp)
+        r.position = start
         return skipProfileTierLevel(&r, subLayers: subLayers) ? r.position : nil
     }
 
     /// profile_tier_level(1, max_sub_layers_minus1).
     static func skipProfileTierLevel(_ r: inout BitReader, subLayers: Int) -> Bool {
-        r.skip(96)    // general profile space, tier, profile idc, 32 compatibility flags, 48 constraint bits, level idc
-        var profilePresent: [Int] = [], levelPresent: [Int] = []
+        r.skip(96)  // general profile space, tier, profile idc, 32 compatibility flags, 48 constraint bits, level idc
+        var profilePresent: [Int] = []
+        var levelPresent: [Int] = []
         for _ in 0..<subLayers {
             guard let p = r.u(1), let l = r.u(1) else { return false }
-            profilePresent.append(p); levelPresent.append(l)
+            profilePresent.append(p)
+            levelPresent.append(l)
         }
         if subLayers > 0 { r.skip(2 * (8 - subLayers)) }
         for i in 0..<subLayers {
@@ -128,7 +142,9 @@ enum HEVC {
         w.align()
     }
 
-    static func bad(_ what: String) -> MediaError { MediaError("encode", reason: "the encoder wrote an HEVC \(what) loopprep cannot read") }
+    static func bad(_ what: String) -> MediaError {
+        MediaError("encode", reason: "the encoder wrote an HEVC \(what) loopprep cannot read")
+    }
 
     /// Adds emulation-prevention bytes (00 00 0x with x <= 3 -> 00 00 03 0x).
     static func escape(_ b: [UInt8]) -> [UInt8] {
@@ -136,7 +152,10 @@ enum HEVC {
         out.reserveCapacity(b.count + b.count / 64)
         var zeros = 0
         for x in b {
-            if zeros >= 2 && x <= 3 { out.append(3); zeros = 0 }
+            if zeros >= 2 && x <= 3 {
+                out.append(3)
+                zeros = 0
+            }
             out.append(x)
             zeros = x == 0 ? zeros + 1 : 0
         }
@@ -174,30 +193,48 @@ struct HEVCSliceContext {
     /// From the encoder's own SPS and PPS (one of each: x265's).
     init(sps: [UInt8], pps: [UInt8]) throws {
         var r = BitReader(AVCConfig.unescape(Array(sps.dropFirst(2))))
-        guard let _ = r.u(4), let sub = r.u(3) else { throw HEVC.bad("SPS") }
+        guard r.u(4) != nil, let sub = r.u(3) else { throw HEVC.bad("SPS") }
         r.skip(1)
-        guard HEVC.skipProfileTierLevel(&r, subLayers: sub), let sid = r.ue(), let chroma = r.ue() else { throw HEVC.bad("SPS") }
+        guard HEVC.skipProfileTierLevel(&r, subLayers: sub), let sid = r.ue(), let chroma = r.ue() else {
+            throw HEVC.bad("SPS")
+        }
         spsID = sid
         if chroma == 3 { separateColourPlanes = r.u(1) == 1 }
         chromaArrayType = separateColourPlanes ? 0 : chroma
         guard let width = r.ue(), let height = r.ue() else { throw HEVC.bad("SPS") }
-        if r.u(1) == 1 { for _ in 0..<4 { _ = r.ue() } }                       // conformance window
-        _ = r.ue(); _ = r.ue()                                                   // bit depths
+        if r.u(1) == 1 { for _ in 0..<4 { _ = r.ue() } }  // conformance window
+        _ = r.ue()
+        _ = r.ue()  // bit depths
         guard let pocMinus4 = r.ue() else { throw HEVC.bad("SPS") }
         pocLsbBits = pocMinus4 + 4
         let allSubLayers = r.u(1) == 1
-        for _ in (allSubLayers ? 0 : sub)...sub { _ = r.ue(); _ = r.ue(); _ = r.ue() }
+        for _ in (allSubLayers ? 0 : sub)...sub {
+            _ = r.ue()
+            _ = r.ue()
+            _ = r.ue()
+        }
         guard let minCb = r.ue(), let diffCb = r.ue() else { throw HEVC.bad("SPS") }
-        _ = r.ue(); _ = r.ue(); _ = r.ue(); _ = r.ue()                           // transform block sizes and depths
-        let ctbLog2 = minCb + 3 + diffCb, ctb = 1 << ctbLog2
+        _ = r.ue()
+        _ = r.ue()
+        _ = r.ue()
+        _ = r.ue()  // transform block sizes and depths
+        let ctbLog2 = minCb + 3 + diffCb
+        let ctb = 1 << ctbLog2
         let ctbs = ((width + ctb - 1) / ctb) * ((height + ctb - 1) / ctb)
         ctbAddressBits = ctbs > 1 ? Int.bitWidth - (ctbs - 1).leadingZeroBitCount : 0
         if r.u(1) == 1, r.u(1) == 1 { try Self.skipScalingList(&r) }
-        r.skip(1)                                                                // amp
+        r.skip(1)  // amp
         sao = r.u(1) == 1
-        if r.u(1) == 1 { r.skip(8); _ = r.ue(); _ = r.ue(); r.skip(1) }          // pcm
+        if r.u(1) == 1 {
+            r.skip(8)
+            _ = r.ue()
+            _ = r.ue()
+            r.skip(1)
+        }  // pcm
         guard let sets = r.ue() else { throw HEVC.bad("SPS") }
-        for i in 0..<sets { shortTermSets.append(try Self.shortTermSet(&r, index: i, count: sets, known: shortTermSets)) }
+        for i in 0..<sets {
+            shortTermSets.append(try Self.shortTermSet(&r, index: i, count: sets, known: shortTermSets))
+        }
         longTermPresent = r.u(1) == 1
         if longTermPresent {
             guard let n = r.ue() else { throw HEVC.bad("SPS") }
@@ -207,33 +244,41 @@ struct HEVCSliceContext {
         temporalMVP = r.u(1) == 1
 
         var p = BitReader(AVCConfig.unescape(Array(pps.dropFirst(2))))
-        guard let pid = p.ue(), let _ = p.ue() else { throw HEVC.bad("PPS") }
+        guard let pid = p.ue(), p.ue() != nil else { throw HEVC.bad("PPS") }
         ppsID = pid
         dependentSlices = p.u(1) == 1
         outputFlag = p.u(1) == 1
         extraBits = p.u(3) ?? 0
-        p.skip(1)                                                                // sign data hiding
+        p.skip(1)  // sign data hiding
         cabacInitPresent = p.u(1) == 1
-        _ = p.ue(); _ = p.ue(); _ = p.se()                                       // ref idx defaults, init qp
-        p.skip(1)                                                                // constrained intra
+        _ = p.ue()
+        _ = p.ue()
+        _ = p.se()  // ref idx defaults, init qp
+        p.skip(1)  // constrained intra
         let transformSkip = p.u(1) == 1
-        if p.u(1) == 1 { _ = p.ue() }                                            // cu qp delta depth
-        _ = p.se(); _ = p.se()
+        if p.u(1) == 1 { _ = p.ue() }  // cu qp delta depth
+        _ = p.se()
+        _ = p.se()
         chromaQPOffsetsInSlice = p.u(1) == 1
-        weightedPred = p.u(1) == 1; weightedBipred = p.u(1) == 1
-        p.skip(1)                                                                // transquant bypass
-        let tiles = p.u(1) == 1, wpp = p.u(1) == 1
+        weightedPred = p.u(1) == 1
+        weightedBipred = p.u(1) == 1
+        p.skip(1)  // transquant bypass
+        let tiles = p.u(1) == 1
+        let wpp = p.u(1) == 1
         tilesOrWPP = tiles || wpp
         if tiles {
             guard let columns = p.ue(), let rows = p.ue() else { throw HEVC.bad("PPS") }
-            if p.u(1) == 0 { for _ in 0..<(columns + rows) { _ = p.ue() } }     // not uniform: sizes
-            p.skip(1)                                                            // loop filter across tiles
+            if p.u(1) == 0 { for _ in 0..<(columns + rows) { _ = p.ue() } }  // not uniform: sizes
+            p.skip(1)  // loop filter across tiles
         }
         loopFilterAcrossSlices = p.u(1) == 1
         if p.u(1) == 1 {
             deblockingOverride = p.u(1) == 1
             deblockingDisabled = p.u(1) == 1
-            if !deblockingDisabled { _ = p.se(); _ = p.se() }
+            if !deblockingDisabled {
+                _ = p.se()
+                _ = p.se()
+            }
         }
         if p.u(1) == 1 { try Self.skipScalingList(&p) }
         listsModification = p.u(1) == 1
@@ -241,11 +286,11 @@ struct HEVCSliceContext {
         headerExtension = p.u(1) == 1
         if p.u(1) == 1 {
             let range = p.u(1) == 1
-            p.skip(3)                                                            // multilayer, 3d, scc
+            p.skip(3)  // multilayer, 3d, scc
             guard p.u(4) == 0 else { throw HEVC.bad("PPS extension") }
             if range {
-                if transformSkip { _ = p.ue() }                                  // log2 max transform skip size
-                p.skip(1)                                                        // cross-component prediction
+                if transformSkip { _ = p.ue() }  // log2 max transform skip size
+                p.skip(1)  // cross-component prediction
                 chromaQPOffsetList = p.u(1) == 1
             }
         }
@@ -255,7 +300,10 @@ struct HEVCSliceContext {
     static func skipScalingList(_ r: inout BitReader) throws {
         for size in 0..<4 {
             for _ in stride(from: 0, to: 6, by: size == 3 ? 3 : 1) {
-                if r.u(1) == 0 { _ = r.ue(); continue }
+                if r.u(1) == 0 {
+                    _ = r.ue()
+                    continue
+                }
                 let coefficients = min(64, 1 << (4 + size * 2))
                 if size > 1 { _ = r.se() }
                 for _ in 0..<coefficients { _ = r.se() }
@@ -265,13 +313,20 @@ struct HEVCSliceContext {
     }
 
     /// st_ref_pic_set(idx): how many deltas it has, and how many of them the current picture uses.
-    static func shortTermSet(_ r: inout BitReader, index: Int, count: Int, known: [(deltas: Int, used: Int)]) throws -> (deltas: Int, used: Int) {
+    static func shortTermSet(_ r: inout BitReader, index: Int, count: Int, known: [(deltas: Int, used: Int)]) throws
+        -> (deltas: Int, used: Int)
+    {
         if index != 0, r.u(1) == 1 {
             var delta = 1
-            if index == count { guard let d = r.ue() else { throw HEVC.bad("RPS") }; delta = d + 1 }
+            if index == count {
+                guard let d = r.ue() else { throw HEVC.bad("RPS") }
+                delta = d + 1
+            }
             guard index - delta >= 0, index - delta < known.count else { throw HEVC.bad("RPS") }
-            r.skip(1); _ = r.ue()                                                // sign, abs delta
-            var deltas = 0, used = 0
+            r.skip(1)
+            _ = r.ue()  // sign, abs delta
+            var deltas = 0
+            var used = 0
             for _ in 0...known[index - delta].deltas {
                 let usedFlag = r.u(1) == 1
                 let useDelta = usedFlag ? true : r.u(1) == 1
@@ -299,7 +354,10 @@ struct HEVCSliceContext {
         func fail() -> MediaError { HEVC.bad("slice header") }
         guard let first = r.u(1) else { throw fail() }
         w.write(first, bits: 1)
-        if (16...23).contains(type) { guard let f = r.u(1) else { throw fail() }; w.write(f, bits: 1) }
+        if (16...23).contains(type) {
+            guard let f = r.u(1) else { throw fail() }
+            w.write(f, bits: 1)
+        }
         guard r.ue() != nil else { throw fail() }
         w.ue(id)
         let rest = r.position
@@ -318,7 +376,9 @@ struct HEVCSliceContext {
             if type != 19 && type != 20 {
                 r.skip(pocLsbBits)
                 if r.u(1) == 0 {
-                    currentUsed = try Self.shortTermSet(&r, index: shortTermSets.count, count: shortTermSets.count, known: shortTermSets).used
+                    currentUsed = try Self.shortTermSet(
+                        &r, index: shortTermSets.count, count: shortTermSets.count, known: shortTermSets
+                    ).used
                 } else if shortTermSets.count > 1 {
                     let bits = Int.bitWidth - (shortTermSets.count - 1).leadingZeroBitCount
                     guard let k = r.u(bits), k < shortTermSets.count else { throw fail() }
@@ -344,14 +404,16 @@ struct HEVCSliceContext {
                 }
                 if temporalMVP { temporal = r.u(1) == 1 }
             }
-            var saoLuma = false, saoChroma = false
+            var saoLuma = false
+            var saoChroma = false
             if sao {
                 saoLuma = r.u(1) == 1
                 if chromaArrayType != 0 { saoChroma = r.u(1) == 1 }
             }
             if sliceType == 0 || sliceType == 1 {
                 let b = sliceType == 0
-                var l0 = 0, l1 = 0
+                var l0 = 0
+                var l1 = 0
                 if r.u(1) == 1 {
                     l0 = r.ue() ?? 0
                     if b { l1 = r.ue() ?? 0 }
@@ -368,18 +430,24 @@ struct HEVCSliceContext {
                     if b { fromL0 = r.u(1) == 1 }
                     if (fromL0 && l0 > 0) || (!fromL0 && l1 > 0) { _ = r.ue() }
                 }
-                if (weightedPred && !b) || (weightedBipred && b) { throw fail() }   // x265 is run without weighted prediction
-                _ = r.ue()                                                          // five minus max merge candidates
+                if (weightedPred && !b) || (weightedBipred && b) { throw fail() }  // x265 is run without weighted prediction
+                _ = r.ue()  // five minus max merge candidates
             }
-            _ = r.se()                                                              // slice qp delta
-            if chromaQPOffsetsInSlice { _ = r.se(); _ = r.se() }
+            _ = r.se()  // slice qp delta
+            if chromaQPOffsetsInSlice {
+                _ = r.se()
+                _ = r.se()
+            }
             if chromaQPOffsetList { r.skip(1) }
             var override = false
             if deblockingOverride { override = r.u(1) == 1 }
             var disabled = deblockingDisabled
             if override {
                 disabled = r.u(1) == 1
-                if !disabled { _ = r.se(); _ = r.se() }
+                if !disabled {
+                    _ = r.se()
+                    _ = r.se()
+                }
             }
             if loopFilterAcrossSlices && (saoLuma || saoChroma || !disabled) { r.skip(1) }
         }
@@ -399,7 +467,8 @@ struct HEVCSliceContext {
         guard r.u(1) == 1 else { throw fail() }
         while r.position % 8 != 0 { guard r.u(1) == 0 else { throw fail() } }
         guard r.position <= rbsp.count * 8 else { throw fail() }
-        var copy = BitReader(rbsp); copy.position = rest
+        var copy = BitReader(rbsp)
+        copy.position = rest
         w.copy(from: &copy, bits: headerEnd - rest)
         w.write(1, bits: 1)
         w.align()
@@ -414,7 +483,10 @@ struct BitWriter {
 
     mutating func write(_ value: Int, bits: Int) {
         for k in stride(from: bits - 1, through: 0, by: -1) {
-            if used == 8 { bytes.append(0); used = 0 }
+            if used == 8 {
+                bytes.append(0)
+                used = 0
+            }
             if (value >> k) & 1 == 1 { bytes[bytes.count - 1] |= UInt8(0x80 >> used) }
             used += 1
         }
@@ -422,7 +494,8 @@ struct BitWriter {
 
     /// Exp-Golomb unsigned.
     mutating func ue(_ value: Int) {
-        let code = value + 1, length = Int.bitWidth - code.leadingZeroBitCount
+        let code = value + 1
+        let length = Int.bitWidth - code.leadingZeroBitCount
         write(0, bits: length - 1)
         write(code, bits: length)
     }
@@ -438,7 +511,10 @@ struct BitWriter {
 extension BitReader {
     mutating func u(_ n: Int) -> Int? {
         var value = 0
-        for _ in 0..<n { guard let b = bit() else { return nil }; value = value << 1 | b }
+        for _ in 0..<n {
+            guard let b = bit() else { return nil }
+            value = value << 1 | b
+        }
         return value
     }
 
@@ -460,8 +536,10 @@ struct HEVCRenumbering {
     let ppsID: Int
 
     init(encoderSets: [[UInt8]], taken config: HEVCConfig) throws {
-        guard let vps = encoderSets.first(where: { HEVC.type($0) == 32 }), let sps = encoderSets.first(where: { HEVC.type($0) == 33 }),
-              let pps = encoderSets.first(where: { HEVC.type($0) == 34 }) else {
+        guard let vps = encoderSets.first(where: { HEVC.type($0) == 32 }),
+            let sps = encoderSets.first(where: { HEVC.type($0) == 33 }),
+            let pps = encoderSets.first(where: { HEVC.type($0) == 34 })
+        else {
             throw MediaError("encode", reason: "the HEVC encoder gave no VPS, SPS and PPS")
         }
         func free(_ type: UInt8, below limit: Int) throws -> Int {
@@ -471,9 +549,14 @@ struct HEVCRenumbering {
             }
             return id
         }
-        let v = try free(32, below: 16), s = try free(33, below: 16), p = try free(34, below: 64)
+        let v = try free(32, below: 16)
+        let s = try free(33, below: 16)
+        let p = try free(34, below: 64)
         original = [vps, sps, pps]
-        units = [try HEVC.renumber(vps, own: v, refers: nil), try HEVC.renumber(sps, own: s, refers: v), try HEVC.renumber(pps, own: p, refers: s)]
+        units = [
+            try HEVC.renumber(vps, own: v, refers: nil), try HEVC.renumber(sps, own: s, refers: v),
+            try HEVC.renumber(pps, own: p, refers: s),
+        ]
         slices = try HEVCSliceContext(sps: sps, pps: pps)
         ppsID = p
     }
@@ -495,7 +578,8 @@ extension HEVCConfig {
     /// Two configurations clash if a parameter set id means different bytes in each.
     func clashes(with other: HEVCConfig) -> Bool {
         for type: UInt8 in 32...34 {
-            let mine = Dictionary(units(type).compactMap { u in HEVC.ids(u).map { ($0.own, u) } }, uniquingKeysWith: { a, _ in a })
+            let mine = Dictionary(
+                units(type).compactMap { u in HEVC.ids(u).map { ($0.own, u) } }, uniquingKeysWith: { a, _ in a })
             for u in other.units(type) { if let id = HEVC.ids(u)?.own, let m = mine[id], m != u { return true } }
         }
         return false
@@ -528,7 +612,7 @@ enum HEVCSampleEntry {
             let units = FrameBytes.content(bytes, codec: "hevc", extradata: config.bytes)
             let sets = units.filter { (32...34).contains(HEVC.type($0)) }
             guard !sets.isEmpty else { continue }
-            guard sets.allSatisfy(known.contains) else { return }          // new parameters mid-stream: stays hev1
+            guard sets.allSatisfy(known.contains) else { return }  // new parameters mid-stream: stays hev1
             replaced[k] = lengthPrefixed(units.filter { !(32...34).contains(HEVC.type($0)) }, size: config.lengthSize)
         }
         for (k, bytes) in replaced { layout.entries[k].replacement = bytes }
@@ -542,7 +626,9 @@ enum HEVCSampleEntry {
         out.replaceSubrange(12..<16, with: Array("hvc1".utf8))
         let entry = Array(out[8...])
         guard let range = hvcCRange(entry), var config = HEVCConfig(Array(entry[range])) else { return out }
-        for k in config.arrays.indices where (32...34).contains(config.arrays[k].type & 0x3f) { config.arrays[k].type |= 0x80 }
+        for k in config.arrays.indices where (32...34).contains(config.arrays[k].type & 0x3f) {
+            config.arrays[k].type |= 0x80
+        }
         out.replaceSubrange((8 + range.lowerBound)..<(8 + range.upperBound), with: config.bytes)
         return out
     }

@@ -7,11 +7,12 @@ enum Opus {
         guard let toc = packet.first else { return nil }
         let config = Int(toc >> 3)
         // Frame length in 1/400 s units (2.5 ms = 120 samples): SILK 10/20/40/60 ms, hybrid 10/20 ms, CELT 2.5/5/10/20 ms.
-        let quarterMs: Int64 = switch config {
-        case 0..<12: [40, 80, 160, 240][config % 4]
-        case 12..<16: [40, 80][config % 2]
-        default: [10, 20, 40, 80][config % 4]
-        }
+        let quarterMs: Int64 =
+            switch config {
+            case 0..<12: [40, 80, 160, 240][config % 4]
+            case 12..<16: [40, 80][config % 2]
+            default: [10, 20, 40, 80][config % 4]
+            }
         let frames: Int64
         switch toc & 3 {
         case 0: frames = 1
@@ -25,7 +26,9 @@ enum Opus {
 
     /// The OpusHead with its pre-skip (bytes 10-11, little-endian) set to `preSkip`; nil if it cannot say it.
     static func head(_ head: [UInt8], preSkip: Int64) -> [UInt8]? {
-        guard head.count >= 19, head.starts(with: Array("OpusHead".utf8)), (0...0xffff).contains(preSkip) else { return nil }
+        guard head.count >= 19, head.starts(with: Array("OpusHead".utf8)), (0...0xffff).contains(preSkip) else {
+            return nil
+        }
         var out = head
         out[10] = UInt8(preSkip & 0xff)
         out[11] = UInt8(preSkip >> 8)

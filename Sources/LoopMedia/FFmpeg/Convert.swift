@@ -9,7 +9,9 @@ final class FrameFitter {
     private var scaler: ScaleContext?
 
     init(width: Int32, height: Int32, format: Int32) {
-        self.width = width; self.height = height; self.format = AVPixelFormat(rawValue: format)
+        self.width = width
+        self.height = height
+        self.format = AVPixelFormat(rawValue: format)
     }
 
     func fit(_ frame: Frame) throws -> Frame {
@@ -17,25 +19,34 @@ final class FrameFitter {
         if f.width == width && f.height == height && f.format == format.rawValue { return frame }
         // The largest even-sized picture of the source's shape that fits the target.
         let scale = min(Double(width) / Double(f.width), Double(height) / Double(f.height))
-        let w = Int32(Double(f.width) * scale / 2) * 2, h = Int32(Double(f.height) * scale / 2) * 2
-        let x0 = (width - w) / 4 * 2, y0 = (height - h) / 4 * 2
+        let w = Int32(Double(f.width) * scale / 2) * 2
+        let h = Int32(Double(f.height) * scale / 2) * 2
+        let x0 = (width - w) / 4 * 2
+        let y0 = (height - h) / 4 * 2
         if scaler == nil || scaler!.width != w || scaler!.height != h {
             scaler = ScaleContext(width: w, height: h, format: format, flags: lp_sws_bicubic)
         }
         let out = try Frame()
         let o = out.pointer
-        o.pointee.width = width; o.pointee.height = height; o.pointee.format = format.rawValue
+        o.pointee.width = width
+        o.pointee.height = height
+        o.pointee.format = format.rawValue
         o.pointee.color_range = f.color_range
         try check(av_frame_get_buffer(o, 0), "scale frame")
-        guard let desc = av_pix_fmt_desc_get(format) else { throw MediaError("scale frame", reason: "unknown pixel format") }
+        guard let desc = av_pix_fmt_desc_get(format) else {
+            throw MediaError("scale frame", reason: "unknown pixel format")
+        }
         // Black everywhere, then the picture in the middle.
         let planes = Int(desc.pointee.nb_components)
         var dst: [UnsafeMutablePointer<UInt8>?] = [nil, nil, nil, nil]
         var strides: [Int32] = [0, 0, 0, 0]
-        let data = o.pointee.data, lines = o.pointee.linesize
-        let bases = [data.0, data.1, data.2, data.3], linesizes = [lines.0, lines.1, lines.2, lines.3]
+        let data = o.pointee.data
+        let lines = o.pointee.linesize
+        let bases = [data.0, data.1, data.2, data.3]
+        let linesizes = [lines.0, lines.1, lines.2, lines.3]
         for p in 0..<min(planes, 3) {
-            let sx = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_w), sy = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_h)
+            let sx = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_w)
+            let sy = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_h)
             let black: UInt8 = p == 0 ? (f.color_range == AVCOL_RANGE_JPEG ? 0 : 16) : 128
             let rows = Int(-((-height) >> sy))
             bases[p]!.update(repeating: black, count: Int(linesizes[p]) * rows)
@@ -53,12 +64,18 @@ final class Resampler {
     let outChannels: Int
 
     init(fromRate: Int, fromChannels: Int, toRate: Int, toChannels: Int) throws {
-        var inLayout = AVChannelLayout(), outLayout = AVChannelLayout()
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
         av_channel_layout_default(&inLayout, Int32(fromChannels))
         av_channel_layout_default(&outLayout, Int32(toChannels))
-        defer { av_channel_layout_uninit(&inLayout); av_channel_layout_uninit(&outLayout) }
-        try check(swr_alloc_set_opts2(&context, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(toRate), &inLayout, AV_SAMPLE_FMT_FLTP,
-                                      Int32(fromRate), 0, nil), "resample")
+        defer {
+            av_channel_layout_uninit(&inLayout)
+            av_channel_layout_uninit(&outLayout)
+        }
+        try check(
+            swr_alloc_set_opts2(
+                &context, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(toRate), &inLayout, AV_SAMPLE_FMT_FLTP,
+                Int32(fromRate), 0, nil), "resample")
         try check(swr_init(context), "resample")
         outChannels = toChannels
     }
@@ -75,14 +92,22 @@ final class Resampler {
             return p
         }
         let outs = (0..<outChannels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
-        defer { ins.forEach { $0.deallocate() }; outs.forEach { $0.deallocate() } }
-        var outPointers: [UnsafeMutablePointer<UInt8>?] = outs.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self) }
-        var inPointers: [UnsafePointer<UInt8>?] = ins.map { UnsafePointer(UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+        defer {
+            ins.forEach { $0.deallocate() }
+            outs.forEach { $0.deallocate() }
+        }
+        var outPointers: [UnsafeMutablePointer<UInt8>?] = outs.map {
+            UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)
+        }
+        var inPointers: [UnsafePointer<UInt8>?] = ins.map {
+            UnsafePointer(UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self))
+        }
         let produced: Int32
         if chunk == nil {
             produced = try check(swr_convert(context, &outPointers, Int32(capacity), nil, 0), "resample")
         } else {
-            produced = try check(swr_convert(context, &outPointers, Int32(capacity), &inPointers, Int32(inCount)), "resample")
+            produced = try check(
+                swr_convert(context, &outPointers, Int32(capacity), &inPointers, Int32(inCount)), "resample")
         }
         return outs.map { Array(UnsafeBufferPointer(start: $0, count: Int(produced))) }
     }

@@ -9,12 +9,16 @@ public final class Decoder {
     /// `fast`: for measurements on a thumbnail, skip in-loop filtering (invisible at 64x36, ~25% faster).
     /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
     /// than the stream's; frames come out on it.
-    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil) throws {
+    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil)
+        throws
+    {
         let stream = input.stream(index)
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw MediaError("open decoder", reason: "no decoder for codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))",
-                             code: lp_error_decoder_not_found)
+            throw MediaError(
+                "open decoder",
+                reason: "no decoder for codec \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))",
+                code: lp_error_decoder_not_found)
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open decoder", code: lp_error_enomem) }
         context = ctx

@@ -18,7 +18,8 @@ public final class AudioEncoder {
     init(like input: InputFile, stream index: Int, globalHeader: Bool) throws {
         let par = input.stream(index).pointee.codecpar.pointee
         guard let codec = avcodec_find_encoder(par.codec_id) else {
-            throw MediaError("open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")
+            throw MediaError(
+                "open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
         context = ctx
@@ -51,7 +52,8 @@ public final class AudioEncoder {
     /// Planar float first (AAC), then what the encoder lists first.
     static func preferredFormat(_ codec: UnsafePointer<AVCodec>) -> AVSampleFormat {
         guard let formats = lp_codec_sample_formats(codec) else { return AV_SAMPLE_FMT_FLTP }
-        var i = 0, first = formats[0]
+        var i = 0
+        var first = formats[0]
         while formats[i] != AV_SAMPLE_FMT_NONE {
             if formats[i] == AV_SAMPLE_FMT_FLTP { return AV_SAMPLE_FMT_FLTP }
             i += 1
@@ -103,7 +105,9 @@ public final class AudioEncoder {
 
 /// Sends a frame (nil flushes) to an encoder and hands every packet it gives back to `emit`. EAGAIN and EOF
 /// end the loop; other errors are thrown.
-func sendToEncoder(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: Frame?, _ emit: (Packet) throws -> Void) throws {
+func sendToEncoder(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: Frame?, _ emit: (Packet) throws -> Void)
+    throws
+{
     let r = avcodec_send_frame(context, frame?.pointer)
     if r < 0 && r != lp_error_eof { throw MediaError("encode", code: r) }
     let packet = try Packet()
@@ -126,8 +130,14 @@ extension Frame {
         let v = max(-1, min(1, value))
         switch av_get_packed_sample_fmt(format) {
         case AV_SAMPLE_FMT_U8: base[i] = UInt8(clamping: Int((v * 128).rounded()) + 128)
-        case AV_SAMPLE_FMT_S16: base.withMemoryRebound(to: Int16.self, capacity: i + 1) { $0[i] = Int16(clamping: Int((v * 32767).rounded())) }
-        case AV_SAMPLE_FMT_S32: base.withMemoryRebound(to: Int32.self, capacity: i + 1) { $0[i] = Int32(clamping: Int64((Double(v) * 2147483647).rounded())) }
+        case AV_SAMPLE_FMT_S16:
+            base.withMemoryRebound(to: Int16.self, capacity: i + 1) {
+                $0[i] = Int16(clamping: Int((v * 32767).rounded()))
+            }
+        case AV_SAMPLE_FMT_S32:
+            base.withMemoryRebound(to: Int32.self, capacity: i + 1) {
+                $0[i] = Int32(clamping: Int64((Double(v) * 2_147_483_647).rounded()))
+            }
         case AV_SAMPLE_FMT_FLT: base.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] = value }
         case AV_SAMPLE_FMT_DBL: base.withMemoryRebound(to: Double.self, capacity: i + 1) { $0[i] = Double(value) }
         default: break

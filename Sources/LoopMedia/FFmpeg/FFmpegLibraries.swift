@@ -4,9 +4,14 @@ import CFFmpeg
 /// 7.1 and 9.0, and a report says which did the work ("libavformat 59.27.100, libavcodec 59.37.100, ...").
 public enum FFmpegLibraries {
     public static let description: String = {
-        func v(_ name: String, _ version: UInt32) -> String { "\(name) \(version >> 16).\((version >> 8) & 0xff).\(version & 0xff)" }
-        return [v("libavformat", avformat_version()), v("libavcodec", avcodec_version()), v("libavutil", avutil_version()),
-                v("libavfilter", avfilter_version()), v("libswscale", swscale_version()), v("libswresample", swresample_version())]
-            .joined(separator: ", ")
+        func v(_ name: String, _ version: UInt32) -> String {
+            "\(name) \(version >> 16).\((version >> 8) & 0xff).\(version & 0xff)"
+        }
+        return [
+            v("libavformat", avformat_version()), v("libavcodec", avcodec_version()), v("libavutil", avutil_version()),
+            v("libavfilter", avfilter_version()), v("libswscale", swscale_version()),
+            v("libswresample", swresample_version()),
+        ]
+        .joined(separator: ", ")
     }()
 }

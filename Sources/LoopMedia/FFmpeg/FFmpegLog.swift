@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// FFmpeg logs to stderr by default, which would interleave with our diagnostics. loopprep silences it
 /// (our errors carry FFmpeg's reason instead); `--verbose` routes it to stderr with a prefix.
@@ -16,7 +17,6 @@ public enum FFmpegLog {
     }
 }
 
-import Foundation
 enum FileHandleOutput {
     static func standardError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }

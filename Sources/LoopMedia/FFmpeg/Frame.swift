@@ -32,7 +32,8 @@ public final class Frame {
             let channel = av_channel_layout_channel_from_index(&layout, UInt32(c))
             var buffer = [CChar](repeating: 0, count: 32)
             guard channel.rawValue >= 0, layout.order != AV_CHANNEL_ORDER_UNSPEC,
-                  av_channel_name(&buffer, buffer.count, channel) > 0 else { return "CH\(c + 1)" }
+                av_channel_name(&buffer, buffer.count, channel) > 0
+            else { return "CH\(c + 1)" }
             return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
@@ -46,8 +47,12 @@ public final class Frame {
         switch av_get_packed_sample_fmt(format) {
         case AV_SAMPLE_FMT_U8: return (Float(base[i]) - 128) / 128
         case AV_SAMPLE_FMT_S16: return base.withMemoryRebound(to: Int16.self, capacity: i + 1) { Float($0[i]) / 32768 }
-        case AV_SAMPLE_FMT_S32: return base.withMemoryRebound(to: Int32.self, capacity: i + 1) { Float($0[i]) / 2147483648 }
-        case AV_SAMPLE_FMT_S64: return base.withMemoryRebound(to: Int64.self, capacity: i + 1) { Float(Double($0[i]) / 9.223372036854775807e18) }
+        case AV_SAMPLE_FMT_S32:
+            return base.withMemoryRebound(to: Int32.self, capacity: i + 1) { Float($0[i]) / 2_147_483_648 }
+        case AV_SAMPLE_FMT_S64:
+            return base.withMemoryRebound(to: Int64.self, capacity: i + 1) {
+                Float(Double($0[i]) / 9.223372036854775807e18)
+            }
         case AV_SAMPLE_FMT_FLT: return base.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] }
         case AV_SAMPLE_FMT_DBL: return base.withMemoryRebound(to: Double.self, capacity: i + 1) { Float($0[i]) }
         default: return 0

@@ -22,7 +22,8 @@ public final class InputFile {
         self.path = path
         // FLV and MPEG-PS declare streams only as packets arrive, and raw ADTS AAC says its sample rate only in
         // them: every opening of one must look, or a reopened file has no stream (or no rate) to write.
-        if streamsComeWithPackets || streamCount == 0 || (0..<streamCount).contains(where: { !parametersComplete($0) }) {
+        if streamsComeWithPackets || streamCount == 0 || (0..<streamCount).contains(where: { !parametersComplete($0) })
+        {
             try findStreamInfo()
         }
     }
@@ -41,7 +42,9 @@ public final class InputFile {
     var declaredDuration: Rational? {
         let d = context.pointee.duration
         // Before avformat_find_stream_info only the demuxer sets it (from the header); after, it says how it came.
-        guard d != lp_nopts_value, d >= 0, !streamInfoRead || context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM else { return nil }
+        guard d != lp_nopts_value, d >= 0,
+            !streamInfoRead || context.pointee.duration_estimation_method == AVFMT_DURATION_FROM_STREAM
+        else { return nil }
         return Rational(d, Int64(AV_TIME_BASE))
     }
     /// FLV and MPEG-PS (AVFMTCTX_NOHEADER) declare their streams only as packets arrive.
@@ -136,9 +139,12 @@ struct PacketRetimer {
         let n = read[index, default: 0]
         read[index] = n + 1
         guard let timeline = timelines[index], n < timeline.samples.count else { return }
-        let known = timeline.samples[n], p = packet.pointer
+        let known = timeline.samples[n]
+        let p = packet.pointer
         if timeline.timeBase != input.timeBase(index) {
-            p.pointee.pts = known.pts; p.pointee.dts = known.dts; p.pointee.duration = known.duration
+            p.pointee.pts = known.pts
+            p.pointee.dts = known.dts
+            p.pointee.duration = known.duration
             return
         }
         // Relative to the time the packet has, so a timeline rebased to the file's 0 (MPEG-PS) still fits.

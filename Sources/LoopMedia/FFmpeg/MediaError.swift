@@ -9,7 +9,9 @@ public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
     public var code: Int32?
 
     public init(_ operation: String, reason: String, code: Int32? = nil) {
-        self.operation = operation; self.reason = reason; self.code = code
+        self.operation = operation
+        self.reason = reason
+        self.code = code
     }
 
     public init(_ operation: String, code: Int32) {
@@ -33,8 +35,12 @@ extension MediaError {
         let ns = error as NSError
         guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
         let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
-        let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
-        let missing = ns.domain == NSCocoaErrorDomain && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(ns.code)
+        let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+            $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil
+        }
+        let missing =
+            ns.domain == NSCocoaErrorDomain
+            && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(ns.code)
         let reason = underlying ?? (missing ? "No such file or directory" : ns.localizedDescription)
         return (path.map { "\($0): " } ?? "") + reason.replacingOccurrences(of: "\n", with: " ")
     }
@@ -54,7 +60,8 @@ extension MediaError {
         let meaning: String
         switch code {
         case lp_error_invaliddata, lp_error_einval:
-            meaning = "FFmpeg's muxer refused the copied stream (a codec, tag or timestamp this container does not take)"
+            meaning =
+                "FFmpeg's muxer refused the copied stream (a codec, tag or timestamp this container does not take)"
         case lp_error_enospc: meaning = "the disk is full"
         case lp_error_enomem: meaning = "out of memory"
         default: meaning = "FFmpeg could not write it"

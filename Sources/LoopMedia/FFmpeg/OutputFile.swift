@@ -44,7 +44,8 @@ public final class OutputFile {
 
     /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
     public static func accepts(format: String, codec: String) -> Bool {
-        guard let muxer = av_guess_format(format, nil, nil), let descriptor = avcodec_descriptor_get_by_name(codec) else { return false }
+        guard let muxer = av_guess_format(format, nil, nil), let descriptor = avcodec_descriptor_get_by_name(codec)
+        else { return false }
         return avformat_query_codec(muxer, descriptor.pointee.id, FF_COMPLIANCE_NORMAL) == 1
     }
 
@@ -97,7 +98,10 @@ public final class OutputFile {
     func setExtradata(_ bytes: [UInt8], stream: Int) throws {
         let par = context.pointee.streams[stream]!.pointee.codecpar!
         av_freep(&par.pointee.extradata)
-        guard let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+        guard
+            let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(
+                to: UInt8.self)
+        else {
             throw MediaError("add stream", code: lp_error_enomem)
         }
         buffer.update(from: bytes, count: bytes.count)
@@ -143,7 +147,10 @@ public final class OutputFile {
 
     public func finish() throws {
         try check(av_write_trailer(context), "finish output")
-        if ioOpen { avio_closep(&context.pointee.pb); ioOpen = false }
+        if ioOpen {
+            avio_closep(&context.pointee.pb)
+            ioOpen = false
+        }
         if let presentedDuration, isMatroska {
             try SegmentDuration.write(path, seconds: presentedDuration)
         }

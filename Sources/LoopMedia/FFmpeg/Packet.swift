@@ -30,7 +30,9 @@ public final class Packet {
     /// Samples to drop at the start and end of this packet (AV_PKT_DATA_SKIP_SAMPLES: two little-endian u32).
     public var skipSamples: (start: Int64, end: Int64)? {
         var size: Int = 0
-        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else { return nil }
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else {
+            return nil
+        }
         func u32(_ at: Int) -> Int64 {
             Int64(data[at]) | Int64(data[at + 1]) << 8 | Int64(data[at + 2]) << 16 | Int64(data[at + 3]) << 24
         }

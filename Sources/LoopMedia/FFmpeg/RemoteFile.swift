@@ -14,7 +14,9 @@ final class LocalFile: ByteSource {
     let size: Int64
 
     init(_ path: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else { throw MediaError("open", reason: "cannot open \(path)") }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw MediaError("open", reason: "cannot open \(path)")
+        }
         handle = file
         size = Int64(try file.seekToEnd())
     }
@@ -44,7 +46,9 @@ public final class RemoteFile: ByteSource {
         let n = avio_size(io)
         Self.count(url, 1)
         avio_closep(&ctx)
-        guard n > 0 else { throw MediaError("open", reason: "the server does not say the file's size, so it cannot be read by ranges") }
+        guard n > 0 else {
+            throw MediaError("open", reason: "the server does not say the file's size, so it cannot be read by ranges")
+        }
         size = n
     }
 
@@ -80,7 +84,9 @@ public final class RemoteFile: ByteSource {
 
     /// `path` itself when it is local; a remote clip downloaded to a temporary beside `destination` (fix copies
     /// byte ranges of a local file), which the caller removes with `temporaries.remove`.
-    public static func localCopy(of path: String, beside destination: String, temporaries: TemporaryFiles) throws -> String {
+    public static func localCopy(of path: String, beside destination: String, temporaries: TemporaryFiles) throws
+        -> String
+    {
         guard isRemote(path) else { return path }
         let temp = try temporaries.make(beside: destination)
         do { try download(path, to: temp) } catch {
@@ -94,7 +100,9 @@ public final class RemoteFile: ByteSource {
     static func download(_ url: String, to path: String) throws {
         let remote = try RemoteFile(url)
         FileManager.default.createFile(atPath: path, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: path) else { throw MediaError("download", reason: "cannot write \(path)") }
+        guard let out = FileHandle(forWritingAtPath: path) else {
+            throw MediaError("download", reason: "cannot write \(path)")
+        }
         defer { try? out.close() }
         var offset: Int64 = 0
         while offset < remote.size {

@@ -9,7 +9,10 @@ final class ScaleContext {
     private var key: (Int32, Int32, Int32) = (0, 0, -1)
 
     init(width: Int32, height: Int32, format: AVPixelFormat, flags: Int32) {
-        self.width = width; self.height = height; self.format = format; self.flags = flags
+        self.width = width
+        self.height = height
+        self.format = format
+        self.flags = flags
     }
     deinit { lp_sws_free(context) }
 
@@ -23,7 +26,8 @@ final class ScaleContext {
             key = (f.width, f.height, f.format)
         }
         guard let context else { throw MediaError("scale frame", reason: "unsupported pixel format or size") }
-        var srcData = f.data, srcStride = f.linesize
+        var srcData = f.data
+        var srcStride = f.linesize
         let rows = try withUnsafePointer(to: &srcData) { dataTuple in
             try withUnsafePointer(to: &srcStride) { strideTuple in
                 let src = UnsafeRawPointer(dataTuple).assumingMemoryBound(to: UnsafePointer<UInt8>?.self)

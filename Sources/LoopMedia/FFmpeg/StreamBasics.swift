@@ -8,14 +8,15 @@ extension InputFile {
         let par = st.codecpar.pointee
         // A cover picture (MP4 covr, Matroska attachment shown as a stream) is one still, not a video track.
         let attachedPicture = st.disposition & Int32(AV_DISPOSITION_ATTACHED_PIC) != 0
-        let kind: TrackKind = switch par.codec_type {
-        case AVMEDIA_TYPE_VIDEO: attachedPicture ? .attachment : .video
-        case AVMEDIA_TYPE_AUDIO: .audio
-        case AVMEDIA_TYPE_SUBTITLE: .subtitle
-        case AVMEDIA_TYPE_DATA: .data
-        case AVMEDIA_TYPE_ATTACHMENT: .attachment
-        default: .unknown
-        }
+        let kind: TrackKind =
+            switch par.codec_type {
+            case AVMEDIA_TYPE_VIDEO: attachedPicture ? .attachment : .video
+            case AVMEDIA_TYPE_AUDIO: .audio
+            case AVMEDIA_TYPE_SUBTITLE: .subtitle
+            case AVMEDIA_TYPE_DATA: .data
+            case AVMEDIA_TYPE_ATTACHMENT: .attachment
+            default: .unknown
+            }
         let codec = String(cString: avcodec_get_name(par.codec_id))
         var profile: String?
         let profileID = par.profile != AV_PROFILE_UNKNOWN ? par.profile : Self.profileFromExtradata(par)
@@ -27,19 +28,24 @@ extension InputFile {
         // The four-character code, where the container has one (MP4, MOV: the sample entry's name).
         if par.codec_tag != 0, formatName.hasPrefix("mov,") {
             let t = par.codec_tag
-            b.codecTag = String(decoding: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: t >> UInt32($0)) }, as: UTF8.self)
+            b.codecTag = String(
+                decoding: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: t >> UInt32($0)) }, as: UTF8.self)
         }
         if kind == .video {
-            b.width = Int(par.width); b.height = Int(par.height)
+            b.width = Int(par.width)
+            b.height = Int(par.height)
             b.rotation = rotation(index)
             if rate.num > 0 && rate.den > 0 { b.declaredFrameRate = Rational(Int64(rate.num), Int64(rate.den)) }
         }
         if kind == .audio {
-            b.sampleRate = Int(par.sample_rate); b.channels = Int(par.ch_layout.nb_channels)
+            b.sampleRate = Int(par.sample_rate)
+            b.channels = Int(par.ch_layout.nb_channels)
             if par.initial_padding > 0 { b.codecDelay = Int64(par.initial_padding) }
             if par.codec_id == AV_CODEC_ID_OPUS, b.codecDelay == nil { b.codecDelay = Self.opusPreSkip(par) }
         }
-        if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) { b.primingRemoved = Int64(String(cString: tag.pointee.value)) }
+        if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) {
+            b.primingRemoved = Int64(String(cString: tag.pointee.value))
+        }
         if let lang = av_dict_get(st.metadata, "language", nil, 0) {
             let value = String(cString: lang.pointee.value)
             if value != "und" { b.language = value }
@@ -53,7 +59,9 @@ extension InputFile {
     /// Clockwise degrees from the display matrix (FFmpeg reports counter-clockwise).
     private func rotation(_ index: Int) -> Int? {
         var size: Int = 0
-        guard let data = lp_stream_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else { return nil }
+        guard let data = lp_stream_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 36 else {
+            return nil
+        }
         let ccw = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
         guard ccw.isFinite else { return nil }
         let cw = (Int((-ccw).rounded()) % 360 + 360) % 360

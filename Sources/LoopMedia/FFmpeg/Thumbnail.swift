@@ -20,11 +20,20 @@ public struct RGBImage: Sendable, Equatable {
     public var pixels: [UInt8]
 
     public init(width: Int, height: Int, fill: (UInt8, UInt8, UInt8) = (0, 0, 0)) {
-        self.width = width; self.height = height
+        self.width = width
+        self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 3)
-        for i in 0..<(width * height) { pixels[3 * i] = fill.0; pixels[3 * i + 1] = fill.1; pixels[3 * i + 2] = fill.2 }
+        for i in 0..<(width * height) {
+            pixels[3 * i] = fill.0
+            pixels[3 * i + 1] = fill.1
+            pixels[3 * i + 2] = fill.2
+        }
     }
-    init(width: Int, height: Int, pixels: [UInt8]) { self.width = width; self.height = height; self.pixels = pixels }
+    init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
 }
 
 /// Owns a swscale context that converts frames (of whatever size and format) to one output size and format.
@@ -34,7 +43,8 @@ final class Scaler {
     let bytesPerPixel: Int
 
     init(width: Int, height: Int, format: AVPixelFormat = AV_PIX_FMT_GRAY8) {
-        self.width = width; self.height = height
+        self.width = width
+        self.height = height
         bytesPerPixel = format == AV_PIX_FMT_RGB24 ? 3 : 1
         context = ScaleContext(width: Int32(width), height: Int32(height), format: format, flags: lp_sws_area)
     }

@@ -30,11 +30,14 @@ final class TransitionGraph {
         graph.pointee.nb_threads = 1
         let f = frame.pointer.pointee
         let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
-        let args = "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=\(frameRate.denominator)/\(frameRate.numerator)"
+        let args =
+            "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=\(frameRate.denominator)/\(frameRate.numerator)"
             + ":pixel_aspect=\(sar.num)/\(sar.den):frame_rate=\(frameRate.numerator)/\(frameRate.denominator)"
         func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
             var ctx: UnsafeMutablePointer<AVFilterContext>?
-            try check(avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph), "draw transition")
+            try check(
+                avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph),
+                "draw transition")
             guard let ctx else { throw MediaError("draw transition", reason: "FFmpeg made no \(filter) filter") }
             return ctx
         }
@@ -57,7 +60,11 @@ final class TransitionGraph {
             try check(avfilter_graph_config(graph, nil), "draw transition")
         } catch {
             avfilter_graph_free(&self.graph)
-            throw MediaError("draw transition", reason: "FFmpeg's xfade could not draw \(name) on \(f.width)x\(f.height) \(Self.formatName(f.format)) video: \(MediaError.describe(error))")
+            throw MediaError(
+                "draw transition",
+                reason:
+                    "FFmpeg's xfade could not draw \(name) on \(f.width)x\(f.height) \(Self.formatName(f.format)) video: \(MediaError.describe(error))"
+            )
         }
     }
 
@@ -80,7 +87,11 @@ final class TransitionGraph {
         for frame in [a, b] {
             let f = frame.pointer.pointee
             guard f.width == shape.width, f.height == shape.height, f.format == shape.format else {
-                throw MediaError("draw transition", reason: "the clips' frames differ (\(shape.width)x\(shape.height) \(Self.formatName(shape.format)) and \(f.width)x\(f.height) \(Self.formatName(f.format))); --normalize re-encodes them to one format")
+                throw MediaError(
+                    "draw transition",
+                    reason:
+                        "the clips' frames differ (\(shape.width)x\(shape.height) \(Self.formatName(shape.format)) and \(f.width)x\(f.height) \(Self.formatName(f.format))); --normalize re-encodes them to one format"
+                )
             }
         }
         for (source, frame) in [(outgoing, a), (incoming, b)] {

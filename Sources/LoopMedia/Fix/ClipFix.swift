@@ -6,15 +6,21 @@ import LoopAnalysis
 /// unless `replacing` says so.
 public enum ClipFix {
     /// Rules an output must not trip, or it is discarded.
-    public static let mustBeClean: Set = ["audio-longer-than-video", "video-longer-than-audio", "start-offset",
-                                          "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track",
-                                          "movie-duration-mismatch", "irregular-audio-durations"]
+    public static let mustBeClean: Set = [
+        "audio-longer-than-video", "video-longer-than-audio", "start-offset",
+        "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track",
+        "movie-duration-mismatch", "irregular-audio-durations",
+    ]
 
-    public static func fix(_ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
-                           dryRun: Bool, temporaries: TemporaryFiles) -> FileReport {
+    public static func fix(
+        _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
+        dryRun: Bool, temporaries: TemporaryFiles
+    ) -> FileReport {
         // The source's index is let go before the output is probed: two hour-long indexes need not be held.
         var source: Probe.Result?
-        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch { return ClipAnalysis.unreadable(path: path, error: error) }
+        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
+            return ClipAnalysis.unreadable(path: path, error: error)
+        }
         let before = source!.facts
         var plan: FixPlan
         do {
@@ -25,8 +31,9 @@ public enum ClipFix {
         var destination = destination
         let conversion: (format: String, path: String)?
         do {
-            conversion = try Self.conversion(before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio,
-                                             to: options.convertTo)
+            conversion = try Self.conversion(
+                before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio,
+                to: options.convertTo)
         } catch {
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
@@ -34,17 +41,25 @@ public enum ClipFix {
             destination = conversion.path
             plan.isNoop = false
             // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
-            plan.movieTimescale = FixPlanner.movieTimescale(plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
-            plan.notes.append(Self.keptContainers.contains(before.container)
-                ? "--to \(conversion.format): writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
-                : "\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it")
+            plan.movieTimescale = FixPlanner.movieTimescale(
+                plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
+            plan.notes.append(
+                Self.keptContainers.contains(before.container)
+                    ? "--to \(conversion.format): writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
+                    : "\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
+            )
             if FileManager.default.fileExists(atPath: destination), sameFile(path, destination) {
-                return failed(path, before, analysis, reason: "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)", plan: plan)
+                return failed(
+                    path, before, analysis,
+                    reason:
+                        "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)",
+                    plan: plan)
             }
         }
         if dryRun {
-            return FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
-                              fix: FixOutcome(status: .planned, plan: plan, before: before))
+            return FileReport(
+                path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+                fix: FixOutcome(status: .planned, plan: plan, before: before))
         }
         do {
             let temp = try temporaries.make(beside: destination)
@@ -53,8 +68,9 @@ public enum ClipFix {
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
-                try write(path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp,
-                          converting: conversion?.format, temporaries: temporaries)
+                try write(
+                    path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp,
+                    converting: conversion?.format, temporaries: temporaries)
             }
             source = nil
             let written = try Probe.probe(temp, keepInput: false, locations: true)
@@ -65,22 +81,34 @@ public enum ClipFix {
             strict.disabled = nil
             if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
                 // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
-                let aacInMatroska = after.isMatroska && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
-                let hint = aacInMatroska ? " (Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)" : ""
-                return failed(path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)", plan: plan)
+                let aacInMatroska =
+                    after.isMatroska && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
+                let hint =
+                    aacInMatroska
+                    ? " (Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)" : ""
+                return failed(
+                    path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)",
+                    plan: plan)
             }
-            if let difference = try FixVerifier.difference(plan, output: after) ?? firstFrameDifference(plan, expected: firstFrames, output: written) {
-                return failed(path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
+            if let difference = try FixVerifier.difference(plan, output: after)
+                ?? firstFrameDifference(plan, expected: firstFrames, output: written)
+            {
+                return failed(
+                    path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
             }
             try temporaries.commit(temp, to: destination)
             var shown = after
             shown.path = destination
-            return FileReport(path: path, facts: shown, findings: findings,
-                              fix: FixOutcome(status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
+            return FileReport(
+                path: path, facts: shown, findings: findings,
+                fix: FixOutcome(
+                    status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
         } catch {
             let folder = (destination as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                return failed(path, before, analysis, reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
+                return failed(
+                    path, before, analysis,
+                    reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
             }
             return failed(path, before, analysis, reason: MediaError.whileWriting(error), plan: plan)
         }
@@ -90,24 +118,35 @@ public enum ClipFix {
     static func plannedFirstFrames(_ plan: FixPlan, source: Probe.Result) throws -> [Int: [[UInt8]]] {
         var out: [Int: [[UInt8]]] = [:]
         for cut in plan.tracks where cut.kind == .video && cut.head == nil {
-            guard let planned = cut.firstPresented, let timeline = source.timelines[cut.index], planned < timeline.samples.count,
-                  // Copied, not re-encoded (--target web's last GOP may be the whole cut).
-                  timeline.samples[planned].dts >= cut.keepFrom, timeline.samples[planned].dts <= cut.keepThrough,
-                  let bytes = try FrameBytes.read(source, track: cut.index, sample: planned) else { continue }
-            out[cut.index] = FrameBytes.picture(bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
+            guard let planned = cut.firstPresented, let timeline = source.timelines[cut.index],
+                planned < timeline.samples.count,
+                // Copied, not re-encoded (--target web's last GOP may be the whole cut).
+                timeline.samples[planned].dts >= cut.keepFrom, timeline.samples[planned].dts <= cut.keepThrough,
+                let bytes = try FrameBytes.read(source, track: cut.index, sample: planned)
+            else { continue }
+            out[cut.index] = FrameBytes.picture(
+                bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
         }
         return out
     }
 
     /// The output's first presented frame must be the source's planned one: the same bytes, or (converted
     /// from MPEG-TS or -PS) the same NAL units.
-    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [[UInt8]]], output: Probe.Result) throws -> String? {
+    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [[UInt8]]], output: Probe.Result) throws
+        -> String?
+    {
         guard let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
         for (cut, track) in pairs {
-            guard let wanted = expected[cut.index], let shown = output.timelines[track.index]?.presentedRange()?.firstSample,
-                  let bytes = try FrameBytes.read(output, track: track.index, sample: shown) else { continue }
-            if FrameBytes.picture(bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index)) != wanted {
-                return "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
+            guard let wanted = expected[cut.index],
+                let shown = output.timelines[track.index]?.presentedRange()?.firstSample,
+                let bytes = try FrameBytes.read(output, track: track.index, sample: shown)
+            else { continue }
+            if FrameBytes.picture(
+                bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index))
+                != wanted
+            {
+                return
+                    "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
             }
         }
         return nil
@@ -115,12 +154,16 @@ public enum ClipFix {
 
     /// The same file, links and relative paths resolved.
     public static func sameFile(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    static func failed(_ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil) -> FileReport {
-        FileReport(path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
-                   fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
+    static func failed(
+        _ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil
+    ) -> FileReport {
+        FileReport(
+            path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+            fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
     }
 
     /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska).
@@ -143,15 +186,25 @@ public enum ClipFix {
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
     /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
-    public static func conversion(_ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false,
-                                  to: String? = nil) throws -> (format: String, path: String)? {
+    public static func conversion(
+        _ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false,
+        to: String? = nil
+    ) throws -> (format: String, path: String)? {
         // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
         if let to, facts.isMatroska {
             let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
             // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
-            let exact: Set = ["h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac"]
-            if let refused = codecs.first(where: { !(exact.contains($0) || $0.hasPrefix("pcm_")) || !OutputFile.accepts(format: to, codec: $0) }) {
-                throw MediaError("convert", reason: "--to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; nothing written")
+            let exact: Set = [
+                "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac",
+            ]
+            if let refused = codecs.first(where: {
+                !(exact.contains($0) || $0.hasPrefix("pcm_")) || !OutputFile.accepts(format: to, codec: $0)
+            }) {
+                throw MediaError(
+                    "convert",
+                    reason:
+                        "--to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; nothing written"
+                )
             }
             return (to, (destination as NSString).deletingPathExtension + "." + to)
         }
@@ -164,17 +217,33 @@ public enum ClipFix {
             // An MP3 encoded again gets a LAME header that says its delay and padding.
             if facts.container == "mp3", reencodesAudio { return nil }
             if facts.container == "mp3" {
-                throw MediaError("write output", reason: "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; --reencode-audio encodes it again with one; nothing written")
+                throw MediaError(
+                    "write output",
+                    reason:
+                        "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; --reencode-audio encodes it again with one; nothing written"
+                )
             }
-            throw MediaError("write output", reason: "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written")
+            throw MediaError(
+                "write output",
+                reason:
+                    "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written"
+            )
         }
         // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
         // presentation times to copy.
-        let neverReorders: Set = ["mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo"]
-        if facts.container == "avi", let video = facts.videoTracks.first(where: { v in
-            !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
-        }) {
-            throw MediaError("convert", reason: "AVI keeps no presentation times and this \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than it stores them, so loopprep cannot copy it exactly; re-encode it first")
+        let neverReorders: Set = [
+            "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo",
+        ]
+        if facts.container == "avi",
+            let video = facts.videoTracks.first(where: { v in
+                !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
+            })
+        {
+            throw MediaError(
+                "convert",
+                reason:
+                    "AVI keeps no presentation times and this \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than it stores them, so loopprep cannot copy it exactly; re-encode it first"
+            )
         }
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
         // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
@@ -184,20 +253,28 @@ public enum ClipFix {
             return (format, (destination as NSString).deletingPathExtension + "." + format)
         }
         let refused = codecs.first { !OutputFile.accepts(format: "mov", codec: $0) } ?? codecs.joined(separator: ", ")
-        throw MediaError("convert", reason: "\(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so loopprep cannot fix it losslessly")
+        throw MediaError(
+            "convert",
+            reason:
+                "\(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so loopprep cannot fix it losslessly"
+        )
     }
 
-    static func write(_ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline], to temp: String,
-                      converting: String? = nil, temporaries: TemporaryFiles) throws {
+    static func write(
+        _ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline],
+        to temp: String,
+        converting: String? = nil, temporaries: TemporaryFiles
+    ) throws {
         let container = facts.container
         let inputISO = container == "mp4" || container == "mov"
         let iso = inputISO || converting != nil
         let format = converting ?? muxer(container: container, path: source)
         // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
         if inputISO, let index, let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
-            try MP4Writer.write(source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
-                                gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
-                                range: (plan.start, plan.duration), to: temp)
+            try MP4Writer.write(
+                source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
+                gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
+                range: (plan.start, plan.duration), to: temp)
             return
         }
         guard iso else {
@@ -206,25 +283,33 @@ public enum ClipFix {
         }
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
-        let written = try Remuxer.write(source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
-                                        timelines: inputISO ? [:] : timelines)
+        let written = try Remuxer.write(
+            source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
+            timelines: inputISO ? [:] : timelines)
         let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
-        guard let layout = try ISOFile.read(path: muxed, fileSize: size) else { throw MediaError("finalize", reason: "cannot read the muxed file back") }
+        guard let layout = try ISOFile.read(path: muxed, fileSize: size) else {
+            throw MediaError("finalize", reason: "cannot read the muxed file back")
+        }
         var edits: [Int: ISOEditor.TrackEdit] = [:]
         for cut in plan.tracks {
             // The muxer numbers tracks 1... in stream order.
-            guard let out = written.streams[cut.index], let track = layout.tracks[out + 1], let firstIn = written.firstPts[cut.index],
-                  let firstSample = track.timeline.samples.first else { throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file") }
+            guard let out = written.streams[cut.index], let track = layout.tracks[out + 1],
+                let firstIn = written.firstPts[cut.index],
+                let firstSample = track.timeline.samples.first
+            else { throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file") }
             // The start instant was written at pts 0; where the muxer put the first sample tells where 0 landed.
             let firstOut = (Rational(firstIn) * cut.timeBase / track.timeline.timeBase).rounded
             // FFmpeg 5.1's mov muxer keeps the last sample's full duration in stts; the editor shortens it.
-            let last = written.lastDuration[cut.index].map { (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded }
+            let last = written.lastDuration[cut.index].map {
+                (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded
+            }
             let mediaTime = firstSample.pts - firstOut
             // --target web: move the video's composition times so it starts at 0 with no edit needed.
             let shift = plan.bakeVideo && cut.kind == .video ? mediaTime : 0
-            edits[out + 1] = ISOEditor.TrackEdit(mediaTime: mediaTime - shift,
-                                                 duration: (cut.duration * Int64(plan.repeats) * plan.movieTimescale).rounded,
-                                                 lastSampleDuration: last, compositionShift: shift)
+            edits[out + 1] = ISOEditor.TrackEdit(
+                mediaTime: mediaTime - shift,
+                duration: (cut.duration * Int64(plan.repeats) * plan.movieTimescale).rounded,
+                lastSampleDuration: last, compositionShift: shift)
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
     }
@@ -274,7 +359,11 @@ public final class TemporaryFiles: @unchecked Sendable {
 
     /// Removes every live temporary (from a signal handler's queue).
     public func removeAll() {
-        let all = lock.withLock { let a = live; live = []; return a }
+        let all = lock.withLock {
+            let a = live
+            live = []
+            return a
+        }
         for temp in all { unlink(temp) }
     }
 }

@@ -6,7 +6,8 @@ enum FrameBytes {
     static func read(_ result: Probe.Result, track index: Int, sample n: Int) throws -> [UInt8]? {
         if let iso = result.iso {
             guard let id = result.facts.tracks.first(where: { $0.index == index })?.trackID, let track = iso.tracks[id],
-                  n < track.locations.count else { return nil }
+                n < track.locations.count
+            else { return nil }
             return try ISOFile.bytes(result.facts.path, track.locations[n])
         }
         let input = try InputFile(path: result.facts.path)
@@ -41,7 +42,9 @@ enum FrameBytes {
     }
 
     private static func lengthUnits(_ bytes: [UInt8], codec: String, config: [UInt8]) -> [[UInt8]] {
-        let size = codec == "h264" ? (config.count > 4 ? Int(config[4] & 3) + 1 : 4) : (config.count > 21 ? Int(config[21] & 3) + 1 : 4)
+        let size =
+            codec == "h264"
+            ? (config.count > 4 ? Int(config[4] & 3) + 1 : 4) : (config.count > 21 ? Int(config[21] & 3) + 1 : 4)
         var units: [[UInt8]] = []
         var at = 0
         while at + size <= bytes.count {

@@ -6,22 +6,33 @@ import LoopAnalysis
 enum ISOCut {
     /// The layouts, or nil when the plan needs what only the FFmpeg path does (re-encoded frames or audio,
     /// repeats) or a track the index does not fully describe.
-    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) throws -> [TrackLayout]? {
+    static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) throws
+        -> [TrackLayout]?
+    {
         guard plan.repeats == 1, !plan.reencodesAudio else { return nil }
         var layouts: [TrackLayout] = []
         for cut in plan.tracks + plan.others {
             guard cut.head == nil, cut.tail == nil,
-                  let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
-                  let timeline = timelines[cut.index], track.descriptionCount == 1, track.locations.count == timeline.samples.count,
-                  cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count else { return nil }
+                let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
+                let timeline = timelines[cut.index], track.descriptionCount == 1,
+                track.locations.count == timeline.samples.count,
+                cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count
+            else { return nil }
             if cut.kind == .video || cut.kind == .audio {
-                var l = layout(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, bake: plan.bakeVideo && cut.kind == .video)
-                if cut.codec == "hevc", let entry = iso.sampleEntry(of: track), entry.count > 8, Array(entry[4..<8]) == Array("hev1".utf8) {
+                var l = layout(
+                    cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale,
+                    bake: plan.bakeVideo && cut.kind == .video)
+                if cut.codec == "hevc", let entry = iso.sampleEntry(of: track), entry.count > 8,
+                    Array(entry[4..<8]) == Array("hev1".utf8)
+                {
                     try HEVCSampleEntry.moveParameterSets(&l, entry: entry, source: facts.path)
                 }
                 layouts.append(l)
             } else {
-                layouts.append(try retimed(cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, iso: iso, source: facts.path))
+                layouts.append(
+                    try retimed(
+                        cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale, iso: iso,
+                        source: facts.path))
             }
         }
         return layouts
@@ -31,8 +42,10 @@ enum ISOCut {
     /// starts at 0, each ends where the next starts or at the end), and no edit into a sample: readers that
     /// ignore edit lists on these tracks (FFmpeg reads chapters and timecodes from the samples) agree with
     /// those that apply them. A timecode sample's frame number moves on by the frames trimmed before it.
-    static func retimed(_ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, iso: ISOFile,
-                        source: String) throws -> TrackLayout {
+    static func retimed(
+        _ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, iso: ISOFile,
+        source: String
+    ) throws -> TrackLayout {
         let samples = timeline.samples
         let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
         var entries: [TrackLayout.Entry] = []
@@ -41,7 +54,10 @@ enum ISOCut {
             let next = i < cut.last ? Rational(samples[i + 1].pts) : Rational(samples[i].pts + samples[i].duration)
             let to = Rational.min(next, end).rounded
             guard to > from else { continue }
-            entries.append(.init(location: track.locations[i], duration: to - from, compositionOffset: 0, isSync: samples[i].isSync, sourceIndex: i))
+            entries.append(
+                .init(
+                    location: track.locations[i], duration: to - from, compositionOffset: 0, isSync: samples[i].isSync,
+                    sourceIndex: i))
         }
         if track.handler == "tmcd", var first = entries.first, let format = TimecodeFormat(iso.sampleEntry(of: track)) {
             let bytes = try ISOFile.bytes(source, first.location)
@@ -49,20 +65,27 @@ enum ISOCut {
             first.replacement = format.advance(bytes, by: trimmed)
             entries[0] = first
         }
-        return TrackLayout(trackID: track.trackID, entries: entries, mediaTime: 0, editDuration: (cut.duration * movieTimescale).rounded, pcm: nil)
+        return TrackLayout(
+            trackID: track.trackID, entries: entries, mediaTime: 0,
+            editDuration: (cut.duration * movieTimescale).rounded, pcm: nil)
     }
 
     /// iTunSMPB for the output, when the source has one: the first audio track's edit in samples.
     static func gapless(_ plan: FixPlan, layouts: [TrackLayout], facts: ClipFacts, iso: ISOFile) -> ITunesGapless? {
         guard iso.gapless != nil, let (n, cut) = plan.tracks.enumerated().first(where: { $0.element.kind == .audio }),
-              let rate = cut.sampleRate, n < layouts.count else { return nil }
+            let rate = cut.sampleRate, n < layouts.count
+        else { return nil }
         let samples = { (ticks: Int64) in (Rational(ticks) * cut.timeBase * Int64(rate)).rounded }
-        let priming = samples(layouts[n].mediaTime), length = (cut.duration * Int64(rate)).rounded
-        return ITunesGapless(priming: priming, padding: max(samples(layouts[n].mediaDuration) - priming - length, 0), length: length)
+        let priming = samples(layouts[n].mediaTime)
+        let length = (cut.duration * Int64(rate)).rounded
+        return ITunesGapless(
+            priming: priming, padding: max(samples(layouts[n].mediaDuration) - priming - length, 0), length: length)
     }
 
     /// `timeline` is the one the plan was made on: the index's, or its regular form (audio frame durations).
-    static func layout(_ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, bake: Bool) -> TrackLayout {
+    static func layout(
+        _ cut: TrackCut, track: ISOFile.Track, timeline: TrackTimeline, movieTimescale: Int64, bake: Bool
+    ) -> TrackLayout {
         let samples = timeline.samples
         let base = samples[cut.first].dts
         var entries: [TrackLayout.Entry] = []
@@ -72,8 +95,10 @@ enum ISOCut {
             let duration = i < cut.last ? samples[i + 1].dts - samples[i].dts : samples[i].duration
             var pts = samples[i].pts
             if i == cut.first, let retimed = cut.retimedFirstPts { pts = retimed }
-            entries.append(.init(location: track.locations[i], duration: duration, compositionOffset: pts - samples[i].dts,
-                                 isSync: samples[i].isSync, sourceIndex: i))
+            entries.append(
+                .init(
+                    location: track.locations[i], duration: duration, compositionOffset: pts - samples[i].dts,
+                    isSync: samples[i].isSync, sourceIndex: i))
         }
         // A cut inside the last sample (audio): it ends at the cut.
         if let end = cut.mediaEnd { entries[entries.count - 1].duration = max(end - samples[cut.last].pts, 0) }
@@ -85,8 +110,9 @@ enum ISOCut {
             for i in entries.indices { entries[i].compositionOffset -= mediaTime }
             mediaTime = 0
         }
-        return TrackLayout(trackID: track.trackID, entries: entries, mediaTime: mediaTime,
-                           editDuration: (cut.duration * movieTimescale).rounded, pcm: track.pcm)
+        return TrackLayout(
+            trackID: track.trackID, entries: entries, mediaTime: mediaTime,
+            editDuration: (cut.duration * movieTimescale).rounded, pcm: track.pcm)
     }
 }
 
@@ -99,9 +125,10 @@ struct TimecodeFormat {
 
     init?(_ entry: [UInt8]?) {
         guard let entry, entry.count >= 34, String(decoding: entry[4..<8], as: UTF8.self) == "tmcd" else { return nil }
-        var r = ByteReader(entry, from: 8 + 6 + 2 + 4, to: entry.count)   // header, reserved, data reference, reserved
+        var r = ByteReader(entry, from: 8 + 6 + 2 + 4, to: entry.count)  // header, reserved, data reference, reserved
         let flags = r.u32()
-        timescale = Int64(r.u32()); frameDuration = Int64(r.u32())
+        timescale = Int64(r.u32())
+        frameDuration = Int64(r.u32())
         isFrameNumber = flags & 0x8 == 0
         guard timescale > 0, frameDuration > 0 else { return nil }
     }

@@ -18,13 +18,19 @@ struct OpusTrim {
     /// decoded sample is at its pts, the cut's first presented one at `cut.mediaStart`.
     init(cut: TrackCut, timeline: TrackTimeline) throws {
         guard timeline.timeBase == Rational(1, Opus.rate), cut.first < timeline.samples.count else {
-            throw MediaError("write packet", reason: "the Opus track's packet lengths could not be read, so it cannot be cut to the sample")
+            throw MediaError(
+                "write packet",
+                reason: "the Opus track's packet lengths could not be read, so it cannot be cut to the sample")
         }
         base = timeline.samples[cut.first].pts
         preSkip = cut.mediaStart - base
         count = (cut.duration * Opus.rate).rounded
         guard (0...0xffff).contains(preSkip) else {
-            throw MediaError("write packet", reason: "the Opus cut would need a pre-skip of \(preSkip) samples, more than the 65535 an Opus header can say")
+            throw MediaError(
+                "write packet",
+                reason:
+                    "the Opus cut would need a pre-skip of \(preSkip) samples, more than the 65535 an Opus header can say"
+            )
         }
     }
 

@@ -11,20 +11,33 @@ final class VideoEncoder {
     let codecID: AVCodecID
 
     /// The codecs stitch and fix can re-encode frames of, to sit among copied ones.
-    static let encoders = ["h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx", "av1": "libaom-av1"]
+    static let encoders = [
+        "h264": "libx264", "hevc": "libx265", "vp9": "libvpx-vp9", "vp8": "libvpx", "av1": "libaom-av1",
+    ]
 
     /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
     /// the encoder's own for the pixel format.
-    init(like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil) throws {
+    init(
+        like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil
+    ) throws {
         let st = input.stream(index).pointee
         var par = st.codecpar.pointee
         let source = String(cString: avcodec_get_name(par.codec_id))
         let name = override ?? source
-        if name != source { par.profile = AV_PROFILE_UNKNOWN; par.level = AV_LEVEL_UNKNOWN }
-        guard let encoderName = Self.encoders[name] else {
-            throw MediaError("open encoder", reason: "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 and AV1 only)")
+        if name != source {
+            par.profile = AV_PROFILE_UNKNOWN
+            par.level = AV_LEVEL_UNKNOWN
         }
-        guard let codec = avcodec_find_encoder_by_name(encoderName) else { throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)") }
+        guard let encoderName = Self.encoders[name] else {
+            throw MediaError(
+                "open encoder",
+                reason:
+                    "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 and AV1 only)"
+            )
+        }
+        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
+            throw MediaError("open encoder", reason: "FFmpeg has no \(encoderName)")
+        }
         codecID = codec.pointee.id
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
         context = ctx
@@ -52,10 +65,15 @@ final class VideoEncoder {
             // every keyframe; no B-frames, no weighted prediction (slice headers are rewritten for new ids),
             // no encoder-info SEI. Its parameter sets always have id 0: the caller renumbers them.
             ctx.pointee.thread_count = 1
-            if let profile = [AV_PROFILE_HEVC_MAIN: "main", AV_PROFILE_HEVC_MAIN_10: "main10"][par.profile] { av_dict_set(&options, "profile", profile, 0) }
+            if let profile = [AV_PROFILE_HEVC_MAIN: "main", AV_PROFILE_HEVC_MAIN_10: "main10"][par.profile] {
+                av_dict_set(&options, "profile", profile, 0)
+            }
             av_dict_set(&options, "preset", "superfast", 0)
             av_dict_set(&options, "crf", "18", 0)
-            var params = ["bframes=0", "scenecut=0", "weightp=0", "info=0", "repeat-headers=0", "aud=0", "log-level=error", "pools=2", "frame-threads=1"]
+            var params = [
+                "bframes=0", "scenecut=0", "weightp=0", "info=0", "repeat-headers=0", "aud=0", "log-level=error",
+                "pools=2", "frame-threads=1",
+            ]
             params += Self.hdr10(st)
             av_dict_set(&options, "x265-params", params.joined(separator: ":"), 0)
             try check(avcodec_open2(ctx, codec, &options), "open encoder")
@@ -69,7 +87,9 @@ final class VideoEncoder {
             ctx.pointee.thread_count = 2
             av_dict_set(&options, "crf", "18", 0)
             // libaom (AV1) takes libvpx's options; its new sequence header comes with each run's keyframe.
-            av_dict_set(&options, codecID == AV_CODEC_ID_AV1 ? "usage" : "deadline", codecID == AV_CODEC_ID_AV1 ? "good" : "good", 0)
+            av_dict_set(
+                &options, codecID == AV_CODEC_ID_AV1 ? "usage" : "deadline",
+                codecID == AV_CODEC_ID_AV1 ? "good" : "good", 0)
             av_dict_set(&options, "cpu-used", codecID == AV_CODEC_ID_AV1 ? "8" : "4", 0)
             av_dict_set(&options, "lag-in-frames", "0", 0)
             av_dict_set(&options, "auto-alt-ref", "0", 0)
@@ -90,17 +110,23 @@ final class VideoEncoder {
         var out: [String] = []
         var stream = st
         var size = 0
-        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size), size >= MemoryLayout<AVMasteringDisplayMetadata>.size {
+        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, &size),
+            size >= MemoryLayout<AVMasteringDisplayMetadata>.size
+        {
             let m = UnsafeRawPointer(data).load(as: AVMasteringDisplayMetadata.self)
             if m.has_primaries != 0 && m.has_luminance != 0 {
                 func c(_ r: AVRational) -> Int { Int((Double(r.num) / Double(max(r.den, 1)) * 50000).rounded()) }
                 func l(_ r: AVRational) -> Int { Int((Double(r.num) / Double(max(r.den, 1)) * 10000).rounded()) }
                 let p = m.display_primaries
-                out.append("master-display=G(\(c(p.1.0)),\(c(p.1.1)))B(\(c(p.2.0)),\(c(p.2.1)))R(\(c(p.0.0)),\(c(p.0.1)))"
-                           + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))L(\(l(m.max_luminance)),\(l(m.min_luminance)))")
+                out.append(
+                    "master-display=G(\(c(p.1.0)),\(c(p.1.1)))B(\(c(p.2.0)),\(c(p.2.1)))R(\(c(p.0.0)),\(c(p.0.1)))"
+                        + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))L(\(l(m.max_luminance)),\(l(m.min_luminance)))"
+                )
             }
         }
-        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size), size >= MemoryLayout<AVContentLightMetadata>.size {
+        if let data = lp_stream_side_data(&stream, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, &size),
+            size >= MemoryLayout<AVContentLightMetadata>.size
+        {
             let l = UnsafeRawPointer(data).load(as: AVContentLightMetadata.self)
             out.append("max-cll=\(l.MaxCLL),\(l.MaxFALL)")
         }
@@ -110,7 +136,8 @@ final class VideoEncoder {
 
     /// HEVC: the encoder's VPS, SPS and PPS as it wrote them (Annex B extradata), ids 0.
     var hevcParameterSets: [[UInt8]] {
-        guard codecID == AV_CODEC_ID_HEVC, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return [] }
+        guard codecID == AV_CODEC_ID_HEVC, let data = context.pointee.extradata, context.pointee.extradata_size > 0
+        else { return [] }
         return annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
             .filter { (32...34).contains(HEVC.type($0)) }
     }
@@ -134,7 +161,8 @@ final class VideoEncoder {
 
     /// The encoder's SPS and PPS (its extradata is Annex B; VP8 and VP9 have none).
     var parameterSets: (sps: [[UInt8]], pps: [[UInt8]]) {
-        guard codecID == AV_CODEC_ID_H264, let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return ([], []) }
+        guard codecID == AV_CODEC_ID_H264, let data = context.pointee.extradata, context.pointee.extradata_size > 0
+        else { return ([], []) }
         let units = annexBUnits(Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size))))
         return (units.filter { ($0.first ?? 0) & 0x1f == 7 }, units.filter { ($0.first ?? 0) & 0x1f == 8 })
     }
@@ -144,7 +172,9 @@ final class VideoEncoder {
         let st = output.context.pointee.streams[stream]!
         try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
         // HEVC as hvc1 (parameter sets out of band), which Apple's players want; the muxer's default is hev1.
-        let hvc1 = UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(UInt8(ascii: "1")) << 24
+        let hvc1 =
+            UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(
+                UInt8(ascii: "1")) << 24
         st.pointee.codecpar.pointee.codec_tag = codecID == AV_CODEC_ID_HEVC && output.isISO ? hvc1 : 0
     }
 
@@ -158,7 +188,11 @@ final class VideoEncoder {
 /// source's NAL format, and the parameter sets they need (with ids the track does not use yet).
 struct RenderedSegment {
     struct Sample {
-        var data: [UInt8]; var pts: Int64; var dts: Int64; var duration: Int64; var isKey: Bool
+        var data: [UInt8]
+        var pts: Int64
+        var dts: Int64
+        var duration: Int64
+        var isKey: Bool
 
         /// An encoder's packet as a sample of the source's track: NAL units length-prefixed like the source's
         /// (x264 writes Annex B), parameter sets and delimiters dropped (they are in the avcC), and the
@@ -167,14 +201,20 @@ struct RenderedSegment {
         init(encoded p: Packet, lengthSize: Int?, decodeDelay: Int64, duration: Int64) {
             let bytes = p.withBytes { Array($0) }
             let pts = p.pts ?? 0
-            let data = lengthSize.map { size in
-                lengthPrefixed(annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }, size: size)
-            } ?? bytes
+            let data =
+                lengthSize.map { size in
+                    lengthPrefixed(
+                        annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }, size: size)
+                } ?? bytes
             self.init(data: data, pts: pts, dts: pts - decodeDelay, duration: duration, isKey: p.isKeyframe)
         }
 
         init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKey: Bool) {
-            self.data = data; self.pts = pts; self.dts = dts; self.duration = duration; self.isKey = isKey
+            self.data = data
+            self.pts = pts
+            self.dts = dts
+            self.duration = duration
+            self.isKey = isKey
         }
     }
     var samples: [Sample]
@@ -183,27 +223,36 @@ struct RenderedSegment {
 
     /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
     /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the index's media ticks.
-    static func render(_ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
-                       iso: Bool) throws -> RenderedSegment {
+    static func render(
+        _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
+        iso: Bool
+    ) throws -> RenderedSegment {
         let input = try InputFile(path: source, options: iso ? ["ignore_editlist": "1"] : [:])
         let decoder = try Decoder(input, stream: cut.index, threads: 0)
         let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
-        guard let id = (0...31).first(where: { !used.contains($0) }) else { throw MediaError("encode", reason: "no free SPS/PPS id") }
+        guard let id = (0...31).first(where: { !used.contains($0) }) else {
+            throw MediaError("encode", reason: "no free SPS/PPS id")
+        }
         var encoder: VideoEncoder?
         var rendered: [Sample] = []
         var clock = IndexClock()
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         var forcedKey = false
 
         func emit(_ p: Packet) {
-            rendered.append(Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
+            rendered.append(
+                Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
         func take(_ f: Frame) throws {
             guard let raw = f.pts else { return }
             let pts = raw - clock.shift(cut.index)
             let next = pts + max(lp_frame_duration(f.pointer), 1)
             guard next > head.firstPts, pts < head.untilPts else { return }
-            if encoder == nil { encoder = try VideoEncoder(like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format) }
+            if encoder == nil {
+                encoder = try VideoEncoder(
+                    like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format)
+            }
             f.pointer.pointee.pts = max(pts, head.firstPts)
             f.pointer.pointee.pict_type = forcedKey ? AV_PICTURE_TYPE_NONE : AV_PICTURE_TYPE_I
             forcedKey = true
@@ -219,7 +268,9 @@ struct RenderedSegment {
         guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
         try encoder.encode(nil, emit)
         rendered.sort { $0.pts < $1.pts }
-        for i in rendered.indices { rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts }
+        for i in rendered.indices {
+            rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts
+        }
         let sets = encoder.parameterSets
         return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps)
     }

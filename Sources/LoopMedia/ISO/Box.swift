@@ -13,7 +13,8 @@ struct Box {
         var boxes: [Box] = []
         for (type, body) in ByteReader(bytes, from: start, to: end).children(until: end) {
             if containers.contains(type) {
-                boxes.append(Box(type: type, payload: nil, children: try parse(bytes, from: body.position, to: body.end)))
+                boxes.append(
+                    Box(type: type, payload: nil, children: try parse(bytes, from: body.position, to: body.end)))
             } else {
                 boxes.append(Box(type: type, payload: Array(bytes[body.position..<body.end]), children: []))
             }
@@ -40,8 +41,6 @@ struct Box {
     }
 }
 
-
-
 extension Box {
     init(_ type: String, _ payload: [UInt8]) { self.init(type: type, payload: payload, children: []) }
     init(_ type: String, children: [Box]) { self.init(type: type, payload: nil, children: children) }
@@ -54,6 +53,8 @@ extension Box {
     /// Edits the child at a path of container types in place, if it is there.
     mutating func edit(_ path: [String], _ body: (inout Box) throws -> Void) rethrows {
         guard let head = path.first else { return try body(&self) }
-        if let i = children.firstIndex(where: { $0.type == head }) { try children[i].edit(Array(path.dropFirst()), body) }
+        if let i = children.firstIndex(where: { $0.type == head }) {
+            try children[i].edit(Array(path.dropFirst()), body)
+        }
     }
 }

@@ -6,14 +6,26 @@ struct ByteReader {
     var position: Int
     let end: Int
 
-    init(_ data: Data) { bytes = [UInt8](data); position = 0; end = bytes.count }
-    init(_ bytes: [UInt8], from: Int, to: Int) { self.bytes = bytes; position = from; end = to }
+    init(_ data: Data) {
+        bytes = [UInt8](data)
+        position = 0
+        end = bytes.count
+    }
+    init(_ bytes: [UInt8], from: Int, to: Int) {
+        self.bytes = bytes
+        position = from
+        end = to
+    }
 
     var remaining: Int { max(end - position, 0) }
     /// A table's entry count (the next u32), capped by the entries of `size` bytes that really follow it.
     mutating func entries(size: Int) -> Int { min(Int(u32()), remaining / max(size, 1)) }
     mutating func skip(_ n: Int) { position = min(position + max(n, 0), end) }
-    mutating func u8() -> UInt8 { guard position < end else { return 0 }; defer { position += 1 }; return bytes[position] }
+    mutating func u8() -> UInt8 {
+        guard position < end else { return 0 }
+        defer { position += 1 }
+        return bytes[position]
+    }
     mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }
     mutating func u32() -> UInt32 { UInt32(u16()) << 16 | UInt32(u16()) }
     mutating func u64() -> UInt64 { UInt64(u32()) << 32 | UInt64(u32()) }
@@ -25,7 +37,8 @@ struct ByteReader {
         var out: [(String, ByteReader)] = []
         while r.position + 8 <= min(until, end) {
             let start = r.position
-            var size = Int(r.u32()); let type = r.fourCC()
+            var size = Int(r.u32())
+            let type = r.fourCC()
             if size == 1 { size = Int(clamping: r.u64()) } else if size == 0 { size = until - start }
             let headerSize = r.position - start
             guard size >= headerSize, size <= until - start else { break }

@@ -22,7 +22,9 @@ struct Fragments {
     var nextDts: [Int: Int64] = [:]
 
     init(defaults: [Int: Defaults], fileSize: Int64, keepLocations: Bool) {
-        self.defaults = defaults; self.fileSize = fileSize; self.keepLocations = keepLocations
+        self.defaults = defaults
+        self.fileSize = fileSize
+        self.keepLocations = keepLocations
     }
 
     /// sample_is_non_sync_sample, in the 32-bit sample flags.
@@ -39,11 +41,13 @@ struct Fragments {
         }
     }
 
-    private mutating func readTraf(_ traf: ByteReader, moofOffset: Int64, previousEnd: Int64,
-                                   into tracks: inout [Int: ISOFile.Track]) throws -> Int64 {
+    private mutating func readTraf(
+        _ traf: ByteReader, moofOffset: Int64, previousEnd: Int64,
+        into tracks: inout [Int: ISOFile.Track]
+    ) throws -> Int64 {
         let children = traf.children(until: traf.end)
         guard var tfhd = children.first(where: { $0.0 == "tfhd" })?.1 else { return previousEnd }
-        tfhd.skip(1)                                 // version
+        tfhd.skip(1)  // version
         let flags = UInt32(tfhd.u8()) << 16 | UInt32(tfhd.u16())
         let id = Int(tfhd.u32())
         guard tracks[id] != nil else { return previousEnd }
@@ -55,25 +59,30 @@ struct Fragments {
         if flags & 0x10 != 0 { d.size = tfhd.u32() }
         if flags & 0x20 != 0 { d.flags = tfhd.u32() }
         guard d.descriptionIndex <= 1 || tracks[id]!.descriptionCount >= Int(d.descriptionIndex) else {
-            throw MediaError("read index", reason: "a fragment of track \(id) names sample description \(d.descriptionIndex), which does not exist")
+            throw MediaError(
+                "read index",
+                reason: "a fragment of track \(id) names sample description \(d.descriptionIndex), which does not exist"
+            )
         }
 
         var dts = nextDts[id] ?? tracks[id]!.timeline.samples.last.map { $0.dts &+ $0.duration } ?? 0
         if var tfdt = children.first(where: { $0.0 == "tfdt" })?.1 {
-            let version = tfdt.u8(); tfdt.skip(3)
+            let version = tfdt.u8()
+            tfdt.skip(3)
             dts = version == 1 ? Int64(clamping: tfdt.u64()) : Int64(tfdt.u32())
         }
         var position = base
         for (type, run) in children where type == "trun" {
             var r = run
-            r.skip(1)                                // version: 1 means signed offsets; 0 is read signed too
+            r.skip(1)  // version: 1 means signed offsets; 0 is read signed too
             let runFlags = UInt32(r.u8()) << 16 | UInt32(r.u16())
             let declared = Int(r.u32())
             if runFlags & 0x01 != 0 { position = SampleLayout.add(base, Int64(Int32(bitPattern: r.u32()))) }
             let firstFlags: UInt32? = runFlags & 0x04 != 0 ? r.u32() : nil
             let fields = [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count * 4
             // Bounded by the bytes the run really holds (and by the file, when every field is a default).
-            let count = fields > 0 ? min(declared, r.remaining / fields) : min(declared, Int(fileSize / Int64(max(d.size, 1))))
+            let count =
+                fields > 0 ? min(declared, r.remaining / fields) : min(declared, Int(fileSize / Int64(max(d.size, 1))))
             guard tracks[id]!.timeline.samples.count + count <= 50_000_000 else {
                 throw MediaError("read index", reason: "absurd sample count in the fragments of track \(id)")
             }
@@ -83,8 +92,10 @@ struct Fragments {
                 let sampleFlags = runFlags & 0x400 != 0 ? r.u32() : (i == 0 ? firstFlags ?? d.flags : d.flags)
                 let raw = runFlags & 0x800 != 0 ? r.u32() : 0
                 let offset = Int64(Int32(bitPattern: raw))
-                tracks[id]!.timeline.samples.append(SampleTiming(dts: dts, pts: dts &+ offset, duration: Int64(duration),
-                                                                 isSync: sampleFlags & Self.nonSync == 0))
+                tracks[id]!.timeline.samples.append(
+                    SampleTiming(
+                        dts: dts, pts: dts &+ offset, duration: Int64(duration),
+                        isSync: sampleFlags & Self.nonSync == 0))
                 if keepLocations { tracks[id]!.locations.append(SampleLocation(offset: position, size: Int64(size))) }
                 dts &+= Int64(duration)
                 position = SampleLayout.add(position, Int64(size))

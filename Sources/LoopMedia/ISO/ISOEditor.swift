@@ -16,11 +16,18 @@ enum ISOEditor {
         var compositionShift: Int64 = 0
     }
 
-    static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit]) throws {
-        let size = Int64((try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0)
-        guard let file = try? LocalFile(source) else { throw MediaError("finalize", reason: "cannot reopen the muxed file") }
+    static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit])
+        throws
+    {
+        let size = Int64(
+            (try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let file = try? LocalFile(source) else {
+            throw MediaError("finalize", reason: "cannot reopen the muxed file")
+        }
         let top = try ISOFile.topLevelBoxes(file, fileSize: size)
-        guard let moovEntry = top.first(where: { $0.type == "moov" }) else { throw MediaError("finalize", reason: "the muxer wrote no moov") }
+        guard let moovEntry = top.first(where: { $0.type == "moov" }) else {
+            throw MediaError("finalize", reason: "the muxer wrote no moov")
+        }
         let moovBytes = try file.read(at: moovEntry.offset, count: Int(moovEntry.size))
         var moov = try Box.parse(moovBytes, from: 0, to: moovBytes.count).first!
 
@@ -47,14 +54,19 @@ enum ISOEditor {
             if useCo64 { widenChunkOffsets(&edited) }
             var offset = headSize + Int64(edited.size)
             var shifts: [(old: Int64, end: Int64, delta: Int64)] = []
-            for box in tail { shifts.append((box.offset, box.offset + box.size, offset - box.offset)); offset += box.size }
+            for box in tail {
+                shifts.append((box.offset, box.offset + box.size, offset - box.offset))
+                offset += box.size
+            }
             if shiftChunkOffsets(&edited, shifts: shifts) && !useCo64 { continue }
             edited.serialize(into: &moovOut)
             break
         }
 
         FileManager.default.createFile(atPath: destination, contents: nil)
-        guard let out = FileHandle(forWritingAtPath: destination) else { throw MediaError("finalize", reason: "cannot create \(destination)") }
+        guard let out = FileHandle(forWritingAtPath: destination) else {
+            throw MediaError("finalize", reason: "cannot create \(destination)")
+        }
         defer { try? out.close() }
         for box in head { try copy(file.handle, box.offset, box.size, to: out) }
         try out.write(contentsOf: moovOut)
@@ -65,9 +77,11 @@ enum ISOEditor {
     /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer.
     static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
         var left = count
-        var source = offset, target = Int64(try to.offset())
+        var source = offset
+        var target = Int64(try to.offset())
         while left > 0 {
-            let n = lp_copy_file_range(from.fileDescriptor, &source, to.fileDescriptor, &target, Int(min(left, 1 << 30)))
+            let n = lp_copy_file_range(
+                from.fileDescriptor, &source, to.fileDescriptor, &target, Int(min(left, 1 << 30)))
             guard n > 0 else { break }
             left -= Int64(n)
         }
@@ -87,7 +101,8 @@ enum ISOEditor {
     static func trackID(_ trak: Box) -> Int? {
         guard let tkhd = trak.first("tkhd")?.payload else { return nil }
         var r = ByteReader(Data(tkhd))
-        let version = r.u8(); r.skip(3 + (version == 1 ? 16 : 8))
+        let version = r.u8()
+        r.skip(3 + (version == 1 ? 16 : 8))
         return Int(r.u32())
     }
 
@@ -95,8 +110,10 @@ enum ISOEditor {
     static func setEdit(_ trak: inout Box, _ edit: TrackEdit) throws {
         let wide = edit.duration > Int64(UInt32.max) || edit.mediaTime > Int64(Int32.max)
         var payload: [UInt8] = [wide ? 1 : 0, 0, 0, 0] + be32(1)
-        payload += wide ? be64(UInt64(edit.duration)) + be64(UInt64(bitPattern: edit.mediaTime))
-                        : be32(UInt32(edit.duration)) + be32(UInt32(truncatingIfNeeded: edit.mediaTime))
+        payload +=
+            wide
+            ? be64(UInt64(edit.duration)) + be64(UInt64(bitPattern: edit.mediaTime))
+            : be32(UInt32(edit.duration)) + be32(UInt32(truncatingIfNeeded: edit.mediaTime))
         payload += be32(0x0001_0000)
         let edts = Box(type: "edts", payload: nil, children: [Box(type: "elst", payload: payload, children: [])])
         trak.children.removeAll { $0.type == "edts" }
@@ -110,21 +127,25 @@ enum ISOEditor {
         var total: Int64 = 0
         try trak.withChild("mdia") { mdia in
             try mdia.withSampleTable { stbl in
-                    try stbl.withChild("stts") { stts in
-                        guard let p = stts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short stts") }
-                        var r = ByteReader(Data(p)); r.skip(4)
-                        var runs: [(UInt32, UInt32)] = (0..<Int(r.u32())).map { _ in (r.u32(), r.u32()) }
-                        guard let lastRun = runs.popLast(), lastRun.0 > 0 else { return }
-                        if lastRun.0 > 1 { runs.append((lastRun.0 - 1, lastRun.1)) }
-                        runs.append((1, UInt32(clamping: duration)))
-                        stts.payload = Array(p[0..<4]) + be32(UInt32(runs.count)) + runs.flatMap { be32($0.0) + be32($0.1) }
-                        total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
-                    }
+                try stbl.withChild("stts") { stts in
+                    guard let p = stts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short stts") }
+                    var r = ByteReader(Data(p))
+                    r.skip(4)
+                    var runs: [(UInt32, UInt32)] = (0..<Int(r.u32())).map { _ in (r.u32(), r.u32()) }
+                    guard let lastRun = runs.popLast(), lastRun.0 > 0 else { return }
+                    if lastRun.0 > 1 { runs.append((lastRun.0 - 1, lastRun.1)) }
+                    runs.append((1, UInt32(clamping: duration)))
+                    stts.payload = Array(p[0..<4]) + be32(UInt32(runs.count)) + runs.flatMap { be32($0.0) + be32($0.1) }
+                    total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
+                }
             }
             try mdia.withChild("mdhd") { mdhd in
                 guard var p = mdhd.payload, p.count >= 24 else { return }
-                if p[0] == 1 { p.replaceSubrange(24..<32, with: be64(UInt64(total))) }
-                else if total <= Int64(UInt32.max) { p.replaceSubrange(16..<20, with: be32(UInt32(total))) }
+                if p[0] == 1 {
+                    p.replaceSubrange(24..<32, with: be64(UInt64(total)))
+                } else if total <= Int64(UInt32.max) {
+                    p.replaceSubrange(16..<20, with: be32(UInt32(total)))
+                }
                 mdhd.payload = p
             }
         }
@@ -134,17 +155,20 @@ enum ISOEditor {
     static func shiftCompositionOffsets(_ trak: inout Box, by shift: Int64) throws {
         try trak.withChild("mdia") { mdia in
             try mdia.withSampleTable { stbl in
-                    try stbl.withChild("ctts") { ctts in
-                        guard let p = ctts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short ctts") }
-                        var r = ByteReader(Data(p)); r.skip(4)
-                        let runs = (0..<Int(r.u32())).map { _ in (r.u32(), Int64(Int32(bitPattern: r.u32()))) }
-                        var out: [UInt8] = [1, 0, 0, 0] + be32(UInt32(runs.count))
-                        for (count, offset) in runs {
-                            guard let shifted = Int32(exactly: offset - shift) else { throw MediaError("finalize", reason: "composition offset out of range") }
-                            out += be32(count) + be32(UInt32(bitPattern: shifted))
+                try stbl.withChild("ctts") { ctts in
+                    guard let p = ctts.payload, p.count >= 8 else { throw MediaError("finalize", reason: "short ctts") }
+                    var r = ByteReader(Data(p))
+                    r.skip(4)
+                    let runs = (0..<Int(r.u32())).map { _ in (r.u32(), Int64(Int32(bitPattern: r.u32()))) }
+                    var out: [UInt8] = [1, 0, 0, 0] + be32(UInt32(runs.count))
+                    for (count, offset) in runs {
+                        guard let shifted = Int32(exactly: offset - shift) else {
+                            throw MediaError("finalize", reason: "composition offset out of range")
                         }
-                        ctts.payload = out
+                        out += be32(count) + be32(UInt32(bitPattern: shifted))
                     }
+                    ctts.payload = out
+                }
             }
         }
     }
@@ -159,11 +183,15 @@ enum ISOEditor {
         let isMvhd = box.type == "mvhd"
         if p[0] == 0 && duration > Int64(UInt32.max) {
             // v0 -> v1: creation and modification times and the duration grow to 64 bits.
-            let ctime = Array(p[4..<8]), mtime = Array(p[8..<12])
-            let middle = Array(p[12..<16])            // mvhd: timescale; tkhd: track_id
-            let extra = isMvhd ? [] : Array(p[16..<20]) // tkhd: reserved
+            let ctime = Array(p[4..<8])
+            let mtime = Array(p[8..<12])
+            let middle = Array(p[12..<16])  // mvhd: timescale; tkhd: track_id
+            let extra = isMvhd ? [] : Array(p[16..<20])  // tkhd: reserved
             let rest = Array(p[(isMvhd ? 20 : 24)...])
-            p = [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + ctime + [0, 0, 0, 0] + mtime + middle + extra + [0, 0, 0, 0, 0, 0, 0, 0] + rest
+            p =
+                [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + ctime + [0, 0, 0, 0] + mtime + middle + extra + [
+                    0, 0, 0, 0, 0, 0, 0, 0,
+                ] + rest
         }
         let v1 = p[0] == 1
         if isMvhd, let timescale {
@@ -177,7 +205,8 @@ enum ISOEditor {
 
     static func widenChunkOffsets(_ b: inout Box) {
         if b.type == "stco", let p = b.payload {
-            var r = ByteReader(Data(p)); r.skip(4)
+            var r = ByteReader(Data(p))
+            r.skip(4)
             var out = Array(p[0..<8])
             for _ in 0..<Int(r.u32()) { out += be64(UInt64(r.u32())) }
             b = Box(type: "co64", payload: out, children: [])
@@ -190,8 +219,9 @@ enum ISOEditor {
     static func shiftChunkOffsets(_ box: inout Box, shifts: [(old: Int64, end: Int64, delta: Int64)]) -> Bool {
         var overflow = false
         func delta(_ offset: Int64) -> Int64 { shifts.first { offset >= $0.old && offset < $0.end }?.delta ?? 0 }
-        if (box.type == "stco" || box.type == "co64"), var p = box.payload, p.count >= 8 {
-            var r = ByteReader(Data(p)); r.skip(4)
+        if box.type == "stco" || box.type == "co64", var p = box.payload, p.count >= 8 {
+            var r = ByteReader(Data(p))
+            r.skip(4)
             let n = Int(r.u32())
             let wide = box.type == "co64"
             for i in 0..<n {
@@ -200,7 +230,10 @@ enum ISOEditor {
                 var e = ByteReader(Data(p[at..<at + (wide ? 8 : 4)]))
                 let old = wide ? Int64(e.u64()) : Int64(e.u32())
                 let new = old + delta(old)
-                if !wide && new > Int64(UInt32.max) { overflow = true; continue }
+                if !wide && new > Int64(UInt32.max) {
+                    overflow = true
+                    continue
+                }
                 p.replaceSubrange(at..<at + (wide ? 8 : 4), with: wide ? be64(UInt64(new)) : be32(UInt32(new)))
             }
             box.payload = p

@@ -51,16 +51,22 @@ struct ISOFile {
     var gapless: ITunesGapless?
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
-    static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(type: String, offset: Int64, size: Int64)] {
+    static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(
+        type: String, offset: Int64, size: Int64
+    )] {
         var boxes: [(String, Int64, Int64)] = []
         var offset: Int64 = 0
         while offset + 8 <= fileSize, boxes.count < 1_000_000 {
             let header = try file.read(at: offset, count: 16)
             guard header.count >= 8 else { break }
             var r = ByteReader(header, from: 0, to: header.count)
-            var size = Int64(r.u32()); let type = r.fourCC()
-            if size == 1, header.count >= 16 { size = Int64(clamping: r.u64()) }
-            else if size == 0 { size = fileSize - offset }
+            var size = Int64(r.u32())
+            let type = r.fourCC()
+            if size == 1, header.count >= 16 {
+                size = Int64(clamping: r.u64())
+            } else if size == 0 {
+                size = fileSize - offset
+            }
             guard size >= 8 else { break }
             boxes.append((type, offset, size))
             // A box reaching past the end (a 64-bit size near 2^63 included) is the last: it marks truncation.
@@ -77,12 +83,15 @@ struct ISOFile {
     static func read(path: String, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
         guard let file = try? Self.source(path) else { return nil }
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
-        guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else { return nil }
+        guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else {
+            return nil
+        }
         let moov = boxes[moovIndex]
         let mdatIndex = boxes.firstIndex { $0.type == "mdat" && $0.size > 8 }
         let bytes = try readBox(file, moov.offset, moov.size, what: "moov")
-        var iso = ISOFile(moovBeforeMdat: mdatIndex.map { moovIndex < $0 }, fragmented: boxes.contains { $0.type == "moof" },
-                          movieTimescale: 1000, majorBrand: nil, tracks: [:], dataEnd: 0)
+        var iso = ISOFile(
+            moovBeforeMdat: mdatIndex.map { moovIndex < $0 }, fragmented: boxes.contains { $0.type == "moof" },
+            movieTimescale: 1000, majorBrand: nil, tracks: [:], dataEnd: 0)
         // The writer rebuilds from the stored boxes; analysis lets them go (an hour's moov is 2 MB).
         if locations { iso.moov = bytes }
         if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.size <= 4096 {
@@ -95,11 +104,16 @@ struct ISOFile {
         if iso.fragmented {
             var fragments = Fragments(defaults: defaults, fileSize: fileSize, keepLocations: locations)
             for box in boxes where box.type == "moof" {
-                guard box.size < 64 << 20 else { throw MediaError("read index", reason: "a movie fragment box claims \(box.size) bytes") }
-                try fragments.read(try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
+                guard box.size < 64 << 20 else {
+                    throw MediaError("read index", reason: "a movie fragment box claims \(box.size) bytes")
+                }
+                try fragments.read(
+                    try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
             }
             for id in iso.tracks.keys { iso.tracks[id]!.timeline.edits = openEnded(iso.tracks[id]!.timeline) }
-            for (id, end) in fragments.dataEnd { if let known = iso.tracks[id]?.dataEnd { iso.tracks[id]!.dataEnd = max(known, end) } }
+            for (id, end) in fragments.dataEnd {
+                if let known = iso.tracks[id]?.dataEnd { iso.tracks[id]!.dataEnd = max(known, end) }
+            }
             iso.dataEnd = iso.tracks.values.map(\.dataEnd).max() ?? 0
         }
         return iso
@@ -112,7 +126,7 @@ struct ISOFile {
             guard let child = reader.children(until: reader.end).first(where: { $0.0 == type })?.1 else { return nil }
             reader = child
         }
-        reader.skip(8)                                  // version, flags, entry count
+        reader.skip(8)  // version, flags, entry count
         let start = reader.position
         let size = Int(reader.u32())
         guard size >= 8, start + size <= reader.end else { return nil }
@@ -128,7 +142,8 @@ struct ISOFile {
     /// one) presents everything from its media time on (FFmpeg's HLS and DASH muxers write this).
     static func openEnded(_ timeline: TrackTimeline) -> [Edit]? {
         guard var edits = timeline.edits, let last = edits.indices.last, let mediaTime = edits[last].mediaTime,
-              edits[last].duration.isZero, let span = timeline.mediaSpan else { return timeline.edits }
+            edits[last].duration.isZero, let span = timeline.mediaSpan
+        else { return timeline.edits }
         edits[last].duration = Rational(Swift.max(span.end - mediaTime, 0)) * timeline.timeBase
         return edits
     }
@@ -136,30 +151,38 @@ struct ISOFile {
     static func readBox(_ file: any ByteSource, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {
         let data = try file.read(at: offset, count: Int(size))
         guard data.count == Int(size) else {
-            throw MediaError("read index", reason: "truncated: the \(what) box claims \(size) bytes but the file ends first")
+            throw MediaError(
+                "read index", reason: "truncated: the \(what) box claims \(size) bytes but the file ends first")
         }
         return data
     }
 
     /// Reads mvhd and every trak; returns the fragment defaults (trex) by track id.
-    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64, locations: Bool) throws -> [Int: Fragments.Defaults] {
+    private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64, locations: Bool) throws -> [Int:
+        Fragments.Defaults]
+    {
         var defaults: [Int: Fragments.Defaults] = [:]
         var traks: [ByteReader] = []
         for (type, body) in r.children(until: end) {
             var b = body
             switch type {
             case "mvhd":
-                let version = b.u8(); b.skip(3)
+                let version = b.u8()
+                b.skip(3)
                 b.skip(version == 1 ? 16 : 8)
                 movieTimescale = Int64(b.u32())
                 movieDuration = version == 1 ? Int64(clamping: b.u64()) : Int64(b.u32())
-                guard movieTimescale > 0 else { throw MediaError("read index", reason: "the movie header has a zero timescale") }
+                guard movieTimescale > 0 else {
+                    throw MediaError("read index", reason: "the movie header has a zero timescale")
+                }
             case "mvex":
                 fragmented = true
                 for (child, trexBody) in b.children(until: b.end) where child == "trex" {
-                    var t = trexBody; t.skip(4)
+                    var t = trexBody
+                    t.skip(4)
                     let id = Int(t.u32())
-                    defaults[id] = Fragments.Defaults(descriptionIndex: t.u32(), duration: t.u32(), size: t.u32(), flags: t.u32())
+                    defaults[id] = Fragments.Defaults(
+                        descriptionIndex: t.u32(), duration: t.u32(), size: t.u32(), flags: t.u32())
                 }
             case "trak": traks.append(body)
             case "udta": gapless = ITunesGapless.parse(Array(body.bytes[body.position..<body.end]))
@@ -181,16 +204,23 @@ struct ISOFile {
         var boxes: [String: ByteReader] = [:]
         func collect(_ r: ByteReader) {
             for (type, child) in r.children(until: r.end) {
-                if ["mdia", "minf", "stbl", "edts"].contains(type) { collect(child) } else if boxes[type] == nil { boxes[type] = child }
+                if ["mdia", "minf", "stbl", "edts"].contains(type) {
+                    collect(child)
+                } else if boxes[type] == nil {
+                    boxes[type] = child
+                }
             }
         }
         collect(body)
-        guard var tkhd = boxes["tkhd"], var mdhd = boxes["mdhd"], var hdlr = boxes["hdlr"], let stts = boxes["stts"] else { return nil }
+        guard var tkhd = boxes["tkhd"], var mdhd = boxes["mdhd"], var hdlr = boxes["hdlr"], let stts = boxes["stts"]
+        else { return nil }
         guard boxes["stz2"] == nil else { return nil }
 
-        let tkhdVersion = tkhd.u8(); tkhd.skip(3 + (tkhdVersion == 1 ? 16 : 8))
+        let tkhdVersion = tkhd.u8()
+        tkhd.skip(3 + (tkhdVersion == 1 ? 16 : 8))
         let trackID = Int(tkhd.u32())
-        let mdhdVersion = mdhd.u8(); mdhd.skip(3 + (mdhdVersion == 1 ? 16 : 8))
+        let mdhdVersion = mdhd.u8()
+        mdhd.skip(3 + (mdhdVersion == 1 ? 16 : 8))
         let timescale = Int64(mdhd.u32())
         hdlr.skip(8)
         let handler = hdlr.fourCC()
@@ -198,58 +228,77 @@ struct ISOFile {
 
         // A table that claims far more entries than its box holds is refused before anything sizes a buffer by
         // the claim (FFmpeg's demuxer would).
-        for (type, entrySize) in [("stts", 8), ("ctts", 8), ("stss", 4), ("stsc", 12), ("stco", 4), ("co64", 8), ("elst", 12)] {
+        for (type, entrySize) in [
+            ("stts", 8), ("ctts", 8), ("stss", 4), ("stsc", 12), ("stco", 4), ("co64", 8), ("elst", 12),
+        ] {
             guard var table = boxes[type] else { continue }
             table.skip(4)
-            let declared = Int64(table.u32()), held = Int64(table.remaining / entrySize)
+            let declared = Int64(table.u32())
+            let held = Int64(table.remaining / entrySize)
             if declared > held, declared * Int64(entrySize) > 16 << 20 {
-                throw MediaError("read index", reason: "the \(type) table of track \(trackID) claims \(declared) entries but holds \(held)")
+                throw MediaError(
+                    "read index",
+                    reason: "the \(type) table of track \(trackID) claims \(declared) entries but holds \(held)")
             }
         }
         if var stsz = boxes["stsz"] {
             stsz.skip(4)
-            let fixed = stsz.u32(), declared = Int64(stsz.u32()), held = Int64(stsz.remaining / 4)
+            let fixed = stsz.u32()
+            let declared = Int64(stsz.u32())
+            let held = Int64(stsz.remaining / 4)
             if fixed == 0, declared > held, declared * 4 > 16 << 20 {
-                throw MediaError("read index", reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
+                throw MediaError(
+                    "read index",
+                    reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
             }
         }
         var descriptions = 0
-        if var stsd = boxes["stsd"] { stsd.skip(4); descriptions = Int(stsd.u32()) }
+        if var stsd = boxes["stsd"] {
+            stsd.skip(4)
+            descriptions = Int(stsd.u32())
+        }
 
-        let layout = SampleLayout(stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
+        let layout = SampleLayout(
+            stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
         let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
-        let table = try sampleTable(stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
-                                    locations: locations)
+        let table = try sampleTable(
+            stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
+            locations: locations)
         let edits = try boxes["elst"].map { try editList($0) }
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
         // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
         let trak = (body.position - 8)..<body.end
-        return Track(trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
-                     pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
-                     trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd())
+        return Track(
+            trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
+            pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
+            trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd())
     }
 
     /// Bytes per frame of uncompressed audio, from the sound sample entry (QuickTime versions 0, 1 and 2):
     /// stsz's sample size is 1 for legacy entries, so it cannot be trusted alone.
     static func pcmFrameBytes(stsd: ByteReader?, fixedSize: Int64) -> Int64? {
         guard fixedSize > 0, var r = stsd else { return nil }
-        r.skip(8)                                  // version+flags, entry count
-        r.skip(4)                                  // entry size
+        r.skip(8)  // version+flags, entry count
+        r.skip(4)  // entry size
         let format = r.fourCC()
         let pcm: Set = ["lpcm", "sowt", "twos", "in24", "in32", "fl32", "fl64", "raw ", "NONE", "ipcm"]
         // Other constant-size audio (µ-law, IMA) keeps stsz's size per frame, as before.
         guard pcm.contains(format) else { return fixedSize }
-        r.skip(8)                                  // reserved, data reference index
-        let version = r.u16(); r.skip(6)          // revision, vendor
-        let channels = Int64(r.u16()), bits = Int64(r.u16())
-        r.skip(8)                                  // compression id, packet size, sample rate
+        r.skip(8)  // reserved, data reference index
+        let version = r.u16()
+        r.skip(6)  // revision, vendor
+        let channels = Int64(r.u16())
+        let bits = Int64(r.u16())
+        r.skip(8)  // compression id, packet size, sample rate
         switch version {
         case 1:
-            r.skip(8); let perFrame = Int64(r.u32())
+            r.skip(8)
+            let perFrame = Int64(r.u32())
             return perFrame > 0 ? perFrame : fixedSize
         case 2:
-            r.skip(4 + 8 + 4 + 4 + 4 + 4)          // struct size, rate, channels, 0x7F000000, bits, flags
-            let perPacket = Int64(r.u32()), framesPerPacket = Int64(r.u32())
+            r.skip(4 + 8 + 4 + 4 + 4 + 4)  // struct size, rate, channels, 0x7F000000, bits, flags
+            let perPacket = Int64(r.u32())
+            let framesPerPacket = Int64(r.u32())
             return perPacket > 0 && framesPerPacket > 0 ? perPacket / framesPerPacket : fixedSize
         default:
             let perFrame = channels * bits / 8
@@ -265,9 +314,12 @@ struct ISOFile {
     /// Uncompressed audio (one stts entry of delta 1: a sample is one PCM frame) is grouped as FFmpeg's demuxer
     /// packs it: each chunk split into packets of at most 1024 frames. An hour of 48 kHz PCM is then 170,000
     /// entries, not 170 million, and the entries are the packets a copy moves.
-    private func sampleTable(stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout,
-                             pcmFrameBytes: Int64?, locations wanted: Bool) throws -> (samples: [SampleTiming], locations: [SampleLocation], grouped: Bool) {
-        var r = stts; r.skip(4)
+    private func sampleTable(
+        stts: ByteReader, ctts: ByteReader?, stss: ByteReader?, layout: SampleLayout,
+        pcmFrameBytes: Int64?, locations wanted: Bool
+    ) throws -> (samples: [SampleTiming], locations: [SampleLocation], grouped: Bool) {
+        var r = stts
+        r.skip(4)
         let entries = r.entries(size: 8)
         let total = layout.sampleCount
         guard total <= 50_000_000 else { throw MediaError("read index", reason: "absurd sample count (\(total))") }
@@ -275,7 +327,8 @@ struct ISOFile {
         for _ in 0..<entries { runs.append((Int(r.u32()), Int64(r.u32()))) }
 
         if let frameBytes = pcmFrameBytes, runs.count == 1, runs[0].delta == 1, ctts == nil {
-            var samples: [SampleTiming] = [], locations: [SampleLocation] = []
+            var samples: [SampleTiming] = []
+            var locations: [SampleLocation] = []
             var dts: Int64 = 0
             let frames = Int64(min(runs[0].count, total))
             layout.forEachChunk { offset, perChunk in
@@ -286,7 +339,8 @@ struct ISOFile {
                     samples.append(SampleTiming(dts: dts, pts: dts, duration: n, isSync: true))
                     if wanted { locations.append(SampleLocation(offset: at, size: n &* frameBytes)) }
                     at = at &+ n &* frameBytes
-                    dts += n; left -= n
+                    dts += n
+                    left -= n
                 }
                 return dts < frames
             }
@@ -306,8 +360,12 @@ struct ISOFile {
             c.skip(4)
             var i = 0
             for _ in 0..<c.entries(size: 8) where i < samples.count {
-                let count = Int(c.u32()), offset = Int64(Int32(bitPattern: c.u32()))
-                for _ in 0..<min(count, samples.count - i) { samples[i].pts = samples[i].dts &+ offset; i += 1 }
+                let count = Int(c.u32())
+                let offset = Int64(Int32(bitPattern: c.u32()))
+                for _ in 0..<min(count, samples.count - i) {
+                    samples[i].pts = samples[i].dts &+ offset
+                    i += 1
+                }
             }
         }
         if var s = stss {
@@ -322,16 +380,21 @@ struct ISOFile {
 
     private func editList(_ body: ByteReader) throws -> [Edit] {
         var r = body
-        let version = r.u8(); r.skip(3)
+        let version = r.u8()
+        r.skip(3)
         var edits: [Edit] = []
         for _ in 0..<r.entries(size: version == 1 ? 20 : 12) {
             let duration = version == 1 ? Int64(clamping: r.u64()) : Int64(r.u32())
             let mediaTime = version == 1 ? Int64(bitPattern: r.u64()) : Int64(Int32(bitPattern: r.u32()))
             let rate = Rational(Int64(Int16(bitPattern: r.u16())) * 65536 + Int64(r.u16()), 65536)
             // -1 marks an empty edit; any other negative media time is invalid (players reject or misplay it).
-            guard mediaTime >= -1 else { throw MediaError("read index", reason: "invalid edit list: media time \(mediaTime)") }
-            edits.append(Edit(mediaTime: mediaTime == -1 ? nil : mediaTime,
-                              duration: Rational(duration, max(movieTimescale, 1)), rate: rate))
+            guard mediaTime >= -1 else {
+                throw MediaError("read index", reason: "invalid edit list: media time \(mediaTime)")
+            }
+            edits.append(
+                Edit(
+                    mediaTime: mediaTime == -1 ? nil : mediaTime,
+                    duration: Rational(duration, max(movieTimescale, 1)), rate: rate))
         }
         return edits
     }

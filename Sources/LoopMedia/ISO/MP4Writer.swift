@@ -45,24 +45,34 @@ enum MP4Writer {
         var bytes: Int64
 
         init(track: Int, entries: Range<Int>, startTicks: Int64, bytes: Int64) {
-            trackIndex = Int32(track); first = Int32(entries.lowerBound); end = Int32(entries.upperBound)
-            self.startTicks = startTicks; self.bytes = bytes
+            trackIndex = Int32(track)
+            first = Int32(entries.lowerBound)
+            end = Int32(entries.upperBound)
+            self.startTicks = startTicks
+            self.bytes = bytes
         }
         var track: Int { Int(trackIndex) }
         var entries: Range<Int> {
             get { Int(first)..<Int(end) }
-            set { first = Int32(newValue.lowerBound); end = Int32(newValue.upperBound) }
+            set {
+                first = Int32(newValue.lowerBound)
+                end = Int32(newValue.upperBound)
+            }
         }
     }
 
     /// Brands that promise fragments or segments, which the written file no longer has.
-    static let fragmentBrands: Set = ["iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag"]
+    static let fragmentBrands: Set = [
+        "iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag",
+    ]
 
     /// `gapless`: the iTunSMPB figures of the output, written over the source's when it has them (a stale
     /// one would tell iTunes-family players to skip the wrong number of samples).
     /// `range`: where the output starts in the source and how long it is (seconds), to move Nero chapters.
-    static func write(source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
-                      range: (start: Rational, length: Rational), to path: String) throws {
+    static func write(
+        source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
+        range: (start: Rational, length: Rational), to path: String
+    ) throws {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
         let timescales = tracks.map { iso.tracks[$0.trackID]?.timescale ?? 1 }
         let chunks = sourceOrder(tracks, timescales: timescales) ?? interleave(tracks, timescales: timescales)
@@ -80,22 +90,32 @@ enum MP4Writer {
         let narrowSize = Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: false).size)
         let mdatHeader = payload + 8 > Int64(UInt32.max) ? 16 : 8
         let wide = Int64(ftyp.count) + narrowSize + Int64(mdatHeader) + payload > Int64(UInt32.max)
-        let moovSize = wide ? Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: true).size) : narrowSize
+        let moovSize =
+            wide
+            ? Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: true).size) : narrowSize
         var offsets: [Int64] = []
         var at = Int64(ftyp.count) + moovSize + Int64(mdatHeader)
-        for chunk in chunks { offsets.append(at); at += chunk.bytes }
+        for chunk in chunks {
+            offsets.append(at)
+            at += chunk.bytes
+        }
         moov = try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: offsets, wide: wide)
 
         var head = ftyp
         moov.serialize(into: &head)
         let mdatSize = payload + Int64(mdatHeader)
-        head += mdatHeader == 16 ? be32(1) + Array("mdat".utf8) + be64(UInt64(mdatSize)) : be32(UInt32(mdatSize)) + Array("mdat".utf8)
+        head +=
+            mdatHeader == 16
+            ? be32(1) + Array("mdat".utf8) + be64(UInt64(mdatSize)) : be32(UInt32(mdatSize)) + Array("mdat".utf8)
 
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path)
+        else {
             throw MediaError("write output", reason: "cannot create \(path)")
         }
         defer { try? out.close() }
-        guard let input = FileHandle(forReadingAtPath: source) else { throw MediaError("write output", reason: "cannot reopen \(source)") }
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            throw MediaError("write output", reason: "cannot reopen \(source)")
+        }
         defer { try? input.close() }
         try out.write(contentsOf: Data(head))
         // Byte ranges in output order, merged where the source has them back to back.
@@ -103,12 +123,18 @@ enum MP4Writer {
         for chunk in chunks {
             for entry in tracks[chunk.track].entries[chunk.entries] {
                 if let replacement = entry.replacement {
-                    if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out); run = nil }
+                    if let r = run {
+                        try ISOEditor.copy(input, r.offset, r.size, to: out)
+                        run = nil
+                    }
                     try out.write(contentsOf: Data(replacement))
                     continue
                 }
                 let size = bytes(entry, tracks[chunk.track])
-                if let r = run, r.offset + r.size == entry.location.offset { run = (r.offset, r.size + size); continue }
+                if let r = run, r.offset + r.size == entry.location.offset {
+                    run = (r.offset, r.size + size)
+                    continue
+                }
                 if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
                 run = (entry.location.offset, size)
             }
@@ -132,14 +158,24 @@ enum MP4Writer {
     /// another (a source with each track in one block, fragments per track, or a cut that moved one track).
     static func sourceOrder(_ tracks: [TrackLayout], timescales: [Int64]) -> [Chunk]? {
         // Compact, for an hour of samples: decode times in each track's ticks, and (track, entry, offset).
-        struct Item { var track: Int32; var entry: Int32; var offset: Int64 }
+        struct Item {
+            var track: Int32
+            var entry: Int32
+            var offset: Int64
+        }
         var dts: [[Int64]] = []
         var items: [Item] = []
         items.reserveCapacity(tracks.reduce(0) { $0 + $1.entries.count })
         for (t, track) in tracks.enumerated() {
             var at: Int64 = 0
-            dts.append(track.entries.map { entry in defer { at += entry.duration }; return at })
-            for (i, entry) in track.entries.enumerated() { items.append(Item(track: Int32(t), entry: Int32(i), offset: entry.location.offset)) }
+            dts.append(
+                track.entries.map { entry in
+                    defer { at += entry.duration }
+                    return at
+                })
+            for (i, entry) in track.entries.enumerated() {
+                items.append(Item(track: Int32(t), entry: Int32(i), offset: entry.location.offset))
+            }
         }
         items.sort { $0.offset != $1.offset ? $0.offset < $1.offset : $0.track < $1.track }
         // a / sa > b / sb + 1 second, exactly.
@@ -150,10 +186,12 @@ enum MP4Writer {
         var next = [Int](repeating: 0, count: tracks.count)
         var chunks: [Chunk] = []
         for item in items {
-            let t = Int(item.track), i = Int(item.entry)
+            let t = Int(item.track)
+            let i = Int(item.entry)
             guard i == next[t] else { return nil }
             next[t] += 1
-            for u in tracks.indices where u != t && next[u] < dts[u].count && leads(dts[t][i], timescales[t], dts[u][next[u]], timescales[u]) {
+            for u in tracks.indices
+            where u != t && next[u] < dts[u].count && leads(dts[t][i], timescales[t], dts[u][next[u]], timescales[u]) {
                 return nil
             }
             let bytes = Self.bytes(tracks[t].entries[i], tracks[t])
@@ -173,11 +211,16 @@ enum MP4Writer {
         var chunks: [Chunk] = []
         for (t, track) in tracks.enumerated() {
             let timescale = timescales[t]
-            var dts: Int64 = 0, start = 0, startDts: Int64 = 0, bytes: Int64 = 0
+            var dts: Int64 = 0
+            var start = 0
+            var startDts: Int64 = 0
+            var bytes: Int64 = 0
             for (i, entry) in track.entries.enumerated() {
                 if i > start, (dts - startDts) * 2 >= timescale || bytes >= 1 << 20 {
                     chunks.append(Chunk(track: t, entries: start..<i, startTicks: startDts, bytes: bytes))
-                    start = i; startDts = dts; bytes = 0
+                    start = i
+                    startDts = dts
+                    bytes = 0
                 }
                 bytes += Self.bytes(entry, track)
                 dts += entry.duration
@@ -214,7 +257,9 @@ enum MP4Writer {
         guard var moov = try Box.parse(iso.moov, from: 0, to: iso.moov.count).first, moov.type == "moov" else {
             throw MediaError("write output", reason: "cannot parse the source's movie box")
         }
-        moov.children.removeAll { $0.type == "mvex" || ($0.type == "trak" && ISOEditor.trackID($0).map { tracks[$0] == nil } ?? true) }
+        moov.children.removeAll {
+            $0.type == "mvex" || ($0.type == "trak" && ISOEditor.trackID($0).map { tracks[$0] == nil } ?? true)
+        }
         var longest: Int64 = 0
         for i in moov.children.indices where moov.children[i].type == "trak" {
             guard let id = ISOEditor.trackID(moov.children[i]), let track = tracks[id] else { continue }
@@ -245,27 +290,37 @@ enum MP4Writer {
     static func setMediaDuration(_ mdhd: inout Box, _ duration: Int64) throws {
         guard var p = mdhd.payload, p.count >= 24 else { throw MediaError("write output", reason: "short mdhd") }
         if p[0] == 0 && duration > Int64(UInt32.max) {
-            p = [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + Array(p[4..<8]) + [0, 0, 0, 0] + Array(p[8..<12]) + Array(p[12..<16])
+            p =
+                [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + Array(p[4..<8]) + [0, 0, 0, 0] + Array(p[8..<12])
+                + Array(p[12..<16])
                 + [0, 0, 0, 0, 0, 0, 0, 0] + Array(p[20...])
         }
-        if p[0] == 1 { p.replaceSubrange(24..<32, with: be64(UInt64(duration))) }
-        else { p.replaceSubrange(16..<20, with: be32(UInt32(duration))) }
+        if p[0] == 1 {
+            p.replaceSubrange(24..<32, with: be64(UInt64(duration)))
+        } else {
+            p.replaceSubrange(16..<20, with: be32(UInt32(duration)))
+        }
         mdhd.payload = p
     }
 
     /// Every kept track's sample table rebuilt from its entries; `offsets` (one per chunk, in `chunks` order)
     /// nil while sizing.
-    static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64]?, wide: Bool) throws -> Box {
+    static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64]?, wide: Bool) throws
+        -> Box
+    {
         var moov = moov
         // Per track: each chunk's sample count (frames for PCM) and offset; small, for an hour of chunks.
         var perTrack = [[(samples: Int64, offset: Int64)]](repeating: [], count: tracks.count)
         for (n, chunk) in chunks.enumerated() {
             let track = tracks[chunk.track]
-            let samples = track.pcm == nil ? Int64(chunk.entries.count) : track.entries[chunk.entries].reduce(Int64(0)) { $0 + $1.duration }
+            let samples =
+                track.pcm == nil
+                ? Int64(chunk.entries.count) : track.entries[chunk.entries].reduce(Int64(0)) { $0 + $1.duration }
             perTrack[chunk.track].append((samples, offsets?[n] ?? 0))
         }
         for i in moov.children.indices where moov.children[i].type == "trak" {
-            guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id }) else { continue }
+            guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id })
+            else { continue }
             try moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
                 stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t], wide: wide).box
             }
@@ -296,7 +351,10 @@ struct SampleTables {
             children.append(.full("stts", Self.runs(entries.lazy.map(\.duration), signed: false)))
             if entries.contains(where: { $0.compositionOffset != 0 }) {
                 let negative = entries.contains { $0.compositionOffset < 0 }
-                children.append(.full("ctts", version: negative ? 1 : 0, Self.runs(entries.lazy.map(\.compositionOffset), signed: negative)))
+                children.append(
+                    .full(
+                        "ctts", version: negative ? 1 : 0,
+                        Self.runs(entries.lazy.map(\.compositionOffset), signed: negative)))
             }
             if !entries.allSatisfy(\.isSync) {
                 let sync = entries.indices.filter { entries[$0].isSync }
@@ -316,8 +374,12 @@ struct SampleTables {
         var offsets = be32(UInt32(chunks.count))
         offsets.reserveCapacity(4 + chunks.count * (wide ? 8 : 4))
         for chunk in chunks {
-            if wide { offsets.append(u32: UInt32(UInt64(chunk.offset) >> 32)); offsets.append(u32: UInt32(UInt64(chunk.offset) & 0xffff_ffff)) }
-            else { offsets.append(u32: UInt32(clamping: chunk.offset)) }
+            if wide {
+                offsets.append(u32: UInt32(UInt64(chunk.offset) >> 32))
+                offsets.append(u32: UInt32(UInt64(chunk.offset) & 0xffff_ffff))
+            } else {
+                offsets.append(u32: UInt32(clamping: chunk.offset))
+            }
         }
         children.append(.full(wide ? "co64" : "stco", offsets))
         if track.pcm == nil {
@@ -335,7 +397,10 @@ struct SampleTables {
         }
         var out = be32(UInt32(pairs.count))
         out.reserveCapacity(4 + 8 * pairs.count)
-        for (count, value) in pairs { out.append(u32: count); out.append(u32: signed ? UInt32(bitPattern: Int32(clamping: value)) : UInt32(clamping: value)) }
+        for (count, value) in pairs {
+            out.append(u32: count)
+            out.append(u32: signed ? UInt32(bitPattern: Int32(clamping: value)) : UInt32(clamping: value))
+        }
         return out
     }
 
@@ -343,7 +408,10 @@ struct SampleTables {
     static func chunkTable(_ perChunk: [Int64]) -> Box {
         var runs: [(first: Int, count: Int64)] = []
         for (i, n) in perChunk.enumerated() where runs.last?.count != n { runs.append((i + 1, n)) }
-        return .full("stsc", be32(UInt32(runs.count)) + runs.flatMap { be32(UInt32($0.first)) + be32(UInt32(clamping: $0.count)) + be32(1) })
+        return .full(
+            "stsc",
+            be32(UInt32(runs.count))
+                + runs.flatMap { be32(UInt32($0.first)) + be32(UInt32(clamping: $0.count)) + be32(1) })
     }
 
     /// sdtp holds a byte per sample: the kept samples' bytes.
@@ -362,7 +430,8 @@ struct SampleTables {
         for sbgp in stbl.children where sbgp.type == "sbgp" {
             guard let p = sbgp.payload, p.count >= 12 else { continue }
             var r = ByteReader(p, from: 0, to: p.count)
-            let version = r.u8(); r.skip(3)
+            let version = r.u8()
+            r.skip(3)
             let groupingType = r.fourCC()
             let parameter = version == 1 ? r.u32() : nil
             // Runs as stored (bounded by the box's bytes), walked with the kept samples' increasing source
@@ -370,7 +439,8 @@ struct SampleTables {
             var runs: [(end: Int, index: UInt32)] = []
             var covered = 0
             for _ in 0..<r.entries(size: 8) {
-                let count = Int(r.u32()), index = r.u32()
+                let count = Int(r.u32())
+                let index = r.u32()
                 covered = covered.addingReportingOverflow(count).overflow ? Int.max : covered + count
                 runs.append((covered, index))
             }
@@ -380,9 +450,15 @@ struct SampleTables {
                 return run < runs.count ? runs[run].index : 0
             }
             var pairs: [(UInt32, UInt32)] = []
-            for v in kept { if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) } }
-            let body = Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count)) + pairs.flatMap { be32($0.0) + be32($0.1) }
-            if let sgpd = stbl.children.first(where: { $0.type == "sgpd" && $0.payload.map { Array($0.dropFirst(4).prefix(4)) } == Array(groupingType.utf8) }) {
+            for v in kept {
+                if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
+            }
+            let body =
+                Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count))
+                + pairs.flatMap { be32($0.0) + be32($0.1) }
+            if let sgpd = stbl.children.first(where: {
+                $0.type == "sgpd" && $0.payload.map { Array($0.dropFirst(4).prefix(4)) } == Array(groupingType.utf8)
+            }) {
                 out.append(sgpd)
             }
             out.append(.full("sbgp", version: version, body))
@@ -392,12 +468,19 @@ struct SampleTables {
 }
 
 extension Box {
-    var bytes: [UInt8] { var out: [UInt8] = []; serialize(into: &out); return out }
+    var bytes: [UInt8] {
+        var out: [UInt8] = []
+        serialize(into: &out)
+        return out
+    }
 }
 
 extension Array where Element == UInt8 {
     /// Appends a big-endian 32-bit value without a temporary array (tables of an hour's samples).
     mutating func append(u32 v: UInt32) {
-        append(UInt8(v >> 24)); append(UInt8(v >> 16 & 0xff)); append(UInt8(v >> 8 & 0xff)); append(UInt8(v & 0xff))
+        append(UInt8(v >> 24))
+        append(UInt8(v >> 16 & 0xff))
+        append(UInt8(v >> 8 & 0xff))
+        append(UInt8(v & 0xff))
     }
 }

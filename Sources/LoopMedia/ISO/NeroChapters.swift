@@ -3,7 +3,10 @@ import LoopAnalysis
 /// Nero chapters (`chpl` in moov/udta: start times in 100 ns units, titles), which FFmpeg writes beside a
 /// QuickTime chapter track and some players read instead of it. A cut moves them with the kept range.
 enum NeroChapters {
-    struct Chapter: Equatable { var start: Int64; var title: [UInt8] }
+    struct Chapter: Equatable {
+        var start: Int64
+        var title: [UInt8]
+    }
 
     /// The user data payload with its chpl (if any) moved to a range that starts at `start` seconds of the
     /// source and lasts `length`: chapters before it start at 0 (the last one of them stays), those after it go.
@@ -16,11 +19,17 @@ enum NeroChapters {
                 out += Box(type, content).bytes
                 continue
             }
-            let from = (start * 10_000_000).rounded, until = ((start + length) * 10_000_000).rounded
+            let from = (start * 10_000_000).rounded
+            let until = ((start + length) * 10_000_000).rounded
             var kept = chapters.filter { $0.start < until }
             if let lead = kept.lastIndex(where: { $0.start <= from }) { kept.removeFirst(lead) }
             kept = kept.map { Chapter(start: max($0.start - from, 0), title: $0.title) }
-            out += Box("chpl", Array(content[0..<8]) + [UInt8(kept.count)] + kept.flatMap { be64(UInt64($0.start)) + [UInt8($0.title.count)] + $0.title }).bytes
+            out +=
+                Box(
+                    "chpl",
+                    Array(content[0..<8]) + [UInt8(kept.count)]
+                        + kept.flatMap { be64(UInt64($0.start)) + [UInt8($0.title.count)] + $0.title }
+                ).bytes
         }
         return out
     }

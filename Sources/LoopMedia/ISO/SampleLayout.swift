@@ -18,11 +18,20 @@ struct SampleLayout {
             sampleCount = fixedSize != 0 ? min(declared, Int(fileSize / fixedSize)) : min(declared, sz.remaining / 4)
             sizes = sz
         }
-        if var o = stco { o.skip(4); for _ in 0..<o.entries(size: 4) { offsets.append(Int64(o.u32())) } }
-        if var o = co64 { o.skip(4); for _ in 0..<o.entries(size: 8) { offsets.append(Int64(clamping: o.u64())) } }
+        if var o = stco {
+            o.skip(4)
+            for _ in 0..<o.entries(size: 4) { offsets.append(Int64(o.u32())) }
+        }
+        if var o = co64 {
+            o.skip(4)
+            for _ in 0..<o.entries(size: 8) { offsets.append(Int64(clamping: o.u64())) }
+        }
         if var sc = stsc {
             sc.skip(4)
-            for _ in 0..<sc.entries(size: 12) { runs.append((Int(sc.u32()), Int(sc.u32()))); sc.skip(4) }
+            for _ in 0..<sc.entries(size: 12) {
+                runs.append((Int(sc.u32()), Int(sc.u32())))
+                sc.skip(4)
+            }
         }
     }
 
@@ -56,13 +65,17 @@ struct SampleLayout {
         return out
     }
 
-    static func add(_ a: Int64, _ b: Int64) -> Int64 { let (r, o) = a.addingReportingOverflow(b); return o ? .max : r }
+    static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (r, o) = a.addingReportingOverflow(b)
+        return o ? .max : r
+    }
 
     /// The end of the last byte of sample data. Compared with the file size, this tells a truncated file from
     /// a whole one.
     func dataEnd() -> Int64 {
         var sizes = self.sizes
-        var sample = 0, end: Int64 = 0
+        var sample = 0
+        var end: Int64 = 0
         forEachChunk { offset, perChunk in
             let n = min(perChunk, sampleCount - sample)
             var position = offset

@@ -6,17 +6,26 @@ import LoopAnalysis
 /// The output is then analyzed with its seam measured, so the report says whether the loop is seamless.
 public enum LoopCut {
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
-    public static func write(_ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-                             temporaries: TemporaryFiles) -> FileReport {
+    public static func write(
+        _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
+        temporaries: TemporaryFiles
+    ) -> FileReport {
         if let crossfade {
             do {
                 let clip = try Stitcher.prepare(path, in: loop.start, out: loop.end)
-                let timeline = try Stitcher.timeline([clip], transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true)
+                let timeline = try Stitcher.timeline(
+                    [clip], transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true)
                 _ = try Stitcher.write([clip], timeline: timeline, to: destination, temporaries: temporaries)
             } catch {
-                return FileReport(path: path, facts: nil, findings: [Finding(rule: "loop-failed", severity: .error,
-                                  message: "the crossfaded loop could not be written: \(MediaError.describe(error))", hint: "try without --crossfade")],
-                                  error: MediaError.describe(error))
+                return FileReport(
+                    path: path, facts: nil,
+                    findings: [
+                        Finding(
+                            rule: "loop-failed", severity: .error,
+                            message: "the crossfaded loop could not be written: \(MediaError.describe(error))",
+                            hint: "try without --crossfade")
+                    ],
+                    error: MediaError.describe(error))
             }
         } else {
             var options = FixOptions(reencodeHead: reencodeHead)
@@ -26,7 +35,9 @@ public enum LoopCut {
                 return ClipAnalysis.unreadable(path: path, error: error)
             }
             defer { if source != path { temporaries.remove(source) } }
-            let fixed = ClipFix.fix(source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false, temporaries: temporaries)
+            let fixed = ClipFix.fix(
+                source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false,
+                temporaries: temporaries)
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }
         return ClipAnalysis.report(path: destination, options: .init())

@@ -19,7 +19,9 @@ public enum LoopSearch {
     public static func signatures(_ path: String) throws -> Signatures {
         // The probe's own input, not yet read (it reopens the file when it had to read packets).
         let probe = try Probe.probe(path)
-        guard let input = probe.input else { throw MediaError("find loop", reason: "the clip was probed without its input") }
+        guard let input = probe.input else {
+            throw MediaError("find loop", reason: "the clip was probed without its input")
+        }
         let facts = probe.facts
         guard let video = facts.mainVideo else { throw MediaError("find loop", reason: "no video track") }
         let audio = facts.mainAudio
@@ -27,11 +29,14 @@ public enum LoopSearch {
         let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
         let scaler = Scaler(width: Thumbnail.width, height: Thumbnail.height)
         let vtb = input.timeBase(video.index)
-        var frames: [FrameSignature] = [], times: [Rational] = [], keys = Set<Int>()
+        var frames: [FrameSignature] = []
+        var times: [Rational] = []
+        var keys = Set<Int>()
         var firstPts: Int64?
         var lastDuration = Rational.zero
         var edges = AudioEdges(rate: audio?.sampleRate ?? 48000)
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         func takeVideo(_ f: Frame) throws {
             guard let pts = f.pts else { return }
             if firstPts == nil { firstPts = pts }
@@ -47,25 +52,36 @@ public enum LoopSearch {
             let channels = f.channelCount
             for i in 0..<f.sampleCount {
                 var loudest: Float = 0
-                for c in 0..<channels { let v = f.sample(channel: c, index: i); if abs(v) > abs(loudest) { loudest = v } }
+                for c in 0..<channels {
+                    let v = f.sample(channel: c, index: i)
+                    if abs(v) > abs(loudest) { loudest = v }
+                }
                 edges.add(loudest)
             }
         }
         while try input.read(into: packet) {
-            if packet.streamIndex == video.index { try decoder.decode(packet, into: frame, takeVideo) }
-            else if let d = audioDecoder, packet.streamIndex == d.streamIndex { try d.decode(packet, into: frame, takeAudio) }
+            if packet.streamIndex == video.index {
+                try decoder.decode(packet, into: frame, takeVideo)
+            } else if let d = audioDecoder, packet.streamIndex == d.streamIndex {
+                try d.decode(packet, into: frame, takeAudio)
+            }
         }
         try decoder.decode(nil, into: frame, takeVideo)
         try audioDecoder?.decode(nil, into: frame, takeAudio)
         edges.finish()
         for (k, e) in edges.features where k < frames.count {
-            frames[k].edge = e.edge; frames[k].levelBefore = e.before; frames[k].levelAfter = e.after
-            frames[k].crossingsBefore = e.crossingsBefore; frames[k].crossingsAfter = e.crossingsAfter
+            frames[k].edge = e.edge
+            frames[k].levelBefore = e.before
+            frames[k].levelAfter = e.after
+            frames[k].crossingsBefore = e.crossingsBefore
+            frames[k].crossingsAfter = e.crossingsAfter
         }
         guard !frames.isEmpty else { throw MediaError("find loop", reason: "no video frame decodes") }
         let step = video.frameRate.map { Rational.one / $0 } ?? lastDuration
-        return Signatures(frames: frames, times: times, end: times.last! + (lastDuration.isZero ? step : lastDuration), keyframes: keys,
-                          codec: video.codec, frameRate: video.frameRate)
+        return Signatures(
+            frames: frames, times: times, end: times.last! + (lastDuration.isZero ? step : lastDuration),
+            keyframes: keys,
+            codec: video.codec, frameRate: video.frameRate)
     }
 
     /// The audio at each frame boundary, from a rolling window: the two samples either side and the level of the
@@ -74,13 +90,17 @@ public enum LoopSearch {
         let rate: Int
         let half: Int
         var window: [Float] = []
-        var windowStart = 0          // sample index of window[0]
+        var windowStart = 0  // sample index of window[0]
         var received = 0
         var pending: [(frame: Int, sample: Int)] = []
         var frameCount = 0
-        var features: [Int: (edge: [Float], before: Float, after: Float, crossingsBefore: Float, crossingsAfter: Float)] = [:]
+        var features:
+            [Int: (edge: [Float], before: Float, after: Float, crossingsBefore: Float, crossingsAfter: Float)] = [:]
 
-        init(rate: Int) { self.rate = rate; half = max(rate / 20, 2) }
+        init(rate: Int) {
+            self.rate = rate
+            half = max(rate / 20, 2)
+        }
 
         mutating func boundary(at t: Rational) {
             pending.append((frameCount, (t * Int64(rate)).rounded.clamped))
@@ -88,13 +108,18 @@ public enum LoopSearch {
         }
 
         mutating func add(_ v: Float) {
-            window.append(v); received += 1
-            while let p = pending.first, received >= p.sample + half { measure(p); pending.removeFirst() }
+            window.append(v)
+            received += 1
+            while let p = pending.first, received >= p.sample + half {
+                measure(p)
+                pending.removeFirst()
+            }
             // Keep what the earliest pending boundary still needs.
             let keepFrom = (pending.first?.sample ?? received) - half
             if keepFrom - windowStart > 4 * half {
                 let drop = keepFrom - windowStart
-                window.removeFirst(min(drop, window.count)); windowStart += min(drop, window.count)
+                window.removeFirst(min(drop, window.count))
+                windowStart += min(drop, window.count)
             }
         }
 
@@ -104,11 +129,18 @@ public enum LoopSearch {
         }
 
         mutating func measure(_ p: (frame: Int, sample: Int)) {
-            func at(_ i: Int) -> Float { let k = i - windowStart; return k >= 0 && k < window.count ? window[k] : 0 }
+            func at(_ i: Int) -> Float {
+                let k = i - windowStart
+                return k >= 0 && k < window.count ? window[k] : 0
+            }
             func rms(_ from: Int, _ to: Int) -> Float {
                 var sum: Float = 0
                 var n = 0
-                for i in from..<to { let v = at(i); sum += v * v; n += 1 }
+                for i in from..<to {
+                    let v = at(i)
+                    sum += v * v
+                    n += 1
+                }
                 return n > 0 ? (sum / Float(n)).squareRoot() : 0
             }
             func crossings(_ from: Int, _ to: Int) -> Float {
@@ -117,8 +149,10 @@ public enum LoopSearch {
                 return Float(n) * Float(rate) / Float(max(to - from, 1))
             }
             let s = p.sample
-            features[p.frame] = ([at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half),
-                                 crossings(s - half, s), crossings(s, s + half))
+            features[p.frame] = (
+                [at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half),
+                crossings(s - half, s), crossings(s, s + half)
+            )
         }
     }
 }

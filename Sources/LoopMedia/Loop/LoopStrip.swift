@@ -5,14 +5,19 @@ import LoopAnalysis
 public enum LoopStrip {
     public static func png(_ frames: [FrameSignature], _ c: LoopCandidate) throws -> [UInt8] {
         func tile(_ k: Int) -> RGBImage? {
-            guard k >= 0, k < frames.count, frames[k].luma.count == Thumbnail.width * Thumbnail.height else { return nil }
-            let w = 160, h = 90
+            guard k >= 0, k < frames.count, frames[k].luma.count == Thumbnail.width * Thumbnail.height else {
+                return nil
+            }
+            let w = 160
+            let h = 90
             var image = RGBImage(width: w, height: h)
             for y in 0..<h {
                 for x in 0..<w {
                     let v = frames[k].luma[(y * Thumbnail.height / h) * Thumbnail.width + x * Thumbnail.width / w]
                     let i = 3 * (y * w + x)
-                    image.pixels[i] = v; image.pixels[i + 1] = v; image.pixels[i + 2] = v
+                    image.pixels[i] = v
+                    image.pixels[i + 1] = v
+                    image.pixels[i + 2] = v
                 }
             }
             return image

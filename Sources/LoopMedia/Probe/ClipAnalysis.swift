@@ -8,7 +8,9 @@ public enum ClipAnalysis {
     }
 
     /// With `picture`, also the seam strip as PNG bytes (from the same decoding as the seam check).
-    public static func report(path: String, options: AnalysisOptions, picture: Bool) -> (report: FileReport, strip: [UInt8]?) {
+    public static func report(path: String, options: AnalysisOptions, picture: Bool) -> (
+        report: FileReport, strip: [UInt8]?
+    ) {
         do {
             let probe = try Probe.probe(path)
             var facts = probe.facts
@@ -20,7 +22,11 @@ public enum ClipAnalysis {
             }
             let findings = Analyzer.findings(in: facts, options: options)
             let rules = Set(findings.map(\.rule))
-            let strip = try shot.map { try PNG.encode(SeamStrip.draw($0, click: rules.contains("seam-audio-click"), cut: rules.contains("seam-visual-jump"))) }
+            let strip = try shot.map {
+                try PNG.encode(
+                    SeamStrip.draw(
+                        $0, click: rules.contains("seam-audio-click"), cut: rules.contains("seam-visual-jump")))
+            }
             return (FileReport(path: path, facts: facts, findings: findings), strip)
         } catch {
             return (unreadable(path: path, error: error), nil)
@@ -29,8 +35,12 @@ public enum ClipAnalysis {
 
     public static func unreadable(path: String, error: Error) -> FileReport {
         let reason = MediaError.describe(error)
-        return FileReport(path: path, facts: nil, findings: [Finding(
-            rule: Analyzer.unreadableID, severity: .error, message: reason,
-            hint: "check that the file is complete and is a video or audio file")], error: reason)
+        return FileReport(
+            path: path, facts: nil,
+            findings: [
+                Finding(
+                    rule: Analyzer.unreadableID, severity: .error, message: reason,
+                    hint: "check that the file is complete and is a video or audio file")
+            ], error: reason)
     }
 }

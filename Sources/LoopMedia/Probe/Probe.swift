@@ -36,14 +36,17 @@ public enum Probe {
         }
         let iso = format.hasPrefix("mov,") ? index : nil
         if let iso, iso.dataEnd > size {
-            throw MediaError("read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
+            throw MediaError(
+                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
         let basics = (0..<input.streamCount).map { input.basics($0) }
         guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("open", reason: "no audio or video track")
         }
         for b in basics where b.kind == .video || b.kind == .audio {
-            guard hasDecoder(input, b.index) else { throw MediaError("open decoder", reason: "no decoder for codec \(b.codec) (track \(b.index))") }
+            guard hasDecoder(input, b.index) else {
+                throw MediaError("open decoder", reason: "no decoder for codec \(b.codec) (track \(b.index))")
+            }
         }
 
         var timelines: [Int: TrackTimeline] = [:]
@@ -51,7 +54,8 @@ public enum Probe {
             for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
             // iTunSMPB says the first audio track's priming and padding where no edit list does.
             if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),
-               let t = timelines[audio.index], let signalled = gaplessTimeline(t, gapless, rate: audio.sampleRate) {
+                let t = timelines[audio.index], let signalled = gaplessTimeline(t, gapless, rate: audio.sampleRate)
+            {
                 timelines[audio.index] = signalled
             }
         }
@@ -64,7 +68,9 @@ public enum Probe {
         // MPEG-TS/PS and FLV clocks start anywhere: the earliest track's start is the file's 0.
         var origin: Rational?
         if ["mpegts", "mpeg", "flv", "mpegvideo"].contains(format) {
-            let avTimelines = basics.filter { $0.kind == .video || $0.kind == .audio }.compactMap { timelines[$0.index] }
+            let avTimelines = basics.filter { $0.kind == .video || $0.kind == .audio }.compactMap {
+                timelines[$0.index]
+            }
             if let first = avTimelines.compactMap({ $0.presentedRange()?.start }).min(), !first.isZero {
                 origin = first
                 for (i, t) in timelines { timelines[i] = t.shifted(by: -(first / t.timeBase).floor) }
@@ -74,11 +80,14 @@ public enum Probe {
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("read packets", reason: "no audio or video packets")
         }
-        let empty = basics.filter { b in (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index } }
-            .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
-        var facts = ClipFacts(path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
-                              fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
-                              fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
+        let empty = basics.filter { b in
+            (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index }
+        }
+        .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
+        var facts = ClipFacts(
+            path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
+            fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
+            fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
         // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
         // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
@@ -86,11 +95,15 @@ public enum Probe {
             facts.movieDuration = declared
             facts.movieTimescale = 1000
         }
-        if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) { facts.coverArt = true }
+        if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) {
+            facts.coverArt = true
+        }
         facts.clockOrigin = origin
         // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
         for track in tracks {
-            if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] { timelines[track.index] = AudioFrames.regular(t, frame: frame) }
+            if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] {
+                timelines[track.index] = AudioFrames.regular(t, frame: frame)
+            }
         }
         let kept = keepInput ? (missing.isEmpty ? input : try InputFile(path: path)) : nil
         return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
@@ -99,10 +112,12 @@ public enum Probe {
     /// The skips iTunSMPB describes, for a track without a media edit; nil when the figures do not fit the track
     /// (more samples claimed than it holds), which is then read as if there were none.
     static func gaplessTimeline(_ t: TrackTimeline, _ g: ITunesGapless, rate: Int?) -> TrackTimeline? {
-        guard t.edits?.contains(where: { $0.mediaTime != nil }) != true, let rate, rate > 0, let span = t.mediaSpan else { return nil }
+        guard t.edits?.contains(where: { $0.mediaTime != nil }) != true, let rate, rate > 0, let span = t.mediaSpan
+        else { return nil }
         let perSample = Rational(1, Int64(rate)) / t.timeBase
         guard perSample.denominator == 1 else { return nil }
-        let start = g.priming * perSample.numerator, length = g.length * perSample.numerator
+        let start = g.priming * perSample.numerator
+        let length = g.length * perSample.numerator
         guard span.start + start + length <= span.end else { return nil }
         var out = t
         out.edits = [Edit(mediaTime: span.start + start, duration: Rational(g.length, Int64(rate)))]
@@ -121,7 +136,9 @@ public enum Probe {
             throw MediaError("open", reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw MediaError("open", reason: "is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw MediaError("open", reason: "permission denied") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MediaError("open", reason: "permission denied")
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
         guard size > 0 else { throw MediaError("open", reason: "empty file (0 bytes)") }
         return size
@@ -151,7 +168,9 @@ func fillDurations(_ samples: [SampleTiming]) -> [SampleTiming] {
     guard samples.contains(where: { $0.duration <= 0 }) else { return samples }
     let order = samples.indices.sorted { samples[$0].pts < samples[$1].pts }
     var steps: [Int: Int64] = [:]
-    for (a, b) in zip(order, order.dropFirst()) where samples[b].pts > samples[a].pts { steps[a] = samples[b].pts - samples[a].pts }
+    for (a, b) in zip(order, order.dropFirst()) where samples[b].pts > samples[a].pts {
+        steps[a] = samples[b].pts - samples[a].pts
+    }
     var counts: [Int64: Int] = [:]
     for step in steps.values { counts[step, default: 0] += 1 }
     let common = counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? 0
@@ -167,21 +186,31 @@ enum PacketTimelines {
         var samples: [Int: [SampleTiming]] = [:]
         var noPts: [Int: [Int]] = [:]
         var noDts = Set<Int>()
-        var skipStart: [Int: Int64] = [:], skipEnd: [Int: Int64] = [:]
+        var skipStart: [Int: Int64] = [:]
+        var skipEnd: [Int: Int64] = [:]
         // Opus on Matroska's millisecond clock: each packet's exact length in samples, and its exact end discard.
         let demuxer = String(cString: input.context.pointee.iformat.pointee.name)
-        let matroska = demuxer.hasPrefix("matroska"), ogg = demuxer == "ogg"
-        let exactOpus = Set(streams.filter { matroska && basics[$0].codec == "opus" && input.stream($0).pointee.time_base.den != Opus.rate })
+        let matroska = demuxer.hasPrefix("matroska")
+        let ogg = demuxer == "ogg"
+        let exactOpus = Set(
+            streams.filter {
+                matroska && basics[$0].codec == "opus" && input.stream($0).pointee.time_base.den != Opus.rate
+            })
         var opus: [Int: [(samples: Int64?, discard: Int64)]] = [:]
         let packet = try Packet()
         while try input.read(into: packet) {
             let i = packet.streamIndex
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
-            if exactOpus.contains(i) { opus[i, default: []].append((packet.withBytes(Opus.samples), packet.skipSamples?.end ?? 0)) }
+            if exactOpus.contains(i) {
+                opus[i, default: []].append((packet.withBytes(Opus.samples), packet.skipSamples?.end ?? 0))
+            }
             let tb = input.stream(i).pointee.time_base
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
-                let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / Rational(Int64(tb.num), Int64(tb.den))).rounded }
-                if samples[i, default: []].allSatisfy(\.isDiscarded) && !packet.isDiscarded { skipStart[i] = ticks(skip.start) }
+                let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / Rational(Int64(tb.num), Int64(tb.den))).rounded
+                }
+                if samples[i, default: []].allSatisfy(\.isDiscarded) && !packet.isDiscarded {
+                    skipStart[i] = ticks(skip.start)
+                }
                 // Ogg's last granule position ends the stream: FFmpeg already shortened the last packet to it,
                 // and the discard it attaches as well would trim the same samples twice.
                 skipEnd[i] = ogg ? 0 : ticks(skip.end)
@@ -190,8 +219,10 @@ enum PacketTimelines {
             }
             if packet.pts == nil { noPts[i, default: []].append(samples[i]?.count ?? 0) }
             if packet.dts == nil, packet.pts != nil { noDts.insert(i) }
-            samples[i, default: []].append(SampleTiming(dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0),
-                                                        isSync: packet.isKeyframe, isDiscarded: packet.isDiscarded))
+            samples[i, default: []].append(
+                SampleTiming(
+                    dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0),
+                    isSync: packet.isKeyframe, isDiscarded: packet.isDiscarded))
         }
         // MPEG-PS writes a PTS only every few packets.
         for (i, missing) in noPts {
@@ -205,9 +236,11 @@ enum PacketTimelines {
         var out: [Int: TrackTimeline] = [:]
         for (i, list) in samples {
             if let lengths = opus[i], let head = input.extradata(i), let preSkip = Opus.preSkip(head),
-               let exact = OpusTimeline.exact(list, lengths: lengths, preSkip: preSkip,
-                                              codecDelay: Int64(input.stream(i).pointee.codecpar.pointee.initial_padding),
-                                              input.stream(i).pointee.time_base) {
+                let exact = OpusTimeline.exact(
+                    list, lengths: lengths, preSkip: preSkip,
+                    codecDelay: Int64(input.stream(i).pointee.codecpar.pointee.initial_padding),
+                    input.stream(i).pointee.time_base)
+            {
                 out[i] = exact
                 continue
             }
@@ -215,16 +248,22 @@ enum PacketTimelines {
             let timeBase = Rational(Int64(tb.num), Int64(max(tb.den, 1)))
             var start = skipStart[i] ?? 0
             // Opus in Matroska: the codec delay is not in side data; the decoder drops the header's pre-skip.
-            if start == 0, basics[i].codec == "opus", let delay = basics[i].codecDelay, let rate = basics[i].sampleRate, rate > 0 {
+            if start == 0, basics[i].codec == "opus", let delay = basics[i].codecDelay, let rate = basics[i].sampleRate,
+                rate > 0
+            {
                 start = (Rational(delay, Int64(rate)) / timeBase).rounded
             }
-            var timeline = TrackTimeline(timeBase: timeBase, samples: fillDurations(list), skipStart: start, skipEnd: skipEnd[i] ?? 0)
+            var timeline = TrackTimeline(
+                timeBase: timeBase, samples: fillDurations(list), skipStart: start, skipEnd: skipEnd[i] ?? 0)
             // An MP3's LAME/Xing header says its encoder delay and padding (FFmpeg turns them into skip samples on
             // packets that start at 0): the file plays from its first real sample, at 0. Read as the edit it is.
             if basics[i].codec == "mp3", start > 0, let span = timeline.mediaSpan, span.start >= 0 {
                 let end = Swift.max(span.end - timeline.skipEnd, span.start + start)
-                timeline.edits = [Edit(mediaTime: span.start + start, duration: Rational(end - span.start - start) * timeBase)]
-                timeline.skipStart = 0; timeline.skipEnd = 0
+                timeline.edits = [
+                    Edit(mediaTime: span.start + start, duration: Rational(end - span.start - start) * timeBase)
+                ]
+                timeline.skipStart = 0
+                timeline.skipEnd = 0
                 timeline.primingMethod = "LAME header"
             }
             if ogg, basics[i].codec == "vorbis" { timeline = VorbisInOgg.timeline(timeline) }
@@ -241,8 +280,10 @@ enum PacketTimelines {
 /// there (a real hole); within one it is the muxer's rounding (FFmpeg rounds 0.5 ms either way).
 enum OpusTimeline {
     /// `codecDelay`: the track's CodecDelay in samples (0 without one); `preSkip`: the OpusHead's.
-    static func exact(_ list: [SampleTiming], lengths: [(samples: Int64?, discard: Int64)], preSkip: Int64, codecDelay delay: Int64,
-                      _ tb: AVRational) -> TrackTimeline? {
+    static func exact(
+        _ list: [SampleTiming], lengths: [(samples: Int64?, discard: Int64)], preSkip: Int64, codecDelay delay: Int64,
+        _ tb: AVRational
+    ) -> TrackTimeline? {
         guard list.count == lengths.count, !list.isEmpty, tb.num > 0, tb.den > 0 else { return nil }
         let toSamples = Rational(Int64(tb.num) * Opus.rate, Int64(tb.den))
         // FFmpeg's Matroska demuxer moves each block back by the CodecDelay, rounded to its clock: undo the
@@ -254,10 +295,13 @@ enum OpusTimeline {
             guard let n = length.samples else { return nil }
             let fromBlock = (Rational(timing.pts) * toSamples).rounded + rounding
             let start = next.map { abs($0 - fromBlock) <= toSamples.rounded ? $0 : fromBlock } ?? fromBlock
-            out.append(SampleTiming(dts: start, pts: start, duration: n, isSync: timing.isSync, isDiscarded: timing.isDiscarded))
+            out.append(
+                SampleTiming(
+                    dts: start, pts: start, duration: n, isSync: timing.isSync, isDiscarded: timing.isDiscarded))
             next = start + n
         }
-        return TrackTimeline(timeBase: Rational(1, Opus.rate), samples: out, skipStart: preSkip, skipEnd: lengths.last?.discard ?? 0)
+        return TrackTimeline(
+            timeBase: Rational(1, Opus.rate), samples: out, skipStart: preSkip, skipEnd: lengths.last?.discard ?? 0)
     }
 }
 
@@ -280,7 +324,8 @@ enum MissingPresentation {
         var steps: [Int64: Int] = [:]
         for (a, b) in zip(samples, samples.dropFirst()) where b.dts > a.dts { steps[b.dts - a.dts, default: 0] += 1 }
         guard let step = steps.max(by: { $0.value < $1.value })?.key, step > 0,
-              let first = known.map({ samples[$0].pts }).min() else { return nil }
+            let first = known.map({ samples[$0].pts }).min()
+        else { return nil }
         var free = Set((0..<Int64(samples.count)).map { first + $0 * step })
         for n in known {
             guard free.remove(samples[n].pts) != nil else { return nil }
@@ -303,7 +348,9 @@ enum VorbisInOgg {
     /// The timeline as libvorbis plays it: the first packet's length is not presented, the end comes that much
     /// later on FFmpeg's clock, and the first real sample is at 0.
     static func timeline(_ t: TrackTimeline) -> TrackTimeline {
-        guard t.skipStart == 0, t.samples.count > 1, let phantom = t.samples.first?.duration, phantom > 0 else { return t }
+        guard t.skipStart == 0, t.samples.count > 1, let phantom = t.samples.first?.duration, phantom > 0 else {
+            return t
+        }
         var out = t
         out.samples[out.samples.count - 1].duration += phantom
         out.skipStart = phantom

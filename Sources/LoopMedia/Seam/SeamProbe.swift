@@ -31,15 +31,19 @@ public enum SeamProbe {
         try measure(input, facts: facts, capture: false).seam
     }
 
-    public static func measure(_ input: InputFile, facts: ClipFacts, capture: Bool) throws -> (seam: SeamFacts, capture: SeamCapture?) {
-        let video = facts.mainVideo, audio = facts.mainAudio
+    public static func measure(_ input: InputFile, facts: ClipFacts, capture: Bool) throws -> (
+        seam: SeamFacts, capture: SeamCapture?
+    ) {
+        let video = facts.mainVideo
+        let audio = facts.mainAudio
         // One decoding whether pictures are wanted or not (loop filters skipped either way), so the figures a CI
         // report prints are the ones the page shows.
         let videoDecoder = try video.map { try Decoder(input, stream: $0.index, fast: true) }
         let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
         let scaler = Scaler(width: Thumbnail.width, height: Thumbnail.height)
         let tiles = video.map { Self.tileScaler($0) }
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         var shot = SeamCapture()
         let window = audio.flatMap { a in a.sampleRate.map { (SeamCapture.audioSeconds * Int64($0)).rounded } } ?? 0
         // The same decoding with or without pictures (where the tail decode starts changes the audio decoder's
@@ -50,31 +54,41 @@ public enum SeamProbe {
         // The head: the first presented frame(s) and samples.
         var first: Thumbnail?
         var head: [[Float]] = []
-        var firstVideoPts: Int64?, firstAudioPts: Int64?
+        var firstVideoPts: Int64?
+        var firstAudioPts: Int64?
         var framesSeen = 0
         func headDone() -> Bool {
-            (videoDecoder == nil || framesSeen >= wantFrames) && (audioDecoder == nil || (head.first?.count ?? 0) >= wantSamples)
+            (videoDecoder == nil || framesSeen >= wantFrames)
+                && (audioDecoder == nil || (head.first?.count ?? 0) >= wantSamples)
         }
         while !headDone() {
             guard try input.read(into: packet) else { break }
             if let d = videoDecoder, framesSeen < wantFrames, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
                     guard framesSeen < wantFrames else { return }
-                    if first == nil { first = try scaler.thumbnail(f); firstVideoPts = f.pts }
+                    if first == nil {
+                        first = try scaler.thumbnail(f)
+                        firstVideoPts = f.pts
+                    }
                     if capture, let tiles, let v = video {
                         shot.firstFrames.append(try tiles.image(f))
                         shot.firstFrameTimes.append(Rational((f.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
                     }
                     framesSeen += 1
                 }
-            } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples, packet.streamIndex == d.streamIndex {
+            } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples, packet.streamIndex == d.streamIndex
+            {
                 try d.decode(packet, into: frame) { f in
                     if firstAudioPts == nil, f.sampleCount > 0 {
-                        firstAudioPts = f.pts; head = Array(repeating: [], count: f.channelCount)
-                        shot.channelNames = f.channelNames; shot.sampleRate = audio?.sampleRate
+                        firstAudioPts = f.pts
+                        head = Array(repeating: [], count: f.channelCount)
+                        shot.channelNames = f.channelNames
+                        shot.sampleRate = audio?.sampleRate
                     }
                     for c in head.indices where head[c].count < wantSamples {
-                        for i in 0..<min(f.sampleCount, wantSamples - head[c].count) { head[c].append(f.sample(channel: c, index: i)) }
+                        for i in 0..<min(f.sampleCount, wantSamples - head[c].count) {
+                            head[c].append(f.sample(channel: c, index: i))
+                        }
                     }
                 }
             }
@@ -96,7 +110,8 @@ public enum SeamProbe {
         } else if let a = audio, let pts = firstAudioPts {
             try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / audioClock).floor)
         }
-        videoDecoder?.reset(); audioDecoder?.reset()
+        videoDecoder?.reset()
+        audioDecoder?.reset()
 
         var lastTwo: [Thumbnail] = []
         func takeVideo(_ f: Frame) throws {
@@ -106,7 +121,10 @@ public enum SeamProbe {
             if capture, let tiles, let v = video {
                 shot.lastFrames.append(try tiles.image(f))
                 shot.lastFrameTimes.append(Rational(pts - end) * v.timeBase)
-                if shot.lastFrames.count > SeamCapture.frames { shot.lastFrames.removeFirst(); shot.lastFrameTimes.removeFirst() }
+                if shot.lastFrames.count > SeamCapture.frames {
+                    shot.lastFrames.removeFirst()
+                    shot.lastFrameTimes.removeFirst()
+                }
             }
         }
         // Where a tick resolves single samples (MP4: 1/sample rate) the last presented samples are found by their
@@ -122,7 +140,8 @@ public enum SeamProbe {
             if exact {
                 guard let last = audioLast, let pts = f.pts else { return }
                 let start = (Rational(pts) * audioClock * Int64(rate)).rounded
-                let lo = max(start, last - lookBack + 1), hi = min(start + Int64(f.sampleCount), last + 1)
+                let lo = max(start, last - lookBack + 1)
+                let hi = min(start + Int64(f.sampleCount), last + 1)
                 guard lo < hi else { return }
                 range = Int(lo - start)..<Int(hi - start)
             }
@@ -138,8 +157,12 @@ public enum SeamProbe {
         var decoded = Set<Int>()
         func feed(_ d: Decoder, _ body: (Frame) throws -> Void) throws {
             do {
-                try d.decode(packet, into: frame) { decoded.insert(d.streamIndex); try body($0) }
-            } catch let error as MediaError where error.code == lp_error_invaliddata && !decoded.contains(d.streamIndex) {
+                try d.decode(packet, into: frame) {
+                    decoded.insert(d.streamIndex)
+                    try body($0)
+                }
+            } catch let error as MediaError where error.code == lp_error_invaliddata && !decoded.contains(d.streamIndex)
+            {
                 d.reset()
             }
         }
@@ -161,9 +184,12 @@ public enum SeamProbe {
             seam.videoDifference = last.difference(first)
             seam.videoMotion = lastTwo.count == 2 ? lastTwo[0].difference(last) : 0
         }
-        if head.allSatisfy({ $0.count >= 2 }), !head.isEmpty, tail.count == head.count, tail.allSatisfy({ $0.count >= 2 }) {
+        if head.allSatisfy({ $0.count >= 2 }), !head.isEmpty, tail.count == head.count,
+            tail.allSatisfy({ $0.count >= 2 })
+        {
             seam.audioJump = zip(head, tail).map { h, t in
-                let (first, second) = (h[0], h[1]), (previous, final) = (t[t.count - 2], t[t.count - 1])
+                let (first, second) = (h[0], h[1])
+                let (previous, final) = (t[t.count - 2], t[t.count - 1])
                 // Where the wave was heading across the seam: the mean of the slopes on both sides.
                 let predicted = final + ((final - previous) + (second - first)) / 2
                 return Double(abs(first - predicted))
@@ -176,7 +202,8 @@ public enum SeamProbe {
 
     /// Tiles 160 pixels wide at the display aspect (sample aspect ratio applied), even height.
     static func tileScaler(_ v: TrackFacts) -> Scaler {
-        let w = max(v.width ?? 16, 1), h = max(v.height ?? 9, 1)
+        let w = max(v.width ?? 16, 1)
+        let h = max(v.height ?? 9, 1)
         let height = max(2, Int((160.0 * Double(h) / Double(w) / 2).rounded()) * 2)
         return Scaler(width: 160, height: min(height, 320), format: AV_PIX_FMT_RGB24)
     }

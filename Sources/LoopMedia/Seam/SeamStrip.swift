@@ -38,7 +38,9 @@ public enum SeamStrip {
         let channels = min(max(shot.audioBefore.count, shot.audioAfter.count), 8)
         let framesHeight = tiles > 0 ? tileHeight + margin : 0
         let timeAxis = channels > 0 && shot.sampleRate != nil
-        let height = margin + framesHeight + channels * (laneHeight + gap) + margin - (channels > 0 ? gap : 0) + (timeAxis ? axisHeight : 0)
+        let height =
+            margin + framesHeight + channels * (laneHeight + gap) + margin - (channels > 0 ? gap : 0)
+            + (timeAxis ? axisHeight : 0)
         var image = RGBImage(width: width, height: max(height, 2 * margin + 4), fill: background)
         let seamX = margin + half + seamGap / 2
 
@@ -49,16 +51,20 @@ public enum SeamStrip {
             let x = margin + half - (shot.lastFrames.count - k) * (tileWidth + gap) + gap
             blit(tile, into: &image, x: x, y: margin)
             if k < shot.lastFrameTimes.count, tile.height > labelHeight + 8 {
-                StripFont.draw(milliseconds(shot.lastFrameTimes[k]), into: &image, x: x + 5, y: margin + tile.height - labelHeight - 2,
-                               scale: textScale, label, box: background)
+                StripFont.draw(
+                    milliseconds(shot.lastFrameTimes[k]), into: &image, x: x + 5,
+                    y: margin + tile.height - labelHeight - 2,
+                    scale: textScale, label, box: background)
             }
         }
         for (k, tile) in shot.firstFrames.enumerated() {
             let x = seamX + seamGap / 2 + k * (tileWidth + gap)
             blit(tile, into: &image, x: x, y: margin)
             if k < shot.firstFrameTimes.count, tile.height > labelHeight + 8 {
-                StripFont.draw(milliseconds(shot.firstFrameTimes[k]), into: &image, x: x + 5, y: margin + tile.height - labelHeight - 2,
-                               scale: textScale, label, box: background)
+                StripFont.draw(
+                    milliseconds(shot.firstFrameTimes[k]), into: &image, x: x + 5,
+                    y: margin + tile.height - labelHeight - 2,
+                    scale: textScale, label, box: background)
             }
         }
 
@@ -96,17 +102,20 @@ public enum SeamStrip {
         // The time axis (over the seam line): a tick and a label every 25 ms either side of the loop point, placed as the samples are.
         if timeAxis, let rate = shot.sampleRate, rate > 0 {
             let top = margin + framesHeight + channels * (laneHeight + gap) - gap
-            let beforeCount = shot.audioBefore.map(\.count).max() ?? 0, afterCount = shot.audioAfter.map(\.count).max() ?? 0
+            let beforeCount = shot.audioBefore.map(\.count).max() ?? 0
+            let afterCount = shot.audioAfter.map(\.count).max() ?? 0
             var ticks: [(x: Int, ms: Int)] = [(seamX, 0)]
             var ms = tickMilliseconds
             while true {
                 let samples = ms * rate / 1000
                 var placed = false
                 if beforeCount > 0, samples <= beforeCount {
-                    ticks.append((margin + (beforeCount - samples) * (seamX - 1 - margin) / beforeCount, -ms)); placed = true
+                    ticks.append((margin + (beforeCount - samples) * (seamX - 1 - margin) / beforeCount, -ms))
+                    placed = true
                 }
                 if afterCount > 0, samples <= afterCount {
-                    ticks.append((seamX + 1 + samples * (width - margin - 2 - seamX) / afterCount, ms)); placed = true
+                    ticks.append((seamX + 1 + samples * (width - margin - 2 - seamX) / afterCount, ms))
+                    placed = true
                 }
                 if !placed { break }
                 ms += tickMilliseconds
@@ -119,17 +128,22 @@ public enum SeamStrip {
                 StripFont.draw(text, into: &image, x: x, y: top + 6, scale: textScale, label, box: background)
             }
         }
-        fill(&image, x: 0, y: 0, w: width, h: 1, border); fill(&image, x: 0, y: image.height - 1, w: width, h: 1, border)
-        fill(&image, x: 0, y: 0, w: 1, h: image.height, border); fill(&image, x: width - 1, y: 0, w: 1, h: image.height, border)
+        fill(&image, x: 0, y: 0, w: width, h: 1, border)
+        fill(&image, x: 0, y: image.height - 1, w: width, h: 1, border)
+        fill(&image, x: 0, y: 0, w: 1, h: image.height, border)
+        fill(&image, x: width - 1, y: 0, w: 1, h: image.height, border)
         return image
     }
 
     /// Min/max per pixel column: every sample shows, however many fall in a column.
-    static func plot(_ samples: [Float], into image: inout RGBImage, from x0: Int, to x1: Int, y: (Float) -> Int, _ color: Color) {
+    static func plot(
+        _ samples: [Float], into image: inout RGBImage, from x0: Int, to x1: Int, y: (Float) -> Int, _ color: Color
+    ) {
         guard !samples.isEmpty, x1 > x0 else { return }
         let columns = x1 - x0 + 1
         for col in 0..<columns {
-            let lo = col * samples.count / columns, hi = max(lo + 1, (col + 1) * samples.count / columns)
+            let lo = col * samples.count / columns
+            let hi = max(lo + 1, (col + 1) * samples.count / columns)
             let slice = samples[lo..<min(hi, samples.count)]
             guard let mn = slice.min(), let mx = slice.max() else { continue }
             let (ya, yb) = (y(mx), y(mn))
@@ -139,16 +153,21 @@ public enum SeamStrip {
 
     static func outline(_ image: inout RGBImage, x: Int, y: Int, w: Int, h: Int, _ color: Color) {
         for t in 0..<2 {
-            fill(&image, x: x, y: y + t, w: w, h: 1, color); fill(&image, x: x, y: y + h - 1 - t, w: w, h: 1, color)
-            fill(&image, x: x + t, y: y, w: 1, h: h, color); fill(&image, x: x + w - 1 - t, y: y, w: 1, h: h, color)
+            fill(&image, x: x, y: y + t, w: w, h: 1, color)
+            fill(&image, x: x, y: y + h - 1 - t, w: w, h: 1, color)
+            fill(&image, x: x + t, y: y, w: 1, h: h, color)
+            fill(&image, x: x + w - 1 - t, y: y, w: 1, h: h, color)
         }
     }
 
     static func blit(_ tile: RGBImage, into image: inout RGBImage, x: Int, y: Int) {
         for row in 0..<tile.height where y + row < image.height {
             for col in 0..<tile.width where x + col < image.width && x + col >= 0 {
-                let s = (row * tile.width + col) * 3, d = ((y + row) * image.width + x + col) * 3
-                image.pixels[d] = tile.pixels[s]; image.pixels[d + 1] = tile.pixels[s + 1]; image.pixels[d + 2] = tile.pixels[s + 2]
+                let s = (row * tile.width + col) * 3
+                let d = ((y + row) * image.width + x + col) * 3
+                image.pixels[d] = tile.pixels[s]
+                image.pixels[d + 1] = tile.pixels[s + 1]
+                image.pixels[d + 2] = tile.pixels[s + 2]
             }
         }
     }
@@ -157,7 +176,9 @@ public enum SeamStrip {
         for yy in max(y, 0)..<min(y + h, image.height) {
             for xx in max(x, 0)..<min(x + w, image.width) {
                 let d = (yy * image.width + xx) * 3
-                image.pixels[d] = color.0; image.pixels[d + 1] = color.1; image.pixels[d + 2] = color.2
+                image.pixels[d] = color.0
+                image.pixels[d + 1] = color.1
+                image.pixels[d + 2] = color.2
             }
         }
     }
@@ -166,9 +187,14 @@ public enum SeamStrip {
 /// PNG bytes from FFmpeg's own PNG encoder.
 public enum PNG {
     public static func encode(_ image: RGBImage) throws -> [UInt8] {
-        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else { throw MediaError("encode picture", reason: "FFmpeg has no PNG encoder") }
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else {
+            throw MediaError("encode picture", reason: "FFmpeg has no PNG encoder")
+        }
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("encode picture", code: lp_error_enomem) }
-        defer { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
+        defer {
+            var c: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&c)
+        }
         ctx.pointee.width = Int32(image.width)
         ctx.pointee.height = Int32(image.height)
         ctx.pointee.pix_fmt = AV_PIX_FMT_RGB24
@@ -177,12 +203,15 @@ public enum PNG {
         try check(avcodec_open2(ctx, codec, nil), "encode picture")
         let frame = try Frame()
         let f = frame.pointer
-        f.pointee.width = Int32(image.width); f.pointee.height = Int32(image.height); f.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        f.pointee.width = Int32(image.width)
+        f.pointee.height = Int32(image.height)
+        f.pointee.format = AV_PIX_FMT_RGB24.rawValue
         try check(av_frame_get_buffer(f, 0), "encode picture")
         let stride = Int(f.pointee.linesize.0)
         for row in 0..<image.height {
             image.pixels.withUnsafeBufferPointer { src in
-                (f.pointee.data.0! + row * stride).update(from: src.baseAddress! + row * image.width * 3, count: image.width * 3)
+                (f.pointee.data.0! + row * stride).update(
+                    from: src.baseAddress! + row * image.width * 3, count: image.width * 3)
             }
         }
         f.pointee.pts = 0

@@ -35,8 +35,10 @@ enum StripFont {
     static func measure(_ text: String, scale: Int) -> Int { max(text.count * (width + 1) - 1, 0) * scale }
 
     /// Paints `text` with its top left at (x, y), on a box of `box` colour two pixels wider all round when given.
-    static func draw(_ text: String, into image: inout RGBImage, x: Int, y: Int, scale: Int, _ color: SeamStrip.Color,
-                     box: SeamStrip.Color? = nil) {
+    static func draw(
+        _ text: String, into image: inout RGBImage, x: Int, y: Int, scale: Int, _ color: SeamStrip.Color,
+        box: SeamStrip.Color? = nil
+    ) {
         if let box {
             SeamStrip.fill(&image, x: x - 2, y: y - 2, w: measure(text, scale: scale) + 4, h: height * scale + 4, box)
         }

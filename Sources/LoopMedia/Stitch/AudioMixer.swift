@@ -1,3 +1,4 @@
+import Foundation
 import LoopAnalysis
 
 /// The presented samples of a decoded audio frame: those in [cut.mediaStart, +count) on the media's sample clock,
@@ -6,18 +7,20 @@ enum PresentedAudio {
     /// `next`: where the previous decoded frame ended (updated here). A decoder's output is contiguous, so on a
     /// clock coarser than a sample (Matroska's milliseconds) a frame whose rounded time lands within one tick of
     /// that place is taken to start there, not a few samples off (which would drop or repeat them).
-    static func slice(_ frame: Frame, cut: TrackCut, shift: Int64, taken: Int64, count: Int64, next: inout Int64?) -> [[Float]] {
+    static func slice(_ frame: Frame, cut: TrackCut, shift: Int64, taken: Int64, count: Int64, next: inout Int64?)
+        -> [[Float]]
+    {
         guard let rate = cut.sampleRate, let pts = frame.pts else { return [] }
         let perSample = Rational(1, Int64(rate)) / cut.timeBase
-        var first = (Rational(pts - shift) / perSample).rounded          // frame's first sample, on the media clock
-        let span = cut.timeBase * Int64(rate)                             // samples one clock tick spans
+        var first = (Rational(pts - shift) / perSample).rounded  // frame's first sample, on the media clock
+        let span = cut.timeBase * Int64(rate)  // samples one clock tick spans
         let tick = span.denominator == 1 ? span.numerator : span.floor + 1
         if tick > 1, let expected = next, abs(first - expected) <= tick { first = expected }
         next = first + Int64(frame.sampleCount)
         let start = (Rational(cut.mediaStart) / perSample).rounded
         var chunk = Array(repeating: [Float](), count: frame.channelCount)
         for i in 0..<frame.sampleCount {
-            let n = first + Int64(i) - start                             // index within the presented cut
+            let n = first + Int64(i) - start  // index within the presented cut
             guard n >= 0, n < count, n == taken + Int64(chunk[0].count) else { continue }
             for c in 0..<frame.channelCount { chunk[c].append(frame.sample(channel: c, index: i)) }
         }
@@ -47,8 +50,12 @@ final class AudioMixer {
     let curve: FadeCurve
 
     init(timeline: StitchTimeline, channels: Int, curve: FadeCurve = .qsin) {
-        self.timeline = timeline; self.channels = channels; self.curve = curve
-        held = Array(repeating: [], count: channels); nextHeld = held; wrapHead = held
+        self.timeline = timeline
+        self.channels = channels
+        self.curve = curve
+        held = Array(repeating: [], count: channels)
+        nextHeld = held
+        wrapHead = held
         last = Array(repeating: 0, count: channels)
     }
 
@@ -57,15 +64,19 @@ final class AudioMixer {
         (Rational(Int64(frame)) / timeline.frameRate * Int64(timeline.sampleRate ?? 0)).rounded
     }
 
-    func range(_ join: StitchTimeline.JoinEntry) -> Range<Int64> { sample(join.span.startFrame)..<sample(join.span.endFrame) }
+    func range(_ join: StitchTimeline.JoinEntry) -> Range<Int64> {
+        sample(join.span.startFrame)..<sample(join.span.endFrame)
+    }
 
     func begin(clip i: Int) {
-        clip = i; local = 0
+        clip = i
+        local = 0
         let n = timeline.clips.count
         let first = timeline.loop && i == 0 ? -(timeline.joins.last?.frames ?? 0) : timeline.clips[i].span.startFrame
         clipStart = sample(first)
         clipCount = sample(timeline.clips[i].span.endFrame) - clipStart
-        incoming = i > 0 && timeline.joins[i - 1].frames > 0 ? (range(timeline.joins[i - 1]), timeline.joins[i - 1].kind) : nil
+        incoming =
+            i > 0 && timeline.joins[i - 1].frames > 0 ? (range(timeline.joins[i - 1]), timeline.joins[i - 1].kind) : nil
         let out = i < n - 1 || timeline.loop ? timeline.joins[i] : nil
         outgoing = out.flatMap { $0.frames > 0 ? range($0) : nil }
         nextHeld = Array(repeating: [], count: channels)
@@ -112,8 +123,11 @@ final class AudioMixer {
         if timeline.loop && clip == 0 && p < 0 {
             for c in 0..<channels { wrapHead[c].append(s[c]) }
         } else if let (r, kind) = incoming, r.contains(p) {
-            let k = Int(p - heldStart), i = Int(p - r.lowerBound)
-            for c in 0..<channels { out[c].append(mix(k < held[c].count ? held[c][k] : 0, s[c], sample: i, of: r.count, kind)) }
+            let k = Int(p - heldStart)
+            let i = Int(p - r.lowerBound)
+            for c in 0..<channels {
+                out[c].append(mix(k < held[c].count ? held[c][k] : 0, s[c], sample: i, of: r.count, kind))
+            }
         } else if let r = outgoing, r.contains(p) {
             for c in 0..<channels { nextHeld[c].append(s[c]) }
         } else {
@@ -130,10 +144,9 @@ final class AudioMixer {
     }
 
     static func gains(_ curve: FadeCurve, sample i: Int, of n: Int, dip: Bool) -> (Double, Double) {
-        let n = Double(max(n, 1)), i = Double(i)
+        let n = Double(max(n, 1))
+        let i = Double(i)
         guard dip else { return (curve.gain((n - 1 - i) / n), curve.gain(i / n)) }
         return (curve.gain(max(0, (n - 1 - 2 * i) / n)), curve.gain(max(0, (2 * i - n) / n)))
     }
 }
-
-import Foundation

@@ -29,14 +29,16 @@ final class FrameSource {
         self.throughDts = throughDts
     }
 
-
     /// The next frame (its pts in index media time), or nil when the range is exhausted.
     func next() throws -> Frame? {
         while queue.isEmpty && !drained {
             if try input.read(into: packet) {
                 guard packet.streamIndex == stream, let dts = clock.dts(packet, origin: origin) else { continue }
                 if dts < fromDts { continue }
-                if dts > throughDts { try flush(); continue }
+                if dts > throughDts {
+                    try flush()
+                    continue
+                }
                 try decoder.decode(packet, into: scratch) { try keep($0) }
             } else {
                 try flush()

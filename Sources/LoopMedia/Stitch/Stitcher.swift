@@ -38,30 +38,44 @@ public struct PreparedClip: @unchecked Sendable {
 public enum Stitcher {
     /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
     /// `normalize`: the clip is re-encoded to the output's frame rate, so its own may vary.
-    public static func prepare(_ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false) throws -> PreparedClip {
+    public static func prepare(
+        _ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false
+    ) throws -> PreparedClip {
         let probe = try Probe.probe(path)
         let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
-        guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index] else {
+        guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index]
+        else {
             throw MediaError("stitch", reason: "no video track")
         }
         let end = Rational(video.mediaStart) + video.duration / video.timeBase
-        var frames = timeline.samples.filter { !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end }
-            .sorted { $0.pts < $1.pts }
+        var frames = timeline.samples.filter {
+            !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end
+        }
+        .sorted { $0.pts < $1.pts }
         if let retimed = video.retimedFirstPts, !frames.isEmpty { frames[0].pts = retimed }
         // Constant frame rate, allowing one tick of rounding (Matroska's milliseconds give 33/34 ms at 30 fps).
         // A first frame the cut starts inside (after hidden priming) is shorter: that is the cut, not the rate.
-        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }.dropFirst(video.retimedFirstPts == nil ? 0 : 1)
+        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }.dropFirst(
+            video.retimedFirstPts == nil ? 0 : 1)
         let step = TrackTimeline(timeBase: Rational(1), samples: frames).nominalDuration ?? frames.first?.duration ?? 0
         guard step > 0, normalize || (steps.max() ?? step) - (steps.min() ?? step) <= 1 else {
-            throw MediaError("stitch", reason: "variable frame timing (frames of \(Figures.ms(Rational(steps.min() ?? step) * video.timeBase)) to \(Figures.ms(Rational(steps.max() ?? step) * video.timeBase))); stitch copies constant frame rate clips only: --normalize maps it to the first clip's rate")
+            throw MediaError(
+                "stitch",
+                reason:
+                    "variable frame timing (frames of \(Figures.ms(Rational(steps.min() ?? step) * video.timeBase)) to \(Figures.ms(Rational(steps.max() ?? step) * video.timeBase))); stitch copies constant frame rate clips only: --normalize maps it to the first clip's rate"
+            )
         }
-        guard let input = probe.input else { throw MediaError("stitch", reason: "the clip was probed without its input") }
+        guard let input = probe.input else {
+            throw MediaError("stitch", reason: "the clip was probed without its input")
+        }
         let pixelFormat = try firstFrameFormat(input, stream: video.index)
         // In and out points, on the frame grid.
         let fps = probe.facts.mainVideo?.frameRate ?? Rational(30)
         let first = inPoint.map { Int(($0 * fps).rounded) } ?? 0
         let last = outPoint.map { min(Int(($0 * fps).rounded), frames.count) } ?? frames.count
-        guard first >= 0, first < last else { throw MediaError("stitch", reason: "the in and out points leave no frame (the clip has \(frames.count))") }
+        guard first >= 0, first < last else {
+            throw MediaError("stitch", reason: "the in and out points leave no frame (the clip has \(frames.count))")
+        }
         let audio = plan.tracks.filter { $0.kind == .audio }.map { cut -> TrackCut in
             guard let rate = cut.sampleRate, first > 0 || last < frames.count else { return cut }
             var a = cut
@@ -70,72 +84,95 @@ public enum Stitcher {
             a.duration = Rational(Int64(last - first)) / fps
             return a
         }
-        return PreparedClip(path: path, facts: probe.facts, plan: plan, video: video, audio: audio,
-                            frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
-                            frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
-                            timeBase: input.stream(video.index).pointee.time_base,
-                            avcc: input.extradata(video.index).flatMap { AVCConfig($0) },
-                            hvcc: video.codec == "hevc" ? input.extradata(video.index).flatMap { HEVCConfig($0) } : nil, pixelFormat: pixelFormat,
-                            retimed: probe.timelines.filter { i, t in
-                                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i) || i == video.index && probe.facts.isMatroska
-                            })
+        return PreparedClip(
+            path: path, facts: probe.facts, plan: plan, video: video, audio: audio,
+            frames: Array(frames[first..<last]), allFrames: frames, trimmedEnd: last < frames.count, inOffset: first,
+            frameTicks: step, iso: probe.facts.moovBeforeMdat != nil,
+            timeBase: input.stream(video.index).pointee.time_base,
+            avcc: input.extradata(video.index).flatMap { AVCConfig($0) },
+            hvcc: video.codec == "hevc" ? input.extradata(video.index).flatMap { HEVCConfig($0) } : nil,
+            pixelFormat: pixelFormat,
+            retimed: probe.timelines.filter { i, t in
+                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i)
+                    || i == video.index && probe.facts.isMatroska
+            })
     }
 
     /// Decodes up to the first frame of a stream to learn its pixel format.
     static func firstFrameFormat(_ input: InputFile, stream: Int) throws -> Int32 {
         let decoder = try Decoder(input, stream: stream)
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         var format: Int32?
         while format == nil, try input.read(into: packet) {
             guard packet.streamIndex == stream else { continue }
             try decoder.decode(packet, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
         }
-        if format == nil { try decoder.decode(nil, into: frame) { f in if format == nil { format = f.pointer.pointee.format } } }
+        if format == nil {
+            try decoder.decode(nil, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
+        }
         guard let format else { throw MediaError("decode", reason: "no video frame decodes") }
         return format
     }
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// rotation (which it does not turn) and an encodable first clip matter.
-    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
+    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String]
+    {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track.
         var extraAudio: [String] = []
         if let first = clips.first {
             let a0 = first.facts.audioTracks
             // The joins are laid on one sample grid: every track at the first one's rate.
             if let rate = a0.first?.sampleRate, let other = a0.first(where: { $0.sampleRate != rate }) {
-                extraAudio.append("\(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) Hz); stitch needs one rate for all of them")
+                extraAudio.append(
+                    "\(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) Hz); stitch needs one rate for all of them"
+                )
             }
             for clip in clips.dropFirst() {
                 let a = clip.facts.audioTracks
                 guard a.count == a0.count else {
-                    extraAudio.append("\(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \(a0.count)")
+                    extraAudio.append(
+                        "\(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \(a0.count)"
+                    )
                     continue
                 }
                 for (k, (x, y)) in zip(a0, a).enumerated() where x.language != y.language && a0.count > 1 {
-                    extraAudio.append("\(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \(first.path) has \(x.language ?? "none")")
+                    extraAudio.append(
+                        "\(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \(first.path) has \(x.language ?? "none")"
+                    )
                 }
             }
         }
         if normalizing {
             var out = extraAudio
             if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
-                out.append("\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8, VP9 and AV1; put one of those first")
+                out.append(
+                    "\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8, VP9 and AV1; put one of those first"
+                )
             }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
             for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
-                out.append("\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
+                out.append(
+                    "\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
             }
             return out
         }
         guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
         var out: [String] = extraAudio
         for clip in clips.dropFirst() {
-            guard let v = clip.facts.mainVideo else { out.append("\(clip.path) has no video"); continue }
-            func differ(_ what: String, _ a: String, _ b: String) { if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") } }
+            guard let v = clip.facts.mainVideo else {
+                out.append("\(clip.path) has no video")
+                continue
+            }
+            func differ(_ what: String, _ a: String, _ b: String) {
+                if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") }
+            }
             differ("codec", v0.codec, v.codec)
             differ("size", "\(v0.width ?? 0)x\(v0.height ?? 0)", "\(v.width ?? 0)x\(v.height ?? 0)")
-            differ("pixel format", TransitionGraph.formatName(first.pixelFormat), TransitionGraph.formatName(clip.pixelFormat))
+            differ(
+                "pixel format", TransitionGraph.formatName(first.pixelFormat),
+                TransitionGraph.formatName(clip.pixelFormat))
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
             for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
@@ -162,10 +199,16 @@ public enum Stitcher {
     }
 
     /// With `normalize`, every clip counts in the first clip's frame rate.
-    public static func timeline(_ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool, normalize: Bool = false) throws -> StitchTimeline {
-        guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else { throw MediaError("stitch", reason: "no video frame rate") }
-        return try StitchPlanner.timeline(clips.map { StitchClip(path: $0.path, frames: normalize ? outputFrames($0, rate: fps) : $0.frameCount) }, transitions: transitions,
-                                          frameRate: fps, sampleRate: clips.first?.facts.mainAudio?.sampleRate, loop: loop)
+    public static func timeline(
+        _ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool, normalize: Bool = false
+    ) throws -> StitchTimeline {
+        guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else {
+            throw MediaError("stitch", reason: "no video frame rate")
+        }
+        return try StitchPlanner.timeline(
+            clips.map { StitchClip(path: $0.path, frames: normalize ? outputFrames($0, rate: fps) : $0.frameCount) },
+            transitions: transitions,
+            frameRate: fps, sampleRate: clips.first?.facts.mainAudio?.sampleRate, loop: loop)
     }
 
     /// A clip's length in frames of `rate` (the output's), to the nearest frame.
@@ -175,9 +218,11 @@ public enum Stitcher {
 
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
     /// With `normalize`, every frame is re-encoded to the first clip's format.
-    public static func write(_ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
-                             temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
-                             progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws -> ClipFacts {
+    public static func write(
+        _ clips: [PreparedClip], timeline: StitchTimeline, to destination: String,
+        temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
@@ -185,28 +230,46 @@ public enum Stitcher {
         let format = Stitcher.outputFormat(destination)
         let matroska = ["webm", "matroska"].contains(format)
         if matroska, let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" }) {
-            throw MediaError("stitch", reason: "a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the output .mp4")
+            throw MediaError(
+                "stitch",
+                reason:
+                    "a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the output .mp4"
+            )
         }
-        var writer = try StitchWriter(clips: clips, timeline: timeline, path: matroska ? temp : muxed, format: format, normalize: normalize,
-                                      audioCurve: audioCurve, codec: codec)
+        var writer = try StitchWriter(
+            clips: clips, timeline: timeline, path: matroska ? temp : muxed, format: format, normalize: normalize,
+            audioCurve: audioCurve, codec: codec)
         writer.progress = progress
         try writer.run()
         // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones.
-        if !matroska { try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: try writer.edits()) }
+        if !matroska {
+            try ISOEditor.finalize(muxed, to: temp, movieTimescale: writer.movieTimescale, edits: try writer.edits())
+        }
         let after = try Probe.facts(path: temp)
         // The codecs are the clips' and the container the name's: whether it plays where the user means is for
         // the report to say (it does), not a reason to discard a right file.
         let ignored = ["seam-audio-click", "seam-visual-jump", "too-short-to-loop", "not-playable-on-target"]
         let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !ignored.contains($0.rule) }
-        if let bad = bad.first { throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)") }
-        guard after.audioTracks.count == clips[0].audio.count else {
-            throw MediaError("verify output", reason: "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].audio.count)")
+        if let bad = bad.first {
+            throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)")
         }
-        if let samples = timeline.samples, let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) }) {
-            throw MediaError("verify output", reason: "\(Figures.trackName(wrong)) presents \(wrong.sampleCount ?? .zero) samples, the plan \(samples)")
+        guard after.audioTracks.count == clips[0].audio.count else {
+            throw MediaError(
+                "verify output",
+                reason: "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].audio.count)")
+        }
+        if let samples = timeline.samples,
+            let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) })
+        {
+            throw MediaError(
+                "verify output",
+                reason:
+                    "\(Figures.trackName(wrong)) presents \(wrong.sampleCount ?? .zero) samples, the plan \(samples)")
         }
         guard after.mainVideo?.frameCount == timeline.frames else {
-            throw MediaError("verify output", reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
+            throw MediaError(
+                "verify output",
+                reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
         }
         try temporaries.commit(temp, to: destination)
         return after
@@ -250,10 +313,15 @@ struct StitchWriter {
 
     /// `format`: FFmpeg's muxer for the output (`Stitcher.muxer` of its name; `path` is a temporary).
     /// `codec` (with `normalize`): encode the output in another codec than the first clip's.
-    init(clips: [PreparedClip], timeline: StitchTimeline, path: String, format: String, normalize: Bool = false, audioCurve: FadeCurve = .qsin,
-         codec: String? = nil) throws {
+    init(
+        clips: [PreparedClip], timeline: StitchTimeline, path: String, format: String, normalize: Bool = false,
+        audioCurve: FadeCurve = .qsin,
+        codec: String? = nil
+    ) throws {
         transcoding = normalize && codec != nil && codec != clips[0].facts.mainVideo?.codec ? codec : nil
-        self.clips = clips; self.timeline = timeline; self.normalize = normalize
+        self.clips = clips
+        self.timeline = timeline
+        self.normalize = normalize
         let v0 = clips[0].facts.mainVideo
         fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
         let first = clips[0]
@@ -271,16 +339,20 @@ struct StitchWriter {
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
             let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
             try encoder.configure(output, stream: out)
-            lanes.append(AudioLane(track: k, out: out, encoder: encoder,
-                                   mixer: AudioMixer(timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels),
-                                                     curve: audioCurve)))
+            lanes.append(
+                AudioLane(
+                    track: k, out: out, encoder: encoder,
+                    mixer: AudioMixer(
+                        timeline: timeline, channels: Int(encoder.context.pointee.ch_layout.nb_channels),
+                        curve: audioCurve)))
         }
         self.lanes = lanes
         (avcc, hvcc, reencoded) = Self.mergedParameterSets(clips)
         if transcoding != nil {
             // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the
             // muxer turns them and the packets into avcC or hvcC and lengths).
-            avcc = nil; hvcc = nil
+            avcc = nil
+            hvcc = nil
             try encoderFor(first, id: 0).configure(output, stream: videoOut)
         }
         try addChapters()
@@ -293,7 +365,9 @@ struct StitchWriter {
     static func clock(_ clips: [PreparedClip], frameRate fps: Rational) -> (AVRational, Int64) {
         let first = clips[0]
         let frame = Rational(first.frameTicks) * Rational(Int64(first.timeBase.num), Int64(max(first.timeBase.den, 1)))
-        if frame * fps == .one, clips.allSatisfy({ onSameClock($0, as: first) }) { return (first.timeBase, first.frameTicks) }
+        if frame * fps == .one, clips.allSatisfy({ onSameClock($0, as: first) }) {
+            return (first.timeBase, first.frameTicks)
+        }
         let m = max(1, (10_000 + fps.numerator - 1) / fps.numerator)
         return (AVRational(num: 1, den: Int32(clamping: fps.numerator * m)), m * fps.denominator)
     }
@@ -309,23 +383,34 @@ struct StitchWriter {
 
     /// How many frames after the clip's first presented frame a time of the clip falls (rounded to the frame).
     func slot(_ clip: PreparedClip, _ ticks: Int64) -> Int64 {
-        (Rational(ticks - clip.frames[0].pts) * Rational(Int64(clip.timeBase.num), Int64(max(clip.timeBase.den, 1))) * timeline.frameRate).rounded
+        (Rational(ticks - clip.frames[0].pts) * Rational(Int64(clip.timeBase.num), Int64(max(clip.timeBase.den, 1)))
+            * timeline.frameRate).rounded
     }
 
     /// Two configurations clash if a parameter set id means different bytes in each.
     /// The first clip's parameter sets, plus any other clip's that do not clash with them (same id, other
     /// bytes). A clip whose sets clash (another encoder's settings) is re-encoded whole instead of copied.
-    static func mergedParameterSets(_ clips: [PreparedClip]) -> (avcc: AVCConfig?, hvcc: HEVCConfig?, clashing: Set<Int>) {
-        var avcc = clips.first?.avcc, hvcc = clips.first?.hvcc
+    static func mergedParameterSets(_ clips: [PreparedClip]) -> (
+        avcc: AVCConfig?, hvcc: HEVCConfig?, clashing: Set<Int>
+    ) {
+        var avcc = clips.first?.avcc
+        var hvcc = clips.first?.hvcc
         var clashing = Set<Int>()
         for (i, clip) in clips.enumerated().dropFirst() {
             if let c = clip.hvcc, var merged = hvcc {
-                if merged.clashes(with: c) { clashing.insert(i); continue }
-                merged.append([32, 33, 34].flatMap { c.units($0) }.filter { u in !merged.units(HEVC.type(u)).contains(u) })
+                if merged.clashes(with: c) {
+                    clashing.insert(i)
+                    continue
+                }
+                merged.append(
+                    [32, 33, 34].flatMap { c.units($0) }.filter { u in !merged.units(HEVC.type(u)).contains(u) })
                 hvcc = merged
             }
             guard let c = clip.avcc, var merged = avcc else { continue }
-            if clash(merged, c) { clashing.insert(i); continue }
+            if clash(merged, c) {
+                clashing.insert(i)
+                continue
+            }
             for s in c.sps where !merged.sps.contains(s) { merged.sps.append(s) }
             for p in c.pps where !merged.pps.contains(p) { merged.pps.append(p) }
             avcc = merged
@@ -335,10 +420,15 @@ struct StitchWriter {
 
     static func clash(_ a: AVCConfig, _ b: AVCConfig) -> Bool {
         func ids(_ c: AVCConfig) -> (sps: [Int: [UInt8]], pps: [Int: [UInt8]]) {
-            (Dictionary(c.sps.compactMap { s in AVCConfig.spsID(s).map { ($0, s) } }, uniquingKeysWith: { x, _ in x }),
-             Dictionary(c.pps.compactMap { p in AVCConfig.ppsID(p).map { ($0, p) } }, uniquingKeysWith: { x, _ in x }))
+            (
+                Dictionary(
+                    c.sps.compactMap { s in AVCConfig.spsID(s).map { ($0, s) } }, uniquingKeysWith: { x, _ in x }),
+                Dictionary(
+                    c.pps.compactMap { p in AVCConfig.ppsID(p).map { ($0, p) } }, uniquingKeysWith: { x, _ in x })
+            )
         }
-        let x = ids(a), y = ids(b)
+        let x = ids(a)
+        let y = ids(b)
         func differs(_ p: [Int: [UInt8]], _ q: [Int: [UInt8]]) -> Bool {
             p.contains { id, bytes in q[id].map { $0 != bytes } ?? false }
         }
@@ -356,7 +446,10 @@ struct StitchWriter {
     func addChapters() throws {
         let ctx = output.context
         let count = timeline.clips.count
-        guard let array = av_calloc(count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.size)?.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self) else {
+        guard
+            let array = av_calloc(count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.size)?.assumingMemoryBound(
+                to: UnsafeMutablePointer<AVChapter>?.self)
+        else {
             throw MediaError("add chapters", code: lp_error_enomem)
         }
         ctx.pointee.chapters = array
@@ -377,7 +470,11 @@ struct StitchWriter {
     /// A clip's copied body: presentation frames [bodyStart, bodyEnd). It starts on a keyframe; it ends at a
     /// safe cut: the frames before it are exactly a prefix of the decode order, so copying that prefix decodes
     /// them all and nothing else (any position without B-frames; after a reference frame with them).
-    struct Layout { var bodyStart: Int; var bodyEnd: Int; var endDts: Int64? }
+    struct Layout {
+        var bodyStart: Int
+        var bodyEnd: Int
+        var endDts: Int64?
+    }
 
     /// Each clip's copied body: whole GOPs between its incoming and outgoing transitions. A clip with no such
     /// GOP (one GOP in all, or transitions inside it) is re-encoded entirely; its body is empty.
@@ -389,17 +486,23 @@ struct StitchWriter {
             let hasOutgoing = i < n - 1 || timeline.loop
             let outgoing = hasOutgoing ? timeline.joins[i].frames : 0
             let keys = clip.frames.indices.filter { clip.frames[$0].isSync }
-            guard let start = keys.first(where: { $0 >= incoming }) else { return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil) }
+            guard let start = keys.first(where: { $0 >= incoming }) else {
+                return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
+            }
             var end = clip.frameCount
             var endDts: Int64?
             if clip.trimmedEnd || hasOutgoing && (outgoing > 0 || Self.framesAfterEnd(clip)) {
                 let cuts = Self.safeCuts(clip, from: start)
-                guard let cut = cuts.last(where: { $0.index <= clip.frameCount - outgoing && $0.index < clip.frameCount }) else {
+                guard
+                    let cut = cuts.last(where: { $0.index <= clip.frameCount - outgoing && $0.index < clip.frameCount })
+                else {
                     return Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
                 }
-                end = cut.index; endDts = cut.dts
+                end = cut.index
+                endDts = cut.dts
             }
-            return start < end ? Layout(bodyStart: start, bodyEnd: end, endDts: endDts) : Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
+            return start < end
+                ? Layout(bodyStart: start, bodyEnd: end, endDts: endDts) : Layout(bodyStart: 0, bodyEnd: 0, endDts: nil)
         }
     }
 
@@ -408,7 +511,10 @@ struct StitchWriter {
         case frame(clip: Int, index: Int)
         case blend(a: Int, ai: Int, b: Int, bi: Int, join: Int)
 
-        var copied: (clip: Int, index: Int)? { if case let .frame(c, k) = self { return (c, k) }; return nil }
+        var copied: (clip: Int, index: Int)? {
+            if case .frame(let c, let k) = self { return (c, k) }
+            return nil
+        }
     }
 
     /// Every output frame, in order.
@@ -458,7 +564,9 @@ struct StitchWriter {
     }
 
     /// A clip's frames on the output's frame grid.
-    func count(_ i: Int) -> Int { normalize ? Stitcher.outputFrames(clips[i], rate: timeline.frameRate) : clips[i].frameCount }
+    func count(_ i: Int) -> Int {
+        normalize ? Stitcher.outputFrames(clips[i], rate: timeline.frameRate) : clips[i].frameCount
+    }
 
     /// The source frame on screen at output-grid frame `m` of clip `i` (the same frame when rates match).
     func sourceIndex(_ i: Int, _ m: Int) -> Int {
@@ -480,7 +588,10 @@ struct StitchWriter {
             return k >= layouts[c].bodyStart && k < layouts[c].bodyEnd
         }
         // Runs: a clip's copied body, or a stretch of frames to re-encode (which may span clips).
-        enum Run { case copy(Int), render(ArraySlice<Item>, first: Int) }
+        enum Run {
+            case copy(Int)
+            case render(ArraySlice<Item>, first: Int)
+        }
         var runs: [Run] = []
         var o = 0
         while o < all.count {
@@ -502,32 +613,56 @@ struct StitchWriter {
         let renders = runs.contains(where: { if case .render = $0 { true } else { false } })
         let codec = transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
         if renders, VideoEncoder.encoders[codec] == nil {
-            throw MediaError("stitch", reason: "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8, VP9 and AV1 only): stitch these clips with --transition none, or re-encode them first")
+            throw MediaError(
+                "stitch",
+                reason:
+                    "loopprep cannot re-encode \(codec) frames for a transition or --normalize yet (H.264, HEVC, VP8, VP9 and AV1 only): stitch these clips with --transition none, or re-encode them first"
+            )
         }
         if renders, transcoding == nil, codec == "h264", avcc == nil {
-            throw MediaError("stitch", reason: "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
+            throw MediaError(
+                "stitch",
+                reason:
+                    "\(clips[0].path) carries its H.264 parameter sets in the stream (no avcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that"
+            )
         }
         if renders, transcoding == nil, codec == "hevc", hvcc == nil {
-            throw MediaError("stitch", reason: "\(clips[0].path) carries its HEVC parameter sets in the stream (no hvcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that")
+            throw MediaError(
+                "stitch",
+                reason:
+                    "\(clips[0].path) carries its HEVC parameter sets in the stream (no hvcC), so frames re-encoded for a transition or --normalize cannot join them: fix it into an MP4 first (loopprep fix), then stitch that"
+            )
         }
         var runSets: [RunSets] = []
         let used = Set((avcc?.sps.compactMap(AVCConfig.spsID) ?? []) + (avcc?.pps.compactMap(AVCConfig.ppsID) ?? []))
         var free = (0...31).filter { !used.contains($0) }
         var renumbered: [[[UInt8]]: HEVCRenumbering] = [:]
         for run in runs {
-            guard case let .render(items, _) = run else { continue }
-            if transcoding != nil { runSets.append(RunSets()); continue }
+            guard case .render(let items, _) = run else { continue }
+            if transcoding != nil {
+                runSets.append(RunSets())
+                continue
+            }
             // VP8 and VP9 have no parameter sets: every run starts on its own keyframe.
             if codec == "hevc", var config = hvcc {
                 // x265's sets depend only on its settings: runs with the same ones share one renumbering.
                 let sets = try encoderFor(clips[Self.leadClip(items.first!)], id: 0).hevcParameterSets
                 let r = try renumbered[sets] ?? HEVCRenumbering(encoderSets: sets, taken: config)
-                if renumbered[sets] == nil { config.append(r.units); hvcc = config; renumbered[sets] = r }
+                if renumbered[sets] == nil {
+                    config.append(r.units)
+                    hvcc = config
+                    renumbered[sets] = r
+                }
                 runSets.append(RunSets(hevc: r))
                 continue
             }
-            guard codec == "h264" else { runSets.append(RunSets()); continue }
-            guard !free.isEmpty else { throw MediaError("stitch", reason: "too many re-encoded runs: H.264 has no more parameter set ids") }
+            guard codec == "h264" else {
+                runSets.append(RunSets())
+                continue
+            }
+            guard !free.isEmpty else {
+                throw MediaError("stitch", reason: "too many re-encoded runs: H.264 has no more parameter set ids")
+            }
             let id = free.removeFirst()
             let clip = clips[Self.leadClip(items.first!)]
             let probe = try encoderFor(clip, id: id)
@@ -539,8 +674,10 @@ struct StitchWriter {
         if let avcc { try output.setExtradata(avcc.bytes, stream: videoOut) }
         if let hvcc { try output.setExtradata(hvcc.bytes, stream: videoOut) }
         output.copyMetadata(from: try InputFile(path: clips[0].path))
-        try output.writeHeader(options: matroska ? ["avoid_negative_ts": "disabled"]
-                                                 : ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
+        try output.writeHeader(
+            options: matroska
+                ? ["avoid_negative_ts": "disabled"]
+                : ["avoid_negative_ts": "disabled", "movie_timescale": String(movieTimescale), "use_editlist": "1"])
 
         var next = 0
         var mixed = Set<Int>()
@@ -549,17 +686,21 @@ struct StitchWriter {
             switch run {
             case .copy(let c):
                 try copyBody(clips[c], index: c, layout: layouts[c])
-            case let .render(items, first):
+            case .render(let items, let first):
                 // The copied body after the run decodes from its keyframe: the run's decode times end before it.
                 var nextDts: Int64?
-                if done + 1 < runs.count, case let .copy(c) = runs[done + 1] {
+                if done + 1 < runs.count, case .copy(let c) = runs[done + 1] {
                     nextDts = place(clips[c], index: c, keyframeDts(clips[c], atOrBefore: layouts[c].bodyStart))
                 }
-                try render(items, firstOutput: first, sets: runSets[next], before: nextDts); next += 1
+                try render(items, firstOutput: first, sets: runSets[next], before: nextDts)
+                next += 1
             }
             // Audio follows the video clip by clip, so the muxer's interleaving buffer stays about a clip long.
-            if case let .copy(reached) = run {
-                for c in 0...reached where !mixed.contains(c) { try mixAudio(clips[c], index: c); mixed.insert(c) }
+            if case .copy(let reached) = run {
+                for c in 0...reached where !mixed.contains(c) {
+                    try mixAudio(clips[c], index: c)
+                    mixed.insert(c)
+                }
             }
         }
         for c in clips.indices where !mixed.contains(c) { try mixAudio(clips[c], index: c) }
@@ -572,13 +713,18 @@ struct StitchWriter {
     }
 
     static func leadClip(_ item: Item) -> Int {
-        switch item { case let .frame(c, _): c; case let .blend(a, _, _, _, _): a }
+        switch item {
+        case .frame(let c, _): c
+        case .blend(let a, _, _, _, _): a
+        }
     }
 
     /// An encoder like `clip`'s video, with parameter set id `id`.
     func encoderFor(_ clip: PreparedClip, id: Int) throws -> VideoEncoder {
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
-        return try VideoEncoder(like: input, stream: clip.video.index, parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding)
+        return try VideoEncoder(
+            like: input, stream: clip.video.index, parameterSetID: id, pixelFormat: clips[0].pixelFormat,
+            codec: transcoding)
     }
 
     /// Decodes what the items need (one source per clip, from the keyframe before its first frame), blends
@@ -592,18 +738,23 @@ struct StitchWriter {
         var hevc: HEVCRenumbering?
     }
 
-    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: RunSets, before nextDts: Int64? = nil) throws {
+    mutating func render(_ items: ArraySlice<Item>, firstOutput: Int, sets: RunSets, before nextDts: Int64? = nil)
+        throws
+    {
         let encoder = try encoderFor(clips[Self.leadClip(items.first!)], id: sets.id)
         guard transcoding != nil || encoder.parameterSets.sps == sets.sps && encoder.parameterSets.pps == sets.pps,
-              sets.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true else {
+            sets.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true
+        else {
             throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
         }
         let hevcLength = hvcc?.lengthSize ?? 4
-        let sizeOfLength: Int? = transcoding == nil && clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
+        let sizeOfLength: Int? =
+            transcoding == nil && clips[0].facts.mainVideo?.codec == "h264" ? avcc?.lengthSize ?? 4 : nil
         // The sources' decode delay (pts - dts of their keyframes), so decode times run on into copied GOPs.
-        let delay = clips[0].allFrames.first { $0.isSync }.map { key in
-            onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
-        } ?? 0
+        let delay =
+            clips[0].allFrames.first { $0.isSync }.map { key in
+                onGrid(clips[0]) ? (slot(clips[0], key.pts) - slot(clips[0], key.dts)) * frameTicks : key.pts - key.dts
+            } ?? 0
         let ticks = frameTicks
         // Decode times: the sources' delay where it fits; moved later after a copied body that decoded further
         // (its safe cut may end on frames decoded early), and earlier before one whose keyframe decodes earlier
@@ -614,13 +765,18 @@ struct StitchWriter {
         var failure: Error?
         func emit(_ p: Packet) {
             do {
-                var sample = RenderedSegment.Sample(encoded: p, lengthSize: sizeOfLength, decodeDelay: runDelay, duration: ticks)
+                var sample = RenderedSegment.Sample(
+                    encoded: p, lengthSize: sizeOfLength, decodeDelay: runDelay, duration: ticks)
                 sample.dts = max(sample.dts, floor)
                 floor = sample.dts + 1
                 if let nextDts, sample.dts >= nextDts {
-                    throw MediaError("stitch", reason: "the re-encoded frames before a copied keyframe have no decode times left before it")
+                    throw MediaError(
+                        "stitch",
+                        reason: "the re-encoded frames before a copied keyframe have no decode times left before it")
                 }
-                if let hevc = sets.hevc { sample.data = try hevc.sample(p.withBytes { Array($0) }, lengthSize: hevcLength) }
+                if let hevc = sets.hevc {
+                    sample.data = try hevc.sample(p.withBytes { Array($0) }, lengthSize: hevcLength)
+                }
                 try writeRendered([sample])
             } catch { failure = failure ?? error }
         }
@@ -628,7 +784,8 @@ struct StitchWriter {
         var graphs: [Int: TransitionGraph] = [:]
         var position: [Int: Int] = [:]
         var held: [Int: Frame] = [:]
-        let fitter = self.fitter, normalize = self.normalize
+        let fitter = self.fitter
+        let normalize = self.normalize
         func frame(_ c: Int, _ m: Int) throws -> Frame {
             let frame = try decoded(c, sourceIndex(c, m))
             return normalize ? try fitter.fit(frame) : frame
@@ -641,28 +798,34 @@ struct StitchWriter {
             if let at = position[c], k < at { sources[c] = nil }
             position[c] = k
             if sources[c] == nil {
-                sources[c] = try FrameSource(path: clip.path, iso: clip.iso, stream: clip.video.index, origin: clip.video.origin,
-                                             fromDts: keyframeDts(clip, atOrBefore: k), throughDts: clip.video.keepThrough)
+                sources[c] = try FrameSource(
+                    path: clip.path, iso: clip.iso, stream: clip.video.index, origin: clip.video.origin,
+                    fromDts: keyframeDts(clip, atOrBefore: k), throughDts: clip.video.keepThrough)
             }
             let want = clip.frames[k].pts
             while let f = try sources[c]!.next() {
-                if let pts = f.pts, pts >= want - clip.frameTicks / 2 { held[c] = f; return f }
+                if let pts = f.pts, pts >= want - clip.frameTicks / 2 {
+                    held[c] = f
+                    return f
+                }
             }
             throw MediaError("decode", reason: "\(clip.path): frame \(k) did not decode")
         }
         for (offset, item) in items.enumerated() {
             let picture: Frame
             switch item {
-            case let .frame(c, k):
+            case .frame(let c, let k):
                 picture = try frame(c, k)
-            case let .blend(a, ai, b, bi, j):
-                let fa = try frame(a, ai), fb = try frame(b, bi)
+            case .blend(let a, let ai, let b, let bi, let j):
+                let fa = try frame(a, ai)
+                let fb = try frame(b, bi)
                 let join = timeline.joins[j]
                 let position = (firstOutput + offset) - join.span.startFrame
                 // One graph a window, fed its frame pairs in order.
                 if graphs[j]?.position != position {
-                    graphs[j] = try TransitionGraph(transition: join.kind.xfade ?? "fade", frames: join.frames, like: fa,
-                                                    frameRate: timeline.frameRate, from: position)
+                    graphs[j] = try TransitionGraph(
+                        transition: join.kind.xfade ?? "fade", frames: join.frames, like: fa,
+                        frameRate: timeline.frameRate, from: position)
                 }
                 picture = try graphs[j]!.draw(fa, fb)
             }
@@ -686,7 +849,9 @@ struct StitchWriter {
         for s in samples {
             let packet = try Packet(bytes: s.data)
             let p = packet.pointer
-            p.pointee.pts = s.pts; p.pointee.dts = s.dts; p.pointee.duration = s.duration
+            p.pointee.pts = s.pts
+            p.pointee.dts = s.dts
+            p.pointee.duration = s.duration
             if s.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
             if firstVideoPts == nil { firstVideoPts = s.pts }
             lastVideoDts = s.dts
@@ -740,27 +905,36 @@ struct StitchWriter {
     /// The clip's presented audio, track by track, into each lane's mixer (which crossfades the joins) and on
     /// to its one encoder.
     func mixAudio(_ clip: PreparedClip, index i: Int) throws {
-        for lane in lanes where lane.track < clip.audio.count { try mixAudio(clip, index: i, cut: clip.audio[lane.track], lane: lane) }
+        for lane in lanes where lane.track < clip.audio.count {
+            try mixAudio(clip, index: i, cut: clip.audio[lane.track], lane: lane)
+        }
     }
 
     func mixAudio(_ clip: PreparedClip, index i: Int, cut: TrackCut, lane: AudioLane) throws {
         guard let rate = cut.sampleRate else { return }
         let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
         let decoder = try Decoder(input, stream: cut.index, timeBase: cut.timeBase)
-        let packet = try Packet(), frame = try Frame()
+        let packet = try Packet()
+        let frame = try Frame()
         var clock = IndexClock()
         var retimer = PacketRetimer(timelines: clip.retimed)
-        var taken: Int64 = 0, next: Int64?
+        var taken: Int64 = 0
+        var next: Int64?
         let count = (cut.duration * Int64(rate)).rounded
-        let mixer = lane.mixer, encoder = lane.encoder
+        let mixer = lane.mixer
+        let encoder = lane.encoder
         mixer.begin(clip: i)
         // --normalize: audio at another rate or channel count is resampled to the output's.
-        let targetRate = timeline.sampleRate ?? rate, targetChannels = mixer.channels
+        let targetRate = timeline.sampleRate ?? rate
+        let targetChannels = mixer.channels
         let sourceChannels = clip.facts.audioTracks.first { $0.index == cut.index }?.channels ?? targetChannels
-        let resampler = rate != targetRate || sourceChannels != targetChannels
-            ? try Resampler(fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
+        let resampler =
+            rate != targetRate || sourceChannels != targetChannels
+            ? try Resampler(
+                fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
-            let chunk = PresentedAudio.slice(f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count, next: &next)
+            let chunk = PresentedAudio.slice(
+                f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count, next: &next)
             taken += Int64(chunk.first?.count ?? 0)
             let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
             try mixer.add(converted) { try encoder.encode($0) { try write(lane, $0) } }
@@ -774,7 +948,9 @@ struct StitchWriter {
             try decoder.decode(packet, into: frame, take)
         }
         try decoder.decode(nil, into: frame, take)
-        if let resampler { try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try write(lane, $0) } } }
+        if let resampler {
+            try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try write(lane, $0) } }
+        }
         try mixer.end { try encoder.encode($0) { try write(lane, $0) } }
     }
 
@@ -783,7 +959,8 @@ struct StitchWriter {
         // Matroska: the encoder's delay is CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the
         // block times; the first block must sit at 0, its first presented sample after the pre-skip.
         if matroska, lane.encoder.delay > 0 {
-            p.pointee.pts += lane.encoder.delay; p.pointee.dts += lane.encoder.delay
+            p.pointee.pts += lane.encoder.delay
+            p.pointee.dts += lane.encoder.delay
         }
         if lane.firstPts == nil { lane.firstPts = p.pointee.pts }
         lane.lastDuration = p.pointee.duration
@@ -797,16 +974,23 @@ struct StitchWriter {
         let path = output.path
         let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let layout = try ISOFile.read(path: path, fileSize: size), let video = layout.tracks[videoOut + 1],
-              let first = video.timeline.samples.first, let firstPts = firstVideoPts else {
+            let first = video.timeline.samples.first, let firstPts = firstVideoPts
+        else {
             throw MediaError("finalize", reason: "cannot read the muxed file back")
         }
         let ts = movieTimescale
-        var edits = [videoOut + 1: ISOEditor.TrackEdit(mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)]
+        var edits = [
+            videoOut + 1: ISOEditor.TrackEdit(
+                mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)
+        ]
         for lane in lanes {
-            guard let audio = layout.tracks[lane.out + 1], let a0 = audio.timeline.samples.first, let apts = lane.firstPts,
-                  let rate = timeline.sampleRate, let samples = timeline.samples else { continue }
-            edits[lane.out + 1] = ISOEditor.TrackEdit(mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
-                                                      lastSampleDuration: lane.lastDuration)
+            guard let audio = layout.tracks[lane.out + 1], let a0 = audio.timeline.samples.first,
+                let apts = lane.firstPts,
+                let rate = timeline.sampleRate, let samples = timeline.samples
+            else { continue }
+            edits[lane.out + 1] = ISOEditor.TrackEdit(
+                mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
+                lastSampleDuration: lane.lastDuration)
         }
         return edits
     }
@@ -824,6 +1008,9 @@ final class AudioLane {
     var lastDuration: Int64?
 
     init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer) {
-        self.track = track; self.out = out; self.encoder = encoder; self.mixer = mixer
+        self.track = track
+        self.out = out
+        self.encoder = encoder
+        self.mixer = mixer
     }
 }

@@ -11,30 +11,51 @@ enum FixText {
         case .planned: out += "  plan (dry run, nothing written):\n"
         case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
         }
-        guard let plan = fix.plan, fix.status != .failed || fix.reason?.hasPrefix("cannot plan") == false else { return out }
+        guard let plan = fix.plan, fix.status != .failed || fix.reason?.hasPrefix("cannot plan") == false else {
+            return out
+        }
         for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
         let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
-        for dropped in plan.dropped { out += "    track \(dropped): dropped (\(empty.contains(dropped) ? "empty" : "neither audio nor video"))\n" }
-        out += "    output: \(Figures.seconds(plan.outputDuration))" + (plan.repeats > 1 ? " (\(plan.repeats) x \(Figures.seconds(plan.duration)))" : "")
-            + " from input \(Figures.seconds(plan.start))" + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
+        for dropped in plan.dropped {
+            out += "    track \(dropped): dropped (\(empty.contains(dropped) ? "empty" : "neither audio nor video"))\n"
+        }
+        out +=
+            "    output: \(Figures.seconds(plan.outputDuration))"
+            + (plan.repeats > 1 ? " (\(plan.repeats) x \(Figures.seconds(plan.duration)))" : "")
+            + " from input \(Figures.seconds(plan.start))"
+            + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
         for note in plan.notes { out += "    note: \(note)\n" }
         return out
     }
 
     /// The output is an MP4 or MOV (kept, or converted to one), where the movie timescale means something.
     static func writesMP4(_ fix: FixOutcome) -> Bool {
-        if let output = fix.output { return ["mp4", "mov", "m4a", "m4v"].contains((output as NSString).pathExtension.lowercased()) }
-        return ["mp4", "mov"].contains(fix.before?.container ?? "") || fix.plan?.notes.contains { $0.contains("cannot carry an edit list") } == true
+        if let output = fix.output {
+            return ["mp4", "mov", "m4a", "m4v"].contains((output as NSString).pathExtension.lowercased())
+        }
+        return ["mp4", "mov"].contains(fix.before?.container ?? "")
+            || fix.plan?.notes.contains { $0.contains("cannot carry an edit list") } == true
     }
 
     static func describe(_ cut: TrackCut) -> String {
         var parts: [String] = []
-        if !cut.trimmedHead.isZero { parts.append("\(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at the start") }
-        if !cut.trimmedTail.isZero { parts.append("\(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at the end") }
+        if !cut.trimmedHead.isZero {
+            parts.append(
+                "\(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at the start"
+            )
+        }
+        if !cut.trimmedTail.isZero {
+            parts.append(
+                "\(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at the end"
+            )
+        }
         let what = parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
         // Video presents whole frames, counted (variable frame rates have no one frame length to divide by).
-        let presented = cut.presentedFrames.map { "\(Figures.ms(cut.duration)) = \($0) frame\($0 == 1 ? "" : "s")" } ?? amount(cut.duration, cut)
-        return "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(presented), packets \(cut.first)-\(cut.last)"
+        let presented =
+            cut.presentedFrames.map { "\(Figures.ms(cut.duration)) = \($0) frame\($0 == 1 ? "" : "s")" }
+            ?? amount(cut.duration, cut)
+        return
+            "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(presented), packets \(cut.first)-\(cut.last)"
     }
 
     static func amount(_ seconds: Rational, _ cut: TrackCut) -> String {

@@ -16,7 +16,8 @@ enum Output {
             var text = ""
             try render(report, format: extra.format, failOn: options.failOn) { text += $0 }
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: extra.path)) } catch {
-                throw ValidationError("cannot write the \(extra.format.rawValue) report to \(extra.path): \(error.localizedDescription)")
+                throw ValidationError(
+                    "cannot write the \(extra.format.rawValue) report to \(extra.path): \(error.localizedDescription)")
             }
         }
     }
@@ -66,12 +67,17 @@ enum JSONFormat {
         func indented(_ data: Data, by spaces: Int) -> String {
             let pad = String(repeating: " ", count: spaces)
             return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                .enumerated().map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : pad + $0.element }.joined(separator: "\n")
+                .enumerated().map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : pad + $0.element }
+                .joined(separator: "\n")
         }
         func key(_ name: String) { sink("  \"\(name)\" : ") }
         sink("{\n")
-        key("command"); sink(indented(try encoder.encode(report.command), by: 2) + ",\n")
-        if let ffmpeg = report.ffmpeg { key("ffmpeg"); sink(indented(try encoder.encode(ffmpeg), by: 2) + ",\n") }
+        key("command")
+        sink(indented(try encoder.encode(report.command), by: 2) + ",\n")
+        if let ffmpeg = report.ffmpeg {
+            key("ffmpeg")
+            sink(indented(try encoder.encode(ffmpeg), by: 2) + ",\n")
+        }
         key("files")
         if report.files.isEmpty {
             sink("[\n\n  ],\n")
@@ -82,11 +88,18 @@ enum JSONFormat {
             }
             sink("  ],\n")
         }
-        key("options"); sink(indented(try encoder.encode(report.options), by: 2) + ",\n")
-        key("schemaVersion"); sink(indented(try encoder.encode(report.schemaVersion), by: 2) + ",\n")
-        key("summary"); sink(indented(try encoder.encode(report.summary), by: 2) + ",\n")
-        key("tool"); sink(indented(try encoder.encode(report.tool), by: 2) + (report.version == nil ? "\n" : ",\n"))
-        if let version = report.version { key("version"); sink(indented(try encoder.encode(version), by: 2) + "\n") }
+        key("options")
+        sink(indented(try encoder.encode(report.options), by: 2) + ",\n")
+        key("schemaVersion")
+        sink(indented(try encoder.encode(report.schemaVersion), by: 2) + ",\n")
+        key("summary")
+        sink(indented(try encoder.encode(report.summary), by: 2) + ",\n")
+        key("tool")
+        sink(indented(try encoder.encode(report.tool), by: 2) + (report.version == nil ? "\n" : ",\n"))
+        if let version = report.version {
+            key("version")
+            sink(indented(try encoder.encode(version), by: 2) + "\n")
+        }
         sink("}\n")
     }
 }
@@ -95,16 +108,27 @@ enum GitHubFormat {
     /// Workflow commands: `::error file=…,title=…::message`. GitHub has no "info" level; it is `notice`.
     static func render(_ report: Report) -> String {
         report.files.flatMap { file in
-            (file.fixFailure.map { ["::error file=\(property(file.path)),title=\(property("loopprep " + FileReport.fixFailedID))::\(data($0))\n"] } ?? [])
-            + file.findings.map { f in
-                let level = switch f.severity { case .error: "error"; case .warning: "warning"; case .info: "notice" }
-                return "::\(level) file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\(data(f.message + " (fix: " + f.hint + ")"))\n"
-            }
+            (file.fixFailure.map {
+                [
+                    "::error file=\(property(file.path)),title=\(property("loopprep " + FileReport.fixFailedID))::\(data($0))\n"
+                ]
+            } ?? [])
+                + file.findings.map { f in
+                    let level =
+                        switch f.severity {
+                        case .error: "error"
+                        case .warning: "warning"
+                        case .info: "notice"
+                        }
+                    return
+                        "::\(level) file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\(data(f.message + " (fix: " + f.hint + ")"))\n"
+                }
         }.joined()
     }
 
     static func data(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(
+            of: "\n", with: "%0A")
     }
     static func property(_ s: String) -> String {
         data(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
@@ -115,7 +139,8 @@ enum JUnitFormat {
     /// One testcase per file; a <failure> per finding at or above --fail-on, an <error> for an unreadable file.
     /// Findings below the bar are listed in <system-out> so they are visible without failing the build.
     static func render(_ report: Report, failOn: FailOn) -> String {
-        var failures = 0, errors = 0
+        var failures = 0
+        var errors = 0
         var cases = ""
         for file in report.files {
             let name = xml(file.path)
@@ -123,7 +148,8 @@ enum JUnitFormat {
             var notes: [String] = []
             if let reason = file.fixFailure {
                 failures += 1
-                cases += "      <failure type=\"\(FileReport.fixFailedID)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
+                cases +=
+                    "      <failure type=\"\(FileReport.fixFailedID)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
             }
             for f in file.findings {
                 if f.rule == Analyzer.unreadableID {
@@ -131,7 +157,8 @@ enum JUnitFormat {
                     cases += "      <error type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml(f.message))</error>\n"
                 } else if failOn.fails(f.severity) {
                     failures += 1
-                    cases += "      <failure type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n"
+                    cases +=
+                        "      <failure type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n"
                 } else {
                     notes.append("[\(f.severity.rawValue)] [\(f.rule)] \(f.message)")
                 }
@@ -141,13 +168,13 @@ enum JUnitFormat {
         }
         let counts = "tests=\"\(report.files.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <testsuites name="loopprep" \(counts)>
-          <testsuite name="loopprep \(report.command)" \(counts)>
-        \(cases)  </testsuite>
-        </testsuites>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="loopprep" \(counts)>
+              <testsuite name="loopprep \(report.command)" \(counts)>
+            \(cases)  </testsuite>
+            </testsuites>
 
-        """
+            """
     }
 
     static func xml(_ s: String) -> String {
@@ -162,7 +189,11 @@ enum JUnitFormat {
             case "\n", "\t": out.unicodeScalars.append(c)
             default:
                 // XML 1.0 cannot carry other control characters at all (a file name may hold them).
-                if c.value < 0x20 || (0xFFFE...0xFFFF).contains(c.value) { out += "?" } else { out.unicodeScalars.append(c) }
+                if c.value < 0x20 || (0xFFFE...0xFFFF).contains(c.value) {
+                    out += "?"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
             }
         }
         return out

@@ -9,12 +9,14 @@ enum Pictures {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let names = fileNames(Array(strips.keys))
             for (path, bytes) in strips {
-                try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(names[path]!), options: .atomic)
+                try Data(bytes).write(
+                    to: URL(fileURLWithPath: folder).appendingPathComponent(names[path]!), options: .atomic)
             }
         }
         if let html {
             let url = URL(fileURLWithPath: html)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(HTMLReport.render(report, strips: strips).utf8).write(to: url, options: .atomic)
         }
     }
@@ -26,7 +28,10 @@ enum Pictures {
         let counts = Dictionary(flat.values.map { ($0, 1) }, uniquingKeysWith: +)
         return flat.reduce(into: [:]) { out, entry in
             let (path, name) = entry
-            guard counts[name]! > 1 else { out[path] = name; return }
+            guard counts[name]! > 1 else {
+                out[path] = name
+                return
+            }
             let tag = String(Shard.hash(path), radix: 16).suffix(8)
             out[path] = String(name.dropLast(".seam.png".count)) + "-" + tag + ".seam.png"
         }
@@ -35,9 +40,10 @@ enum Pictures {
     /// One flat name per input path: every character but letters, digits, '-' and '.' becomes '_'.
     static func fileName(_ path: String) -> String {
         let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-        let safe = String(trimmed.unicodeScalars.map { c -> Character in
-            CharacterSet.alphanumerics.contains(c) && c.isASCII || c == "-" || c == "." ? Character(c) : "_"
-        })
+        let safe = String(
+            trimmed.unicodeScalars.map { c -> Character in
+                CharacterSet.alphanumerics.contains(c) && c.isASCII || c == "-" || c == "." ? Character(c) : "_"
+            })
         return safe.trimmingCharacters(in: CharacterSet(charactersIn: "_")) + ".seam.png"
     }
 }

@@ -13,13 +13,16 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
 
     init?(argument: String) {
         let parts = argument.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else { return nil }
-        index = k; count = n
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
+            return nil
+        }
+        index = k
+        count = n
     }
 
     static func hash(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x100000001b3 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in s.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return h
     }
 
@@ -49,7 +52,9 @@ final class JSONLines: Sendable {
     private let lock = Mutex(())
 
     init(command: String, options: AnalysisOptions, sink: @escaping @Sendable (String) -> Void) {
-        self.command = command; self.options = options; self.sink = sink
+        self.command = command
+        self.options = options
+        self.sink = sink
     }
 
     static func encoder() -> JSONEncoder {
@@ -60,7 +65,8 @@ final class JSONLines: Sendable {
 
     /// One line: a file's object, or (file nil) the summary.
     static func line(command: String, options: AnalysisOptions, file: FileReport?, summary: Report.Summary?) -> String {
-        let row = Line(kind: file == nil ? "summary" : "file", command: command, options: options, file: file, summary: summary)
+        let row = Line(
+            kind: file == nil ? "summary" : "file", command: command, options: options, file: file, summary: summary)
         return String(decoding: (try? encoder().encode(row)) ?? Data(), as: UTF8.self) + "\n"
     }
 
@@ -82,11 +88,19 @@ final class JSONLines: Sendable {
 
     /// Reads JSON Lines back: the file objects.
     static func files(_ text: String) throws -> (command: String, options: AnalysisOptions, files: [FileReport]) {
-        struct Row: Decodable { var kind: String; var command: String; var options: AnalysisOptions; var file: FileReport? }
-        var command = "analyze", options = AnalysisOptions(), files: [FileReport] = []
+        struct Row: Decodable {
+            var kind: String
+            var command: String
+            var options: AnalysisOptions
+            var file: FileReport?
+        }
+        var command = "analyze"
+        var options = AnalysisOptions()
+        var files: [FileReport] = []
         for line in text.split(separator: "\n") where !line.isEmpty {
             let row = try JSONDecoder().decode(Row.self, from: Data(line.utf8))
-            command = row.command; options = row.options
+            command = row.command
+            options = row.options
             if row.kind == "file", let file = row.file { files.append(file) }
         }
         return (command, options, files)
@@ -97,29 +111,56 @@ final class JSONLines: Sendable {
 /// (and per failed fix), at the file's path.
 enum SARIFFormat {
     static func render(_ report: Report) -> String {
-        let used = Set(report.files.flatMap { f in f.findings.map(\.rule) + (f.fixFailure != nil ? [FileReport.fixFailedID] : []) })
-        let rules: [[String: Any]] = Set(Analyzer.allIDs + [FileReport.fixFailedID, Analyzer.unreadableID]).filter { used.contains($0) }.sorted()
-            .map { ["id": $0, "name": $0, "shortDescription": ["text": "loopprep rule \($0)"], "helpUri": "https://github.com/loopprep/loopprep#rules"] }
+        let used = Set(
+            report.files.flatMap { f in f.findings.map(\.rule) + (f.fixFailure != nil ? [FileReport.fixFailedID] : []) }
+        )
+        let rules: [[String: Any]] = Set(Analyzer.allIDs + [FileReport.fixFailedID, Analyzer.unreadableID]).filter {
+            used.contains($0)
+        }.sorted()
+            .map {
+                [
+                    "id": $0, "name": $0, "shortDescription": ["text": "loopprep rule \($0)"],
+                    "helpUri": "https://github.com/loopprep/loopprep#rules",
+                ]
+            }
         var results: [[String: Any]] = []
         for file in report.files {
             func result(_ rule: String, _ level: String, _ message: String) -> [String: Any] {
-                ["ruleId": rule, "level": level, "message": ["text": message],
-                 "locations": [["physicalLocation": ["artifactLocation": ["uri": uri(file.path)]]]]]
+                [
+                    "ruleId": rule, "level": level, "message": ["text": message],
+                    "locations": [["physicalLocation": ["artifactLocation": ["uri": uri(file.path)]]]],
+                ]
             }
             if let failure = file.fixFailure { results.append(result(FileReport.fixFailedID, "error", failure)) }
             for f in file.findings {
-                let level = switch f.severity { case .error: "error"; case .warning: "warning"; case .info: "note" }
+                let level =
+                    switch f.severity {
+                    case .error: "error"
+                    case .warning: "warning"
+                    case .info: "note"
+                    }
                 results.append(result(f.rule, level, f.message + " (fix: " + f.hint + ")"))
             }
         }
         let doc: [String: Any] = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [["tool": ["driver": ["name": "loopprep", "version": Report.toolVersion, "informationUri": "https://github.com/loopprep/loopprep",
-                                          "rules": rules]],
-                      "results": results]],
+            "runs": [
+                [
+                    "tool": [
+                        "driver": [
+                            "name": "loopprep", "version": Report.toolVersion,
+                            "informationUri": "https://github.com/loopprep/loopprep",
+                            "rules": rules,
+                        ]
+                    ],
+                    "results": results,
+                ]
+            ],
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -10,7 +10,10 @@ enum TextFormat {
         }
         var out = ""
         for file in files {
-            let status = file.error != nil ? paint.red("UNREADABLE") : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
+            let status =
+                file.error != nil
+                ? paint.red("UNREADABLE")
+                : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
             out += "\(paint.bold(file.path))  \(status)\n"
             if let fix = file.fix { out += FixText.render(fix) }
             if let facts = file.facts {
@@ -20,7 +23,9 @@ enum TextFormat {
                 for track in facts.tracks { out += "  " + describe(track) + "\n" }
             }
             for f in file.findings {
-                out += "  " + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
+                out +=
+                    "  "
+                    + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
                 out += " [\(f.rule)] \(f.message)\n"
                 if f.rule != Analyzer.unreadableID { out += "          fix: \(f.hint)\n" }
             }
@@ -28,7 +33,8 @@ enum TextFormat {
         }
         let s = report.summary
         let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
-        out += "\(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.unreadable) unreadable\n"
+        out +=
+            "\(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.unreadable) unreadable\n"
         return out
     }
 
@@ -40,7 +46,9 @@ enum TextFormat {
         if let ch = t.channels { parts.append("\(ch) ch") }
         var range = "\(Figures.decimal(t.startSeconds, places: 3))-\(Figures.decimal(t.endSeconds, places: 3)) s"
         if let n = t.frameCount { range += " (\(n) frames)" }
-        if let n = t.sampleCount { range += " (\(n.denominator == 1 ? "\(n.numerator)" : Figures.decimal(n, places: 1)) samples)" }
+        if let n = t.sampleCount {
+            range += " (\(n.denominator == 1 ? "\(n.numerator)" : Figures.decimal(n, places: 1)) samples)"
+        }
         parts.append(range)
         if let p = t.priming { parts.append(priming(p)) }
         if t.firstFrameIsKeyframe == false { parts.append("starts mid-GOP") }
@@ -52,7 +60,8 @@ enum TextFormat {
     static func priming(_ p: PrimingFacts) -> String {
         guard p.signalled else { return "priming not signalled" }
         guard let n = p.samples else { return "priming signalled (\(p.method))" }
-        return n <= PrimingFacts.largestKnownDelay ? "priming \(n) signalled (\(p.method))" : "priming hidden (\(p.method) skips \(n) samples)"
+        return n <= PrimingFacts.largestKnownDelay
+            ? "priming \(n) signalled (\(p.method))" : "priming hidden (\(p.method) skips \(n) samples)"
     }
 }
 
@@ -67,6 +76,10 @@ struct Paint {
     func red(_ s: String) -> String { wrap("31", s) }
     func green(_ s: String) -> String { wrap("32", s) }
     func severity(_ sev: Severity, _ s: String) -> String {
-        switch sev { case .error: wrap("31", s); case .warning: wrap("33", s); case .info: wrap("36", s) }
+        switch sev {
+        case .error: wrap("31", s)
+        case .warning: wrap("33", s)
+        case .info: wrap("36", s)
+        }
     }
 }
