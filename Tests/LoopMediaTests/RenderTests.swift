@@ -73,14 +73,6 @@ import Testing
         #expect(middle.reduce(0, +) / Float(middle.count) < 0.01)
     }
 
-    @Test func fadeGainShape() {
-        let g = Remuxer.State.fadeGain
-        #expect(g(0, 1000, 100) == 0)
-        #expect(g(999, 1000, 100) < 0.001)
-        #expect(g(500, 1000, 100) == 1)
-        #expect(abs(g(50, 1000, 100) - 0.5) < 0.001)
-    }
-
     @Test func fadeLongerThanHalfTheClipIsRefused() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

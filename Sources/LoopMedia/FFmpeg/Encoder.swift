@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// Owns an audio encoder. Takes planar float samples in any amount; hands out packets of the encoder's frame
 /// size (the last one shorter), in whatever sample format the encoder wants.
@@ -10,6 +11,8 @@ public final class AudioEncoder {
     private var sent: Int64 = 0
 
     public var frameSize: Int { context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024 }
+    /// The clock of the packets it gives (1 / sample rate).
+    var timeBase: Rational { Rational(1, Int64(max(context.pointee.sample_rate, 1))) }
     /// Encoder delay in samples (AAC priming), signalled by the edit list.
     public var delay: Int64 { Int64(context.pointee.initial_padding) }
 

@@ -129,14 +129,22 @@ public final class OutputFile {
     }
 
     /// The stream's time base after the header (muxers may change it).
-    func timeBase(_ stream: Int) -> AVRational { context.pointee.streams[stream]!.pointee.time_base }
+    func timeBase(_ stream: Int) -> Rational {
+        let tb = context.pointee.streams[stream].map { $0.pointee.time_base } ?? AVRational(num: 1, den: 1)
+        return Rational(Int64(tb.num), Int64(max(tb.den, 1)))
+    }
 
-    /// Writes and interleaves; the packet's payload reference is taken (it is empty afterwards).
-    public func write(_ packet: Packet) throws {
-        if let shift = muxerShift[packet.pointer.pointee.stream_index] {
-            let p = packet.pointer
-            if p.pointee.pts != lp_nopts_value { p.pointee.pts -= shift }
-            if p.pointee.dts != lp_nopts_value { p.pointee.dts -= shift }
+    /// The one write call of every pipeline: the packet goes to `stream`, its times (pts, dts, duration, on the
+    /// clock `timeBase`) rescaled to the stream's, and is interleaved. The payload is taken (the packet is empty
+    /// afterwards).
+    func write(_ packet: Packet, stream: Int, timeBase: Rational) throws {
+        packet.streamIndex = stream
+        // A copied packet's byte position means nothing in the new file.
+        packet.pointer.pointee.pos = -1
+        packet.rescale(from: timeBase, to: self.timeBase(stream))
+        if let shift = muxerShift[Int32(stream)] {
+            packet.pts = packet.pts.map { $0 - shift }
+            packet.dts = packet.dts.map { $0 - shift }
         }
         try check(av_interleaved_write_frame(context, packet.pointer), "write packet")
     }

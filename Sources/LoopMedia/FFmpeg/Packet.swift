@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// Owns one AVPacket; reused across reads (each read unreferences the previous payload).
 public final class Packet {
@@ -12,7 +13,9 @@ public final class Packet {
     public convenience init(bytes: [UInt8]) throws {
         try self.init()
         try check(av_new_packet(pointer, Int32(bytes.count)), "allocate packet")
-        bytes.withUnsafeBufferPointer { pointer.pointee.data.update(from: $0.baseAddress!, count: bytes.count) }
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { pointer.pointee.data.update(from: base, count: bytes.count) }
+        }
     }
 
     deinit {
@@ -20,11 +23,51 @@ public final class Packet {
         av_packet_free(&p)
     }
 
-    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
-    public var pts: Int64? { pointer.pointee.pts == lp_nopts_value ? nil : pointer.pointee.pts }
-    public var dts: Int64? { pointer.pointee.dts == lp_nopts_value ? nil : pointer.pointee.dts }
-    public var duration: Int64 { pointer.pointee.duration }
-    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    /// Typed fields, settable (as SwiftFFmpeg's AVPacket has them): nil is FFmpeg's "no timestamp".
+    public var streamIndex: Int {
+        get { Int(pointer.pointee.stream_index) }
+        set { pointer.pointee.stream_index = Int32(newValue) }
+    }
+    public var pts: Int64? {
+        get { pointer.pointee.pts == lp_nopts_value ? nil : pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue ?? lp_nopts_value }
+    }
+    public var dts: Int64? {
+        get { pointer.pointee.dts == lp_nopts_value ? nil : pointer.pointee.dts }
+        set { pointer.pointee.dts = newValue ?? lp_nopts_value }
+    }
+    public var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+    public var isKeyframe: Bool {
+        get { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+        set {
+            if newValue { pointer.pointee.flags |= AV_PKT_FLAG_KEY } else { pointer.pointee.flags &= ~AV_PKT_FLAG_KEY }
+        }
+    }
+    /// Payload bytes.
+    var size: Int { Int(max(pointer.pointee.size, 0)) }
+
+    /// Times moved from one clock to another (FFmpeg's rounding: to the nearest, halves away from zero).
+    func rescale(from: Rational, to: Rational) {
+        guard from != to else { return }
+        av_packet_rescale_ts(pointer, from.avRational, to.avRational)
+    }
+
+    /// Keeps only the first `count` payload bytes (uncompressed audio cut to the frame).
+    func shrink(to count: Int) {
+        if count >= 0, count < size { av_shrink_packet(pointer, Int32(count)) }
+    }
+
+    /// Tells the player to drop `samples` decoded samples at the end of this packet (AV_PKT_DATA_SKIP_SAMPLES;
+    /// Matroska writes it as DiscardPadding).
+    func setSkipEnd(samples: Int64) {
+        guard samples > 0, let data = av_packet_new_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, 10) else { return }
+        let value = UInt32(clamping: samples)
+        for i in 0..<10 { data[i] = 0 }
+        for i in 0..<4 { data[4 + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
+    }
     public var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
 
     /// Samples to drop at the start and end of this packet (AV_PKT_DATA_SKIP_SAMPLES: two little-endian u32).

@@ -53,6 +53,17 @@ extension InputFile {
         return b
     }
 
+    /// Bytes per frame (all channels) of uncompressed PCM audio, or nil for any other codec.
+    func pcmFrameBytes(_ index: Int) -> Int64? {
+        let par = stream(index).pointee.codecpar.pointee
+        guard par.codec_type == AVMEDIA_TYPE_AUDIO, String(cString: avcodec_get_name(par.codec_id)).hasPrefix("pcm_")
+        else { return nil }
+        let bits = Int64(av_get_bits_per_sample(par.codec_id))
+        let channels = Int64(par.ch_layout.nb_channels)
+        let bytes = par.block_align > 0 ? Int64(par.block_align) : bits * channels / 8
+        return bytes > 0 ? bytes : nil
+    }
+
     /// The Matroska tag fix writes on an AAC track whose priming it dropped with its packets.
     static let primingTag = "LOOPPREP_PRIMING"
 
@@ -89,5 +100,8 @@ extension InputFile {
 
 extension Rational {
     /// FFmpeg's form of a time base (numerator and denominator fit 32 bits for every clock loopprep reads).
+    /// An FFmpeg time base (a zero denominator read as 1).
+    init(_ r: AVRational) { self.init(Int64(r.num), Int64(Swift.max(r.den, 1))) }
+
     var avRational: AVRational { AVRational(num: Int32(clamping: numerator), den: Int32(clamping: denominator)) }
 }

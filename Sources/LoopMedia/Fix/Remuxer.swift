@@ -1,4 +1,3 @@
-import CFFmpeg
 import LoopAnalysis
 
 /// Writes a plan: video (and audio, unless re-encoded) copied packet for packet, byte for byte; each track's
@@ -15,89 +14,19 @@ enum Remuxer {
         var lastDuration: [Int: Int64]
     }
 
-    /// `inputISO`: the source is MP4/MOV (read in raw media time). `iso`: the output is (edit lists follow).
-    /// `timelines`: the plan's, for packets the demuxer gives no decode time or duration (Matroska).
+    /// `inputISO`: the source is MP4/MOV. `iso`: the output is (edit lists follow).
+    /// `timelines`: the probe's, for packets the demuxer gives no decode time or duration (Matroska); empty for
+    /// an MP4/MOV source.
     static func write(
         _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil,
         timelines: [Int: TrackTimeline] = [:]
     ) throws -> Written {
-        // Raw media time: FFmpeg's mov demuxer otherwise applies edit lists itself and drops or re-times samples.
-        let options = inputISO ?? iso ? ["ignore_editlist": "1"] : [:]
-        var input = try InputFile(path: source, options: options)
-        let converting = iso && inputISO == false
-        let output = try OutputFile(path: path, format: format)
-        var state = State(plan: plan, iso: iso)
-        state.timelines = timelines
-        for cut in plan.tracks {
-            // Another container's codec tags mean nothing to the MP4 muxer.
-            let out = try output.addStream(
-                copying: input, stream: cut.index,
-                keepTag: iso && !converting && !(plan.reencodesAudio && cut.kind == .audio))
-            // A converted audio track counts in samples (FLV's milliseconds cannot place an AAC frame).
-            if converting, cut.kind == .audio, let rate = cut.sampleRate {
-                output.setTimeBase(Rational(1, Int64(rate)), stream: out)
-                if let samples = AudioFrames.candidates(codec: cut.codec).first, repeatsNothing(plan) {
-                    state.regularFrames[cut.index] = samples
-                }
-            }
-            state.streams[cut.index] = out
-            // Matroska cannot hide priming: the cut started after it, on a packet; say so for the next reader.
-            if !iso, cut.kind == .audio, cut.codec == "aac",
-                cut.mediaStart > plan.tracks.first(where: { $0.index == cut.index })!.origin,
-                let dropped = droppedPriming(cut, timeline: timelines[cut.index])
-            {
-                output.setMetadata(InputFile.primingTag, String(dropped), stream: out)
-            }
-            if !iso, cut.kind == .audio, cut.codec == "opus", !plan.reencodesAudio, let timeline = timelines[cut.index]
-            {
-                let trim = try OpusTrim(cut: cut, timeline: timeline)
-                guard let head = input.extradata(cut.index).flatMap({ Opus.head($0, preSkip: trim.preSkip) }) else {
-                    throw MediaError("add stream", reason: "the Opus track has no OpusHead to carry its pre-skip")
-                }
-                try output.setExtradata(head, stream: out)
-                output.setInitialPadding(trim.preSkip, stream: out)
-                state.opus[cut.index] = trim
-            }
-            if plan.reencodesAudio && cut.kind == .audio {
-                let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
-                try encoder.configure(output, stream: out)
-                state.encoders[cut.index] = encoder
-            }
-        }
-        for cut in plan.tracks where cut.head != nil || cut.tail != nil {
-            guard cut.codec == "h264", let extradata = input.extradata(cut.index), var avcc = AVCConfig(extradata)
-            else {
-                throw MediaError("encode", reason: "re-encoding \(cut.codec) video is not supported (H.264 only)")
-            }
-            // Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.
-            for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
-                guard let segment else { continue }
-                let rendered = try RenderedSegment.render(
-                    source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, iso: inputISO ?? iso)
-                avcc.sps += rendered.sps
-                avcc.pps += rendered.pps
-                if isHead { state.heads[cut.index] = rendered } else { state.tails[cut.index] = rendered }
-            }
-            try output.setExtradata(avcc.bytes, stream: state.streams[cut.index]!)
-        }
-        output.copyMetadata(from: input)
-        var header = ["avoid_negative_ts": "disabled"]
-        if iso {
-            header["movie_timescale"] = String(plan.movieTimescale)
-            header["use_editlist"] = "1"
-        }
-        try output.writeHeader(options: header)
-
-        for pass in 0..<plan.repeats {
-            if pass > 0 { input = try InputFile(path: source, options: options) }
-            try state.copyPass(input, pass: pass, to: output)
-        }
-        for (index, encoder) in state.encoders.sorted(by: { $0.key < $1.key }) {
-            try encoder.finish { try state.writeEncoded($0, track: index, to: output) }
-        }
-        output.presentedDuration = plan.duration * Int64(plan.repeats)
-        try output.finish()
-        return Written(streams: state.streams, firstPts: state.firstPts, lastDuration: state.lastDuration)
+        let writer = try RemuxWriter(
+            source, plan: plan, to: path, format: format, iso: iso,
+            converting: iso && inputISO == false, timelines: timelines)
+        for pass in 0..<plan.repeats { try writer.copyPass(pass) }
+        try writer.finish()
+        return Written(streams: writer.streams, firstPts: writer.firstPts, lastDuration: writer.lastDuration)
     }
 
     /// The samples of priming a Matroska cut leaves out with the packets before its start (nil: none).
@@ -111,235 +40,258 @@ enum Remuxer {
         let samples = (Rational(cut.keepFrom - cut.origin) * cut.timeBase * Int64(rate)).rounded
         return samples > 0 ? samples : nil
     }
+}
 
-    /// Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
-    static func repeatsNothing(_ plan: FixPlan) -> Bool { plan.repeats == 1 && !plan.reencodesAudio }
+/// One remux: the output with its streams, encoders and re-encoded video segments, written pass by pass.
+private final class RemuxWriter {
+    let source: String
+    let plan: FixPlan
+    let iso: Bool
+    let timelines: [Int: TrackTimeline]
+    let output: OutputFile
+    let cuts: [Int: TrackCut]
+    var streams: [Int: Int] = [:]
+    var encoders: [Int: AudioEncoder] = [:]
+    var heads: [Int: RenderedSegment] = [:]
+    var tails: [Int: RenderedSegment] = [:]
+    var firstPts: [Int: Int64] = [:]
+    var lastDuration: [Int: Int64] = [:]
+    /// Presented samples taken so far in this pass, per re-encoded track.
+    var taken: [Int: Int64] = [:]
+    /// Per re-encoded track, where its last decoded frame ended (see PresentedAudio.slice).
+    var nextSample: [Int: Int64] = [:]
+    /// Converted audio of a fixed frame length: the frame in output ticks, packets written, the first one's time.
+    var regularFrames: [Int: Int64] = [:]
+    var copiedCount: [Int: Int] = [:]
+    var regularStart: [Int: Int64] = [:]
+    /// Opus tracks cut by their pre-skip and end discard (Matroska).
+    var opus: [Int: OpusTrim] = [:]
+    /// Uncompressed audio: bytes per frame (all channels), per track.
+    var pcmFrameBytes: [Int: Int64] = [:]
 
-    struct State {
-        let plan: FixPlan
-        let iso: Bool
-        var cuts: [Int: TrackCut]
-        var streams: [Int: Int] = [:]
-        var encoders: [Int: AudioEncoder] = [:]
-        var heads: [Int: RenderedSegment] = [:]
-        var tails: [Int: RenderedSegment] = [:]
-        var firstPts: [Int: Int64] = [:]
-        var lastDuration: [Int: Int64] = [:]
-        /// Presented samples taken so far in this pass, per re-encoded track.
-        var taken: [Int: Int64] = [:]
-        /// Per re-encoded track, where its last decoded frame ended (see PresentedAudio.slice).
-        var nextSample: [Int: Int64] = [:]
-        /// Converted audio of a fixed frame length: the frame in output ticks, packets written, the first one's time.
-        var regularFrames: [Int: Int64] = [:]
-        var copiedCount: [Int: Int] = [:]
-        var regularStart: [Int: Int64] = [:]
-        /// The plan's timelines (packet times FFmpeg does not give, or gives on a coarser clock).
-        var timelines: [Int: TrackTimeline] = [:]
-        /// Opus tracks cut by their pre-skip and end discard (Matroska).
-        var opus: [Int: OpusTrim] = [:]
-
-        init(plan: FixPlan, iso: Bool) {
-            self.plan = plan
-            self.iso = iso
-            cuts = Dictionary(uniqueKeysWithValues: plan.tracks.map { ($0.index, $0) })
+    init(
+        _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, converting: Bool,
+        timelines: [Int: TrackTimeline]
+    ) throws {
+        self.source = source
+        self.plan = plan
+        self.iso = iso
+        self.timelines = timelines
+        cuts = Dictionary(plan.tracks.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+        let input = try InputFile(path: source, options: ["ignore_editlist": "1"])
+        output = try OutputFile(path: path, format: format)
+        for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
+        for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
+        output.copyMetadata(from: input)
+        var header = ["avoid_negative_ts": "disabled"]
+        if iso {
+            header["movie_timescale"] = String(plan.movieTimescale)
+            header["use_editlist"] = "1"
         }
+        try output.writeHeader(options: header)
+    }
 
-        mutating func copyPass(_ input: InputFile, pass: Int, to output: OutputFile) throws {
-            var clock = IndexClock()
-            var remaining = Set(plan.tracks.map(\.index))
-            var decoders: [Int: Decoder] = [:]
-            for index in encoders.keys {
-                decoders[index] = try Decoder(input, stream: index, timeBase: cuts[index]?.timeBase)
-                taken[index] = 0
-                nextSample[index] = nil
+    private func addStream(_ cut: TrackCut, input: InputFile, converting: Bool) throws {
+        let reencoded = plan.reencodesAudio && cut.kind == .audio
+        // Another container's codec tags mean nothing to the MP4 muxer.
+        let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !converting && !reencoded)
+        streams[cut.index] = out
+        // A converted audio track counts in samples (FLV's milliseconds cannot place an AAC frame).
+        if converting, cut.kind == .audio, let rate = cut.sampleRate {
+            output.setTimeBase(Rational(1, Int64(rate)), stream: out)
+            // Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
+            if let samples = AudioFrames.candidates(codec: cut.codec).first, plan.repeats == 1, !plan.reencodesAudio {
+                regularFrames[cut.index] = samples
             }
-            for (index, head) in heads.sorted(by: { $0.key < $1.key }) {
-                try writeSegment(head, track: index, pass: pass, input: input, to: output)
+        }
+        // Matroska cannot hide priming: the cut started after it, on a packet; say so for the next reader.
+        if !iso, cut.kind == .audio, cut.codec == "aac", cut.mediaStart > cut.origin,
+            let dropped = Remuxer.droppedPriming(cut, timeline: timelines[cut.index])
+        {
+            output.setMetadata(InputFile.primingTag, String(dropped), stream: out)
+        }
+        if !iso, cut.kind == .audio, cut.codec == "opus", !plan.reencodesAudio, let timeline = timelines[cut.index] {
+            let trim = try OpusTrim(cut: cut, timeline: timeline)
+            guard let head = input.extradata(cut.index).flatMap({ Opus.head($0, preSkip: trim.preSkip) }) else {
+                throw MediaError("add stream", reason: "the Opus track has no OpusHead to carry its pre-skip")
             }
-            let packet = try Packet()
-            let frame = try Frame()
-            var retimer = PacketRetimer(timelines: timelines)
-            while !remaining.isEmpty, try input.read(into: packet) {
-                let index = packet.streamIndex
-                retimer.retime(packet, in: input)
-                guard let cut = cuts[index], let dts = clock.dts(packet, origin: cut.origin) else { continue }
-                let offset = clock.shift(index)
-                let duration = max(packet.duration, 0)
-                // Decode-time selection; a packet that straddles the first kept time (a PCM chunk) is kept too.
-                guard dts >= cut.keepFrom || dts + duration > cut.keepFrom else { continue }
-                // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
-                guard opus[index].map({ !$0.isComplete }) ?? (dts <= cut.keepThrough) else {
-                    remaining.remove(index)
-                    continue
-                }
-                if let decoder = decoders[index] {
-                    if VorbisInOgg.decodesPastTheEnd(input, stream: index) { packet.clearSkipEnd() }
-                    try decoder.decode(packet, into: frame) {
-                        try take($0, track: index, shift: offset, pass: pass, to: output)
-                    }
-                } else {
-                    try copy(
-                        packet, cut: cut, dts: dts, pts: packet.pts.map { $0 - offset }, pass: pass, input: input,
-                        to: output)
-                }
-                if opus[index]?.isComplete ?? (dts == cut.keepThrough) { remaining.remove(index) }
+            try output.setExtradata(head, stream: out)
+            output.setInitialPadding(trim.preSkip, stream: out)
+            opus[cut.index] = trim
+        }
+        if reencoded {
+            let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
+            try encoder.configure(output, stream: out)
+            encoders[cut.index] = encoder
+        }
+        if cut.kind == .audio, let bytes = input.pcmFrameBytes(cut.index) { pcmFrameBytes[cut.index] = bytes }
+    }
+
+    /// Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.
+    private func renderSegments(_ cut: TrackCut, input: InputFile) throws {
+        guard cut.codec == "h264", let extradata = input.extradata(cut.index), var avcc = AVCConfig(extradata),
+            let out = streams[cut.index]
+        else {
+            throw MediaError("encode", reason: "re-encoding \(cut.codec) video is not supported (H.264 only)")
+        }
+        for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
+            guard let segment else { continue }
+            let rendered = try RenderedSegment.render(
+                source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, timelines: timelines)
+            avcc.sps += rendered.sps
+            avcc.pps += rendered.pps
+            if isHead { heads[cut.index] = rendered } else { tails[cut.index] = rendered }
+        }
+        try output.setExtradata(avcc.bytes, stream: out)
+    }
+
+    /// The cut once more, `pass` cuts after the start: copied packets rebased, audio decoded into its encoder.
+    func copyPass(_ pass: Int) throws {
+        let windows = plan.tracks.map { cut in
+            var window = PacketWindow(cut)
+            // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
+            if opus[cut.index] != nil { window.through = .max }
+            return window
+        }
+        let reader = try PacketReader(path: source, windows: windows, timelines: timelines)
+        var decoders: [Int: Decoder] = [:]
+        for index in encoders.keys {
+            decoders[index] = try Decoder(reader.input, stream: index, timeBase: reader.timeBase(index))
+            taken[index] = 0
+            nextSample[index] = nil
+        }
+        for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass) }
+        let frame = try Frame()
+        while let read = try reader.next() {
+            guard let cut = cuts[read.stream] else { continue }
+            if let decoder = decoders[read.stream] {
+                if VorbisInOgg.decodesPastTheEnd(reader.input, stream: read.stream) { read.packet.clearSkipEnd() }
+                try decoder.decode(read.packet, into: frame) { try take($0, cut: cut, reader: reader) }
+            } else {
+                try copy(read, cut: cut, pass: pass)
+                if opus[read.stream]?.isComplete == true { reader.finish(read.stream) }
             }
-            for (index, trim) in opus where !trim.isComplete {
+        }
+        for (index, trim) in opus where !trim.isComplete {
+            throw MediaError(
+                "write packet",
+                reason: "track \(index)'s Opus packets decode to \(trim.decoded - trim.preSkip) samples after the "
+                    + "pre-skip, fewer than the \(trim.count) planned")
+        }
+        for (index, tail) in tails.sorted(by: { $0.key < $1.key }) { try writeSegment(tail, track: index, pass: pass) }
+        for (index, decoder) in decoders {
+            guard let cut = cuts[index] else { continue }
+            try decoder.decode(nil, into: frame) { try take($0, cut: cut, reader: reader) }
+            let count = (cut.duration * Int64(cut.sampleRate ?? 0)).rounded
+            guard taken[index] == count else {
                 throw MediaError(
-                    "write packet",
-                    reason:
-                        "track \(index)'s Opus packets decode to \(trim.decoded - trim.preSkip) samples after the pre-skip, fewer than the \(trim.count) planned"
-                )
+                    "decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")
             }
-            for (index, tail) in tails.sorted(by: { $0.key < $1.key }) {
-                try writeSegment(tail, track: index, pass: pass, input: input, to: output)
-            }
-            for (index, decoder) in decoders {
-                try decoder.decode(nil, into: frame) {
-                    try take($0, track: index, shift: clock.shift(index), pass: pass, to: output)
-                }
-                let count = (cuts[index]!.duration * Int64(cuts[index]!.sampleRate ?? 0)).rounded
-                guard taken[index] == count else {
-                    throw MediaError(
-                        "decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")
-                }
-            }
-        }
-
-        mutating func copy(
-            _ packet: Packet, cut: TrackCut, dts: Int64, pts rawPts: Int64?, pass: Int, input: InputFile,
-            to output: OutputFile
-        ) throws {
-            var sourcePts = rawPts ?? dts
-            if let retimed = cut.retimedFirstPts, dts == cut.keepFrom { sourcePts = retimed }
-            // Later copies carry only what is presented (the planner checked nothing else is needed).
-            if pass > 0 && sourcePts < cut.mediaStart { return }
-            let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
-            let p = packet.pointer
-            let base = opus[cut.index]?.base ?? cut.mediaStart
-            p.pointee.pts = sourcePts - base + passOffset
-            p.pointee.dts = dts - base + passOffset
-            if firstPts[cut.index] == nil { firstPts[cut.index] = p.pointee.pts }
-            if var trim = opus[cut.index] {
-                guard let n = packet.withBytes(Opus.samples) else {
-                    throw MediaError("write packet", reason: "an Opus packet at \(dts) has no valid table of contents")
-                }
-                trim.decoded += n
-                opus[cut.index] = trim
-                if trim.isComplete { try Remuxer.setSkipEnd(packet, samples: trim.decoded - trim.preSkip - trim.count) }
-            } else if let end = cut.mediaEnd, sourcePts + p.pointee.duration > end {
-                let shortened = end - sourcePts
-                if let frameBytes = Remuxer.pcmFrameBytes(input, cut), let rate = cut.sampleRate {
-                    // Uncompressed audio is cut in the bytes, to the frame: nothing after the cut is stored, and
-                    // the muxer's per-frame durations are exact as they are.
-                    let frames = (Rational(shortened) * cut.timeBase * Int64(rate)).rounded
-                    if frames >= 0, frames * frameBytes < Int64(p.pointee.size) {
-                        av_shrink_packet(p, Int32(frames * frameBytes))
-                    }
-                    p.pointee.duration = shortened
-                } else {
-                    if !iso, cut.kind == .audio, let rate = cut.sampleRate {
-                        // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
-                        try Remuxer.setSkipEnd(
-                            packet,
-                            samples: (Rational(p.pointee.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
-                    }
-                    p.pointee.duration = shortened
-                    lastDuration[cut.index] = shortened
-                }
-            }
-            let out = streams[cut.index]!
-            p.pointee.stream_index = Int32(out)
-            p.pointee.pos = -1
-            av_packet_rescale_ts(p, cut.timeBase.avRational, output.timeBase(out))
-            // A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame
-            // each, from its first packet: what the decoder plays (the irregular-audio-durations rule).
-            if let frame = regularFrames[cut.index] {
-                let k = copiedCount[cut.index, default: 0]
-                if k == 0 { regularStart[cut.index] = p.pointee.dts }
-                p.pointee.dts = regularStart[cut.index]! + Int64(k) * frame
-                p.pointee.pts = p.pointee.dts
-                p.pointee.duration = min(p.pointee.duration, frame)
-                copiedCount[cut.index] = k + 1
-            }
-            try output.write(packet)
-        }
-
-        /// Re-encoded frames (before or after the copied ones), rebased like the copied packets.
-        mutating func writeSegment(
-            _ head: RenderedSegment, track index: Int, pass: Int, input: InputFile, to output: OutputFile
-        ) throws {
-            guard let cut = cuts[index], let out = streams[index] else { return }
-            let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
-            for sample in head.samples {
-                let packet = try Packet(bytes: sample.data)
-                let p = packet.pointer
-                p.pointee.pts = sample.pts - cut.mediaStart + passOffset
-                p.pointee.dts = sample.dts - cut.mediaStart + passOffset
-                p.pointee.duration = sample.duration
-                if sample.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
-                if firstPts[index] == nil { firstPts[index] = p.pointee.pts }
-                p.pointee.stream_index = Int32(out)
-                av_packet_rescale_ts(p, input.stream(index).pointee.time_base, output.timeBase(out))
-                try output.write(packet)
-            }
-        }
-
-        /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
-        mutating func take(_ frame: Frame, track index: Int, shift: Int64, pass: Int, to output: OutputFile) throws {
-            guard let cut = cuts[index], let rate = cut.sampleRate, let encoder = encoders[index] else { return }
-            let count = (cut.duration * Int64(rate)).rounded
-            var chunk = PresentedAudio.slice(
-                frame, cut: cut, shift: shift, taken: taken[index]!, count: count, next: &nextSample[index])
-            if let fadeLength = plan.seamFade.map({ ($0 * Int64(rate)).rounded }), fadeLength > 0 {
-                for i in 0..<(chunk.first?.count ?? 0) {
-                    let gain = Self.fadeGain(taken[index]! + Int64(i), count, fadeLength)
-                    for c in chunk.indices { chunk[c][i] *= gain }
-                }
-            }
-            taken[index]! += Int64(chunk.first?.count ?? 0)
-            try encoder.encode(chunk) { try writeEncoded($0, track: index, to: output) }
-        }
-
-        /// Half-Hann fade-in over the first `length` samples and fade-out over the last `length`.
-        static func fadeGain(_ n: Int64, _ count: Int64, _ length: Int64) -> Float {
-            func ramp(_ k: Int64) -> Float {
-                k >= length ? 1 : Float(0.5 - 0.5 * cos(Double.pi * Double(k) / Double(length)))
-            }
-            return ramp(n) * ramp(count - 1 - n)
-        }
-
-        mutating func writeEncoded(_ packet: Packet, track index: Int, to output: OutputFile) throws {
-            guard let cut = cuts[index], let encoder = encoders[index], let out = streams[index] else { return }
-            let p = packet.pointer
-            let encoderBase = encoder.context.pointee.time_base
-            let inTicks = { (v: Int64) in
-                (Rational(v) * Rational(Int64(encoderBase.num), Int64(encoderBase.den)) / cut.timeBase).rounded
-            }
-            if firstPts[index] == nil { firstPts[index] = inTicks(p.pointee.pts) }
-            lastDuration[index] = inTicks(p.pointee.duration)
-            p.pointee.stream_index = Int32(out)
-            av_packet_rescale_ts(p, encoderBase, output.timeBase(out))
-            try output.write(packet)
         }
     }
 
-    /// Bytes per frame (all channels) of uncompressed PCM, or nil for any other codec.
-    static func pcmFrameBytes(_ input: InputFile, _ cut: TrackCut) -> Int64? {
-        guard cut.kind == .audio, cut.codec.hasPrefix("pcm_") else { return nil }
-        let par = input.stream(cut.index).pointee.codecpar.pointee
-        let bits = Int64(av_get_bits_per_sample(par.codec_id))
-        let channels = Int64(par.ch_layout.nb_channels)
-        let bytes = par.block_align > 0 ? Int64(par.block_align) : bits * channels / 8
-        return bytes > 0 ? bytes : nil
+    /// Drains the audio encoders and closes the file.
+    func finish() throws {
+        for (index, encoder) in encoders.sorted(by: { $0.key < $1.key }) {
+            try encoder.finish { try writeEncoded($0, track: index) }
+        }
+        output.presentedDuration = plan.duration * Int64(plan.repeats)
+        try output.finish()
     }
 
-    static func setSkipEnd(_ packet: Packet, samples: Int64) throws {
-        guard samples > 0, let data = av_packet_new_side_data(packet.pointer, AV_PKT_DATA_SKIP_SAMPLES, 10) else {
+    private func copy(_ read: TimedPacket, cut: TrackCut, pass: Int) throws {
+        let packet = read.packet
+        let sourcePts = read.pts
+        // Later copies carry only what is presented (the planner checked nothing else is needed).
+        if pass > 0 && sourcePts < cut.mediaStart { return }
+        guard let out = streams[cut.index] else { return }
+        let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
+        let base = opus[cut.index]?.base ?? cut.mediaStart
+        packet.pts = sourcePts - base + passOffset
+        packet.dts = read.dts - base + passOffset
+        if firstPts[cut.index] == nil { firstPts[cut.index] = packet.pts }
+        if var trim = opus[cut.index] {
+            guard let n = packet.withBytes(Opus.samples) else {
+                throw MediaError("write packet", reason: "an Opus packet at \(read.dts) has no valid table of contents")
+            }
+            trim.decoded += n
+            opus[cut.index] = trim
+            if trim.isComplete { packet.setSkipEnd(samples: trim.decoded - trim.preSkip - trim.count) }
+        } else if let end = cut.mediaEnd, sourcePts + packet.duration > end {
+            let shortened = end - sourcePts
+            if let frameBytes = pcmFrameBytes[cut.index], let rate = cut.sampleRate {
+                // Uncompressed audio is cut in the bytes, to the frame: nothing after the cut is stored, and
+                // the muxer's per-frame durations are exact as they are.
+                let frames = (Rational(shortened) * cut.timeBase * Int64(rate)).rounded
+                if frames >= 0 { packet.shrink(to: Int(frames * frameBytes)) }
+                packet.duration = shortened
+            } else {
+                if !iso, cut.kind == .audio, let rate = cut.sampleRate {
+                    // Matroska has no edit list: tell the player to drop the tail (DiscardPadding).
+                    packet.setSkipEnd(
+                        samples: (Rational(packet.duration - shortened) * cut.timeBase * Int64(rate)).rounded)
+                }
+                packet.duration = shortened
+                lastDuration[cut.index] = shortened
+            }
+        }
+        guard let frame = regularFrames[cut.index] else {
+            try output.write(packet, stream: out, timeBase: cut.timeBase)
             return
         }
-        let value = UInt32(clamping: samples)
-        for i in 0..<10 { data[i] = 0 }
-        for i in 0..<4 { data[4 + i] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(i))) }
+        // A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame each,
+        // from its first packet: what the decoder plays (the irregular-audio-durations rule). On the output's
+        // clock (samples).
+        let clock = output.timeBase(out)
+        packet.rescale(from: cut.timeBase, to: clock)
+        let k = copiedCount[cut.index, default: 0]
+        let start = regularStart[cut.index] ?? packet.dts ?? 0
+        regularStart[cut.index] = start
+        packet.dts = start + Int64(k) * frame
+        packet.pts = packet.dts
+        packet.duration = min(packet.duration, frame)
+        copiedCount[cut.index] = k + 1
+        try output.write(packet, stream: out, timeBase: clock)
+    }
+
+    /// Re-encoded frames (before or after the copied ones), rebased like the copied packets.
+    private func writeSegment(_ segment: RenderedSegment, track index: Int, pass: Int) throws {
+        guard let cut = cuts[index], let out = streams[index] else { return }
+        let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
+        for sample in segment.samples {
+            let packet = try sample.packet()
+            packet.pts = sample.pts - cut.mediaStart + passOffset
+            packet.dts = sample.dts - cut.mediaStart + passOffset
+            if firstPts[index] == nil { firstPts[index] = packet.pts }
+            try output.write(packet, stream: out, timeBase: cut.timeBase)
+        }
+    }
+
+    /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
+    private func take(_ frame: Frame, cut: TrackCut, reader: PacketReader) throws {
+        let index = cut.index
+        guard let rate = cut.sampleRate, let encoder = encoders[index], let pts = frame.pts else { return }
+        let count = (cut.duration * Int64(rate)).rounded
+        let already = taken[index] ?? 0
+        var chunk = PresentedAudio.slice(
+            frame, at: reader.mediaTime(ofDecoded: pts, stream: index), cut: cut, taken: already, count: count,
+            next: &nextSample[index])
+        if let fadeLength = plan.seamFade.map({ ($0 * Int64(rate)).rounded }), fadeLength > 0 {
+            for i in 0..<(chunk.first?.count ?? 0) {
+                let gain = SeamFade.gain(already + Int64(i), count, fadeLength)
+                for c in chunk.indices { chunk[c][i] *= gain }
+            }
+        }
+        taken[index] = already + Int64(chunk.first?.count ?? 0)
+        try encoder.encode(chunk) { try writeEncoded($0, track: index) }
+    }
+
+    private func writeEncoded(_ packet: Packet, track index: Int) throws {
+        guard let cut = cuts[index], let encoder = encoders[index], let out = streams[index] else { return }
+        let clock = encoder.timeBase
+        let inTicks = { (v: Int64) in (Rational(v) * clock / cut.timeBase).rounded }
+        if firstPts[index] == nil, let pts = packet.pts { firstPts[index] = inTicks(pts) }
+        lastDuration[index] = inTicks(packet.duration)
+        try output.write(packet, stream: out, timeBase: clock)
     }
 }

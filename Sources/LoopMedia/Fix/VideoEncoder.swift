@@ -222,49 +222,37 @@ struct RenderedSegment {
     var pps: [[UInt8]]
 
     /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
-    /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the index's media ticks.
+    /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the track's timeline's.
     static func render(
         _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
-        iso: Bool
+        timelines: [Int: TrackTimeline]
     ) throws -> RenderedSegment {
-        let input = try InputFile(path: source, options: iso ? ["ignore_editlist": "1"] : [:])
-        let decoder = try Decoder(input, stream: cut.index, threads: 0)
+        let window = PacketWindow(cut, from: head.decodeFromDts, through: isHead ? cut.keepFrom - 1 : .max)
+        let frames = try FrameSource(path: source, window: window, timelines: timelines)
         let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
         guard let id = (0...31).first(where: { !used.contains($0) }) else {
             throw MediaError("encode", reason: "no free SPS/PPS id")
         }
         var encoder: VideoEncoder?
         var rendered: [Sample] = []
-        var clock = IndexClock()
-        let packet = try Packet()
-        let frame = try Frame()
-        var forcedKey = false
-
         func emit(_ p: Packet) {
             rendered.append(
                 Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
-        func take(_ f: Frame) throws {
-            guard let raw = f.pts else { return }
-            let pts = raw - clock.shift(cut.index)
+        while let f = try frames.next() {
+            guard let pts = f.pts else { continue }
             let next = pts + max(lp_frame_duration(f.pointer), 1)
-            guard next > head.firstPts, pts < head.untilPts else { return }
-            if encoder == nil {
-                encoder = try VideoEncoder(
-                    like: input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format)
-            }
+            guard next > head.firstPts, pts < head.untilPts else { continue }
+            let open =
+                try encoder
+                ?? VideoEncoder(
+                    like: frames.input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format)
             f.pointer.pointee.pts = max(pts, head.firstPts)
-            f.pointer.pointee.pict_type = forcedKey ? AV_PICTURE_TYPE_NONE : AV_PICTURE_TYPE_I
-            forcedKey = true
-            try encoder!.encode(f, emit)
+            // The first frame is a keyframe: the segment decodes on its own.
+            f.pointer.pointee.pict_type = encoder == nil ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            encoder = open
+            try open.encode(f, emit)
         }
-        while try input.read(into: packet) {
-            guard packet.streamIndex == cut.index, let dts = clock.dts(packet, origin: cut.origin) else { continue }
-            if dts < head.decodeFromDts { continue }
-            if isHead && dts >= cut.keepFrom { break }
-            try decoder.decode(packet, into: frame, take)
-        }
-        try decoder.decode(nil, into: frame, take)
         guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
         try encoder.encode(nil, emit)
         rendered.sort { $0.pts < $1.pts }
@@ -273,5 +261,17 @@ struct RenderedSegment {
         }
         let sets = encoder.parameterSets
         return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps)
+    }
+}
+
+extension RenderedSegment.Sample {
+    /// A packet holding the sample, its times and keyframe flag set.
+    func packet() throws -> Packet {
+        let packet = try Packet(bytes: data)
+        packet.pts = pts
+        packet.dts = dts
+        packet.duration = duration
+        packet.isKeyframe = isKey
+        return packet
     }
 }

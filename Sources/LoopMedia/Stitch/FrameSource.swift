@@ -2,60 +2,44 @@ import CFFmpeg
 import LoopAnalysis
 
 /// Decoded frames of one video track in presentation order, from a keyframe on, one at a time: a transition
-/// holds one frame from each side, whatever its length.
+/// holds one frame from each side, whatever its length; a re-encoded segment takes the frames it needs.
 final class FrameSource {
-    private let input: InputFile
+    private let reader: PacketReader
     private let decoder: Decoder
     private let stream: Int
-    private let packet: Packet
     private let scratch: Frame
     private var queue: [Frame] = []
     private var drained = false
-    private var clock = IndexClock()
-    private let origin: Int64
-    private let fromDts: Int64
-    private let throughDts: Int64
 
-    /// Frames decoded from the packets with decode time in [fromDts, throughDts] (index media time; `origin`
-    /// is the index's first decode time, to undo the demuxer's edit offset as the copier does).
-    init(path: String, iso: Bool, stream: Int, origin: Int64, fromDts: Int64, throughDts: Int64) throws {
-        input = try InputFile(path: path, options: iso ? ["ignore_editlist": "1"] : [:])
-        decoder = try Decoder(input, stream: stream, threads: 0)
-        self.stream = stream
-        packet = try Packet()
+    /// Frames decoded from the packets of `window` (a keyframe's decode time on); `timelines`: the probe's,
+    /// for containers the reader retimes (see PacketReader).
+    init(path: String, window: PacketWindow, timelines: [Int: TrackTimeline]) throws {
+        reader = try PacketReader(path: path, windows: [window], timelines: timelines)
+        decoder = try Decoder(reader.input, stream: window.stream, threads: 0)
+        stream = window.stream
         scratch = try Frame()
-        self.origin = origin
-        self.fromDts = fromDts
-        self.throughDts = throughDts
     }
 
-    /// The next frame (its pts in index media time), or nil when the range is exhausted.
+    /// The file the frames come from (an encoder is set up like its stream).
+    var input: InputFile { reader.input }
+
+    /// The next frame (its pts on the track's timeline), or nil when the window is exhausted.
     func next() throws -> Frame? {
         while queue.isEmpty && !drained {
-            if try input.read(into: packet) {
-                guard packet.streamIndex == stream, let dts = clock.dts(packet, origin: origin) else { continue }
-                if dts < fromDts { continue }
-                if dts > throughDts {
-                    try flush()
-                    continue
-                }
-                try decoder.decode(packet, into: scratch) { try keep($0) }
+            if let read = try reader.next() {
+                try decoder.decode(read.packet, into: scratch) { try keep($0) }
             } else {
-                try flush()
+                // The decoder holds frames back: the last ones come only with the flush.
+                drained = true
+                try decoder.decode(nil, into: scratch) { try keep($0) }
             }
         }
         return queue.isEmpty ? nil : queue.removeFirst()
     }
 
-    private func flush() throws {
-        guard !drained else { return }
-        drained = true
-        try decoder.decode(nil, into: scratch) { try keep($0) }
-    }
-
     private func keep(_ f: Frame) throws {
         let copy = try f.clone()
-        if let pts = f.pts { copy.pointer.pointee.pts = pts - clock.shift(stream) }
+        if let pts = f.pts { copy.pointer.pointee.pts = reader.mediaTime(ofDecoded: pts, stream: stream) }
         queue.append(copy)
     }
 }

@@ -27,9 +27,8 @@ public struct PreparedClip: @unchecked Sendable {
     var hvcc: HEVCConfig? = nil
     /// What the decoder outputs (MP4 headers do not say without reading frames).
     let pixelFormat: Int32
-    /// Timelines whose packets need them (PacketRetimer): Matroska video (no DTS), audio on a finer clock than
-    /// its stream's (Opus in Matroska).
-    var retimed: [Int: TrackTimeline] = [:]
+    /// The probe's timelines, for the packet reader's retiming (empty for MP4/MOV, whose packets have them).
+    var timelines: [Int: TrackTimeline] = [:]
 
     public var frameCount: Int { frames.count }
     var frameRate: Rational { facts.mainVideo?.frameRate ?? Rational(30) }
@@ -92,10 +91,7 @@ public enum Stitcher {
             avcc: input.extradata(video.index).flatMap { AVCConfig($0) },
             hvcc: video.codec == "hevc" ? input.extradata(video.index).flatMap { HEVCConfig($0) } : nil,
             pixelFormat: pixelFormat,
-            retimed: probe.timelines.filter { i, t in
-                audio.contains { $0.index == i } && t.timeBase != input.timeBase(i)
-                    || i == video.index && probe.facts.isMatroska
-            })
+            timelines: probe.facts.moovBeforeMdat != nil ? [:] : probe.timelines)
     }
 
     /// Decodes up to the first frame of a stream to learn its pixel format.
@@ -798,9 +794,9 @@ struct StitchWriter {
             if let at = position[c], k < at { sources[c] = nil }
             position[c] = k
             if sources[c] == nil {
-                sources[c] = try FrameSource(
-                    path: clip.path, iso: clip.iso, stream: clip.video.index, origin: clip.video.origin,
-                    fromDts: keyframeDts(clip, atOrBefore: k), throughDts: clip.video.keepThrough)
+                let window = PacketWindow(
+                    clip.video, from: keyframeDts(clip, atOrBefore: k), through: clip.video.keepThrough)
+                sources[c] = try FrameSource(path: clip.path, window: window, timelines: clip.timelines)
             }
             let want = clip.frames[k].pts
             while let f = try sources[c]!.next() {
@@ -847,17 +843,10 @@ struct StitchWriter {
 
     mutating func writeRendered(_ samples: [RenderedSegment.Sample]) throws {
         for s in samples {
-            let packet = try Packet(bytes: s.data)
-            let p = packet.pointer
-            p.pointee.pts = s.pts
-            p.pointee.dts = s.dts
-            p.pointee.duration = s.duration
-            if s.isKey { p.pointee.flags |= AV_PKT_FLAG_KEY }
+            let packet = try s.packet()
             if firstVideoPts == nil { firstVideoPts = s.pts }
             lastVideoDts = s.dts
-            p.pointee.stream_index = Int32(videoOut)
-            av_packet_rescale_ts(p, tb, output.timeBase(videoOut))
-            try output.write(packet)
+            try output.write(packet, stream: videoOut, timeBase: Rational(tb))
         }
     }
 
@@ -871,34 +860,22 @@ struct StitchWriter {
     mutating func copyBody(_ clip: PreparedClip, index i: Int, layout: Layout) throws {
         guard layout.bodyStart < layout.bodyEnd else { return }
         let from = keyframeDts(clip, atOrBefore: layout.bodyStart)
-        let until = layout.endDts
-        let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
-        let packet = try Packet()
-        var clock = IndexClock()
-        var retimer = PacketRetimer(timelines: clip.retimed)
+        let through = layout.endDts.map { $0 - 1 } ?? clip.video.keepThrough
+        let reader = try PacketReader(
+            path: clip.path, windows: [PacketWindow(clip.video, from: from, through: through)],
+            timelines: clip.timelines)
         let grid = onGrid(clip)
-        while try input.read(into: packet) {
-            guard packet.streamIndex == clip.video.index else { continue }
-            retimer.retime(packet, in: input)
-            guard let dts = clock.dts(packet, origin: clip.video.origin) else { continue }
-            if dts < from { continue }
-            if let until, dts >= until { break }
-            if until == nil && dts > clip.video.keepThrough { break }
-            var pts = packet.pts.map { $0 - clock.shift(clip.video.index) } ?? dts
-            if let retimed = clip.video.retimedFirstPts, dts == clip.video.keepFrom { pts = retimed }
+        while let read = try reader.next() {
             // An open GOP's keyframe (HEVC CRA) has leading pictures, decoded after it but shown before it:
             // those frames are drawn by the run before the body, and no later frame may lean on them (RASL).
-            if pts < clip.frames[layout.bodyStart].pts { continue }
-            let p = packet.pointer
-            p.pointee.pts = place(clip, index: i, pts)
-            p.pointee.dts = place(clip, index: i, dts)
-            if grid { p.pointee.duration = frameTicks }
-            if firstVideoPts == nil { firstVideoPts = p.pointee.pts }
-            lastVideoDts = p.pointee.dts
-            p.pointee.stream_index = Int32(videoOut)
-            p.pointee.pos = -1
-            av_packet_rescale_ts(p, grid ? tb : clip.timeBase, output.timeBase(videoOut))
-            try output.write(packet)
+            if read.pts < clip.frames[layout.bodyStart].pts { continue }
+            let packet = read.packet
+            packet.pts = place(clip, index: i, read.pts)
+            packet.dts = place(clip, index: i, read.dts)
+            if grid { packet.duration = frameTicks }
+            if firstVideoPts == nil { firstVideoPts = packet.pts }
+            lastVideoDts = packet.dts
+            try output.write(packet, stream: videoOut, timeBase: Rational(grid ? tb : clip.timeBase))
         }
     }
 
@@ -912,12 +889,9 @@ struct StitchWriter {
 
     func mixAudio(_ clip: PreparedClip, index i: Int, cut: TrackCut, lane: AudioLane) throws {
         guard let rate = cut.sampleRate else { return }
-        let input = try InputFile(path: clip.path, options: clip.iso ? ["ignore_editlist": "1"] : [:])
-        let decoder = try Decoder(input, stream: cut.index, timeBase: cut.timeBase)
-        let packet = try Packet()
+        let reader = try PacketReader(path: clip.path, windows: [PacketWindow(cut)], timelines: clip.timelines)
+        let decoder = try Decoder(reader.input, stream: cut.index, timeBase: reader.timeBase(cut.index))
         let frame = try Frame()
-        var clock = IndexClock()
-        var retimer = PacketRetimer(timelines: clip.retimed)
         var taken: Int64 = 0
         var next: Int64?
         let count = (cut.duration * Int64(rate)).rounded
@@ -933,20 +907,15 @@ struct StitchWriter {
             ? try Resampler(
                 fromRate: rate, fromChannels: sourceChannels, toRate: targetRate, toChannels: targetChannels) : nil
         func take(_ f: Frame) throws {
+            guard let pts = f.pts else { return }
             let chunk = PresentedAudio.slice(
-                f, cut: cut, shift: clock.shift(cut.index), taken: taken, count: count, next: &next)
+                f, at: reader.mediaTime(ofDecoded: pts, stream: cut.index), cut: cut, taken: taken, count: count,
+                next: &next)
             taken += Int64(chunk.first?.count ?? 0)
             let converted = try resampler.map { try $0.convert(chunk) } ?? chunk
             try mixer.add(converted) { try encoder.encode($0) { try write(lane, $0) } }
         }
-        while try input.read(into: packet) {
-            guard packet.streamIndex == cut.index else { continue }
-            retimer.retime(packet, in: input)
-            guard let dts = clock.dts(packet, origin: cut.origin) else { continue }
-            guard dts >= cut.keepFrom || dts + packet.duration > cut.keepFrom else { continue }
-            if dts > cut.keepThrough { break }
-            try decoder.decode(packet, into: frame, take)
-        }
+        while let read = try reader.next() { try decoder.decode(read.packet, into: frame, take) }
         try decoder.decode(nil, into: frame, take)
         if let resampler {
             try mixer.add(try resampler.convert(nil)) { try encoder.encode($0) { try write(lane, $0) } }
@@ -955,18 +924,15 @@ struct StitchWriter {
     }
 
     func write(_ lane: AudioLane, _ packet: Packet) throws {
-        let p = packet.pointer
         // Matroska: the encoder's delay is CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the
         // block times; the first block must sit at 0, its first presented sample after the pre-skip.
         if matroska, lane.encoder.delay > 0 {
-            p.pointee.pts += lane.encoder.delay
-            p.pointee.dts += lane.encoder.delay
+            packet.pts = packet.pts.map { $0 + lane.encoder.delay }
+            packet.dts = packet.dts.map { $0 + lane.encoder.delay }
         }
-        if lane.firstPts == nil { lane.firstPts = p.pointee.pts }
-        lane.lastDuration = p.pointee.duration
-        p.pointee.stream_index = Int32(lane.out)
-        av_packet_rescale_ts(p, lane.encoder.context.pointee.time_base, output.timeBase(lane.out))
-        try output.write(packet)
+        if lane.firstPts == nil { lane.firstPts = packet.pts }
+        lane.lastDuration = packet.duration
+        try output.write(packet, stream: lane.out, timeBase: lane.encoder.timeBase)
     }
 
     /// Exact edits for the finalizer, from where the muxer put the first samples.

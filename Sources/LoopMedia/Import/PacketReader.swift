@@ -1,0 +1,149 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Which packets of one track a pipeline reads: decode times [from, through] on the track's timeline (the
+/// index's media ticks for MP4/MOV, the probe's timeline for the rest), for a cut or a stretch of one.
+struct PacketWindow {
+    var stream: Int
+    /// Decode time of the track's first sample on its timeline: where the demuxer's own clock is measured.
+    var origin: Int64
+    var from: Int64
+    var through: Int64
+    /// A packet that starts before `from` but ends after it is read too (a PCM chunk holding the first sample).
+    var keepsStraddling = false
+    /// The cut's re-timed first frame: the packet decoded at `dts` is presented at `pts` (a start inside it).
+    var retimedFirst: (dts: Int64, pts: Int64)?
+
+    /// A whole cut: its kept decode times, the straddling packet included.
+    init(_ cut: TrackCut) {
+        self.init(cut, from: cut.keepFrom, through: cut.keepThrough)
+        keepsStraddling = true
+    }
+
+    /// Part of a cut: decode times [from, through].
+    init(_ cut: TrackCut, from: Int64, through: Int64) {
+        stream = cut.index
+        origin = cut.origin
+        self.from = from
+        self.through = through
+        retimedFirst = cut.retimedFirstPts.map { (cut.keepFrom, $0) }
+    }
+}
+
+/// One packet on its track's timeline: `dts` and `pts` in the track's ticks (`PacketReader.timeBase`).
+struct TimedPacket {
+    let packet: Packet
+    let stream: Int
+    let dts: Int64
+    let pts: Int64
+    var duration: Int64 { max(packet.duration, 0) }
+}
+
+/// The one packet path of every pipeline (fix's remuxer, stitch's copies and audio, the frame sources of
+/// re-encoded runs). It owns the opening (MP4/MOV in raw media time: `ignore_editlist`, so FFmpeg neither
+/// applies edit lists nor drops samples), the container retiming (packets take the probe's timeline where the
+/// demuxer gives no decode time, no presentation time, no duration, or a coarser clock), and the index clock
+/// (the demuxer's constant offset from the index's times, measured at each track's first packet). Each packet
+/// comes with its exact times on the track's timeline, and only inside its window; reading stops once every
+/// window is passed.
+final class PacketReader {
+    let input: InputFile
+    private var windows: [Int: PacketWindow]
+    private var clock = IndexClock()
+    private var retimer: PacketRetimer
+    private let packet: Packet
+
+    /// `timelines`: the probe's, for containers without an index loopprep reads itself (empty for MP4/MOV,
+    /// whose packets carry every time).
+    init(path: String, windows: [PacketWindow], timelines: [Int: TrackTimeline] = [:]) throws {
+        // ignore_editlist is the mov demuxer's; any other demuxer leaves it unused.
+        input = try InputFile(path: path, options: ["ignore_editlist": "1"])
+        let byStream = Dictionary(windows.map { ($0.stream, $0) }, uniquingKeysWith: { a, _ in a })
+        self.windows = byStream
+        retimer = PacketRetimer(timelines: timelines.filter { byStream[$0.key] != nil })
+        packet = try Packet()
+    }
+
+    /// The clock the packets' (and their decoded frames') times are on: the timeline's where the packets were
+    /// retimed onto a finer one (Opus in Matroska), else the stream's.
+    func timeBase(_ stream: Int) -> Rational { retimer.timelines[stream]?.timeBase ?? input.timeBase(stream) }
+
+    /// A decoded frame's time on the track's timeline.
+    func mediaTime(ofDecoded pts: Int64, stream: Int) -> Int64 { pts - clock.shift(stream) }
+
+    /// No more packets of `stream` are wanted (a cut that ends on its content: Opus samples counted).
+    func finish(_ stream: Int) { windows[stream] = nil }
+
+    /// The next packet inside its window, or nil when every window is done or the file ends.
+    func next() throws -> TimedPacket? {
+        while !windows.isEmpty, try input.read(into: packet) {
+            let stream = packet.streamIndex
+            guard let window = windows[stream] else { continue }
+            retimer.retime(packet, in: input)
+            guard let dts = clock.dts(packet, origin: window.origin) else { continue }
+            guard dts >= window.from || window.keepsStraddling && dts + max(packet.duration, 0) > window.from else {
+                continue
+            }
+            guard dts <= window.through else {
+                windows[stream] = nil
+                continue
+            }
+            var pts = packet.pts.map { $0 - clock.shift(stream) } ?? dts
+            if let first = window.retimedFirst, dts == first.dts { pts = first.pts }
+            if dts == window.through { windows[stream] = nil }
+            return TimedPacket(packet: packet, stream: stream, dts: dts, pts: pts)
+        }
+        return nil
+    }
+}
+
+/// Packet times on the clock of the index loopprep reads itself (ISOBMFF), where every plan is made.
+///
+/// Opened with `ignore_editlist`, FFmpeg 5.1's mov demuxer still shifts each track by its first edit
+/// (time_offset = media_time - empty edit). A track's first packet is the index's first sample, whose decode
+/// time is `origin`: the shift is measured there, once per stream. Other containers have no shift (it measures
+/// as zero).
+private struct IndexClock {
+    private var shifts: [Int: Int64] = [:]
+
+    /// The packet's decode time on the index's clock; nil for a packet with no timestamp.
+    mutating func dts(_ packet: Packet, origin: Int64) -> Int64? {
+        guard let raw = packet.dts ?? packet.pts else { return nil }
+        let shift = shifts[packet.streamIndex] ?? raw - origin
+        shifts[packet.streamIndex] = shift
+        return raw - shift
+    }
+
+    /// What to subtract from a stream's raw times (packet pts, decoded frame pts).
+    func shift(_ stream: Int) -> Int64 { shifts[stream] ?? 0 }
+}
+
+/// Packets on their timeline's clock. FFmpeg gives Matroska video no DTS and SimpleBlocks no duration, MPEG-PS
+/// packets often no PTS, and an Opus timeline in Matroska is on the sample clock, finer than the stream's
+/// milliseconds: the probe's timeline has every packet, in the same order, so the n-th packet of a stream takes
+/// the n-th sample's times.
+private struct PacketRetimer {
+    let timelines: [Int: TrackTimeline]
+    private var read: [Int: Int] = [:]
+
+    init(timelines: [Int: TrackTimeline]) { self.timelines = timelines }
+
+    mutating func retime(_ packet: Packet, in input: InputFile) {
+        let index = packet.streamIndex
+        let n = read[index, default: 0]
+        read[index] = n + 1
+        guard let timeline = timelines[index], n < timeline.samples.count else { return }
+        let known = timeline.samples[n]
+        if timeline.timeBase != input.timeBase(index) {
+            packet.pts = known.pts
+            packet.dts = known.dts
+            packet.duration = known.duration
+            return
+        }
+        // Relative to the time the packet has, so a timeline rebased to the file's 0 (MPEG-PS) still fits.
+        if packet.dts == nil, let pts = packet.pts { packet.dts = pts - (known.pts - known.dts) }
+        // MPEG-PS writes a PTS only every few packets; the probe filled the others in.
+        if packet.pts == nil, let dts = packet.dts { packet.pts = dts + (known.pts - known.dts) }
+        if packet.duration <= 0 { packet.duration = known.duration }
+    }
+}
