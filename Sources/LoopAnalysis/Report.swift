@@ -19,6 +19,17 @@ public struct FileReport: Codable, Sendable, Equatable {
     }
 
     public var worst: Severity? { findings.map(\.severity).max() }
+
+    /// A file that could not be read: the `unreadable` finding, with `reason` (one line, in loopprep's words).
+    public static func unreadable(path: String, reason: String) -> FileReport {
+        FileReport(
+            path: path, facts: nil,
+            findings: [
+                Finding(
+                    rule: Analyzer.unreadableID, severity: .error, message: reason,
+                    hint: "check that the file is complete and is a video or audio file")
+            ], error: reason)
+    }
 }
 
 public enum FailOn: String, Codable, Sendable, CaseIterable {

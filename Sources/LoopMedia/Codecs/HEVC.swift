@@ -61,7 +61,7 @@ enum HEVC {
 
     /// The ids a parameter set declares (VPS: its own; SPS: its own and its VPS's; PPS: its own and its SPS's).
     static func ids(_ nal: [UInt8]) -> (own: Int, refers: Int?)? {
-        var r = BitReader(AVCConfig.unescape(Array(nal.dropFirst(2))))
+        var r = BitReader(NAL.unescape(Array(nal.dropFirst(2))))
         switch type(nal) {
         case 32: return r.u(4).map { ($0, nil) }
         case 33:
@@ -78,7 +78,7 @@ enum HEVC {
 
     /// A VPS, SPS or PPS with new ids (`own`, and the set it refers to), its other fields as they were.
     static func renumber(_ nal: [UInt8], own: Int, refers: Int?) throws -> [UInt8] {
-        var r = BitReader(AVCConfig.unescape(Array(nal.dropFirst(2))))
+        var r = BitReader(NAL.unescape(Array(nal.dropFirst(2))))
         var w = BitWriter()
         switch type(nal) {
         case 32:
@@ -105,7 +105,7 @@ enum HEVC {
             throw MediaError("encode", reason: "NAL unit type \(type(nal)) is not a parameter set")
         }
         try copyToStopBit(&r, into: &w)
-        return Array(nal.prefix(2)) + escape(w.bytes)
+        return Array(nal.prefix(2)) + NAL.escape(w.bytes)
     }
 
     private static func positionOfSPSID(_ rbsp: [UInt8], from start: Int, subLayers: Int) -> Int? {
@@ -146,21 +146,6 @@ enum HEVC {
         MediaError("encode", reason: "the encoder wrote an HEVC \(what) loopprep cannot read")
     }
 
-    /// Adds emulation-prevention bytes (00 00 0x with x <= 3 -> 00 00 03 0x).
-    static func escape(_ b: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count + b.count / 64)
-        var zeros = 0
-        for x in b {
-            if zeros >= 2 && x <= 3 {
-                out.append(3)
-                zeros = 0
-            }
-            out.append(x)
-            zeros = x == 0 ? zeros + 1 : 0
-        }
-        return out
-    }
 }
 
 /// What a slice header needs of its SPS and PPS to be read to its end.
@@ -192,7 +177,7 @@ struct HEVCSliceContext {
 
     /// From the encoder's own SPS and PPS (one of each: x265's).
     init(sps: [UInt8], pps: [UInt8]) throws {
-        var r = BitReader(AVCConfig.unescape(Array(sps.dropFirst(2))))
+        var r = BitReader(NAL.unescape(Array(sps.dropFirst(2))))
         guard r.u(4) != nil, let sub = r.u(3) else { throw HEVC.bad("SPS") }
         r.skip(1)
         guard HEVC.skipProfileTierLevel(&r, subLayers: sub), let sid = r.ue(), let chroma = r.ue() else {
@@ -243,7 +228,7 @@ struct HEVCSliceContext {
         }
         temporalMVP = r.u(1) == 1
 
-        var p = BitReader(AVCConfig.unescape(Array(pps.dropFirst(2))))
+        var p = BitReader(NAL.unescape(Array(pps.dropFirst(2))))
         guard let pid = p.ue(), p.ue() != nil else { throw HEVC.bad("PPS") }
         ppsID = pid
         dependentSlices = p.u(1) == 1
@@ -348,7 +333,7 @@ struct HEVCSliceContext {
     /// rest of the header, byte alignment anew, and the slice data bytes as they were.
     func renumberSlice(_ nal: [UInt8], ppsID id: Int) throws -> [UInt8] {
         let type = Int(HEVC.type(nal))
-        let rbsp = AVCConfig.unescape(Array(nal.dropFirst(2)))
+        let rbsp = NAL.unescape(Array(nal.dropFirst(2)))
         var r = BitReader(rbsp)
         var w = BitWriter()
         func fail() -> MediaError { HEVC.bad("slice header") }
@@ -472,105 +457,7 @@ struct HEVCSliceContext {
         w.copy(from: &copy, bits: headerEnd - rest)
         w.write(1, bits: 1)
         w.align()
-        return Array(nal.prefix(2)) + HEVC.escape(w.bytes + rbsp[(r.position / 8)...])
-    }
-}
-
-/// Writes bits, most significant first.
-struct BitWriter {
-    private(set) var bytes: [UInt8] = []
-    private var used = 8
-
-    mutating func write(_ value: Int, bits: Int) {
-        for k in stride(from: bits - 1, through: 0, by: -1) {
-            if used == 8 {
-                bytes.append(0)
-                used = 0
-            }
-            if (value >> k) & 1 == 1 { bytes[bytes.count - 1] |= UInt8(0x80 >> used) }
-            used += 1
-        }
-    }
-
-    /// Exp-Golomb unsigned.
-    mutating func ue(_ value: Int) {
-        let code = value + 1
-        let length = Int.bitWidth - code.leadingZeroBitCount
-        write(0, bits: length - 1)
-        write(code, bits: length)
-    }
-
-    mutating func copy(from r: inout BitReader, bits: Int) {
-        for _ in 0..<bits { write(r.bit() ?? 0, bits: 1) }
-    }
-
-    /// Zeros to the byte boundary.
-    mutating func align() { if used < 8 { used = 8 } }
-}
-
-extension BitReader {
-    mutating func u(_ n: Int) -> Int? {
-        var value = 0
-        for _ in 0..<n {
-            guard let b = bit() else { return nil }
-            value = value << 1 | b
-        }
-        return value
-    }
-
-    /// Exp-Golomb signed.
-    mutating func se() -> Int? {
-        guard let k = ue() else { return nil }
-        return k % 2 == 1 ? (k + 1) / 2 : -(k / 2)
-    }
-}
-
-/// An x265 run's parameter sets with ids the track does not use yet (VPS, SPS and PPS each the lowest free
-/// one), and the renumbering its slices need.
-struct HEVCRenumbering {
-    /// x265's VPS, SPS and PPS as it wrote them (all id 0).
-    let original: [[UInt8]]
-    /// The same, renumbered, for the hvcC.
-    let units: [[UInt8]]
-    let slices: HEVCSliceContext
-    let ppsID: Int
-
-    init(encoderSets: [[UInt8]], taken config: HEVCConfig) throws {
-        guard let vps = encoderSets.first(where: { HEVC.type($0) == 32 }),
-            let sps = encoderSets.first(where: { HEVC.type($0) == 33 }),
-            let pps = encoderSets.first(where: { HEVC.type($0) == 34 })
-        else {
-            throw MediaError("encode", reason: "the HEVC encoder gave no VPS, SPS and PPS")
-        }
-        func free(_ type: UInt8, below limit: Int) throws -> Int {
-            let used = Set(config.units(type).compactMap { HEVC.ids($0)?.own })
-            guard let id = (0..<limit).first(where: { !used.contains($0) }) else {
-                throw MediaError("stitch", reason: "too many re-encoded runs: HEVC has no more parameter set ids")
-            }
-            return id
-        }
-        let v = try free(32, below: 16)
-        let s = try free(33, below: 16)
-        let p = try free(34, below: 64)
-        original = [vps, sps, pps]
-        units = [
-            try HEVC.renumber(vps, own: v, refers: nil), try HEVC.renumber(sps, own: s, refers: v),
-            try HEVC.renumber(pps, own: p, refers: s),
-        ]
-        slices = try HEVCSliceContext(sps: sps, pps: pps)
-        ppsID = p
-    }
-
-    /// An encoded access unit (Annex B) as a sample of the track: parameter sets and delimiters dropped (they
-    /// are in the hvcC), slices renumbered, NAL units length-prefixed like the source's.
-    func sample(_ bytes: [UInt8], lengthSize: Int) throws -> [UInt8] {
-        var units: [[UInt8]] = []
-        for unit in annexBUnits(bytes) {
-            let type = HEVC.type(unit)
-            if (32...35).contains(type) { continue }
-            units.append(type < 32 ? try slices.renumberSlice(unit, ppsID: ppsID) : unit)
-        }
-        return lengthPrefixed(units, size: lengthSize)
+        return Array(nal.prefix(2)) + NAL.escape(w.bytes + rbsp[(r.position / 8)...])
     }
 }
 
@@ -583,53 +470,5 @@ extension HEVCConfig {
             for u in other.units(type) { if let id = HEVC.ids(u)?.own, let m = mine[id], m != u { return true } }
         }
         return false
-    }
-}
-
-/// hev1 to hvc1, losslessly: the sample entry is renamed and its hvcC arrays marked complete; a sample that
-/// repeats the parameter sets in band (as hev1 allows, hvc1 does not) loses those NAL units, which must be the
-/// hvcC's own bytes. Where they differ (the stream changes its parameters), the track stays hev1.
-enum HEVCSampleEntry {
-    /// The hvcC payload's range inside a sample entry (after the 86-byte visual sample entry header).
-    static func hvcCRange(_ entry: [UInt8]) -> Range<Int>? {
-        var at = 86
-        while at + 8 <= entry.count {
-            let size = Int(entry[at]) << 24 | Int(entry[at + 1]) << 16 | Int(entry[at + 2]) << 8 | Int(entry[at + 3])
-            guard size >= 8, at + size <= entry.count else { return nil }
-            if Array(entry[at + 4..<at + 8]) == Array("hvcC".utf8) { return (at + 8)..<(at + size) }
-            at += size
-        }
-        return nil
-    }
-
-    static func moveParameterSets(_ layout: inout TrackLayout, entry: [UInt8], source: String) throws {
-        guard let range = hvcCRange(entry), let config = HEVCConfig(Array(entry[range])) else { return }
-        let known = Set([32, 33, 34].flatMap { config.units($0) })
-        guard !known.isEmpty else { return }
-        var replaced: [Int: [UInt8]] = [:]
-        for (k, e) in layout.entries.enumerated() where e.isSync {
-            let bytes = try e.replacement ?? ISOFile.bytes(source, e.location)
-            let units = FrameBytes.content(bytes, codec: "hevc", extradata: config.bytes)
-            let sets = units.filter { (32...34).contains(HEVC.type($0)) }
-            guard !sets.isEmpty else { continue }
-            guard sets.allSatisfy(known.contains) else { return }  // new parameters mid-stream: stays hev1
-            replaced[k] = lengthPrefixed(units.filter { !(32...34).contains(HEVC.type($0)) }, size: config.lengthSize)
-        }
-        for (k, bytes) in replaced { layout.entries[k].replacement = bytes }
-        layout.hvc1 = true
-    }
-
-    /// An stsd payload (version, flags, count, entries) with its one entry renamed hvc1, arrays complete.
-    static func retagged(_ stsd: [UInt8]) -> [UInt8] {
-        guard stsd.count > 16 else { return stsd }
-        var out = stsd
-        out.replaceSubrange(12..<16, with: Array("hvc1".utf8))
-        let entry = Array(out[8...])
-        guard let range = hvcCRange(entry), var config = HEVCConfig(Array(entry[range])) else { return out }
-        for k in config.arrays.indices where (32...34).contains(config.arrays[k].type & 0x3f) {
-            config.arrays[k].type |= 0x80
-        }
-        out.replaceSubrange((8 + range.lowerBound)..<(8 + range.upperBound), with: config.bytes)
-        return out
     }
 }

@@ -149,18 +149,11 @@ public final class OutputFile {
         try check(av_interleaved_write_frame(context, packet.pointer), "write packet")
     }
 
-    /// Matroska/WebM: the presented length to write as the Segment Duration once the file is finished (the muxer
-    /// writes where its last block ends, which counts what DiscardPadding and CodecDelay hide).
-    var presentedDuration: Rational?
-
     public func finish() throws {
         try check(av_write_trailer(context), "finish output")
         if ioOpen {
             avio_closep(&context.pointee.pb)
             ioOpen = false
-        }
-        if let presentedDuration, isMatroska {
-            try SegmentDuration.write(path, seconds: presentedDuration)
         }
     }
 }

@@ -195,8 +195,7 @@ private final class RemuxWriter {
         for (index, encoder) in encoders.sorted(by: { $0.key < $1.key }) {
             try encoder.finish { try writeEncoded($0, track: index) }
         }
-        output.presentedDuration = plan.duration * Int64(plan.repeats)
-        try output.finish()
+        try output.finish(presenting: plan.duration * Int64(plan.repeats))
     }
 
     private func copy(_ read: TimedPacket, cut: TrackCut, pass: Int) throws {

@@ -91,3 +91,12 @@ enum SegmentDuration {
         try handle.write(contentsOf: bytes)
     }
 }
+
+extension OutputFile {
+    /// Finishes the file; a Matroska or WebM one then gets `duration` as its Segment Duration (the muxer writes
+    /// where its last block ends, which counts what DiscardPadding and CodecDelay hide).
+    func finish(presenting duration: Rational) throws {
+        try finish()
+        if isMatroska { try SegmentDuration.write(path, seconds: duration) }
+    }
+}

@@ -704,8 +704,7 @@ struct StitchWriter {
             try lane.mixer.finish { try lane.encoder.encode($0) { try write(lane, $0) } }
             try lane.encoder.finish { try write(lane, $0) }
         }
-        output.presentedDuration = timeline.duration
-        try output.finish()
+        try output.finish(presenting: timeline.duration)
     }
 
     static func leadClip(_ item: Item) -> Int {

@@ -34,13 +34,6 @@ public enum ClipAnalysis {
     }
 
     public static func unreadable(path: String, error: Error) -> FileReport {
-        let reason = MediaError.describe(error)
-        return FileReport(
-            path: path, facts: nil,
-            findings: [
-                Finding(
-                    rule: Analyzer.unreadableID, severity: .error, message: reason,
-                    hint: "check that the file is complete and is a video or audio file")
-            ], error: reason)
+        FileReport.unreadable(path: path, reason: MediaError.describe(error))
     }
 }

@@ -1,0 +1,163 @@
+import CFFmpeg
+import Foundation
+import LoopAnalysis
+
+/// File -> facts. Timing comes from the container index (MP4/MOV sample tables and edit lists, read directly)
+/// or, for other containers, from packet headers; nothing here decodes.
+public enum Probe {
+    public static func facts(path: String) throws -> ClipFacts {
+        try probe(path).facts
+    }
+
+    /// What a probe learns: the facts, the raw timelines they were computed from (plans need them), and an
+    /// input positioned at the start for the seam check. The input is the probe's own when the index sufficed
+    /// (no packet was read); after a packet scan the file is reopened, because rewinding a demuxer that has hit
+    /// EOF is not reliable for every format (Matroska loses its first packets).
+    public struct Result {
+        public var facts: ClipFacts
+        public var timelines: [Int: TrackTimeline]
+        /// nil when the caller asked for none (fix: FFmpeg's own index of a long file is not kept while writing).
+        public var input: InputFile?
+        /// Top-level ISO-BMFF layout, when the file is one.
+        var iso: ISOFile?
+    }
+
+    /// `locations`: keep every MP4/MOV sample's place in the file (fix writes from them).
+    public static func probe(_ path: String, keepInput: Bool = true, locations: Bool = false) throws -> Result {
+        let size = try fileSize(path)
+        // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
+        // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
+        let index = try ISOFile.read(path: path, fileSize: size, locations: locations)
+        let input = try InputFile(path: path)
+        let format = input.formatName
+        // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
+        if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
+            throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
+        }
+        let iso = format.hasPrefix("mov,") ? index : nil
+        if let iso, iso.dataEnd > size {
+            throw MediaError(
+                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
+        }
+        let basics = (0..<input.streamCount).map { input.basics($0) }
+        guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
+            throw MediaError("open", reason: "no audio or video track")
+        }
+        for b in basics where b.kind == .video || b.kind == .audio {
+            guard hasDecoder(input, b.index) else {
+                throw MediaError("open decoder", reason: "no decoder for codec \(b.codec) (track \(b.index))")
+            }
+        }
+
+        var timelines: [Int: TrackTimeline] = [:]
+        if let iso {
+            for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
+            // iTunSMPB says the first audio track's priming and padding where no edit list does.
+            if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),
+                let t = timelines[audio.index], let signalled = gaplessTimeline(t, gapless, rate: audio.sampleRate)
+            {
+                timelines[audio.index] = signalled
+            }
+        }
+        let missing = basics.map(\.index).filter { timelines[$0] == nil }
+        if !missing.isEmpty {
+            let read = try PacketTimelines.read(input, streams: Set(missing), basics: basics)
+            timelines.merge(read) { a, _ in a }
+        }
+
+        // MPEG-TS/PS and FLV clocks start anywhere: the earliest track's start is the file's 0.
+        var origin: Rational?
+        if ["mpegts", "mpeg", "flv", "mpegvideo"].contains(format) {
+            let avTimelines = basics.filter { $0.kind == .video || $0.kind == .audio }.compactMap {
+                timelines[$0.index]
+            }
+            if let first = avTimelines.compactMap({ $0.presentedRange()?.start }).min(), !first.isZero {
+                origin = first
+                for (i, t) in timelines { timelines[i] = t.shifted(by: -(first / t.timeBase).floor) }
+            }
+        }
+        let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
+        guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
+            throw MediaError("read packets", reason: "no audio or video packets")
+        }
+        let empty = basics.filter { b in
+            (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index }
+        }
+        .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
+        var facts = ClipFacts(
+            path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
+            fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
+            fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
+        facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
+        // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
+        // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
+        if facts.isMatroska, let declared = input.declaredDuration {
+            facts.movieDuration = declared
+            facts.movieTimescale = 1000
+        }
+        if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) {
+            facts.coverArt = true
+        }
+        facts.clockOrigin = origin
+        // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
+        for track in tracks {
+            if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] {
+                timelines[track.index] = AudioFrames.regular(t, frame: frame)
+            }
+        }
+        let kept = keepInput ? (missing.isEmpty ? input : try InputFile(path: path)) : nil
+        return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
+    }
+
+    /// The skips iTunSMPB describes, for a track without a media edit; nil when the figures do not fit the track
+    /// (more samples claimed than it holds), which is then read as if there were none.
+    static func gaplessTimeline(_ t: TrackTimeline, _ g: ITunesGapless, rate: Int?) -> TrackTimeline? {
+        guard t.edits?.contains(where: { $0.mediaTime != nil }) != true, let rate, rate > 0, let span = t.mediaSpan
+        else { return nil }
+        let perSample = Rational(1, Int64(rate)) / t.timeBase
+        guard perSample.denominator == 1 else { return nil }
+        let start = g.priming * perSample.numerator
+        let length = g.length * perSample.numerator
+        guard span.start + start + length <= span.end else { return nil }
+        var out = t
+        out.edits = [Edit(mediaTime: span.start + start, duration: Rational(g.length, Int64(rate)))]
+        out.primingMethod = "iTunSMPB"
+        return out
+    }
+
+    static func fileSize(_ path: String) throws -> Int64 {
+        if RemoteFile.isRemote(path) {
+            do { return try RemoteFile(path).size } catch {
+                throw MediaError("open", reason: "cannot fetch it: \(MediaError.describe(error))")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw MediaError("open", reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw MediaError("open", reason: "is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw MediaError("open", reason: "permission denied")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        guard size > 0 else { throw MediaError("open", reason: "empty file (0 bytes)") }
+        return size
+    }
+
+    static func hasDecoder(_ input: InputFile, _ index: Int) -> Bool {
+        avcodec_find_decoder(input.stream(index).pointee.codecpar.pointee.codec_id) != nil
+    }
+
+    /// "mov" for QuickTime files, "mp4" for the rest of ISO-BMFF, "webm" or "matroska", else FFmpeg's first name.
+    static func containerName(format: String, iso: ISOFile?, path: String) -> String {
+        if format.hasPrefix("mov,") { return iso?.majorBrand == "qt  " ? "mov" : "mp4" }
+        if format.hasPrefix("matroska") { return isWebM(path) ? "webm" : "matroska" }
+        return String(format.split(separator: ",").first ?? Substring(format))
+    }
+
+    /// The EBML header names the DocType near the start of the file.
+    static func isWebM(_ path: String) -> Bool {
+        guard let head = try? ISOFile.source(path).read(at: 0, count: 64) else { return false }
+        return Data(head).range(of: Data("webm".utf8)) != nil
+    }
+}

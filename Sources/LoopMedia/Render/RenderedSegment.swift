@@ -1,0 +1,94 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// A re-encoded run of frames, ready to sit before (head) or after (tail) the copied GOPs: samples in the
+/// source's NAL format, and the parameter sets they need (with ids the track does not use yet).
+struct RenderedSegment {
+    struct Sample {
+        var data: [UInt8]
+        var pts: Int64
+        var dts: Int64
+        var duration: Int64
+        var isKey: Bool
+
+        /// An encoder's packet as a sample of the source's track: NAL units length-prefixed like the source's
+        /// (x264 writes Annex B), parameter sets and delimiters dropped (they are in the avcC), and the
+        /// source's decode delay, so decode times run on into the copied GOPs.
+        /// `lengthSize` nil: the codec has no NAL units (VP8, VP9): the packet as it is.
+        init(encoded p: Packet, lengthSize: Int?, decodeDelay: Int64, duration: Int64) {
+            let bytes = p.withBytes { Array($0) }
+            let pts = p.pts ?? 0
+            let data =
+                lengthSize.map { size in
+                    lengthPrefixed(
+                        annexBUnits(bytes).filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }, size: size)
+                } ?? bytes
+            self.init(data: data, pts: pts, dts: pts - decodeDelay, duration: duration, isKey: p.isKeyframe)
+        }
+
+        init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, isKey: Bool) {
+            self.data = data
+            self.pts = pts
+            self.dts = dts
+            self.duration = duration
+            self.isKey = isKey
+        }
+    }
+    var samples: [Sample]
+    var sps: [[UInt8]]
+    var pps: [[UInt8]]
+
+    /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
+    /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the track's timeline's.
+    static func render(
+        _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
+        timelines: [Int: TrackTimeline]
+    ) throws -> RenderedSegment {
+        let window = PacketWindow(cut, from: head.decodeFromDts, through: isHead ? cut.keepFrom - 1 : .max)
+        let frames = try FrameSource(path: source, window: window, timelines: timelines)
+        let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
+        guard let id = (0...31).first(where: { !used.contains($0) }) else {
+            throw MediaError("encode", reason: "no free SPS/PPS id")
+        }
+        var encoder: VideoEncoder?
+        var rendered: [Sample] = []
+        func emit(_ p: Packet) {
+            rendered.append(
+                Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
+        }
+        while let f = try frames.next() {
+            guard let pts = f.pts else { continue }
+            let next = pts + max(lp_frame_duration(f.pointer), 1)
+            guard next > head.firstPts, pts < head.untilPts else { continue }
+            let open =
+                try encoder
+                ?? VideoEncoder(
+                    like: frames.input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format)
+            f.pointer.pointee.pts = max(pts, head.firstPts)
+            // The first frame is a keyframe: the segment decodes on its own.
+            f.pointer.pointee.pict_type = encoder == nil ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            encoder = open
+            try open.encode(f, emit)
+        }
+        guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
+        try encoder.encode(nil, emit)
+        rendered.sort { $0.pts < $1.pts }
+        for i in rendered.indices {
+            rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts
+        }
+        let sets = encoder.parameterSets
+        return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps)
+    }
+}
+
+extension RenderedSegment.Sample {
+    /// A packet holding the sample, its times and keyframe flag set.
+    func packet() throws -> Packet {
+        let packet = try Packet(bytes: data)
+        packet.pts = pts
+        packet.dts = dts
+        packet.duration = duration
+        packet.isKeyframe = isKey
+        return packet
+    }
+}
