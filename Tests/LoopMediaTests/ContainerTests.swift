@@ -39,24 +39,6 @@ import Testing
         #expect(!Analyzer.findings(in: facts).contains { $0.rule == "timestamp-gap" })
     }
 
-    /// MPEG-2 with B-frames in MPEG-PS, decode order I P B B P B B on a 10-tick grid: the B-frames (shown at
-    /// 20, 30, 50, 60) and the first I (10) have a PTS, the P frames none. They are shown at the free places,
-    /// 40 and 70, in decode order.
-    @Test func missingPresentationTimesTakeTheFreePlacesOnTheGrid() throws {
-        let dts: [Int64] = [0, 10, 20, 30, 40, 50, 60]
-        let pts: [Int64] = [10, -1, 20, 30, -1, 50, 60]
-        let samples = zip(dts, pts).map { SampleTiming(dts: $0, pts: $1 < 0 ? $0 : $1, duration: 10, isSync: $1 == 10) }
-        let filled = try #require(MissingPresentation.fill(samples, missing: [1, 4]))
-        #expect(filled.map(\.pts) == [10, 40, 20, 30, 70, 50, 60])
-        // Without B-frames: one reorder delay for all.
-        let plain = dts.map { SampleTiming(dts: $0, pts: $0 == 30 ? $0 : $0 + 10, duration: 10, isSync: $0 == 0) }
-        #expect(MissingPresentation.fill(plain, missing: [3])?.map(\.pts) == [10, 20, 30, 40, 50, 60, 70])
-        // A known PTS off the grid: no guess.
-        var odd = samples
-        odd[2].pts = 25
-        #expect(MissingPresentation.fill(odd, missing: [1, 4]) == nil)
-    }
-
     struct Conversion: CustomTestStringConvertible, Sendable {
         var file: String, output: String, frames: Int, samples: Int64?, rate: Int
         var testDescription: String { file }

@@ -133,18 +133,3 @@ import Testing
         #expect(!report.findings.map(\.rule).contains("seam-audio-click"))
     }
 }
-
-@Suite struct PacketTimelineTests {
-    @Test func missingDurationsComeFromThePtsSteps() {
-        let samples = [0, 33, 67, 100].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: $0 == 0) }
-        #expect(fillDurations(samples).map(\.duration) == [33, 34, 33, 33])
-    }
-
-    @Test func knownDurationsAreKept() {
-        let samples = [
-            SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true),
-            SampleTiming(dts: 20, pts: 20, duration: 20, isSync: true),
-        ]
-        #expect(fillDurations(samples) == samples)
-    }
-}

@@ -53,6 +53,9 @@ extension InputFile {
         return b
     }
 
+    /// Decoded samples the player drops at the start, as the container says them (Matroska's CodecDelay).
+    func initialPadding(_ index: Int) -> Int64 { Int64(stream(index).pointee.codecpar.pointee.initial_padding) }
+
     /// Bytes per frame (all channels) of uncompressed PCM audio, or nil for any other codec.
     func pcmFrameBytes(_ index: Int) -> Int64? {
         let par = stream(index).pointee.codecpar.pointee

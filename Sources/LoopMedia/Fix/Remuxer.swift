@@ -165,7 +165,7 @@ private final class RemuxWriter {
         while let read = try reader.next() {
             guard let cut = cuts[read.stream] else { continue }
             if let decoder = decoders[read.stream] {
-                if VorbisInOgg.decodesPastTheEnd(reader.input, stream: read.stream) { read.packet.clearSkipEnd() }
+                if OggImport.decodesPastTheEnd(reader.input, stream: read.stream) { read.packet.clearSkipEnd() }
                 try decoder.decode(read.packet, into: frame) { try take($0, cut: cut, reader: reader) }
             } else {
                 try copy(read, cut: cut, pass: pass)

@@ -49,33 +49,8 @@ public enum Probe {
             }
         }
 
-        var timelines: [Int: TrackTimeline] = [:]
-        if let iso {
-            for b in basics { if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline } }
-            // iTunSMPB says the first audio track's priming and padding where no edit list does.
-            if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),
-                let t = timelines[audio.index], let signalled = gaplessTimeline(t, gapless, rate: audio.sampleRate)
-            {
-                timelines[audio.index] = signalled
-            }
-        }
-        let missing = basics.map(\.index).filter { timelines[$0] == nil }
-        if !missing.isEmpty {
-            let read = try PacketTimelines.read(input, streams: Set(missing), basics: basics)
-            timelines.merge(read) { a, _ in a }
-        }
-
-        // MPEG-TS/PS and FLV clocks start anywhere: the earliest track's start is the file's 0.
-        var origin: Rational?
-        if ["mpegts", "mpeg", "flv", "mpegvideo"].contains(format) {
-            let avTimelines = basics.filter { $0.kind == .video || $0.kind == .audio }.compactMap {
-                timelines[$0.index]
-            }
-            if let first = avTimelines.compactMap({ $0.presentedRange()?.start }).min(), !first.isZero {
-                origin = first
-                for (i, t) in timelines { timelines[i] = t.shifted(by: -(first / t.timeBase).floor) }
-            }
-        }
+        let imported = try Importers.timelines(ImportSource(input: input, index: iso, basics: basics))
+        var timelines = imported.timelines
         let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("read packets", reason: "no audio or video packets")
@@ -98,31 +73,15 @@ public enum Probe {
         if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) {
             facts.coverArt = true
         }
-        facts.clockOrigin = origin
+        facts.clockOrigin = imported.clockOrigin
         // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
         for track in tracks {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] {
                 timelines[track.index] = AudioFrames.regular(t, frame: frame)
             }
         }
-        let kept = keepInput ? (missing.isEmpty ? input : try InputFile(path: path)) : nil
+        let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
         return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
-    }
-
-    /// The skips iTunSMPB describes, for a track without a media edit; nil when the figures do not fit the track
-    /// (more samples claimed than it holds), which is then read as if there were none.
-    static func gaplessTimeline(_ t: TrackTimeline, _ g: ITunesGapless, rate: Int?) -> TrackTimeline? {
-        guard t.edits?.contains(where: { $0.mediaTime != nil }) != true, let rate, rate > 0, let span = t.mediaSpan
-        else { return nil }
-        let perSample = Rational(1, Int64(rate)) / t.timeBase
-        guard perSample.denominator == 1 else { return nil }
-        let start = g.priming * perSample.numerator
-        let length = g.length * perSample.numerator
-        guard span.start + start + length <= span.end else { return nil }
-        var out = t
-        out.edits = [Edit(mediaTime: span.start + start, duration: Rational(g.length, Int64(rate)))]
-        out.primingMethod = "iTunSMPB"
-        return out
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

@@ -1,0 +1,39 @@
+/// A track's timeline from packet headers alone (containers without an index loopprep reads itself), before
+/// any container's own reading: what FFmpeg's demuxer said of each packet, in decode order.
+public struct ScannedTimeline: Sendable, Equatable {
+    public var timeBase: Rational
+    public var samples: [SampleTiming]
+    /// Packets that came with no presentation time (MPEG-PS writes one only every few packets).
+    public var missingPresentation: [Int] = []
+    /// Packets came with presentation times only (Matroska video: no decode times).
+    public var missingDecode = false
+    /// Ticks to drop at the start (the first presented packet's skip samples) and at the end (the last packet's).
+    public var skipStart: Int64 = 0
+    public var skipEnd: Int64 = 0
+
+    public init(timeBase: Rational, samples: [SampleTiming]) {
+        self.timeBase = timeBase
+        self.samples = samples
+    }
+
+    /// The timeline every container's importer starts from: presentation times placed where MPEG-PS left them
+    /// out, decode times made from the presentation order where the container gives none (the packet reader
+    /// retimes to the same ones), and missing durations filled. `codecDelay` (samples at `sampleRate`): Opus's
+    /// pre-skip where no skip samples said it (Matroska's CodecDelay), skipped at the start.
+    public func timeline(codecDelay: Int64? = nil, sampleRate: Int? = nil) -> TrackTimeline {
+        var samples = self.samples
+        if !missingPresentation.isEmpty, let filled = MissingPresentation.fill(samples, missing: missingPresentation) {
+            samples = filled
+        }
+        if missingDecode {
+            let dts = decodeTimes(presentation: samples.map(\.pts))
+            for n in samples.indices { samples[n].dts = dts[n] }
+        }
+        var start = skipStart
+        if start == 0, let delay = codecDelay, let rate = sampleRate, rate > 0 {
+            start = (Rational(delay, Int64(rate)) / timeBase).rounded
+        }
+        return TrackTimeline(
+            timeBase: timeBase, samples: MissingDurations.fill(samples), skipStart: start, skipEnd: skipEnd)
+    }
+}

@@ -1,0 +1,17 @@
+/// Vorbis in Ogg. The first audio packet decodes to nothing (it only starts the overlap), though FFmpeg's
+/// demuxer gives it a length (a quarter block, 128 samples); the stream's last granule position counts the
+/// samples from the first real one. So FFmpeg's clock runs that length ahead of the content, and its decoder,
+/// trimming the end to the granule on that clock, drops as many real samples (libvorbis plays them).
+public enum VorbisInOgg {
+    /// The timeline as libvorbis plays it: the first packet's length is not presented, the end comes that much
+    /// later on FFmpeg's clock, and the first real sample is at 0.
+    public static func timeline(_ t: TrackTimeline) -> TrackTimeline {
+        guard t.skipStart == 0, t.samples.count > 1, let phantom = t.samples.first?.duration, phantom > 0 else {
+            return t
+        }
+        var out = t
+        out.samples[out.samples.count - 1].duration += phantom
+        out.skipStart = phantom
+        return out.shifted(by: -phantom)
+    }
+}

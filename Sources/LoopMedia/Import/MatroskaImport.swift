@@ -1,0 +1,27 @@
+import LoopAnalysis
+
+/// Matroska and WebM: blocks on a millisecond clock with no decode times (made from the presentation order)
+/// and no durations (the step to the next block). Opus is laid on its sample clock from each packet's TOC
+/// byte, the OpusHead's pre-skip and the end discard, so a cut can be exact to the sample.
+enum MatroskaImport: TimelineImporter {
+    static func reads(_ demuxer: String) -> Bool { demuxer.hasPrefix("matroska") }
+
+    static func timelines(_ source: ImportSource) throws -> Imported {
+        let input = source.input
+        // Opus on a clock coarser than its samples (Matroska's milliseconds).
+        let opus = source.allStreams.filter {
+            source.basics[$0].codec == "opus" && input.timeBase($0) != Rational(1, OpusSampleClock.rate)
+        }
+        let scan = try PacketScan.read(input, streams: source.allStreams, basics: source.basics, opus: opus)
+        var timelines = PacketScan.timelines(scan, basics: source.basics)
+        for (i, packets) in scan.opus {
+            guard let scanned = scan.timelines[i], let head = input.extradata(i), let preSkip = Opus.preSkip(head),
+                let exact = OpusSampleClock.timeline(
+                    scanned.samples, packets: packets, preSkip: preSkip,
+                    codecDelay: input.initialPadding(i), timeBase: input.timeBase(i))
+            else { continue }
+            timelines[i] = exact
+        }
+        return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
+    }
+}

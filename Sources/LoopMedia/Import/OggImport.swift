@@ -1,0 +1,27 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Ogg: granule positions. The last one ends the stream: FFmpeg already shortened the last packet to it, and
+/// the end discard it attaches as well would trim the same samples twice, so it is not counted. Vorbis is
+/// read as libvorbis plays it (VorbisInOgg).
+enum OggImport: TimelineImporter {
+    static func reads(_ demuxer: String) -> Bool { demuxer == "ogg" }
+
+    static func timelines(_ source: ImportSource) throws -> Imported {
+        let scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics)
+        var timelines = PacketScan.timelines(scan, basics: source.basics)
+        for (i, timeline) in timelines {
+            var t = timeline
+            t.skipEnd = 0
+            if source.basics[i].codec == "vorbis" { t = VorbisInOgg.timeline(t) }
+            timelines[i] = t
+        }
+        return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
+    }
+
+    /// Whether FFmpeg's end trim must be taken off a stream's packets before decoding (the timeline trims the
+    /// end itself: see VorbisInOgg).
+    static func decodesPastTheEnd(_ input: InputFile, stream: Int) -> Bool {
+        input.formatName == "ogg" && input.stream(stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VORBIS
+    }
+}

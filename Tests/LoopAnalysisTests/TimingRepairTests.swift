@@ -1,0 +1,181 @@
+import LoopAnalysis
+import Testing
+
+/// The container timing repairs are values (LoopAnalysis/Timing): each expected figure comes from the
+/// container's documented behaviour, worked by hand.
+@Suite struct TimingRepairTests {
+    /// MPEG-2 with B-frames in MPEG-PS, decode order I P B B P B B on a 10-tick grid: the B-frames (shown at
+    /// 20, 30, 50, 60) and the first I (10) have a PTS, the P frames none. They are shown at the free places,
+    /// 40 and 70, in decode order.
+    @Test func missingPresentationTimesTakeTheFreePlacesOnTheGrid() throws {
+        let dts: [Int64] = [0, 10, 20, 30, 40, 50, 60]
+        let pts: [Int64] = [10, -1, 20, 30, -1, 50, 60]
+        let samples = zip(dts, pts).map { SampleTiming(dts: $0, pts: $1 < 0 ? $0 : $1, duration: 10, isSync: $1 == 10) }
+        let filled = try #require(MissingPresentation.fill(samples, missing: [1, 4]))
+        #expect(filled.map(\.pts) == [10, 40, 20, 30, 70, 50, 60])
+        // Without B-frames: one reorder delay for all.
+        let plain = dts.map { SampleTiming(dts: $0, pts: $0 == 30 ? $0 : $0 + 10, duration: 10, isSync: $0 == 0) }
+        #expect(MissingPresentation.fill(plain, missing: [3])?.map(\.pts) == [10, 20, 30, 40, 50, 60, 70])
+        // A known PTS off the grid: no guess.
+        var odd = samples
+        odd[2].pts = 25
+        #expect(MissingPresentation.fill(odd, missing: [1, 4]) == nil)
+    }
+
+    /// Matroska SimpleBlocks carry no duration: each takes the step to the next block in presentation order
+    /// (B-frames are stored out of it), the last the commonest step; of two as common, the smaller.
+    @Test func missingDurationsAreTheStepToTheNextFrame() {
+        let blocks = [0, 33, 67, 100].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: $0 == 0) }
+        #expect(MissingDurations.fill(blocks).map(\.duration) == [33, 34, 33, 33])
+        let reordered = [0, 30, 10, 20].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: $0 == 0) }
+        #expect(MissingDurations.fill(reordered).map(\.duration) == [10, 10, 10, 10])
+        let tie = [0, 40, 81].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: true) }
+        #expect(MissingDurations.fill(tie).map(\.duration) == [40, 41, 40])
+        // Known durations are kept.
+        let known = [SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true)]
+        #expect(MissingDurations.fill(known) == known)
+    }
+
+    /// Opus in Matroska: 2.5 ms packets (120 samples at 48 kHz) stored on the millisecond clock, which FFmpeg's
+    /// muxer rounds half a millisecond either way (2.5 -> 3, 7.5 -> 8): laid end to end on the sample clock.
+    @Test func opusPacketsLieEndToEndOnTheSampleClock() throws {
+        let stored: [Int64] = [0, 3, 5, 8, 10]
+        let list = stored.map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: true) }
+        let packets = stored.indices.map { OpusSampleClock.Packet(samples: 120, discard: $0 == 4 ? 50 : 0) }
+        let t = try #require(
+            OpusSampleClock.timeline(list, packets: packets, preSkip: 312, codecDelay: 0, timeBase: Rational(1, 1000)))
+        #expect(t.timeBase == Rational(1, 48000))
+        #expect(t.samples.map(\.pts) == [0, 120, 240, 360, 480])
+        #expect(t.samples.map(\.duration) == [120, 120, 120, 120, 120])
+        #expect(t.skipStart == 312 && t.skipEnd == 50)
+        // 600 samples decoded, 312 pre-skipped, 50 discarded: 238 presented.
+        #expect(t.presentedRange()?.duration == Rational(600 - 312 - 50, 48000))
+    }
+
+    /// FFmpeg's Matroska demuxer moves each block back by the CodecDelay rounded to the millisecond (312
+    /// samples = 6.5 ms -> 7 ms): the sample clock puts the first sample at -312 exactly. A block 40 ms after
+    /// where the samples before it end is a real hole: it starts anew there.
+    @Test func codecDelayRoundingIsUndoneAndRealHolesKept() throws {
+        let stored: [Int64] = [-7, 13, 73]
+        let list = stored.map { SampleTiming(dts: $0, pts: $0, duration: 20, isSync: true) }
+        let packets = stored.map { _ in OpusSampleClock.Packet(samples: 960, discard: 0) }
+        let t = try #require(
+            OpusSampleClock.timeline(list, packets: packets, preSkip: 312, codecDelay: 312, timeBase: Rational(1, 1000))
+        )
+        #expect(t.samples.map(\.pts) == [-312, 648, 73 * 48 + 24])
+        // A packet whose TOC byte cannot be read leaves the millisecond timeline as it was.
+        var unknown = packets
+        unknown[1].samples = nil
+        #expect(
+            OpusSampleClock.timeline(list, packets: unknown, preSkip: 312, codecDelay: 312, timeBase: Rational(1, 1000))
+                == nil)
+    }
+
+    /// Vorbis in Ogg: FFmpeg gives the first packet a quarter block (128 samples) that decodes to nothing; the
+    /// last granule counts from the first real sample, so it equals the sum of FFmpeg's durations (3052 here).
+    /// libvorbis's clock: that packet hidden, the first real sample at 0, the end 128 samples later than FFmpeg's.
+    @Test func vorbisFirstPacketIsNotPresented() throws {
+        let durations: [Int64] = [128, 576, 1024, 1024, 300]
+        var at: Int64 = 0
+        let samples = durations.map { d -> SampleTiming in
+            defer { at += d }
+            return SampleTiming(dts: at, pts: at, duration: d, isSync: true)
+        }
+        let t = VorbisInOgg.timeline(TrackTimeline(timeBase: Rational(1, 44100), samples: samples))
+        #expect(t.samples.first?.pts == -128 && t.skipStart == 128)
+        let range = try #require(t.presentedRange())
+        #expect(range.start == .zero)
+        // The last granule's 128 + 576 + 1024 + 1024 + 300 samples, all presented.
+        #expect(range.duration == Rational(3052, 44100))
+        // A stream that already says its start skip is left alone.
+        var signalled = TrackTimeline(timeBase: Rational(1, 44100), samples: samples)
+        signalled.skipStart = 128
+        #expect(VorbisInOgg.timeline(signalled).samples == samples)
+    }
+
+    /// An MP3 whose LAME header says 576 + 529 = 1105 samples of delay and 300 of padding (FFmpeg's skip
+    /// samples), in 1152-sample frames at 44.1 kHz on the sample clock: one edit from sample 1105, 3 x 1152 -
+    /// 1105 - 300 long.
+    @Test func lameHeaderIsReadAsAnEdit() throws {
+        let samples = (0..<3).map {
+            SampleTiming(dts: Int64($0) * 1152, pts: Int64($0) * 1152, duration: 1152, isSync: true)
+        }
+        let t = LAMEGapless.timeline(
+            TrackTimeline(timeBase: Rational(1, 44100), samples: samples, skipStart: 1105, skipEnd: 300))
+        #expect(t.edits == [Edit(mediaTime: 1105, duration: Rational(3 * 1152 - 1105 - 300, 44100))])
+        #expect(t.skipStart == 0 && t.skipEnd == 0 && t.primingMethod == "LAME header")
+        #expect(t.presentedRange()?.signalledDelay == 1105)
+        // No delay said: unchanged.
+        #expect(LAMEGapless.timeline(TrackTimeline(timeBase: Rational(1, 44100), samples: samples)).edits == nil)
+    }
+
+    /// iTunSMPB with Apple's 2112 samples of priming and 44100 of length, on an AAC track counting samples
+    /// (timescale 44100): one edit from 2112, 1 s long; figures that claim more than the track holds are not
+    /// believed, and a track with its own media edit keeps it.
+    @Test func iTunSMPBIsReadAsTheEditItDescribes() throws {
+        let frames = (0..<46).map {
+            SampleTiming(dts: Int64($0) * 1024, pts: Int64($0) * 1024, duration: 1024, isSync: true)
+        }
+        let t = TrackTimeline(timeBase: Rational(1, 44100), samples: frames)
+        let signalled = try #require(ITunesGaplessEdit.timeline(t, priming: 2112, length: 44100, rate: 44100))
+        #expect(signalled.edits == [Edit(mediaTime: 2112, duration: Rational(1))])
+        #expect(signalled.primingMethod == "iTunSMPB")
+        // 46 x 1024 = 47104 samples: 2112 + 45000 would run past them.
+        #expect(ITunesGaplessEdit.timeline(t, priming: 2112, length: 45000, rate: 44100) == nil)
+        var edited = t
+        edited.edits = [Edit(mediaTime: 1024, duration: Rational(1))]
+        #expect(ITunesGaplessEdit.timeline(edited, priming: 2112, length: 44100, rate: 44100) == nil)
+        // On a 90 kHz clock a sample is not a whole tick: no edit.
+        #expect(
+            ITunesGaplessEdit.timeline(
+                TrackTimeline(timeBase: Rational(1, 90000), samples: frames), priming: 2112, length: 100, rate: 44100)
+                == nil)
+    }
+
+    /// MPEG-TS starts at its PCR (here 1.4 s on the 90 kHz clock): the earliest audio or video start becomes 0
+    /// and every track moves by whole ticks of its own clock; a subtitle track does not choose the origin.
+    @Test func clockThatStartsAnywhereIsRebasedToTheEarliestTrack() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 90000),
+            samples: (0..<3).map {
+                SampleTiming(
+                    dts: 126_000 + 3000 * Int64($0), pts: 129_000 + 3000 * Int64($0), duration: 3000, isSync: $0 == 0)
+            })
+        let audio = TrackTimeline(
+            timeBase: Rational(1, 90000),
+            samples: (0..<3).map {
+                SampleTiming(
+                    dts: 126_000 + 1920 * Int64($0), pts: 126_000 + 1920 * Int64($0), duration: 1920, isSync: true)
+            })
+        let text = TrackTimeline(
+            timeBase: Rational(1, 1000), samples: [SampleTiming(dts: 1000, pts: 1000, duration: 500, isSync: true)])
+        let (out, origin) = ClockOrigin.rebased([0: video, 1: audio, 2: text], tracks: [0, 1])
+        #expect(origin == Rational(126_000, 90000))
+        #expect(out[1]?.samples.first?.pts == 0)
+        #expect(out[0]?.samples.first?.pts == 3000 && out[0]?.samples.first?.dts == 0)
+        // 1.4 s on the millisecond clock: 1000 - 1400.
+        #expect(out[2]?.samples.first?.pts == -400)
+        let (same, none) = ClockOrigin.rebased([1: out[1]!], tracks: [1])
+        #expect(none == nil && same[1]?.samples == out[1]?.samples)
+    }
+
+    /// What FFmpeg's demuxer said, made into the timeline every container starts from: MPEG-PS's missing
+    /// presentation times on the grid, Matroska's missing decode times from the presentation order, missing
+    /// durations, and Opus's CodecDelay (312 samples at 48 kHz on the millisecond clock: 6.5 -> 7 ms) as the
+    /// start skip.
+    @Test func scannedPacketsBecomeATimeline() {
+        var mkv = ScannedTimeline(
+            timeBase: Rational(1, 1000),
+            samples: [0, 100, 33, 67].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: $0 == 0) })
+        mkv.missingDecode = true
+        let video = mkv.timeline()
+        // Presentation order 0, 33, 67, 100; decoded third, the block shown at 33 is decoded at 67 - delay, so
+        // the delay is 34 and the decode times are the sorted presentation times less 34.
+        #expect(video.samples.map(\.dts) == [-34, -1, 33, 66])
+        #expect(video.samples.map(\.duration) == [33, 33, 34, 33])
+        let opus = ScannedTimeline(
+            timeBase: Rational(1, 1000), samples: [SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true)])
+        #expect(opus.timeline(codecDelay: 312, sampleRate: 48000).skipStart == 7)
+        #expect(opus.timeline().skipStart == 0)
+    }
+}
