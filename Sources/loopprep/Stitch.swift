@@ -173,18 +173,24 @@ struct Stitch: AsyncParsableCommand {
             try refuse(["loopprep: error: \(MediaError.describe(error))"], status: .findings)
         }
         var result = StitchReport(output: dryRun ? nil : output, timeline: timeline)
+        // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
+        var plan: StitchRenderPlan?
+        do { plan = try Stitcher.plan(prepared, timeline: timeline, normalize: normalize, codec: codec) } catch {
+            result.error = MediaError.whileWriting(error)
+        }
         // Said before anything is written: a clip that cannot be copied is re-encoded whole.
-        result.reencoded = Stitcher.reencodedWhole(prepared, normalize: normalize).map { i in
+        result.reencoded = (plan?.reencodedWhole ?? []).map { i in
             "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another encoder, or other settings), so its frames cannot be copied beside them"
         }
         // A WebM is meant for browsers: its findings are the web target's.
         let outputOptions = AnalysisOptions(
             target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple)
-        if !dryRun, let output {
+        if !dryRun, let output, let plan {
             do {
                 let bar = Progress(total: 0, label: "stitching")
                 let facts = try Stitcher.write(
-                    prepared, timeline: timeline, to: output, temporaries: temporaries, normalize: normalize,
+                    prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
+                    normalize: normalize,
                     audioCurve: audioCurve, codec: codec
                 ) { done, total in
                     bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")

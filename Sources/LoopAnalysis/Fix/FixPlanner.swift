@@ -453,18 +453,8 @@ public enum FixPlanner {
     /// `alsoCounting`: timescales the output will use besides the cuts' own (a converted file's audio counts in
     /// samples).
     public static func movieTimescale(_ cuts: [TrackCut], alsoCounting extra: [Int64] = []) -> Int64 {
-        let scales = (cuts.map { $0.timeBase.denominator / max($0.timeBase.numerator, 1) } + extra).filter { $0 > 0 }
-        var l: Int64 = 1
-        for s in scales {
-            let g = gcd(l, s)
-            let (next, overflow) = (l / g).multipliedReportingOverflow(by: s)
-            if overflow || next > Int64(Int32.max) {
-                return cuts.compactMap { $0.sampleRate.map(Int64.init) }.max() ?? 1000
-            }
-            l = next
-        }
-        return max(l, 1)
+        let scales = cuts.map { $0.timeBase.denominator / max($0.timeBase.numerator, 1) } + extra
+        return MovieTimescale.common(scales, fallback: cuts.compactMap { $0.sampleRate.map(Int64.init) }.max() ?? 1000)
     }
 
-    public static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
 }

@@ -1,3 +1,5 @@
+import LoopAnalysis
+
 /// H.264 byte formats: the avcC record (ISO 14496-15) and Annex B streams. Pure byte work, for smart
 /// rendering: re-encoded frames get their own SPS/PPS ids, and both sets live in one avcC.
 struct AVCConfig: Equatable {
@@ -50,4 +52,12 @@ struct AVCConfig: Equatable {
         return bits.ue()
     }
 
+}
+
+extension AVCConfig {
+    /// Its SPS and PPS as values, with their ids.
+    var parameterSets: [ParameterSet] {
+        sps.map { ParameterSet(kind: .sequence, id: Self.spsID($0), bytes: $0) }
+            + pps.map { ParameterSet(kind: .picture, id: Self.ppsID($0), bytes: $0) }
+    }
 }

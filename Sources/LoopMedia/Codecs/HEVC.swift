@@ -1,3 +1,5 @@
+import LoopAnalysis
+
 /// HEVC byte formats, for smart rendering: the hvcC record (ISO 14496-15), and the parameter set ids of an
 /// encoder's stream rewritten so its VPS, SPS and PPS can sit beside a source's in one hvcC (x265 always
 /// writes id 0, which the source uses too). A slice names its PPS in an Exp-Golomb code near its start, so a
@@ -470,5 +472,14 @@ extension HEVCConfig {
             for u in other.units(type) { if let id = HEVC.ids(u)?.own, let m = mine[id], m != u { return true } }
         }
         return false
+    }
+}
+
+extension HEVCConfig {
+    /// Its VPS, SPS and PPS as values, with their ids.
+    var parameterSets: [ParameterSet] {
+        [(UInt8(32), ParameterSet.Kind.video), (33, .sequence), (34, .picture)].flatMap { type, kind in
+            units(type).map { ParameterSet(kind: kind, id: HEVC.ids($0)?.own, bytes: $0) }
+        }
     }
 }

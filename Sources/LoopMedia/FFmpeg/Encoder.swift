@@ -11,6 +11,7 @@ public final class AudioEncoder {
     private var sent: Int64 = 0
 
     public var frameSize: Int { context.pointee.frame_size > 0 ? Int(context.pointee.frame_size) : 1024 }
+    public var channelCount: Int { Int(context.pointee.ch_layout.nb_channels) }
     /// The clock of the packets it gives (1 / sample rate).
     var timeBase: Rational { Rational(1, Int64(max(context.pointee.sample_rate, 1))) }
     /// Encoder delay in samples (AAC priming), signalled by the edit list.

@@ -109,6 +109,29 @@ public final class OutputFile {
         par.pointee.extradata_size = Int32(bytes.count)
     }
 
+    /// Chapters, each [start, end) in ticks of `timeBase` with a title, in order (before the header).
+    func setChapters(_ chapters: [(start: Int64, end: Int64, title: String)], timeBase: Rational) throws {
+        guard !chapters.isEmpty else { return }
+        guard
+            let array = av_calloc(chapters.count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.size)?
+                .assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self)
+        else { throw MediaError("add chapters", code: lp_error_enomem) }
+        // The context owns the array from here, and each chapter as it is counted in nb_chapters.
+        context.pointee.chapters = array
+        for (i, entry) in chapters.enumerated() {
+            guard let chapter = av_mallocz(MemoryLayout<AVChapter>.size)?.assumingMemoryBound(to: AVChapter.self) else {
+                throw MediaError("add chapters", code: lp_error_enomem)
+            }
+            chapter.pointee.id = Int64(i + 1)
+            chapter.pointee.time_base = timeBase.avRational
+            chapter.pointee.start = entry.start
+            chapter.pointee.end = entry.end
+            av_dict_set(&chapter.pointee.metadata, "title", entry.title, 0)
+            array[i] = chapter
+            context.pointee.nb_chapters = UInt32(i + 1)
+        }
+    }
+
     public func copyMetadata(from input: InputFile) {
         av_dict_copy(&context.pointee.metadata, input.context.pointee.metadata, 0)
     }

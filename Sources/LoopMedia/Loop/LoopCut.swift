@@ -15,7 +15,9 @@ public enum LoopCut {
                 let clip = try Stitcher.prepare(path, in: loop.start, out: loop.end)
                 let timeline = try Stitcher.timeline(
                     [clip], transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true)
-                _ = try Stitcher.write([clip], timeline: timeline, to: destination, temporaries: temporaries)
+                let plan = try Stitcher.plan([clip], timeline: timeline)
+                _ = try Stitcher.write(
+                    [clip], timeline: timeline, plan: plan, to: destination, temporaries: temporaries)
             } catch {
                 return FileReport(
                     path: path, facts: nil,

@@ -10,23 +10,17 @@ struct HEVCRenumbering {
     let slices: HEVCSliceContext
     let ppsID: Int
 
-    init(encoderSets: [[UInt8]], taken config: HEVCConfig) throws {
+    /// `ids`: the ones the render plan gave this encoder's sets (StitchRenderPlan.hevcGroups).
+    init(encoderSets: [[UInt8]], ids: HEVCSetIDs) throws {
         guard let vps = encoderSets.first(where: { HEVC.type($0) == 32 }),
             let sps = encoderSets.first(where: { HEVC.type($0) == 33 }),
             let pps = encoderSets.first(where: { HEVC.type($0) == 34 })
         else {
             throw MediaError("encode", reason: "the HEVC encoder gave no VPS, SPS and PPS")
         }
-        func free(_ type: UInt8, below limit: Int) throws -> Int {
-            let used = Set(config.units(type).compactMap { HEVC.ids($0)?.own })
-            guard let id = (0..<limit).first(where: { !used.contains($0) }) else {
-                throw MediaError("stitch", reason: "too many re-encoded runs: HEVC has no more parameter set ids")
-            }
-            return id
-        }
-        let v = try free(32, below: 16)
-        let s = try free(33, below: 16)
-        let p = try free(34, below: 64)
+        let v = ids.video
+        let s = ids.sequence
+        let p = ids.picture
         original = [vps, sps, pps]
         units = [
             try HEVC.renumber(vps, own: v, refers: nil), try HEVC.renumber(sps, own: s, refers: v),

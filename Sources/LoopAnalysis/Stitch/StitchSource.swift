@@ -1,0 +1,119 @@
+/// A clip as stitch copies and renders it: cut to its shortest track as fix would, its presented frames in
+/// order between the in and out points, its audio cut to the same span.
+public struct StitchSource: Sendable, Equatable {
+    public var path: String
+    public var video: TrackCut
+    /// Every audio track's cut, in track order (a second language, commentary).
+    public var audio: [TrackCut]
+    /// Presented frames in presentation order (pts on the video's timeline; a re-timed first frame included),
+    /// between the in and out points.
+    public var frames: [SampleTiming]
+    /// All the cut's presented frames: keyframes before an in point are found here.
+    public var allFrames: [SampleTiming]
+    /// Index in `allFrames` of `frames[0]` (the in point).
+    public var inOffset: Int
+    /// An out point removed frames at the end: the copy must stop at a safe cut.
+    public var trimmedEnd: Bool
+    /// One frame, in ticks of the video's timeline.
+    public var frameTicks: Int64
+    /// The clock of the video's packets (the timeline's, for video).
+    public var timeBase: Rational
+    public var frameRate: Rational
+
+    public var frameCount: Int { frames.count }
+    /// Whether copying the clip's cut would keep frames it does not present (references of its last frames).
+    public var framesAfterEnd: Bool { video.last - video.first + 1 > allFrames.count }
+
+    public init(
+        path: String, video: TrackCut, audio: [TrackCut], frames: [SampleTiming], allFrames: [SampleTiming],
+        inOffset: Int, trimmedEnd: Bool, frameTicks: Int64, timeBase: Rational, frameRate: Rational
+    ) {
+        self.path = path
+        self.video = video
+        self.audio = audio
+        self.frames = frames
+        self.allFrames = allFrames
+        self.inOffset = inOffset
+        self.trimmedEnd = trimmedEnd
+        self.frameTicks = frameTicks
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+    }
+
+    /// The clip's fix plan, its video timeline and frame rate made into a source. `in`/`out`: seconds into the
+    /// clip (after its cut), rounded to frames. `normalize`: the clip is re-encoded to the output's frame rate,
+    /// so its own may vary; otherwise a variable frame rate is refused.
+    public static func make(
+        path: String, plan: FixPlan, video timeline: TrackTimeline, frameRate fps: Rational,
+        in inPoint: Rational? = nil,
+        out outPoint: Rational? = nil, normalize: Bool = false
+    ) throws -> StitchSource {
+        guard let video = plan.tracks.first(where: { $0.kind == .video }) else { throw PlanError("no video track") }
+        let end = Rational(video.mediaStart) + video.duration / video.timeBase
+        var frames = timeline.samples.filter {
+            !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end
+        }
+        .sorted { $0.pts < $1.pts }
+        if let retimed = video.retimedFirstPts, !frames.isEmpty { frames[0].pts = retimed }
+        // Constant frame rate, allowing one tick of rounding (Matroska's milliseconds give 33/34 ms at 30 fps).
+        // A first frame the cut starts inside (after hidden priming) is shorter: that is the cut, not the rate.
+        let steps = zip(frames, frames.dropFirst()).map { $1.pts - $0.pts }.dropFirst(
+            video.retimedFirstPts == nil ? 0 : 1)
+        let step = TrackTimeline(timeBase: Rational(1), samples: frames).nominalDuration ?? frames.first?.duration ?? 0
+        let shortest = steps.min() ?? step
+        let longest = steps.max() ?? step
+        guard step > 0, normalize || longest - shortest <= 1 else {
+            throw PlanError(
+                "variable frame timing (frames of \(Figures.ms(Rational(shortest) * video.timeBase)) to "
+                    + "\(Figures.ms(Rational(longest) * video.timeBase))); stitch copies constant frame rate clips "
+                    + "only: --normalize maps it to the first clip's rate")
+        }
+        // In and out points, on the frame grid.
+        let first = inPoint.map { Int(($0 * fps).rounded) } ?? 0
+        let last = outPoint.map { min(Int(($0 * fps).rounded), frames.count) } ?? frames.count
+        guard first >= 0, first < last else {
+            throw PlanError("the in and out points leave no frame (the clip has \(frames.count))")
+        }
+        let audio = plan.tracks.filter { $0.kind == .audio }.map { cut -> TrackCut in
+            guard let rate = cut.sampleRate, first > 0 || last < frames.count else { return cut }
+            var a = cut
+            let perSample = Rational(1, Int64(rate)) / a.timeBase
+            a.mediaStart += (Rational(Int64(first)) / fps * Int64(rate) * perSample).rounded
+            a.duration = Rational(Int64(last - first)) / fps
+            return a
+        }
+        return StitchSource(
+            path: path, video: video, audio: audio, frames: Array(frames[first..<last]), allFrames: frames,
+            inOffset: first, trimmedEnd: last < frames.count, frameTicks: step, timeBase: video.timeBase,
+            frameRate: fps)
+    }
+
+    /// The clip's length in frames of `rate` (the output's), to the nearest frame.
+    public func outputFrames(rate: Rational) -> Int {
+        Int((Rational(Int64(frameCount)) / frameRate * rate).rounded)
+    }
+
+    /// Decode time of the keyframe at or before presented frame `k` (which may lie before an in point).
+    public func keyframeDts(atOrBefore k: Int) -> Int64 {
+        let want = frames[min(k, frames.count - 1)].pts
+        let key = allFrames.filter { $0.isSync && $0.pts <= want }.max { $0.pts < $1.pts } ?? allFrames[0]
+        return key.dts
+    }
+
+    /// Positions c > start where the frames presented in [start, c) are the first c - start frames in decode
+    /// order, with the decode time of the first frame after them.
+    public func safeCuts(from start: Int) -> [(index: Int, dts: Int64)] {
+        // Over every frame of the cut, not just those between the in and out points: a frame after the out
+        // point can come first in decode order (a P-frame before the B-frames that lean on it).
+        let later = Array(allFrames[(start + inOffset)...])
+        let byDecode = later.indices.sorted { later[$0].dts < later[$1].dts }
+        var out: [(Int, Int64)] = []
+        var highest = -1
+        for (n, presented) in byDecode.enumerated() {
+            highest = max(highest, presented)
+            // After n+1 frames in decode order, the presented ones are exactly 0...n.
+            if highest == n, n + 1 < later.count { out.append((start + n + 1, later[byDecode[n + 1]].dts)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,150 @@
+import CFFmpeg
+import Foundation
+import LoopAnalysis
+
+/// A clip made ready for stitching: probed once, cut to its shortest track as fix would (StitchSource), with
+/// what copying its frames beside other clips' needs (decoder configuration, pixel format) and the timelines
+/// its packets are read on.
+public struct PreparedClip: Sendable {
+    public let source: StitchSource
+    public let facts: ClipFacts
+    /// H.264's or HEVC's decoder configuration (avcC, hvcC), where the clip has one.
+    let avcc: AVCConfig?
+    let hvcc: HEVCConfig?
+    /// What the decoder outputs (MP4 headers do not say without reading frames).
+    let pixelFormat: Int32
+    /// The probe's timelines, for the packet reader's retiming (empty for MP4/MOV, whose packets have them).
+    let timelines: [Int: TrackTimeline]
+
+    public var path: String { source.path }
+    /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
+    var isISO: Bool { facts.moovBeforeMdat != nil }
+    public var frameCount: Int { source.frameCount }
+
+    /// The configuration's parameter sets as values (what the render plan merges and numbers).
+    var parameterSets: [ParameterSet]? { avcc?.parameterSets ?? hvcc?.parameterSets }
+}
+
+extension Stitcher {
+    /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
+    /// `normalize`: the clip is re-encoded to the output's frame rate, so its own may vary.
+    public static func prepare(
+        _ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false
+    ) throws -> PreparedClip {
+        let probe = try Probe.probe(path)
+        let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
+        guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index]
+        else {
+            throw MediaError("stitch", reason: "no video track")
+        }
+        let source = try planned {
+            try StitchSource.make(
+                path: path, plan: plan, video: timeline, frameRate: probe.facts.mainVideo?.frameRate ?? Rational(30),
+                in: inPoint, out: outPoint, normalize: normalize)
+        }
+        guard let input = probe.input else {
+            throw MediaError("stitch", reason: "the clip was probed without its input")
+        }
+        let extradata = input.extradata(video.index)
+        return PreparedClip(
+            source: source, facts: probe.facts, avcc: video.codec == "h264" ? extradata.flatMap { AVCConfig($0) } : nil,
+            hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil,
+            pixelFormat: try firstFrameFormat(input, stream: video.index),
+            timelines: probe.facts.moovBeforeMdat != nil ? [:] : probe.timelines)
+    }
+
+    /// A plan's refusal in the media layer's words (the operation named, as every MediaError does).
+    static func planned<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as PlanError { throw MediaError("stitch", reason: error.reason) }
+    }
+
+    /// Decodes up to the first frame of a stream to learn its pixel format.
+    static func firstFrameFormat(_ input: InputFile, stream: Int) throws -> Int32 {
+        let decoder = try Decoder(input, stream: stream)
+        let packet = try Packet()
+        let frame = try Frame()
+        var format: Int32?
+        while format == nil, try input.read(into: packet) {
+            guard packet.streamIndex == stream else { continue }
+            try decoder.decode(packet, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
+        }
+        if format == nil {
+            try decoder.decode(nil, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
+        }
+        guard let format else { throw MediaError("decode", reason: "no video frame decodes") }
+        return format
+    }
+
+    /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
+    /// rotation (which it does not turn) and an encodable first clip matter.
+    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String]
+    {
+        // Every audio track is stitched as its own stream, so the clips must agree on them, track for track.
+        var extraAudio: [String] = []
+        if let first = clips.first {
+            let a0 = first.facts.audioTracks
+            // The joins are laid on one sample grid: every track at the first one's rate.
+            if let rate = a0.first?.sampleRate, let other = a0.first(where: { $0.sampleRate != rate }) {
+                extraAudio.append(
+                    "\(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) Hz); stitch needs one rate for all of them"
+                )
+            }
+            for clip in clips.dropFirst() {
+                let a = clip.facts.audioTracks
+                guard a.count == a0.count else {
+                    extraAudio.append(
+                        "\(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \(a0.count)"
+                    )
+                    continue
+                }
+                for (k, (x, y)) in zip(a0, a).enumerated() where x.language != y.language && a0.count > 1 {
+                    extraAudio.append(
+                        "\(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \(first.path) has \(x.language ?? "none")"
+                    )
+                }
+            }
+        }
+        if normalizing {
+            var out = extraAudio
+            if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
+                out.append(
+                    "\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8, VP9 and AV1; put one of those first"
+                )
+            }
+            let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
+            for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
+                out.append(
+                    "\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
+            }
+            return out
+        }
+        guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
+        var out: [String] = extraAudio
+        for clip in clips.dropFirst() {
+            guard let v = clip.facts.mainVideo else {
+                out.append("\(clip.path) has no video")
+                continue
+            }
+            func differ(_ what: String, _ a: String, _ b: String) {
+                if a != b { out.append("\(clip.path): \(what) \(b), where \(first.path) has \(a)") }
+            }
+            differ("codec", v0.codec, v.codec)
+            differ("size", "\(v0.width ?? 0)x\(v0.height ?? 0)", "\(v.width ?? 0)x\(v.height ?? 0)")
+            differ(
+                "pixel format", TransitionGraph.formatName(first.pixelFormat),
+                TransitionGraph.formatName(clip.pixelFormat))
+            differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
+            differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
+            for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
+                let track = k == 0 ? "" : " (audio track \(k + 1))"
+                differ("audio\(track)", a0.codec, a.codec)
+                differ("sample rate\(track)", "\(a0.sampleRate ?? 0)", "\(a.sampleRate ?? 0)")
+                differ("channels\(track)", "\(a0.channels ?? 0)", "\(a.channels ?? 0)")
+            }
+            if first.facts.audioTracks.isEmpty != clip.facts.audioTracks.isEmpty {
+                differ("audio", first.facts.mainAudio?.codec ?? "none", clip.facts.mainAudio?.codec ?? "none")
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import LoopAnalysis
+
+/// Executes a render plan: the output's streams, chapters and decoder configuration, then run by run either a
+/// clip's copied body or re-encoded frames, and each clip's audio into one continuous stream per track.
+final class StitchWriter {
+    let clips: [PreparedClip]
+    let plan: StitchRenderPlan
+    let geometry: StitchGeometry
+    let output: OutputFile
+    let settings: ClipSettings
+    let configuration: StitchConfiguration
+    /// One continuous audio stream per audio track of the clips.
+    var lanes: [AudioLane] = []
+    let videoOut = 0
+    /// WebM or Matroska output (no edit lists: everything written is presented).
+    let matroska: Bool
+    let normalize: Bool
+    /// --normalize: every frame fitted to the first clip's size and pixel format.
+    let fitter: FrameFitter
+    var progress: (@Sendable (Int, Int) -> Void)?
+    /// The first video presentation time written (output ticks), for the edit list.
+    var firstVideoPts: Int64?
+    /// The last video decode time written (output ticks).
+    var lastVideoDts: Int64?
+
+    var timeline: StitchTimeline { geometry.timeline }
+    var clockBase: Rational { plan.clock.timeBase }
+
+    /// `format`: FFmpeg's muxer for the output (`path` is a temporary). `codec` (with `normalize`): encode the
+    /// output in another codec than the first clip's.
+    init(
+        clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, path: String, format: String,
+        normalize: Bool, audioCurve: FadeCurve, transcoding: String?
+    ) throws {
+        self.clips = clips
+        self.plan = plan
+        self.normalize = normalize
+        geometry = StitchGeometry(sources: clips.map(\.source), timeline: timeline, normalize: normalize)
+        settings = ClipSettings(clips, transcoding: transcoding)
+        let v0 = clips[0].facts.mainVideo
+        fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
+        matroska = ["webm", "matroska"].contains(format)
+        output = try OutputFile(path: path, format: format)
+        let first = clips[0]
+        let input = try settings.input(0)
+        // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
+        _ = try output.addStream(copying: input, stream: first.source.video.index, keepTag: first.isISO && !matroska)
+        // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
+        output.setPixelFormat(first.pixelFormat, stream: videoOut)
+        output.setTimeBase(plan.clock.timeBase, stream: videoOut)
+        for (k, a) in first.source.audio.enumerated() {
+            let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
+            let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
+            try encoder.configure(output, stream: out)
+            let mixer = AudioMixer(timeline: timeline, channels: encoder.channelCount, curve: audioCurve)
+            lanes.append(AudioLane(track: k, out: out, encoder: encoder, mixer: mixer))
+        }
+        configuration = try StitchConfiguration(plan, settings: settings)
+        if transcoding != nil {
+            // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the muxer
+            // turns them and the packets into avcC or hvcC and lengths).
+            try settings.encoder(0, id: 0).configure(output, stream: videoOut)
+        }
+        // A chapter per clip, named after its file, on the video clock.
+        try output.setChapters(
+            timeline.clips.map {
+                (
+                    Int64($0.span.startFrame) * plan.clock.frameTicks, Int64($0.span.endFrame) * plan.clock.frameTicks,
+                    ($0.path as NSString).lastPathComponent
+                )
+            }, timeBase: plan.clock.timeBase)
+    }
+
+    func run() throws {
+        if let extradata = configuration.extradata { try output.setExtradata(extradata, stream: videoOut) }
+        output.copyMetadata(from: try settings.input(0))
+        var header = ["avoid_negative_ts": "disabled"]
+        if !matroska {
+            header["movie_timescale"] = String(plan.movieTimescale)
+            header["use_editlist"] = "1"
+        }
+        try output.writeHeader(options: header)
+        var mixed = Set<Int>()
+        for (index, run) in plan.runs.enumerated() {
+            progress?(index, plan.runs.count)
+            switch run {
+            case .copy(let c):
+                try copyBody(c)
+                // Audio follows the video clip by clip, so the muxer's interleaving buffer stays about a clip long.
+                for earlier in 0...c where !mixed.contains(earlier) {
+                    try mixAudio(earlier)
+                    mixed.insert(earlier)
+                }
+            case .render(let render):
+                try self.render(render, encoding: configuration.runs[index] ?? RunEncoding())
+            }
+        }
+        for c in clips.indices where !mixed.contains(c) { try mixAudio(c) }
+        for lane in lanes {
+            try lane.mixer.finish { try lane.encoder.encode($0) { try write(lane, $0) } }
+            try lane.encoder.finish { try write(lane, $0) }
+        }
+        try output.finish(presenting: timeline.duration)
+    }
+
+    /// Clip `c`'s packets whose frames are presented in its body, placed on the output clock.
+    func copyBody(_ c: Int) throws {
+        guard let body = plan.bodies[c] else { return }
+        let clip = clips[c]
+        let reader = try PacketReader(
+            path: clip.path, windows: [PacketWindow(clip.source.video, from: body.fromDts, through: body.throughDts)],
+            timelines: clip.timelines)
+        let grid = geometry.onGrid(c)
+        while let read = try reader.next() {
+            // An open GOP's keyframe (HEVC CRA) has leading pictures, decoded after it but shown before it:
+            // those frames are drawn by the run before the body, and no later frame may lean on them (RASL).
+            if read.pts < clip.source.frames[body.start].pts { continue }
+            let packet = read.packet
+            packet.pts = geometry.place(c, read.pts)
+            packet.dts = geometry.place(c, read.dts)
+            if grid { packet.duration = plan.clock.frameTicks }
+            if firstVideoPts == nil { firstVideoPts = packet.pts }
+            lastVideoDts = packet.dts
+            try output.write(packet, stream: videoOut, timeBase: grid ? clockBase : clip.source.timeBase)
+        }
+        // The plan placed the next run's decode times after this body's last: it must have ended there.
+        guard lastVideoDts == body.lastDts else {
+            throw MediaError(
+                "stitch",
+                reason: "\(clip.path): the copied frames ended at decode time \(lastVideoDts ?? 0), not at the planned "
+                    + "\(body.lastDts)")
+        }
+    }
+
+    /// Exact edits for the finalizer, from where the muxer put the first samples.
+    func edits() throws -> [Int: ISOEditor.TrackEdit] {
+        let path = output.path
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let layout = try ISOFile.read(path: path, fileSize: size), let video = layout.tracks[videoOut + 1],
+            let first = video.timeline.samples.first, let firstPts = firstVideoPts
+        else {
+            throw MediaError("finalize", reason: "cannot read the muxed file back")
+        }
+        let ts = plan.movieTimescale
+        var edits = [
+            videoOut + 1: ISOEditor.TrackEdit(
+                mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)
+        ]
+        for lane in lanes {
+            guard let audio = layout.tracks[lane.out + 1], let a0 = audio.timeline.samples.first,
+                let apts = lane.firstPts,
+                let rate = timeline.sampleRate, let samples = timeline.samples
+            else { continue }
+            edits[lane.out + 1] = ISOEditor.TrackEdit(
+                mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
+                lastSampleDuration: lane.lastDuration)
+        }
+        return edits
+    }
+}

@@ -1,0 +1,122 @@
+import CFFmpeg
+import LoopAnalysis
+
+/// Re-encodes one run of the plan: decodes what its items need (one frame source per clip, from the keyframe
+/// before its first frame), blends where two clips meet, encodes in output order and writes each packet as it
+/// comes, at the plan's decode time.
+extension StitchWriter {
+    func render(_ run: StitchRenderPlan.Render, encoding: RunEncoding) throws {
+        let encoder = try settings.encoder(run.leadClip, id: encoding.id)
+        guard
+            settings.transcoding != nil
+                || encoder.parameterSets.sps == encoding.sps && encoder.parameterSets.pps == encoding.pps,
+            encoding.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true
+        else {
+            throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
+        }
+        let codec = settings.transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
+        // H.264 samples are length-prefixed like the copied ones (x264 writes Annex B); HEVC's are renumbered.
+        let h264Length = settings.transcoding == nil && codec == "h264" ? configuration.lengthSize ?? 4 : nil
+        let hevcLength = configuration.lengthSize ?? 4
+        let ticks = plan.clock.frameTicks
+        let frames = RunFrames(writer: self)
+        var failure: Error?
+        func emit(_ p: Packet) {
+            do {
+                var sample = RenderedSegment.Sample(encoded: p, lengthSize: h264Length, decodeDelay: 0, duration: ticks)
+                let k = sample.pts / ticks - Int64(run.firstOutput)
+                guard sample.pts % ticks == 0, k >= 0, k < Int64(run.decodeTimes.count) else {
+                    throw MediaError("encode", reason: "the encoder gave a frame at \(sample.pts), outside its run")
+                }
+                sample.dts = run.decodeTimes[Int(k)]
+                if let hevc = encoding.hevc {
+                    sample.data = try hevc.sample(p.withBytes { Array($0) }, lengthSize: hevcLength)
+                }
+                if firstVideoPts == nil { firstVideoPts = sample.pts }
+                lastVideoDts = sample.dts
+                try output.write(try sample.packet(), stream: videoOut, timeBase: clockBase)
+            } catch { failure = failure ?? error }
+        }
+        for (offset, item) in run.items.enumerated() {
+            let picture: Frame
+            switch item {
+            case .frame(let c, let k):
+                picture = try frames.frame(c, k)
+            case .blend(let from, let into, let j):
+                picture = try frames.blend(from, into, join: j, at: run.firstOutput + offset)
+            }
+            picture.pointer.pointee.pts = Int64(run.firstOutput + offset) * ticks
+            lp_frame_set_key(picture.pointer, offset == 0 ? 1 : 0)
+            try encoder.encode(picture, emit)
+            if let failure { throw failure }
+        }
+        try encoder.encode(nil, emit)
+        if let failure { throw failure }
+    }
+}
+
+/// The decoded frames one run draws from: a frame source per clip, each frame held while a slower clip shows
+/// it again (--normalize), one transition graph per join.
+private final class RunFrames {
+    let writer: StitchWriter
+    var sources: [Int: FrameSource] = [:]
+    var position: [Int: Int] = [:]
+    var held: [Int: Frame] = [:]
+    var graphs: [Int: TransitionGraph] = [:]
+
+    init(writer: StitchWriter) { self.writer = writer }
+
+    /// Output-grid frame `m` of clip `c`, fitted to the output's format with --normalize.
+    func frame(_ c: Int, _ m: Int) throws -> Frame {
+        let frame = try decoded(c, writer.geometry.sourceIndex(c, m))
+        return writer.normalize ? try writer.fitter.fit(frame) : frame
+    }
+
+    /// Join `join`'s picture at output frame `output`: `from` blended into `into`.
+    func blend(
+        _ from: StitchRenderPlan.FrameRef, _ into: StitchRenderPlan.FrameRef, join j: Int, at output: Int
+    ) throws -> Frame {
+        let a = try frame(from.clip, from.index)
+        let b = try frame(into.clip, into.index)
+        let join = writer.timeline.joins[j]
+        let position = output - join.span.startFrame
+        // One graph a window, fed its frame pairs in order.
+        let graph: TransitionGraph
+        if let open = graphs[j], open.position == position {
+            graph = open
+        } else {
+            graph = try TransitionGraph(
+                transition: join.kind.xfade ?? "fade", frames: join.frames, like: a,
+                frameRate: writer.timeline.frameRate, from: position)
+            graphs[j] = graph
+        }
+        return try graph.draw(a, b)
+    }
+
+    /// Presented frame `k` of clip `c`, decoded.
+    private func decoded(_ c: Int, _ k: Int) throws -> Frame {
+        let clip = writer.clips[c]
+        // A slower clip shows a frame more than once (--normalize).
+        if position[c] == k, let frame = held[c] { return frame }
+        // A loop's wrap-around needs the first clip's opening again, after its later frames: start over.
+        if let at = position[c], k < at { sources[c] = nil }
+        position[c] = k
+        let source: FrameSource
+        if let open = sources[c] {
+            source = open
+        } else {
+            let window = PacketWindow(
+                clip.source.video, from: clip.source.keyframeDts(atOrBefore: k), through: clip.source.video.keepThrough)
+            source = try FrameSource(path: clip.path, window: window, timelines: clip.timelines)
+            sources[c] = source
+        }
+        let want = clip.source.frames[k].pts
+        while let f = try source.next() {
+            if let pts = f.pts, pts >= want - clip.source.frameTicks / 2 {
+                held[c] = f
+                return f
+            }
+        }
+        throw MediaError("decode", reason: "\(clip.path): frame \(k) did not decode")
+    }
+}
