@@ -6,10 +6,8 @@ public enum Analyzer {
         EmptyTrackRule(), MovieDurationMismatch(), IrregularAudioDurations(),
     ]
 
-    /// The id for a file that cannot be read at all; produced by the media layer, not by a rule.
-    public static let unreadableID = "unreadable"
-
-    public static var allIDs: [String] { rules.flatMap(\.ids) + [unreadableID] }
+    /// Every id a rule reports, and `unreadable` (what --disable and .loopprep.json may name).
+    public static var allIDs: [String] { (rules.flatMap(\.ids) + [.unreadable]).map(\.rawValue) }
 
     /// A rule's threshold as `.loopprep.json` may set it.
     public struct Threshold: Sendable {
@@ -20,10 +18,10 @@ public enum Analyzer {
 
     /// The rules whose limit a project may set, by id.
     public static let thresholds: [String: Threshold] = [
-        "seam-visual-jump": Threshold(
+        RuleID.seamVisualJump.rawValue: Threshold(
             defaultValue: SeamVisualJump.floor, range: 0...255,
             unit: "mean luma difference of 255 below which the seam is not a cut"),
-        "seam-audio-click": Threshold(
+        RuleID.seamAudioClick.rawValue: Threshold(
             defaultValue: SeamAudioClick.threshold, range: 0...2,
             unit: "jump in full scale above which the seam clicks"),
     ]

@@ -74,14 +74,14 @@ public struct AnalysisOptions: Codable, Sendable, Equatable {
     }
 
     /// A rule's threshold: the configured one, else its default.
-    public func threshold(_ rule: String) -> Double {
-        thresholds?[rule] ?? Analyzer.thresholds[rule]?.defaultValue ?? 0
+    public func threshold(_ rule: RuleID) -> Double {
+        thresholds?[rule.rawValue] ?? Analyzer.thresholds[rule.rawValue]?.defaultValue ?? 0
     }
 }
 
 /// A stutter rule: a pure function of a file's facts.
 public protocol Rule: Sendable {
     /// The ids this rule can report.
-    var ids: [String] { get }
+    var ids: [RuleID] { get }
     func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding]
 }

@@ -26,7 +26,7 @@ public struct FileReport: Codable, Sendable, Equatable {
             path: path, facts: nil,
             findings: [
                 Finding(
-                    rule: Analyzer.unreadableID, severity: .error, message: reason,
+                    rule: .unreadable, severity: .error, message: reason,
                     hint: "check that the file is complete and is a video or audio file")
             ], error: reason)
     }
@@ -109,7 +109,7 @@ public struct Report: Codable, Sendable, Equatable {
             if file.error != nil { summary.unreadable += 1 }
             if file.fix?.status == .failed { fixFailed = true }
             // An unreadable file is counted once, as unreadable, not also as an error.
-            for f in file.findings where f.rule != Analyzer.unreadableID {
+            for f in file.findings where f.ruleID != .unreadable {
                 switch f.severity {
                 case .error: summary.errors += 1
                 case .warning: summary.warnings += 1

@@ -46,6 +46,8 @@ struct Analyze: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var project: ConfigOptions
 
     func validate() throws {
@@ -61,11 +63,11 @@ struct Analyze: AsyncParsableCommand {
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
         let settings = try project.settings(verbose: report.verbose)
-        // --min-loop is typed in decimal; keep it exact to the millisecond.
+        // --min-loop is typed in decimal: exactly what was typed.
         let options = report.applied(
             AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
-            minimumLoopSeconds: minLoop.map { Rational(Int64(($0 * 1000).rounded()), 1000) })
-        let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
+            minimumLoopSeconds: minLoop.flatMap { Rational(decimal: $0) })
+        let items = Inputs.collect(paths).filter { batch.keeps($0) && !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose
         // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
@@ -75,11 +77,11 @@ struct Analyze: AsyncParsableCommand {
         let slim = lines != nil && report.reports.isEmpty && !picture
         let tally = Mutex(Report.Tally())
         let quiet = report.quiet
-        if items.isEmpty && report.shard == nil {
+        if items.isEmpty && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        let results = Batch.run(items, jobs: report.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
+        let results = Batch.run(items, jobs: batch.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
             let (fileOptions, ignored) = settings.options(options, for: item.path)
             var (result, strip) = ClipAnalysis.report(path: item.path, options: fileOptions, picture: picture)
             result.ignoredRules = ignored

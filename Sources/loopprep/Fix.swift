@@ -85,6 +85,8 @@ struct Fix: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var batch: BatchOptions
+
     @OptionGroup var project: ConfigOptions
 
     func validate() throws {
@@ -115,14 +117,14 @@ struct Fix: AsyncParsableCommand {
         let settings = try project.settings(verbose: report.verbose)
         let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: target)
         var fixOptions = FixOptions(
-            assumedPriming: priming, unrollTo: unroll.map { Rational(Int64(($0 * 1000).rounded()), 1000) },
+            assumedPriming: priming, unrollTo: unroll.flatMap { Rational(decimal: $0) },
             loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead,
             bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
         fixOptions.convertTo = to?.rawValue
         let options = fixOptions
-        let items = Inputs.collect(paths).filter { (report.shard?.keeps($0) ?? true) && !settings.skips($0) }
-        if items.isEmpty && report.shard == nil {
+        let items = Inputs.collect(paths).filter { batch.keeps($0) && !settings.skips($0) }
+        if items.isEmpty && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
@@ -132,7 +134,7 @@ struct Fix: AsyncParsableCommand {
         let slim = lines != nil && report.reports.isEmpty
         let tally = Mutex(Report.Tally())
         let quiet = report.quiet
-        let reports = Batch.run(items, jobs: report.jobs, label: dryRun ? "planning" : "fixing") {
+        let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
             guard
@@ -171,10 +173,12 @@ struct Fix: AsyncParsableCommand {
         let destination =
             inPlace
             ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
-        if !inPlace && !dryRun && ClipFix.sameFile(item.path, destination) {
-            return ClipAnalysis.unreadable(
-                path: item.path,
-                error: MediaError("write output", reason: "the output would overwrite the input (use --in-place)"))
+        if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
+            // An output that cannot be written, as in every command: exit 1 (the input was read).
+            return FileReport(
+                path: item.path, facts: nil, findings: [],
+                fix: FixOutcome(
+                    status: .failed, reason: "write output: the output would overwrite the input (use --in-place)"))
         }
         if RemoteFile.isRemote(item.path), outputDir == nil {
             return ClipAnalysis.unreadable(

@@ -54,3 +54,28 @@ struct Inputs {
         return items
     }
 }
+/// clip2 before clip10: digit runs compare as numbers.
+enum NaturalOrder {
+    static func less(_ a: String, _ b: String) -> Bool {
+        let x = chunks(a)
+        let y = chunks(b)
+        for (p, q) in zip(x, y) where p != q {
+            if let m = Int(p), let n = Int(q) { return m != n ? m < n : p < q }
+            return p < q
+        }
+        return x.count < y.count
+    }
+    static func chunks(_ s: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for c in s {
+            if let last = current.last, last.isNumber != c.isNumber {
+                out.append(current)
+                current = ""
+            }
+            current.append(c)
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}

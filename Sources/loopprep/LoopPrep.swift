@@ -72,7 +72,26 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
-/// Options every reporting command shares.
+/// Options of the commands that take a batch of files (analyze, fix, loop).
+struct BatchOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.",
+            valueName: "K/N"))
+    var shard: Shard?
+
+    @Option(help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// The items of this shard.
+    func keeps(_ item: Inputs.Item) -> Bool { shard?.keeps(item) ?? true }
+}
+
+/// Options every reporting command shares (analyze, fix, stitch, loop, report).
 struct ReportOptions: ParsableArguments {
     @Option(
         help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
@@ -93,19 +112,14 @@ struct ReportOptions: ParsableArguments {
     var disabled: [String] = []
 
     @Option(
-        help: ArgumentHelp(
-            "Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.",
-            valueName: "K/N"))
-    var shard: Shard?
-
-    @Option(
         name: .customLong("fail-on"),
         help: ArgumentHelp(
-            "Exit 1 when a finding is at or above this severity: error, warning or never.", valueName: "severity"))
-    var failOn: FailOn = .error
+            "Exit 1 when a finding is at or above this severity: error (the default; stitch: never), warning or never.",
+            valueName: "severity"))
+    var failOnGiven: FailOn?
 
-    @Option(help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// --fail-on, else error.
+    var failOn: FailOn { failOnGiven ?? .error }
 
     @Flag(help: "Show FFmpeg's own log on stderr.")
     var verbose = false
@@ -122,8 +136,6 @@ struct ReportOptions: ParsableArguments {
     }
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-
         if let unknown = disabled.first(where: { !Analyzer.allIDs.contains($0) }) {
             throw ValidationError(
                 "--disable \(unknown): no such rule (rules: \(Analyzer.allIDs.joined(separator: ", ")))")

@@ -56,7 +56,8 @@ import Testing
         try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: file)
         let before = try Self.checksum(file)
         let run = try Run.loopprep(["fix", file, "-o", work.path])
-        #expect(run.status == 2)
+        // An output that cannot be written exits 1 in every command (issue 20: it was 2 here, 1 in stitch).
+        #expect(run.status == 1)
         #expect(run.stderr.contains("the output would overwrite the input"))
         #expect(try Self.checksum(file) == before)
     }

@@ -53,8 +53,8 @@ public struct ProjectConfig: Sendable, Equatable {
             guard case .number(let seconds) = value, seconds >= 0, seconds < 86_400 else {
                 throw ConfigError("\"min-loop\" must be seconds between 0 and 86400")
             }
-            // Decimal seconds, kept exact to the millisecond as --min-loop is.
-            config.minimumLoopSeconds = Rational(Int64((seconds * 1000).rounded()), 1000)
+            // Decimal seconds, exactly as written (as --min-loop is).
+            config.minimumLoopSeconds = Rational(decimal: seconds)
         }
         if let value = object["disable"] {
             config.disabled = try ruleList(value, "\"disable\"")

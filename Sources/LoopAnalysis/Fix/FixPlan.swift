@@ -79,6 +79,9 @@ public struct FixPlan: Sendable, Equatable, Codable {
     public var bakeVideo: Bool
     /// --reencode-audio: the audio is encoded again even where nothing else asks it.
     public var reencodeAudio = false
+    /// The muxer the output is written with where it is not the input's container ("mp4", "mov", "ipod": a
+    /// file whose own container cannot say a trim, or --to); nil: the input's.
+    public var convertsTo: String?
 
     /// Audio is decoded, shaped and encoded again (video never is).
     public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio }

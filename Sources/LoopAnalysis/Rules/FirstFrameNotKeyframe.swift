@@ -1,7 +1,7 @@
 /// `first-frame-not-keyframe`: the first presented frame must be a sync sample, or the player has to decode
 /// from an earlier keyframe (or shows garbage) at every loop restart. Also catches an edit list starting mid-GOP.
 public struct FirstFrameNotKeyframe: Rule {
-    public let ids = ["first-frame-not-keyframe"]
+    public let ids: [RuleID] = [.firstFrameNotKeyframe]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

@@ -5,7 +5,7 @@
 /// `-c copy` (durations 1017-1024 at 44.1 kHz) and FFmpeg's fragmented MP4 (a first packet stretched over the
 /// video's delay) write these.
 public struct IrregularAudioDurations: Rule {
-    public let ids = ["irregular-audio-durations"]
+    public let ids: [RuleID] = [.irregularAudioDurations]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

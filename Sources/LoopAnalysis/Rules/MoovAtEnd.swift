@@ -1,7 +1,7 @@
 /// `moov-at-end`: an MP4/MOV whose movie box follows the media data cannot start playing until it is all
 /// downloaded (or the player issues a range request to the end): a slow start for play-while-download.
 public struct MoovAtEnd: Rule {
-    public let ids = ["moov-at-end"]
+    public let ids: [RuleID] = [.moovAtEnd]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

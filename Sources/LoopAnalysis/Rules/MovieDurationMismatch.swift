@@ -4,7 +4,7 @@
 /// silence before each loop; shorter, and it cuts the clip. Fragmented files keep their length elsewhere (mehd,
 /// the fragments) and are not checked.
 public struct MovieDurationMismatch: Rule {
-    public let ids = ["movie-duration-mismatch"]
+    public let ids: [RuleID] = [.movieDurationMismatch]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

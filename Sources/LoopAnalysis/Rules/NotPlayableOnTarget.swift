@@ -3,7 +3,7 @@
 /// docs/playability.md; where a browser plays a codec only with some hardware (HEVC in Chrome, AV1 in Safari),
 /// it counts as not playable.
 public struct NotPlayableOnTarget: Rule {
-    public let ids = ["not-playable-on-target"]
+    public let ids: [RuleID] = [.notPlayableOnTarget]
     public init() {}
 
     struct Table {

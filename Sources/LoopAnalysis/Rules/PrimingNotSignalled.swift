@@ -2,7 +2,7 @@
 /// theirs (LAME: 576, plus the 529 every decoder adds) and say it only in a LAME header. Unless an
 /// edit list (or skip-samples) hides them, every loop starts with that silence: an audible gap at the seam.
 public struct PrimingNotSignalled: Rule {
-    public let ids = ["priming-not-signalled"]
+    public let ids: [RuleID] = [.primingNotSignalled]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

@@ -1,7 +1,7 @@
 /// `rotation`: informational. A display matrix rotates the picture at playback; players honour it, but a
 /// pipeline that ignores it shows the clip sideways.
 public struct Rotation: Rule {
-    public let ids = ["rotation"]
+    public let ids: [RuleID] = [.rotation]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

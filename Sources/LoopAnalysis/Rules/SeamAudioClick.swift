@@ -3,7 +3,7 @@ import Foundation
 /// `seam-audio-click`: where the last presented sample jumps to the first, the speaker clicks. Measured per
 /// channel as how far the first sample lands from where the last samples were heading.
 public struct SeamAudioClick: Rule {
-    public let ids = ["seam-audio-click"]
+    public let ids: [RuleID] = [.seamAudioClick]
     public init() {}
 
     /// About -26 dBFS: a step that size is an audible click on any material (a project may set its own).

@@ -3,7 +3,7 @@ import Foundation
 /// `seam-visual-jump`: the last presented frame differs from the first much more than neighbouring frames
 /// differ from each other, so the loop point shows as a cut.
 public struct SeamVisualJump: Rule {
-    public let ids = ["seam-visual-jump"]
+    public let ids: [RuleID] = [.seamVisualJump]
     public init() {}
 
     /// Below this mean luma difference (of 255) a cut is not noticeable whatever the motion (a project may set

@@ -1,7 +1,7 @@
 /// `start-offset`: a track whose presented range does not start at 0 (an empty edit, a B-frame delay with no
 /// edit list, a first timestamp above zero) starts later than the others, and the loop restarts early for it.
 public struct StartOffset: Rule {
-    public let ids = ["start-offset"]
+    public let ids: [RuleID] = [.startOffset]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

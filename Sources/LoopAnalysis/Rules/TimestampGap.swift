@@ -1,7 +1,7 @@
 /// `timestamp-gap`: holes (missing frames, pts jumps) or overlaps inside a track, and a last frame whose odd
 /// duration moves where the track ends. Players freeze or skip at a hole; an odd last frame shifts the seam.
 public struct TimestampGap: Rule {
-    public let ids = ["timestamp-gap"]
+    public let ids: [RuleID] = [.timestampGap]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

@@ -1,7 +1,7 @@
 /// `too-short-to-loop`: a queue-based looper (AVPlayerLooper, AVQueuePlayer) must preload the next item before
 /// the current one ends; below about a second it needs several copies queued, or it stalls.
 public struct TooShortToLoop: Rule {
-    public let ids = ["too-short-to-loop"]
+    public let ids: [RuleID] = [.tooShortToLoop]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

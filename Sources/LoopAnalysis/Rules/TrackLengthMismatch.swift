@@ -2,7 +2,7 @@
 /// shorter one leaves a hole (Apple's advice: make track durations match). Error above half a video frame
 /// (the overhang is visible), warning above half an audio sample (the fix can still make it exact).
 public struct TrackLengthMismatch: Rule {
-    public let ids = ["audio-longer-than-video", "video-longer-than-audio"]
+    public let ids: [RuleID] = [.audioLongerThanVideo, .videoLongerThanAudio]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {

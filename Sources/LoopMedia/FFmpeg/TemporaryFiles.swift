@@ -52,3 +52,24 @@ public final class TemporaryFiles: @unchecked Sendable {
         for temp in all { unlink(temp) }
     }
 }
+
+/// The rule for every file loopprep writes: never over one of its inputs, over an existing file only when
+/// asked (--force).
+public enum OutputPath {
+    /// Why `output` may not be written (one sentence naming it), or nil.
+    public static func refusal(_ output: String, inputs: [String], force: Bool) -> String? {
+        if let input = inputs.first(where: { sameFile($0, output) }) {
+            return "the output \(output) is the input \(input) (nothing written)"
+        }
+        if FileManager.default.fileExists(atPath: output), !force {
+            return "\(output) exists: --force (or -y) replaces it (nothing written)"
+        }
+        return nil
+    }
+
+    /// The same file, links and relative paths resolved.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

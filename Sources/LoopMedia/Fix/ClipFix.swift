@@ -6,11 +6,12 @@ import LoopAnalysis
 /// unless `replacing` says so.
 public enum ClipFix {
     /// Rules an output must not trip, or it is discarded.
-    public static let mustBeClean: Set = [
-        "audio-longer-than-video", "video-longer-than-audio", "start-offset",
-        "priming-not-signalled", "first-frame-not-keyframe", "timestamp-gap", "moov-at-end", "empty-track",
-        "movie-duration-mismatch", "irregular-audio-durations",
-    ]
+    public static let mustBeClean = Set(
+        [
+            RuleID.audioLongerThanVideo, .videoLongerThanAudio, .startOffset, .primingNotSignalled,
+            .firstFrameNotKeyframe, .timestampGap, .moovAtEnd, .emptyTrack, .movieDurationMismatch,
+            .irregularAudioDurations,
+        ].map(\.rawValue))
 
     public static func fix(
         _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
@@ -40,6 +41,7 @@ public enum ClipFix {
         if let conversion {
             destination = conversion.path
             plan.isNoop = false
+            plan.convertsTo = conversion.format
             // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
             plan.movieTimescale = FixPlanner.movieTimescale(
                 plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
@@ -48,7 +50,7 @@ public enum ClipFix {
                     ? "--to \(conversion.format): writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
                     : "\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
             )
-            if FileManager.default.fileExists(atPath: destination), sameFile(path, destination) {
+            if FileManager.default.fileExists(atPath: destination), OutputPath.sameFile(path, destination) {
                 return failed(
                     path, before, analysis,
                     reason:
@@ -150,12 +152,6 @@ public enum ClipFix {
             }
         }
         return nil
-    }
-
-    /// The same file, links and relative paths resolved.
-    public static func sameFile(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
-            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     static func failed(

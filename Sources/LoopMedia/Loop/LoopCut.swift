@@ -5,29 +5,74 @@ import LoopAnalysis
 /// allows), or with a crossfade, the clip's last D seconds blended into its first D by stitch's wrap-around.
 /// The output is then analyzed with its seam measured, so the report says whether the loop is seamless.
 public enum LoopCut {
+    /// loop's one entry for a clip (as ClipFix.fix is fix's): its signatures searched, the candidates ranked,
+    /// and the chosen one written to `destination` (nil: a dry run) and analyzed.
+    public static func loop(
+        _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles
+    ) -> LoopReport {
+        var result = LoopReport(path: path)
+        do {
+            let s = try LoopSearch.signatures(path)
+            let fps = s.frameRate ?? Rational(30)
+            // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
+            let options = LoopFinder.Options(
+                minFrames: Int((request.minimum * fps).rounded), maxFrames: Int((request.maximum * fps).rounded),
+                allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top)
+            result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
+            if request.pictures { result.strips = try result.candidates.map { try LoopStrip.png(s.frames, $0) } }
+            guard result.candidates.count >= request.pick else {
+                result.error =
+                    "no loop between \(Figures.seconds(request.minimum)) and \(Figures.seconds(request.maximum)) fits "
+                    + "in the clip"
+                return result
+            }
+            result.chosen = request.pick - 1
+            guard let destination else { return result }
+            if let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
+                result.error = refusal
+                return result
+            }
+            let report = write(
+                path, loop: result.candidates[request.pick - 1], to: destination, crossfade: request.crossfade,
+                reencodeHead: s.codec == "h264", analysis: request.analysis, temporaries: temporaries)
+            result.findings = report.findings
+            if let reason = report.fix?.reason ?? report.error {
+                result.error = reason
+            } else {
+                result.output = destination
+            }
+        } catch {
+            result.error = MediaError.describe(error)
+        }
+        return result
+    }
+
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        temporaries: TemporaryFiles
+        analysis: AnalysisOptions = .init(), temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
-            do {
-                let clip = try Stitcher.prepare(path, in: loop.start, out: loop.end)
-                let timeline = try Stitcher.timeline(
-                    [clip], transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true)
-                let plan = try Stitcher.plan([clip], timeline: timeline)
-                _ = try Stitcher.write(
-                    [clip], timeline: timeline, plan: plan, to: destination, temporaries: temporaries)
-            } catch {
+            var request = StitchRequest(
+                clips: [.init(path: path, inPoint: loop.start, outPoint: loop.end)],
+                transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true, output: destination
+            )
+            // The loop command has refused an output that exists or is its input already.
+            request.force = true
+            let reason: String?
+            do { reason = try Stitcher.stitch(request, temporaries: temporaries).error } catch {
+                reason = error.lines.joined(separator: " ")
+            }
+            if let reason {
                 return FileReport(
                     path: path, facts: nil,
                     findings: [
                         Finding(
-                            rule: "loop-failed", severity: .error,
-                            message: "the crossfaded loop could not be written: \(MediaError.describe(error))",
+                            rule: .loopFailed, severity: .error,
+                            message: "the crossfaded loop could not be written: \(reason)",
                             hint: "try without --crossfade")
                     ],
-                    error: MediaError.describe(error))
+                    error: reason)
             }
         } else {
             var options = FixOptions(reencodeHead: reencodeHead)
@@ -42,6 +87,6 @@ public enum LoopCut {
                 temporaries: temporaries)
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }
-        return ClipAnalysis.report(path: destination, options: .init())
+        return ClipAnalysis.report(path: destination, options: analysis)
     }
 }

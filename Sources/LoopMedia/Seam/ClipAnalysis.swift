@@ -21,11 +21,11 @@ public enum ClipAnalysis {
                 shot = measured.capture
             }
             let findings = Analyzer.findings(in: facts, options: options)
-            let rules = Set(findings.map(\.rule))
+            let rules = Set(findings.compactMap(\.ruleID))
             let strip = try shot.map {
                 try PNG.encode(
                     SeamStrip.draw(
-                        $0, click: rules.contains("seam-audio-click"), cut: rules.contains("seam-visual-jump")))
+                        $0, click: rules.contains(.seamAudioClick), cut: rules.contains(.seamVisualJump)))
             }
             return (FileReport(path: path, facts: facts, findings: findings), strip)
         } catch {

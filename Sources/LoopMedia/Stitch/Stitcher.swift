@@ -6,6 +6,70 @@ import LoopAnalysis
 /// (StitchRenderPlanner, pure), then written by executing the plan (StitchWriter), given exact edit lists,
 /// verified and renamed into place.
 public enum Stitcher {
+    /// stitch's one entry (as ClipFix.fix is fix's): the clips prepared, laid on the timeline, planned, and the
+    /// output written and verified unless it is a dry run. A refusal before anything is written is thrown as
+    /// StitchRefusal; a failure while planning or writing is the report's `error`.
+    public static func stitch(
+        _ request: StitchRequest, temporaries: TemporaryFiles,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws(StitchRefusal) -> StitchReport {
+        // Never over an input; an existing file only when asked.
+        if let output = request.output,
+            let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: request.force)
+        {
+            throw StitchRefusal(["loopprep: error: " + refusal])
+        }
+        var prepared: [PreparedClip] = []
+        var unreadable: [String] = []
+        for clip in request.clips {
+            do {
+                prepared.append(
+                    try prepare(clip.path, in: clip.inPoint, out: clip.outPoint, normalize: request.normalize))
+            } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
+        }
+        guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
+        let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
+        guard differences.isEmpty else {
+            throw StitchRefusal(
+                [
+                    request.normalize
+                        ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):"
+                        : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing "
+                            + "written; --normalize re-encodes them):"
+                ] + differences.map { "  " + $0 })
+        }
+        let timeline: StitchTimeline
+        do {
+            timeline = try self.timeline(
+                prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
+        } catch { throw StitchRefusal(["loopprep: error: \(MediaError.describe(error))"]) }
+        var report = StitchReport(output: request.output, timeline: timeline)
+        report.ffmpeg = FFmpegLibraries.description
+        // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
+        let plan: StitchRenderPlan
+        do {
+            plan = try self.plan(prepared, timeline: timeline, normalize: request.normalize, codec: request.codec)
+        } catch {
+            report.error = MediaError.whileWriting(error)
+            return report
+        }
+        report.reencoded = plan.reencodedWhole.map { i in
+            "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another "
+                + "encoder, or other settings), so its frames cannot be copied beside them"
+        }
+        guard let output = request.output else { return report }
+        do {
+            let facts = try write(
+                prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
+                normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec, progress: progress)
+            report.facts = facts
+            report.findings = Analyzer.findings(in: facts, options: request.analysis)
+        } catch {
+            report.error = MediaError.whileWriting(error)
+        }
+        return report
+    }
+
     /// FFmpeg's muxer for an output path: WebM, Matroska, MOV, else MP4.
     public static func outputFormat(_ path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {
@@ -83,8 +147,10 @@ public enum Stitcher {
         let after = try Probe.facts(path: temp)
         // The codecs are the clips' and the container the name's: whether it plays where the user means is for
         // the report to say (it does), not a reason to discard a right file.
-        let ignored = ["seam-audio-click", "seam-visual-jump", "too-short-to-loop", "not-playable-on-target"]
-        let bad = Analyzer.findings(in: after).filter { $0.severity >= .warning && !ignored.contains($0.rule) }
+        let ignored: Set<RuleID> = [.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]
+        let bad = Analyzer.findings(in: after).filter { f in
+            f.severity >= .warning && !(f.ruleID.map(ignored.contains) ?? false)
+        }
         if let bad = bad.first {
             throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)")
         }

@@ -11,9 +11,8 @@ enum FixText {
         case .planned: out += "  plan (dry run, nothing written):\n"
         case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
         }
-        guard let plan = fix.plan, fix.status != .failed || fix.reason?.hasPrefix("cannot plan") == false else {
-            return out
-        }
+        // A file that could not be planned has no plan to show.
+        guard let plan = fix.plan else { return out }
         for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
         let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
         for dropped in plan.dropped {
@@ -34,7 +33,7 @@ enum FixText {
             return ["mp4", "mov", "m4a", "m4v"].contains((output as NSString).pathExtension.lowercased())
         }
         return ["mp4", "mov"].contains(fix.before?.container ?? "")
-            || fix.plan?.notes.contains { $0.contains("cannot carry an edit list") } == true
+            || fix.plan?.convertsTo != nil
     }
 
     static func describe(_ cut: TrackCut) -> String {

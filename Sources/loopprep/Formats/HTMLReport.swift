@@ -174,7 +174,7 @@ enum HTMLReport {
             "<section class=\"clip \(worst)\" data-rank=\"\(rank)\" data-name=\"\(x(file.path))\" data-rules=\"\(x(rules))\" "
         out += "data-severities=\"\(severities)\(clean ? (severities.isEmpty ? "clean" : " clean") : "")\">\n"
         out +=
-            "<h2><span class=\"badge \(worst)\">\(file.error != nil ? "unreadable" : worst)</span> \(wrappable(file.path))</h2>\n"
+            "<h2><span class=\"badge \(worst)\">\(file.error != nil ? RuleID.unreadable.rawValue : worst)</span> \(wrappable(file.path))</h2>\n"
         if let facts = file.facts {
             out +=
                 "<ul class=\"facts\">\n<li>\(x(facts.container)), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
@@ -192,7 +192,7 @@ enum HTMLReport {
             for f in file.findings {
                 out +=
                     "<li class=\"\(f.severity.rawValue)\" data-rule=\"\(x(f.rule))\"><span class=\"sev\">\(f.severity.rawValue)</span> <code>\(x(f.rule))</code> \(x(f.message))"
-                if f.rule != Analyzer.unreadableID { out += "<br/><span class=\"hint\">fix: \(x(f.hint))</span>" }
+                if f.ruleID != .unreadable { out += "<br/><span class=\"hint\">fix: \(x(f.hint))</span>" }
                 out += "</li>\n"
             }
             out += "</ul>\n"

@@ -8,10 +8,20 @@ enum Output {
     static func emit(_ report: Report, options: ReportOptions, streamed: Bool = false) throws {
         var report = report
         report.ffmpeg = report.ffmpeg ?? FFmpegLibraries.description
+        diagnose(report, options: options)
+        if !streamed { try render(report, format: options.format, failOn: options.failOn, to: Console.stdout) }
+        try writeExtra(report, options: options)
+    }
+
+    /// One line per finding on stderr (and per failed output unless `failures` is false: stitch names its own).
+    static func diagnose(_ report: Report, options: ReportOptions, failures: Bool = true) {
         // On a terminal the text report already shows every finding: the diagnostics would print each twice.
         let sameTerminal = options.format == .text && Console.stdoutIsTTY && Console.stderrIsTTY
-        if !options.quiet && !sameTerminal { Console.stderr(Diagnostics.render(report)) }
-        if !streamed { try render(report, format: options.format, failOn: options.failOn, to: Console.stdout) }
+        if !options.quiet && !sameTerminal { Console.stderr(Diagnostics.render(report, failures: failures)) }
+    }
+
+    /// Each --report FORMAT=PATH.
+    static func writeExtra(_ report: Report, options: ReportOptions) throws {
         for extra in options.reports {
             var text = ""
             try render(report, format: extra.format, failOn: options.failOn) { text += $0 }
@@ -36,16 +46,16 @@ enum Output {
 
 /// `path: warning: [rule-id] message`, the shape editors and CI log parsers understand.
 enum Diagnostics {
-    static func render(_ report: Report) -> String {
+    static func render(_ report: Report, failures: Bool = true) -> String {
         report.files.flatMap { file in
-            (file.fixFailure.map { ["\(file.path): error: [\(FileReport.fixFailedID)] \($0)\n"] } ?? [])
+            ((failures ? file.fixFailure : nil).map { ["\(file.path): error: [\(RuleID.fixFailed.rawValue)] \($0)\n"] }
+                ?? [])
                 + file.findings.map { "\(file.path): \($0.severity.rawValue): [\($0.rule)] \($0.message)\n" }
         }.joined()
     }
 }
 
 extension FileReport {
-    static let fixFailedID = "fix-failed"
     /// fix: why this file could not be repaired.
     var fixFailure: String? { fix?.status == .failed ? (fix?.reason ?? "unknown reason") : nil }
 }
@@ -106,11 +116,11 @@ enum JSONFormat {
 
 enum GitHubFormat {
     /// Workflow commands: `::error file=…,title=…::message`. GitHub has no "info" level; it is `notice`.
-    static func render(_ report: Report) -> String {
+    static func render(_ report: Report, failures: Bool = true) -> String {
         report.files.flatMap { file in
-            (file.fixFailure.map {
+            ((failures ? file.fixFailure : nil).map {
                 [
-                    "::error file=\(property(file.path)),title=\(property("loopprep " + FileReport.fixFailedID))::\(data($0))\n"
+                    "::error file=\(property(file.path)),title=\(property("loopprep " + RuleID.fixFailed.rawValue))::\(data($0))\n"
                 ]
             } ?? [])
                 + file.findings.map { f in
@@ -149,10 +159,10 @@ enum JUnitFormat {
             if let reason = file.fixFailure {
                 failures += 1
                 cases +=
-                    "      <failure type=\"\(FileReport.fixFailedID)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
+                    "      <failure type=\"\(RuleID.fixFailed.rawValue)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
             }
             for f in file.findings {
-                if f.rule == Analyzer.unreadableID {
+                if f.ruleID == .unreadable {
                     errors += 1
                     cases += "      <error type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml(f.message))</error>\n"
                 } else if failOn.fails(f.severity) {

@@ -112,11 +112,14 @@ final class JSONLines: Sendable {
 enum SARIFFormat {
     static func render(_ report: Report) -> String {
         let used = Set(
-            report.files.flatMap { f in f.findings.map(\.rule) + (f.fixFailure != nil ? [FileReport.fixFailedID] : []) }
+            report.files.flatMap { f in
+                f.findings.map(\.rule) + (f.fixFailure != nil ? [RuleID.fixFailed.rawValue] : [])
+            }
         )
-        let rules: [[String: Any]] = Set(Analyzer.allIDs + [FileReport.fixFailedID, Analyzer.unreadableID]).filter {
-            used.contains($0)
-        }.sorted()
+        let rules: [[String: Any]] = Set(Analyzer.allIDs + [RuleID.fixFailed.rawValue, RuleID.unreadable.rawValue])
+            .filter {
+                used.contains($0)
+            }.sorted()
             .map {
                 [
                     "id": $0, "name": $0, "shortDescription": ["text": "loopprep rule \($0)"],
@@ -131,7 +134,7 @@ enum SARIFFormat {
                     "locations": [["physicalLocation": ["artifactLocation": ["uri": uri(file.path)]]]],
                 ]
             }
-            if let failure = file.fixFailure { results.append(result(FileReport.fixFailedID, "error", failure)) }
+            if let failure = file.fixFailure { results.append(result(RuleID.fixFailed.rawValue, "error", failure)) }
             for f in file.findings {
                 let level =
                     switch f.severity {

@@ -27,7 +27,7 @@ enum TextFormat {
                     "  "
                     + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
                 out += " [\(f.rule)] \(f.message)\n"
-                if f.rule != Analyzer.unreadableID { out += "          fix: \(f.hint)\n" }
+                if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
             }
             out += "\n"
         }

@@ -1,0 +1,51 @@
+/// What `loop` is asked for each clip: how long a loop may be, how many candidates to rank and which to write,
+/// and whether to blend the seam.
+public struct LoopRequest: Sendable {
+    /// Shortest and longest loop, seconds.
+    public var minimum: Rational
+    public var maximum: Rational
+    public var top: Int
+    /// Write candidate `pick` of the ranking (1: the best).
+    public var pick: Int
+    /// Blend the loop's last seconds into its first.
+    public var crossfade: Rational?
+    /// Also draw each candidate's seam strip (for the HTML page).
+    public var pictures = false
+    /// Replace an existing output.
+    public var force = false
+    /// How the written loop is analyzed.
+    public var analysis = AnalysisOptions()
+
+    public init(minimum: Rational, maximum: Rational, top: Int, pick: Int, crossfade: Rational? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.top = top
+        self.pick = pick
+        self.crossfade = crossfade
+    }
+}
+
+/// What `loop` found in one clip and what it wrote.
+public struct LoopReport: Encodable, Sendable {
+    public var path: String
+    public var candidates: [LoopCandidate] = []
+    /// Index of the candidate written (or to write, in a dry run).
+    public var chosen: Int?
+    public var output: String?
+    public var error: String?
+    /// The written loop's findings.
+    public var findings: [Finding] = []
+    /// Each candidate's seam strip (PNG), for the HTML page.
+    public var strips: [[UInt8]] = []
+
+    enum CodingKeys: String, CodingKey { case path, candidates, chosen, output, error, findings }
+
+    public init(path: String) { self.path = path }
+
+    /// As one file of a report, for the formats every command shares (a loop not written is a failed repair).
+    public var file: FileReport {
+        FileReport(
+            path: path, facts: nil, findings: findings,
+            fix: error.map { FixOutcome(status: .failed, output: output, reason: $0) })
+    }
+}

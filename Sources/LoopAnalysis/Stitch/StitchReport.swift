@@ -1,0 +1,200 @@
+import Foundation
+
+/// What stitch is asked to do: the clips in order (each with optional in and out points), the transition at
+/// every join, and where to write (nil: a dry run, the plan only).
+public struct StitchRequest: Sendable {
+    public struct Clip: Sendable, Equatable {
+        public var path: String
+        /// Seconds into the clip (after its cut to the shortest track), rounded to frames.
+        public var inPoint: Rational?
+        public var outPoint: Rational?
+        public init(path: String, inPoint: Rational? = nil, outPoint: Rational? = nil) {
+            self.path = path
+            self.inPoint = inPoint
+            self.outPoint = outPoint
+        }
+    }
+
+    public var clips: [Clip]
+    /// `transitions[j]` joins clip j to clip j + 1; with `loop`, the last one joins the last clip to the first.
+    public var transitions: [TransitionRequest]
+    public var loop: Bool
+    /// Re-encode every clip to the first clip's format instead of refusing clips that differ.
+    public var normalize = false
+    /// With `normalize`: the codec to encode in, where it is not the first clip's.
+    public var codec: String?
+    public var audioCurve = FadeCurve.qsin
+    /// The file to write; nil: a dry run.
+    public var output: String?
+    /// Replace an existing output.
+    public var force = false
+    /// How the output is analyzed (its target: a WebM is meant for browsers).
+    public var analysis = AnalysisOptions()
+
+    public init(clips: [Clip], transitions: [TransitionRequest], loop: Bool, output: String?) {
+        self.clips = clips
+        self.transitions = transitions
+        self.loop = loop
+        self.output = output
+    }
+}
+
+/// stitch refused before writing anything: one line per cause, each naming its file, and whether the cause is
+/// an input that could not be read (exit 2) or clips that cannot be joined as asked (exit 1).
+public struct StitchRefusal: Error, Sendable, Equatable {
+    public var lines: [String]
+    public var unreadable: Bool
+    public init(_ lines: [String], unreadable: Bool = false) {
+        self.lines = lines
+        self.unreadable = unreadable
+    }
+}
+
+/// What stitch did: the timeline it planned, the clips it re-encodes whole, and the output's facts and
+/// findings, or why it could not be written.
+public struct StitchReport: Encodable, Sendable {
+    public var schemaVersion = 1
+    public var tool = "loopprep"
+    public var version = Report.toolVersion
+    /// The FFmpeg libraries loaded at run time (set by the media layer).
+    public var ffmpeg: String?
+    public var output: String?
+    public var timeline: StitchTimeline
+    public var facts: ClipFacts?
+    public var findings: [Finding] = []
+    /// Clips re-encoded whole rather than copied, each with why.
+    public var reencoded: [String] = []
+    public var error: String?
+
+    public init(output: String?, timeline: StitchTimeline) {
+        self.output = output
+        self.timeline = timeline
+    }
+
+    /// The output as a one-file report, for the formats every command shares (a failure is a failed repair).
+    public var report: Report {
+        let file = FileReport(
+            path: output ?? "(dry run)", facts: facts, findings: findings,
+            fix: error.map { FixOutcome(status: .failed, output: output, reason: $0) })
+        return Report(command: "stitch", options: .init(), files: [file])
+    }
+}
+
+/// Each clip's and transition's place in the output, in seconds and frames (`stitch --manifest`).
+public struct StitchManifest: Encodable, Sendable {
+    public struct Entry: Encodable, Sendable {
+        public var start: Double
+        public var end: Double
+        public var startFrame: Int
+        public var endFrame: Int
+    }
+    public struct ClipItem: Encodable, Sendable {
+        public var path: String
+        public var place: Entry
+    }
+    public struct JoinItem: Encodable, Sendable {
+        public var from: String
+        public var to: String
+        public var kind: TransitionKind
+        public var frames: Int
+        public var place: Entry
+    }
+    public var schemaVersion = 1
+    public var tool = "loopprep"
+    public var version = Report.toolVersion
+    public var output: String?
+    public var frameRate: Rational
+    public var frames: Int
+    public var duration: Double
+    public var loop: Bool
+    public var clips: [ClipItem]
+    public var transitions: [JoinItem]
+
+    public init(_ t: StitchTimeline, output: String?) {
+        func entry(_ s: Span) -> Entry {
+            Entry(start: s.start.doubleValue, end: s.end.doubleValue, startFrame: s.startFrame, endFrame: s.endFrame)
+        }
+        self.output = output
+        frameRate = t.frameRate
+        frames = t.frames
+        duration = t.duration.doubleValue
+        loop = t.loop
+        clips = t.clips.map { ClipItem(path: $0.path, place: entry($0.span)) }
+        transitions = t.joins.map {
+            JoinItem(
+                from: t.clips[$0.from].path, to: t.clips[$0.to].path, kind: $0.kind, frames: $0.frames,
+                place: entry($0.span))
+        }
+    }
+}
+
+/// A JSON playlist: `{"clips": [{"path": "a.mp4", "in": 1.0, "out": 4.5, "transition": {"type": "crossfade",
+/// "duration": 0.5}}], "loop": false}`. Its numbers are read as the decimals written (1.005 s is 1005 ms).
+public struct Playlist: Decodable, Sendable {
+    public struct Clip: Decodable, Sendable {
+        public struct Transition: Decodable, Sendable {
+            public var type: TransitionKind
+            public var duration: Decimal?
+        }
+        public var path: String
+        public var transition: Transition?
+        public var `in`: Decimal?
+        public var out: Decimal?
+    }
+    public var clips: [Clip]
+    public var loop: Bool?
+
+    /// Parses and checks a playlist; every problem is one line (without the playlist's name: the caller adds it).
+    public static func parse(_ data: Data) throws -> Playlist {
+        let list: Playlist
+        do { list = try JSONDecoder().decode(Playlist.self, from: data) } catch {
+            throw PlanError("not a playlist (\(describe(error)))")
+        }
+        guard !list.clips.isEmpty else { throw PlanError("the playlist has no clips") }
+        for (i, clip) in list.clips.enumerated() {
+            if let a = clip.in, let b = clip.out, a >= b {
+                throw PlanError("clip \(i + 1) (\(clip.path)) has its in point at or after its out point")
+            }
+            if let a = clip.in, a < 0 { throw PlanError("clip \(i + 1) (\(clip.path)) has a negative in point") }
+            if let d = clip.transition?.duration, !(d > 0 && d <= 60) {
+                throw PlanError("clip \(i + 1): transition duration must be between 0 and 60 s")
+            }
+        }
+        return list
+    }
+
+    /// The request it makes, its clips' paths relative to `base` (the playlist's folder); a join without a
+    /// transition takes `transition`; the command line's `loop` unless the playlist says.
+    public func request(base: String, transition: TransitionRequest, loop: Bool) -> StitchRequest {
+        let looping = self.loop ?? loop
+        let joins = looping ? clips.count : clips.count - 1
+        let transitions = (0..<joins).map { j in
+            clips[j].transition.map {
+                TransitionRequest(
+                    kind: $0.type, duration: $0.duration.flatMap(Rational.init(decimal:)) ?? transition.duration)
+            } ?? transition
+        }
+        let entries = clips.map { clip in
+            StitchRequest.Clip(
+                path: clip.path.hasPrefix("/") || base.isEmpty
+                    ? clip.path : (base as NSString).appendingPathComponent(clip.path),
+                inPoint: clip.in.flatMap(Rational.init(decimal:)), outPoint: clip.out.flatMap(Rational.init(decimal:)))
+        }
+        return StitchRequest(clips: entries, transitions: transitions, loop: looping, output: nil)
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let k, _): return "missing \"\(k.stringValue)\""
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "wrong value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: return "\(error)"
+        }
+    }
+}
+
+extension Rational {
+    /// A decimal number exactly (Decimal keeps the digits a JSON number was written with).
+    public init?(decimal value: Decimal) { self.init(decimal: "\(value)") }
+}

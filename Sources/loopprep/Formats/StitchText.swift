@@ -1,0 +1,50 @@
+import Foundation
+import LoopAnalysis
+
+/// stitch's report in every format: its own JSON document and text (the timeline, the notes, the output),
+/// the shared formats through the output's one-file report.
+enum StitchText {
+    static let encoder = JSONFormat.encoder()
+
+    /// On stdout in the chosen format; each extra --report to its file; a finding per line on stderr.
+    static func emit(_ result: StitchReport, options: ReportOptions) throws {
+        switch options.format {
+        case .json: Console.stdout(String(decoding: try encoder.encode(result), as: UTF8.self) + "\n")
+        case .text: Console.stdout(text(result))
+        default: try Output.render(result.report, format: options.format, failOn: options.failOn, to: Console.stdout)
+        }
+        var report = result.report
+        report.ffmpeg = result.ffmpeg
+        Output.diagnose(report, options: options, failures: false)
+        try Output.writeExtra(report, options: options)
+    }
+
+    static func text(_ result: StitchReport) -> String {
+        let t = result.timeline
+        var out =
+            "timeline: \(t.clips.count) clips, \(Figures.seconds(t.duration)) = \(t.frames) frames at \(t.frameRate) fps"
+        if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
+        out += t.loop ? ", loops\n" : "\n"
+        for (i, c) in t.clips.enumerated() {
+            out += "  \(span(c.span)) s  frames \(c.span.startFrame)-\(c.span.endFrame)  \(c.path)\n"
+            for j in t.joins where j.from == i && j.frames > 0 {
+                out += "    \(j.kind.rawValue) into \(t.clips[j.to].path): \(span(j.span)) s (\(j.frames) frames)\n"
+            }
+        }
+        for note in result.reencoded { out += "note: \(note)\n" }
+        if let error = result.error {
+            out += "NOT WRITTEN: \(error)\n"
+        } else if let output = result.output, let facts = result.facts {
+            let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }
+            out += "wrote \(output): " + tracks.joined(separator: "; ") + "\n"
+            for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+        } else {
+            out += "dry run: nothing written\n"
+        }
+        return out
+    }
+
+    static func span(_ s: Span) -> String {
+        "\(Figures.decimal(s.start, places: 3))-\(Figures.decimal(s.end, places: 3))"
+    }
+}
