@@ -3,6 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The formatter's lint (.swift-format: 120 columns, no force unwraps, ordered imports, no semicolons), strict:
+# a warning fails the run. `swift format format -i -r Sources Tests` fixes most of what it finds.
+swift format lint --strict -r Sources Tests
+# The formatter leaves a long string literal as it is: no Swift line may pass 120 columns either.
+find Sources Tests -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
 swift test 2>&1 | tee "${TMPDIR:-/tmp}/loopprep-test.log"
 status=${PIPESTATUS[0]}
 # A build failure or a run that executed no test must not pass.

@@ -64,8 +64,7 @@ extension TrackFacts {
         // that much slack (at least a tick). None where ticks are whole samples.
         let ticksPerSample = b.sampleRate.map { Rational(1, Int64(max($0, 1))) / t.timeBase }
         let tolerance: Int64 =
-            b.kind == .audio && ticksPerSample.map({ $0.denominator != 1 }) == true
-            ? Swift.max(1, -(-ticksPerSample!).floor) : 0
+            b.kind == .audio ? ticksPerSample.map { $0.denominator != 1 ? Swift.max(1, -(-$0).floor) : 0 } ?? 0 : 0
         var breaks =
             (b.kind == .video || b.kind == .audio)
             ? t.timingBreaks(frameStep: step, tolerance: tolerance, within: (range.mediaStart, range.mediaEnd)) : []

@@ -1,7 +1,7 @@
 public enum Severity: String, Codable, Sendable, Comparable, CaseIterable {
     case info, warning, error
 
-    var rank: Int {
+    public var rank: Int {
         switch self {
         case .info: 0
         case .warning: 1

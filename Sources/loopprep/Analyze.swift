@@ -10,19 +10,12 @@ struct Analyze: AsyncParsableCommand {
         discussion: """
             Rules: \(Analyzer.allIDs.joined(separator: ", ")).
 
-            A project sets its own target, minimum loop, disabled rules, seam thresholds (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \
+            A project sets its own target, minimum loop, disabled rules, seam thresholds \
+            (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \
             and per-path ignores in a .loopprep.json, found in the working folder or above it; the command line wins.
             """)
 
-    @Argument(
-        help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
-    var paths: [String]
-
-    @Option(
-        help:
-            "Where the loops play, whose codecs and containers count as playable: apple (AVFoundation), chrome, firefox, safari, or web (all three browsers). Default: .loopprep.json's, else apple."
-    )
-    var target: Target?
+    @OptionGroup var inputs: InputPaths
 
     @Option(
         name: .customLong("min-loop"),
@@ -51,7 +44,6 @@ struct Analyze: AsyncParsableCommand {
     @OptionGroup var project: ConfigOptions
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
         if noSeam && (html != nil || seamImages != nil) {
             throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam")
         }
@@ -65,20 +57,14 @@ struct Analyze: AsyncParsableCommand {
         let settings = try project.settings(verbose: report.verbose)
         // --min-loop is typed in decimal: exactly what was typed.
         let options = report.applied(
-            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: target,
+            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target,
             minimumLoopSeconds: minLoop.flatMap { Rational(decimal: $0) })
-        let items = Inputs.collect(paths).filter { batch.keeps($0) && !settings.skips($0) }
+        let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose
-        // --format jsonl: each file's line as soon as it is done; what is kept for the summary is the findings
-        // alone (no facts), so memory stays flat however many files there are.
-        let lines =
-            report.format == .jsonl ? JSONLines(command: "analyze", options: options) { Console.stdout($0) } : nil
-        let slim = lines != nil && report.reports.isEmpty && !picture
-        let tally = Mutex(Report.Tally())
-        let quiet = report.quiet
+        let stream = ReportStream(command: "analyze", options: options, report: report, keepsFiles: picture)
         if items.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         let results = Batch.run(items, jobs: batch.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
@@ -88,30 +74,20 @@ struct Analyze: AsyncParsableCommand {
             guard result.error == nil || item.explicit else { return nil }
             if verbose, RemoteFile.isRemote(item.path) {
                 Console.stderr(
-                    "\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n"
+                    """
+                    \(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \
+                    \(result.facts?.fileSize ?? 0)\n
+                    """
                 )
             }
-            lines?.write(result)
-            if slim {
-                // Streamed: the line is out, the diagnostics too; only the counts are kept.
-                if !quiet {
-                    Console.stderr(Diagnostics.render(Report(command: "analyze", options: options, files: [result])))
-                }
-                tally.withLock { $0.add(result) }
-                return nil
-            }
-            return (result, strip)
+            return stream.take(result) ? (result, strip) : nil
         }.compactMap { $0 }
-        if slim {
-            let counted = tally.withLock { $0 }
-            lines?.finish(counted.summary)
-            throw ExitCode(counted.exitStatus(failOn: report.failOn).rawValue)
-        }
+        if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
         let full = Report(command: "analyze", options: options, files: results.map(\.0))
         var strips: [String: [UInt8]] = [:]
         for (file, strip) in results { if let strip { strips[file.path] = strip } }
-        lines?.finish(full.summary)
-        try Output.emit(full, options: report, streamed: lines != nil)
+        stream.finish(full)
+        try Output.emit(full, options: report, streamed: stream.streamed)
         var status = full.exitStatus(failOn: report.failOn)
         do {
             try Pictures.write(full, strips: strips, folder: seamImages, html: html)

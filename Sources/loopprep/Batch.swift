@@ -25,7 +25,8 @@ enum Batch {
             }
         }
         progress.finish()
-        return results.withLock { $0.map { $0! } }
+        // Every index was filled above.
+        return results.withLock { $0.compactMap { $0 } }
     }
 }
 

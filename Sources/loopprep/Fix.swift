@@ -16,9 +16,7 @@ struct Fix: AsyncParsableCommand {
             is discarded and its input reported as failed (exit 1).
             """)
 
-    @Argument(
-        help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
-    var paths: [String]
+    @OptionGroup var inputs: InputPaths
 
     @Option(
         name: [.customShort("o"), .customLong("output")],
@@ -33,7 +31,10 @@ struct Fix: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).",
+            """
+            Encoder priming, in samples, to hide where the file does not signal it (default: AAC 1024 as FFmpeg \
+            writes it, Apple writes 2112; MP3 1105, LAME's 576 plus the decoder's 529).
+            """,
             valueName: "samples"))
     var priming: Int64?
 
@@ -59,27 +60,31 @@ struct Fix: AsyncParsableCommand {
     @Flag(
         name: .customLong("reencode-head"),
         help:
-            "Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of starting at that keyframe."
+            """
+            Keep a start inside a GOP by re-encoding the frames before the next keyframe (H.264), instead of \
+            starting at that keyframe.
+            """
     )
     var reencodeHead = false
 
     @Flag(
         name: .customLong("reencode-audio"),
         help:
-            "Encode the audio again (same codec) where its container cannot say a trim around copied frames: an MP3 gets a LAME header with its delay and padding."
+            """
+            Encode the audio again (same codec) where its container cannot say a trim around copied frames: an \
+            MP3 gets a LAME header with its delay and padding.
+            """
     )
     var reencodeAudio = false
 
     @Option(
-        help:
-            "apple: trims are edit lists. web, chrome, firefox, safari: also bake the video's trims into the media for players that ignore edit lists (re-encodes the last GOP when frames outlive the cut). Default: .loopprep.json's, else apple."
-    )
-    var target: Target?
-
-    @Option(
         name: .customLong("to"),
         help: ArgumentHelp(
-            "Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, the others become MP4 (MOV for PCM).",
+            """
+            Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose \
+            edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, \
+            the others become MP4 (MOV for PCM).
+            """,
             valueName: "container"))
     var to: ConvertTarget?
 
@@ -90,7 +95,6 @@ struct Fix: AsyncParsableCommand {
     @OptionGroup var project: ConfigOptions
 
     func validate() throws {
-        guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
         if inPlace && output != nil { throw ValidationError("use either -o DIR or --in-place, not both") }
         if !inPlace && output == nil && !dryRun {
             throw ValidationError("name an output folder with -o DIR (or use --in-place or --dry-run)")
@@ -115,7 +119,7 @@ struct Fix: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let settings = try project.settings(verbose: report.verbose)
-        let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: target)
+        let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: project.target)
         var fixOptions = FixOptions(
             assumedPriming: priming, unrollTo: unroll.flatMap { Rational(decimal: $0) },
             loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead,
@@ -123,17 +127,13 @@ struct Fix: AsyncParsableCommand {
         fixOptions.reencodeAudio = reencodeAudio
         fixOptions.convertTo = to?.rawValue
         let options = fixOptions
-        let items = Inputs.collect(paths).filter { batch.keeps($0) && !settings.skips($0) }
+        let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
         if items.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
-        // --format jsonl: each file's line as it is done; only what the summary needs is kept.
-        let lines = report.format == .jsonl ? JSONLines(command: "fix", options: analysis) { Console.stdout($0) } : nil
-        let slim = lines != nil && report.reports.isEmpty
-        let tally = Mutex(Report.Tally())
-        let quiet = report.quiet
+        let stream = ReportStream(command: "fix", options: analysis, report: report)
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
@@ -144,24 +144,12 @@ struct Fix: AsyncParsableCommand {
                     temporaries: temporaries)
             else { return nil }
             result.ignoredRules = ignored
-            lines?.write(result)
-            if slim {
-                if !quiet {
-                    Console.stderr(Diagnostics.render(Report(command: "fix", options: analysis, files: [result])))
-                }
-                tally.withLock { $0.add(result) }
-                return nil
-            }
-            return result
+            return stream.take(result) ? result : nil
         }
-        if slim {
-            let counted = tally.withLock { $0 }
-            lines?.finish(counted.summary)
-            throw ExitCode(counted.exitStatus(failOn: report.failOn).rawValue)
-        }
+        if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
-        lines?.finish(full.summary)
-        try Output.emit(full, options: report, streamed: lines != nil)
+        stream.finish(full)
+        try Output.emit(full, options: report, streamed: stream.streamed)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
     }
 

@@ -38,19 +38,21 @@ struct Loop: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Blend the loop's last SECONDS into its first (re-encodes that much), for footage that never quite repeats.",
+            """
+            Blend the loop's last SECONDS into its first (re-encodes that much), for footage that never quite \
+            repeats.
+            """,
             valueName: "seconds"))
     var crossfade: Double?
 
-    @Flag(name: .customLong("dry-run"), help: "Report the candidates and write nothing.")
-    var dryRun = false
-
-    @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace an output that exists.")
-    var force = false
+    @OptionGroup var write: WriteOptions
 
     @Option(
         help: ArgumentHelp(
-            "Also write a self-contained HTML page: every candidate's scores and its seam strip (the loop's last frames, its first).",
+            """
+            Also write a self-contained HTML page: every candidate's scores and its seam strip (the loop's last \
+            frames, its first).
+            """,
             valueName: "file"), completion: .file(extensions: ["html"]))
     var html: String?
 
@@ -66,7 +68,7 @@ struct Loop: AsyncParsableCommand {
                 throw ValidationError("--crossfade must be above 0 and under half of --min")
             }
         }
-        guard output != nil || dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
+        guard output != nil || write.dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
     }
 
     /// `--format json`: the results with the tool and its version, as every report carries them.
@@ -90,9 +92,9 @@ struct Loop: AsyncParsableCommand {
             minimum: Rational(decimal: min) ?? .one, maximum: Rational(decimal: max) ?? .one, top: top, pick: pick,
             crossfade: crossfade.flatMap { Rational(decimal: $0) })
         request.pictures = html != nil
-        request.force = force
+        request.force = write.force
         request.analysis = report.applied(AnalysisOptions())
-        let (output, dryRun, loopRequest) = (output, dryRun, request)
+        let (output, dryRun, loopRequest) = (output, write.dryRun, request)
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             return LoopCut.loop(

@@ -44,11 +44,45 @@ struct ExtraReport: ExpressibleByArgument, Sendable {
     }
 }
 
-/// Where analyze and fix find the project's `.loopprep.json`.
+/// The files and folders analyze and fix take.
+struct InputPaths: ParsableArguments {
+    @Argument(
+        help: "Files and folders (folders are searched recursively; hidden files are skipped).", completion: .file())
+    var paths: [String]
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
+    }
+}
+
+/// What the commands that write take: a dry run, and leave to replace an existing output.
+struct WriteOptions: ParsableArguments {
+    @Flag(name: .customLong("dry-run"), help: "Report what would be written (the plan) and write nothing.")
+    var dryRun = false
+
+    @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace an output that exists.")
+    var force = false
+}
+
+/// Where analyze and fix find the project's `.loopprep.json`, and the target its settings (or this option) name.
 struct ConfigOptions: ParsableArguments {
     @Option(
+        help:
+            """
+            Where the loops play: apple (AVFoundation; trims are edit lists), chrome, firefox, safari, or web \
+            (all three browsers), whose codecs and containers count as playable; for a browser fix also bakes the \
+            video's trims into the media for players that ignore edit lists (re-encoding the last GOP when frames \
+            outlive the cut). Default: .loopprep.json's, else apple.
+            """
+    )
+    var target: Target?
+
+    @Option(
         help: ArgumentHelp(
-            "Read the project's settings from this file instead of the first .loopprep.json found in the working folder or above it.",
+            """
+            Read the project's settings from this file instead of the first .loopprep.json found in the working \
+            folder or above it.
+            """,
             valueName: "file"), completion: .file(extensions: ["json"]))
     var config: String?
 
@@ -76,7 +110,10 @@ struct ConfigOptions: ParsableArguments {
 struct BatchOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its argument.",
+            """
+            Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its \
+            argument.
+            """,
             valueName: "K/N"))
     var shard: Shard?
 
@@ -100,7 +137,10 @@ struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("report"),
         help: ArgumentHelp(
-            "Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report sarif=loopprep.sarif.",
+            """
+            Also write a report in FORMAT to PATH (repeatable): --report junit=loopprep.xml --report \
+            sarif=loopprep.sarif.
+            """,
             valueName: "format=path"))
     var reports: [ExtraReport] = []
 

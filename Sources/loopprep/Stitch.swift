@@ -23,7 +23,10 @@ struct Stitch: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}",
+            """
+            A JSON playlist: {\"clips\": [{\"path\": \"a.mp4\", \"in\": 1.0, \"out\": 4.5, \"transition\": \
+            {\"type\": \"crossfade\", \"duration\": 0.5}}], \"loop\": false}
+            """,
             valueName: "file"), completion: .file(extensions: ["json"]))
     var playlist: String?
 
@@ -36,14 +39,22 @@ struct Stitch: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, fade-black and slide-left/right/up/down are fade, fadeblack and slideleft... .",
+            """
+            Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, \
+            slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, \
+            fade-black and slide-left/right/up/down are fade, fadeblack and slideleft... .
+            """,
             valueName: "name"))
     var transition: TransitionKind = .none
 
     @Option(
         name: .customLong("audio-curve"),
         help: ArgumentHelp(
-            "The audio's fade curve under a transition, by acrossfade's names (tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade). qsin keeps the power constant.",
+            """
+            The audio's fade curve under a transition, by acrossfade's names (tri, qsin, esin, hsin, log, ipar, \
+            qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade). qsin keeps the \
+            power constant.
+            """,
             valueName: "curve"))
     var audioCurve: FadeCurve = .qsin
 
@@ -55,7 +66,10 @@ struct Stitch: AsyncParsableCommand {
 
     @Flag(
         help:
-            "Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and channels) instead of refusing clips that differ."
+            """
+            Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and \
+            channels) instead of refusing clips that differ.
+            """
     )
     var normalize = false
 
@@ -65,11 +79,7 @@ struct Stitch: AsyncParsableCommand {
             valueName: "codec"))
     var codec: String?
 
-    @Flag(name: .customLong("dry-run"), help: "Print the timeline and write nothing.")
-    var dryRun = false
-
-    @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace the output if it exists.")
-    var force = false
+    @OptionGroup var write: WriteOptions
 
     @Option(
         help: ArgumentHelp(
@@ -92,7 +102,7 @@ struct Stitch: AsyncParsableCommand {
         guard inputs.isEmpty || playlist == nil else {
             throw ValidationError("use either clips or --playlist, not both")
         }
-        guard output != nil || dryRun else {
+        guard output != nil || write.dryRun else {
             throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)")
         }
         guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
@@ -116,8 +126,8 @@ struct Stitch: AsyncParsableCommand {
                 StitchRefusal(
                     ["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], unreadable: true))
         }
-        request.output = dryRun ? nil : output
-        request.force = force
+        request.output = write.dryRun ? nil : output
+        request.force = write.force
         request.normalize = normalize
         request.codec = codec
         request.audioCurve = audioCurve
@@ -152,7 +162,7 @@ struct Stitch: AsyncParsableCommand {
         guard let html else { return }
         var files: [FileReport] = []
         var strips: [String: [UInt8]] = [:]
-        if result.error == nil, let output, !dryRun {
+        if result.error == nil, let output, !write.dryRun {
             let (analyzed, strip) = ClipAnalysis.report(path: output, options: analysis, picture: true)
             files.append(analyzed)
             strips[output] = strip

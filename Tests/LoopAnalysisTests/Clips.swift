@@ -2,6 +2,8 @@
 
 /// Clip facts built in code, for rule tests: a clean 1 s 30 fps H.264 + 48 kHz AAC clip, and edits of it.
 enum Clips {
+    // swift-format-ignore: NeverForceUnwrap
+    // (Timelines built in code always present a range: TrackFacts is never nil here.)
     static func video(
         frames: Int = 30, step: Int64 = 512, timescale: Int64 = 15360,
         edits: [Edit]? = [Edit(mediaTime: 0, duration: .one)],
@@ -17,6 +19,8 @@ enum Clips {
             basics: basics, timeline: TrackTimeline(timeBase: Rational(1, timescale), samples: samples, edits: e))!
     }
 
+    // swift-format-ignore: NeverForceUnwrap
+    // (Timelines built in code always present a range: TrackFacts is never nil here.)
     static func audio(
         seconds: Rational = .one, rate: Int64 = 48000, priming: Int64? = 1024, codec: String = "aac", index: Int = 1
     ) -> TrackFacts {

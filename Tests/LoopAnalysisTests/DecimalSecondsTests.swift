@@ -34,7 +34,10 @@ import Testing
     /// A playlist's numbers keep the digits they were written with.
     @Test func playlistNumbersAreExact() throws {
         let json =
-            #"{"clips": [{"path": "a.mp4", "in": 1.005, "out": 2.5, "transition": {"type": "crossfade", "duration": 0.333}}, {"path": "b.mp4"}]}"#
+            #"""
+            {"clips": [{"path": "a.mp4", "in": 1.005, "out": 2.5, "transition": {"type": "crossfade", \#
+            "duration": 0.333}}, {"path": "b.mp4"}]}
+            """#
         let list = try Playlist.parse(Data(json.utf8))
         let request = list.request(
             base: "dir", transition: TransitionRequest(kind: .none, duration: .zero), loop: false)

@@ -44,7 +44,8 @@ import Testing
             """
             { "$schema": "x", "target": "web", "min-loop": 2.5, "disable": ["moov-at-end"],
               "thresholds": { "seam-visual-jump": 10, "seam-audio-click": 0.1 },
-              "ignore": [ { "path": "legacy/**", "rules": ["seam-visual-jump", "seam-audio-click"] }, { "path": "raw/" } ] }
+              "ignore": [ { "path": "legacy/**", "rules": ["seam-visual-jump", "seam-audio-click"] }, { "path": \
+              "raw/" } ] }
             """)
         #expect(c.target == .web)
         #expect(c.minimumLoopSeconds == Rational(5, 2))

@@ -45,7 +45,10 @@ import Testing
         #expect(f.rule == "movie-duration-mismatch" && f.severity == .warning)
         #expect(
             f.message
-                == "the movie header says 1.500 s but the tracks end at 1.000 s: a looping player waits 500.000 ms at the end of every loop"
+                == """
+                the movie header says 1.500 s but the tracks end at 1.000 s: a looping player waits 500.000 ms at \
+                the end of every loop
+                """
         )
         clip.movieDuration = Rational(9, 10)
         #expect(Clips.rules(clip) == ["movie-duration-mismatch"])

@@ -209,7 +209,10 @@ import Testing
         let neighbour = min(meanDifference(-1), meanDifference(1))
         #expect(
             exact < 1e-4 && exact * 10 < neighbour,
-            "\(file): audio is not the source's from sample \(offset) (mean difference \(exact), one sample off \(neighbour))"
+            """
+            \(file): audio is not the source's from sample \(offset) (mean difference \(exact), one sample off \
+            \(neighbour))
+            """
         )
 
         let sourceFrames = try FFmpegDecode.frames(Fixtures.path(file))

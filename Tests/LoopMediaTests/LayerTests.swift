@@ -36,7 +36,10 @@ import Testing
     /// Names declared at the top level of a file (types, type aliases, functions).
     static func declarations(_ text: String) -> [String] {
         let pattern =
-            #"(?m)^(?:(?:public|internal|private|fileprivate|final|indirect)\s+)*(?:struct|enum|class|protocol|actor|typealias|func)\s+([A-Za-z_][A-Za-z0-9_]*)"#
+            #"""
+            (?m)^(?:(?:public|internal|private|fileprivate|final|indirect)\s+)*\#
+            (?:struct|enum|class|protocol|actor|typealias|func)\s+([A-Za-z_][A-Za-z0-9_]*)
+            """#
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         let range = NSRange(text.startIndex..., in: text)
         return regex.matches(in: text, range: range).compactMap {

@@ -220,6 +220,8 @@ import Testing
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.plan?.start == Rational(1, 5) && report.fix?.plan?.others.count == 2)
         struct Chapters: Decodable {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
+            // (ffprobe's JSON names.)
             struct C: Decodable {
                 var start_time: String
                 var tags: [String: String]?

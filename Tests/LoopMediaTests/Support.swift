@@ -8,6 +8,8 @@ enum Fixtures {
 }
 
 enum FFprobe {
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (ffprobe's JSON names.)
     struct Stream: Decodable {
         var index: Int
         var codec_name: String?

@@ -10,7 +10,7 @@ import Testing
     /// The first presented frame of a fixture, decoded.
     static func firstFrame(_ file: String) throws -> Frame {
         let input = try InputFile(path: Fixtures.path(file))
-        let stream = (0..<input.streamCount).first { input.basics($0).kind == .video }!
+        let stream = try #require((0..<input.streamCount).first { input.basics($0).kind == .video })
         let decoder = try Decoder(input, stream: stream)
         let packet = try Packet()
         let frame = try Frame()
@@ -22,10 +22,10 @@ import Testing
         return try #require(out)
     }
 
-    static func luma(_ f: Frame) -> [[Int]] {
+    static func luma(_ f: Frame) throws -> [[Int]] {
         let p = f.pointer.pointee
-        return (0..<Int(p.height)).map { y in (0..<Int(p.width)).map { x in Int(p.data.0![y * Int(p.linesize.0) + x]) }
-        }
+        let plane = try #require(p.data.0)
+        return (0..<Int(p.height)).map { y in (0..<Int(p.width)).map { x in Int(plane[y * Int(p.linesize.0) + x]) } }
     }
 
     /// A 4-frame crossfade: window frame 1 is 2/5 of the incoming clip (progress (k + 1) / (N + 1)), so a swap
@@ -37,9 +37,9 @@ import Testing
             transition: TransitionKind.crossfade.xfade!, frames: 4, like: a, frameRate: Rational(30))
         var drawn: [Frame] = []
         for _ in 0..<4 { drawn.append(try graph.draw(a, b)) }
-        let la = Self.luma(a)
-        let lb = Self.luma(b)
-        let out = Self.luma(drawn[1])
+        let la = try Self.luma(a)
+        let lb = try Self.luma(b)
+        let out = try Self.luma(drawn[1])
         var error = 0.0
         var swapped = 0.0
         var count = 0.0
@@ -67,9 +67,9 @@ import Testing
         let graph = try TransitionGraph(
             transition: TransitionKind.slideLeft.xfade!, frames: 3, like: a, frameRate: Rational(30))
         _ = try graph.draw(a, b)
-        let middle = Self.luma(try graph.draw(a, b))
-        let la = Self.luma(a)
-        let lb = Self.luma(b)
+        let middle = try Self.luma(try graph.draw(a, b))
+        let la = try Self.luma(a)
+        let lb = try Self.luma(b)
         let w = la[0].count
         let shift = w / 2
         var error = 0.0
@@ -116,7 +116,8 @@ import Testing
                     "-nostdin", "-v", "error", "-f", "lavfi", "-i", "aevalsrc=0.5:s=48000:d=1", "-f", "lavfi", "-i",
                     "aevalsrc=-0.25:s=48000:d=1",
                     "-filter_complex",
-                    "[0]atrim=end_sample=\(n)[a];[1]atrim=end_sample=\(n)[b];[a][b]acrossfade=ns=\(n):c1=\(curve.rawValue):c2=\(curve.rawValue)",
+                    "[0]atrim=end_sample=\(n)[a];[1]atrim=end_sample=\(n)[b];"
+                        + "[a][b]acrossfade=ns=\(n):c1=\(curve.rawValue):c2=\(curve.rawValue)",
                     "-f", "f64le", "-c:a", "pcm_f64le", "-",
                 ])
         }

@@ -92,8 +92,11 @@ public final class RangeServer: @unchecked Sendable {
             send(
                 client,
                 Array(
-                    "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                        .utf8))
+                    """
+                    HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\nContent-Length: \
+                    0\r\nConnection: close\r\n\r\n
+                    """
+                    .utf8))
             return
         }
         var head =
@@ -101,7 +104,10 @@ public final class RangeServer: @unchecked Sendable {
             ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(to)/\(data.count)\r\n"
             : "HTTP/1.1 200 OK\r\n"
         head +=
-            "Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: application/octet-stream\r\nConnection: close\r\n\r\n"
+            """
+            Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: \
+            application/octet-stream\r\nConnection: close\r\n\r\n
+            """
         send(client, Array(head.utf8))
         var body = Array(data[from...to])
         if let drop = dropAfter { body = Array(body.prefix(max(0, drop))) }

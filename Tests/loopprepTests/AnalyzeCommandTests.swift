@@ -19,7 +19,10 @@ import Testing
         #expect(run.status == 1)
         #expect(
             run.stderr.contains(
-                "\(path): error: [audio-longer-than-video] audio track 1 (aac) ends 500.000 ms = 24000 samples = 15 frames after video track 0 (h264)\n"
+                """
+                \(path): error: [audio-longer-than-video] audio track 1 (aac) ends 500.000 ms = 24000 samples = \
+                15 frames after video track 0 (h264)\n
+                """
             ))
         #expect(run.stdout.contains("fix: trim every track to the shortest"))
     }

@@ -102,7 +102,10 @@ import Testing
         #expect(run.status == 64)
         #expect(
             run.stderr.hasPrefix(
-                "loopprep: error: \(root.appendingPathComponent(".loopprep.json").standardizedFileURL.path) \"disable\" names \"moov-at-start\", no such rule"
+                """
+                loopprep: error: \(root.appendingPathComponent(".loopprep.json").standardizedFileURL.path) \
+                \"disable\" names \"moov-at-start\", no such rule
+                """
             ))
         #expect(run.stdout == "")
         // fix reads the same file the same way.

@@ -48,7 +48,7 @@ import Testing
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("shots"), withIntermediateDirectories: true)
         for name in ["clip-a.mp4", "clip-b.mov", "notes.txt"] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
         }
         let script = dir.appendingPathComponent("loopprep.bash")
         try Data(try Run.loopprep(["--generate-completion-script", "bash"]).stdout.utf8).write(to: script)

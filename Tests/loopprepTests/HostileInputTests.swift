@@ -233,7 +233,8 @@ import Testing
             ((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"]
                 as? [[String: Any]]) ?? []
         #expect(files.count == names.count)
-        // Tables claiming 10^8 entries and more in a few hundred bytes are refused by our reader, before FFmpeg's demuxer
+        // Tables claiming 10^8 entries and more in a few hundred bytes are refused by our reader, before FFmpeg's
+        // demuxer
         // allocates a gigabyte for them.
         for table in ["stco", "ctts", "stss"] {
             let file = files.first { ($0["path"] as? String).map { $0.contains("/\(table)-claims-") } == true }

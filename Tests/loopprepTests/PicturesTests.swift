@@ -144,7 +144,10 @@ import Testing
         func section(_ name: String, _ attribute: String) throws -> String? {
             try Self.text(
                 doc,
-                "//*[local-name()='section'][substring(@data-name, string-length(@data-name) - \(name.count - 1)) = '\(name)']/@\(attribute)"
+                """
+                //*[local-name()='section'][substring(@data-name, string-length(@data-name) - \(name.count - 1)) \
+                = '\(name)']/@\(attribute)
+                """
             ).first
         }
         #expect(try section("moov-at-end.mp4", "data-rules") == "moov-at-end")
@@ -200,7 +203,8 @@ import Testing
         let json = try Run.loopprep(["analyze", "--format", "json", Run.fixture("clean.mp4")]).stdout
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(report["version"] as? String == version && report["tool"] as? String == "loopprep")
-        // And the FFmpeg that did the work, as ffprobe (the same libraries) reports them: "libavformat 59. 27.100 / ...".
+        // And the FFmpeg that did the work, as ffprobe (the same libraries) reports them: "libavformat 59. 27.100 /
+        // ...".
         let probe = try Run.tool(["ffprobe", "-version"]).stdout.split(separator: "\n").first {
             $0.hasPrefix("libavformat")
         }

@@ -187,7 +187,10 @@ import Testing
             ])
         #expect(
             notes == [
-                "note: \(other) is re-encoded whole: its parameter sets differ from \(clips[0])'s (another encoder, or other settings), so its frames cannot be copied beside them"
+                """
+                note: \(other) is re-encoded whole: its parameter sets differ from \(clips[0])'s (another \
+                encoder, or other settings), so its frames cannot be copied beside them
+                """
             ])
         #expect(try Self.decodeErrors(out) == "")
         let output = try Self.frameHashes(out)
@@ -241,6 +244,8 @@ import Testing
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         struct Streams: Decodable {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
+            // (ffprobe's JSON names.)
             struct S: Decodable {
                 var codec_type: String
                 var duration: String?
@@ -458,8 +463,10 @@ import Testing
             SmartStitch(a: "h264-10bit.mp4", b: "h264-10bit.mp4", transition: "wipeleft", loop: false),
         ]
 
-    /// H.264 (8-bit, and High 10) and HEVC (x264's and x265's B-frames, x265's open GOPs, a keyframe every 10 frames; HEVC 8-bit
-    /// Main, and Main 10 with HDR10) stitched with smart rendering. HEVC: the joins re-encoded with x265 at the source's profile and colour, its
+    /// H.264 (8-bit, and High 10) and HEVC (x264's and x265's B-frames, x265's open GOPs, a keyframe every 10 frames;
+    /// HEVC 8-bit
+    /// Main, and Main 10 with HDR10) stitched with smart rendering. HEVC: the joins re-encoded with x265 at the
+    /// source's profile and colour, its
     /// VPS, SPS and PPS renumbered (and its slices with them) to sit beside the source's in one hvcC, as hvc1.
     /// Two 30-frame clips, 9-frame joins: 51 frames, 42 with --loop. The copied GOPs decode to the sources'
     /// exact pixels: without --loop the first clip's frames 0-9 open the file and the second's 20-29 end it;
@@ -718,9 +725,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let file = dir.appendingPathComponent("p.json")
-        try
-            #"{"clips": [{"path": "clip1.mp4", "in": 0.25, "out": 1.5, "transition": {"type": "crossfade", "duration": 0.3}}, {"path": "clip2.mp4", "in": 0.5}, {"path": "clip3.mp4", "out": 1.2}]}"#
-            .write(to: file, atomically: true, encoding: .utf8)
+        try #"""
+        {"clips": [{"path": "clip1.mp4", "in": 0.25, "out": 1.5, "transition": {"type": "crossfade", \#
+        "duration": 0.3}}, {"path": "clip2.mp4", "in": 0.5}, {"path": "clip3.mp4", "out": 1.2}]}
+        """#
+        .write(to: file, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("out.mp4").path
         let run = try Run.loopprep(["stitch", "--playlist", file.path, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
@@ -741,9 +750,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let clips = try Self.makeClips(in: dir)
         let file = dir.appendingPathComponent("p.json")
-        try
-            #"{"clips": [{"path": "clip1.mp4", "transition": {"type": "fade-black", "duration": 1}}, {"path": "clip2.mp4"}, {"path": "clip3.mp4"}]}"#
-            .write(to: file, atomically: true, encoding: .utf8)
+        try #"""
+        {"clips": [{"path": "clip1.mp4", "transition": {"type": "fade-black", "duration": 1}}, {"path": \#
+        "clip2.mp4"}, {"path": "clip3.mp4"}]}
+        """#
+        .write(to: file, atomically: true, encoding: .utf8)
         let run = try Run.loopprep(["stitch", "--playlist", file.path, "--dry-run"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("fade-black into"))
@@ -786,7 +797,10 @@ extension StitchCommandTests {
         #expect(events.count == 6)
         #expect(
             events.last
-                == "4.000\u{2013}4.500 s \u{21BB} loop join: crossfade 0.500 s (15 frames) from clip3.mp4 back into clip1.mp4; its opening frames play here, under the crossfade, so the file starts after them"
+                == """
+                4.000\u{2013}4.500 s \u{21BB} loop join: crossfade 0.500 s (15 frames) from clip3.mp4 back into \
+                clip1.mp4; its opening frames play here, under the crossfade, so the file starts after them
+                """
         )
         #expect(events.first?.hasPrefix("0.000\u{2013}1.500 s") == true && events.first?.contains("clip1.mp4") == true)
         let label = try doc.nodes(

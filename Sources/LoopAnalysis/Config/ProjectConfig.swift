@@ -66,12 +66,18 @@ public struct ProjectConfig: Sendable, Equatable {
             for (rule, raw) in table {
                 guard let limit = Analyzer.thresholds[rule] else {
                     throw ConfigError(
-                        "\"thresholds\" names \"\(rule)\", which has none (rules with a threshold: \(Analyzer.thresholds.keys.sorted().joined(separator: ", ")))"
+                        """
+                        \"thresholds\" names \"\(rule)\", which has none (rules with a threshold: \
+                        \(Analyzer.thresholds.keys.sorted().joined(separator: ", ")))
+                        """
                     )
                 }
                 guard case .number(let v) = raw, limit.range.contains(v) else {
                     throw ConfigError(
-                        "\"thresholds\".\"\(rule)\" must be a number from \(limit.range.lowerBound) to \(limit.range.upperBound) (\(limit.unit))"
+                        """
+                        \"thresholds\".\"\(rule)\" must be a number from \(limit.range.lowerBound) to \
+                        \(limit.range.upperBound) (\(limit.unit))
+                        """
                     )
                 }
                 config.thresholds[rule] = v

@@ -33,7 +33,10 @@ public enum FixPlanner {
             guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
             if let edits = timeline.edits, edits.filter({ $0.mediaTime != nil }).count > 1 {
                 throw PlanError(
-                    "\(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it losslessly"
+                    """
+                    \(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it \
+                    losslessly
+                    """
                 )
             }
             var m = Mapping(
@@ -46,21 +49,29 @@ public enum FixPlanner {
                 m.mediaStart = m.mediaStart + seconds / timeline.timeBase
                 m.start = m.start + seconds
                 notes.append(
-                    "\(Figures.trackName(track)): hides \(samples) samples of unsignalled \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)"
+                    """
+                    \(Figures.trackName(track)): hides \(samples) samples of unsignalled \
+                    \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)
+                    """
                 )
             }
             mappings.append(m)
         }
-        guard !mappings.isEmpty else { throw PlanError("no audio or video track to keep") }
+        guard let latestStart = mappings.map(\.start).max(), let earliestEnd = mappings.map(\.end).min() else {
+            throw PlanError("no audio or video track to keep")
+        }
         let empty = (facts.emptyTracks ?? []).map(\.index)
         if !empty.isEmpty {
             notes.append(
-                "leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") (\(empty.map(String.init).joined(separator: ", ")))"
+                """
+                leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") \
+                (\(empty.map(String.init).joined(separator: ", ")))
+                """
             )
         }
 
-        var commonStart = mappings.map(\.start).max()!
-        var commonEnd = mappings.map(\.end).min()!
+        var commonStart = latestStart
+        var commonEnd = earliestEnd
         if let range = options.range {
             commonStart = Rational.max(commonStart, range.start)
             commonEnd = Rational.min(commonEnd, range.end)
@@ -125,12 +136,18 @@ public enum FixPlanner {
         }
         if !others.isEmpty {
             notes.append(
-                "keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range"
+                """
+                keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") \
+                (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range
+                """
             )
         }
         if !dropped.isEmpty {
             notes.append(
-                "drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video (\(dropped.map(String.init).joined(separator: ", ")))"
+                """
+                drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video \
+                (\(dropped.map(String.init).joined(separator: ", ")))
+                """
             )
         }
         let noop =
@@ -142,7 +159,10 @@ public enum FixPlanner {
             && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
         for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
             notes.append(
-                "\(Figures.trackName(m.track)): writes the priming iTunSMPB signals (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that"
+                """
+                \(Figures.trackName(m.track)): writes the priming iTunSMPB signals \
+                (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that
+                """
             )
         }
         for track in facts.tracks {
@@ -150,22 +170,34 @@ public enum FixPlanner {
                 continue
             }
             notes.append(
-                "\(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples"
+                """
+                \(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to \
+                the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples
+                """
             )
         }
         if iso, facts.videoTracks.contains(where: { $0.codec == "hevc" && $0.codecTag == "hev1" }), copies {
             notes.append(
-                "writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, where they are the same throughout"
+                """
+                writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, \
+                where they are the same throughout
+                """
             )
         }
         if repeats > 1 {
             notes.append(
-                "repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio re-encoded as one stream"
+                """
+                repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio \
+                re-encoded as one stream
+                """
             )
         }
         if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
             notes.append(
-                "--target web: the video needs no edit list; AAC priming still does (no container can say it otherwise), so a player that ignores edit lists plays it first"
+                """
+                --target web: the video needs no edit list; AAC priming still does (no container can say it \
+                otherwise), so a player that ignores edit lists plays it first
+                """
             )
         }
         if let fade = options.seamFade {
@@ -173,7 +205,10 @@ public enum FixPlanner {
         }
         if !resolution.isZero, ClipFacts.isMatroska(output), !noop {
             notes.append(
-                "Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan (Opus to the sample, by its pre-skip and end discard)"
+                """
+                Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan \
+                (Opus to the sample, by its pre-skip and end discard)
+                """
             )
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
@@ -217,7 +252,7 @@ public enum FixPlanner {
     static func isByteCopy(_ facts: ClipFacts, cuts: [TrackCut], mappings: [Mapping], dropped: [Int]) -> Bool {
         let iso = facts.moovBeforeMdat != nil
         let whole = cuts.allSatisfy { cut in
-            let m = mappings.first { $0.track.index == cut.index }!
+            guard let m = mappings.first(where: { $0.track.index == cut.index }) else { return false }
             // (Outside MP4 an "edit" is the file's own signal, such as an MP3's LAME delay.)
             let start =
                 m.timeline.edits != nil
@@ -274,7 +309,10 @@ public enum FixPlanner {
                 throw PlanError("no keyframe inside the range every track presents, so the start cannot be a keyframe")
             }
             notes.append(
-                "the first presented frame is not a keyframe: starts at the next keyframe, \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)"
+                """
+                the first presented frame is not a keyframe: starts at the next keyframe, \
+                \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)
+                """
             )
             start = times[next]
         }
@@ -284,11 +322,12 @@ public enum FixPlanner {
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
         // (Matroska's milliseconds: within one tick.)
-        let reach = tracks.map { m in
-            m.end
-                + (m.track.kind == .audio
-                    ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
-        }.min()!
+        let reach =
+            tracks.map { m in
+                m.end
+                    + (m.track.kind == .audio
+                        ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
+            }.min() ?? v.end
         let ceiling = Rational.max(commonEnd, Rational.min(reach, v.end))
         guard let end = boundaries.filter({ $0 <= cap.map { Rational.min(ceiling, $0) } ?? ceiling }).max() else {
             throw PlanError("the common range is shorter than one video frame")
@@ -330,7 +369,10 @@ public enum FixPlanner {
                 decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: samples[next].pts,
                 reorderDelay: samples[next].pts - samples[next].dts, frames: frames)
             notes.append(
-                "re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))"
+                """
+                re-encodes the \(frames) frame\(frames == 1 ? "" : "s") before the first keyframe \
+                (\(Figures.ms(Rational(samples[next].pts - mediaStart) * m.tb)))
+                """
             )
             first = next
         }
@@ -435,13 +477,16 @@ public enum FixPlanner {
         guard n > 1 else { return 1 }
         guard n <= 10_000 else { throw PlanError("\(n) repeats is too many") }
         for cut in cuts where cut.kind == .video {
-            let samples = mappings.first { $0.track.index == cut.index }!.timeline.samples
+            let samples = mappings.first { $0.track.index == cut.index }?.timeline.samples ?? []
             let end = Rational(cut.retimedFirstPts ?? cut.mediaStart) + cut.duration / cut.timeBase
             let stray = samples.filter { $0.dts >= cut.keepFrom && $0.dts <= cut.keepThrough && !$0.isDiscarded }
                 .contains { Rational($0.pts) >= end || $0.pts < cut.mediaStart && $0.dts != cut.keepFrom }
             if stray {
                 throw PlanError(
-                    "cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented outside it"
+                    """
+                    cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented \
+                    outside it
+                    """
                 )
             }
         }

@@ -15,7 +15,10 @@ public enum FixVerifier {
     public static func difference(_ plan: FixPlan, output: ClipFacts) -> String? {
         guard let pairs = pairs(plan, output) else {
             return
-                "it has \(output.tracks.filter { $0.kind == .video || $0.kind == .audio }.count) audio and video tracks where \(plan.tracks.count) were planned"
+                """
+                it has \(output.tracks.filter { $0.kind == .video || $0.kind == .audio }.count) audio and video \
+                tracks where \(plan.tracks.count) were planned
+                """
         }
         // Containers without edit lists (Matroska: milliseconds) place a track only to their tick.
         let slack = output.timestampResolution

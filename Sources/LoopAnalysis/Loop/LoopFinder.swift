@@ -87,7 +87,7 @@ public enum LoopFinder {
                 if best.count > keep * 2 {
                     best.sort { $0.cost < $1.cost }
                     best.removeLast(best.count - keep)
-                    worstKept = best.last!.cost
+                    worstKept = best.last?.cost ?? worstKept
                 }
             }
         }

@@ -9,7 +9,10 @@ public struct EmptyTrackRule: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "\(track.kind.rawValue) track \(track.index) (\(track.codec)) is declared but presents nothing (no samples, or an edit list that shows none)",
+                    """
+                    \(track.kind.rawValue) track \(track.index) (\(track.codec)) is declared but presents nothing \
+                    (no samples, or an edit list that shows none)
+                    """,
                 hint: "drop the track: loopprep fix leaves it out",
                 figures: [:])
         }

@@ -18,7 +18,12 @@ public struct IrregularAudioDurations: Rule {
             return Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "\(Figures.trackName(track)): \(odd.count) of \(track.packetCount) frames have a stored duration other than \(frameSamples) samples (the largest differs by \(Figures.ms(worst.magnitude)) = \(Figures.samples(worst.magnitude, rate: rate))), so the audio is not where the decoder plays it",
+                    """
+                    \(Figures.trackName(track)): \(odd.count) of \(track.packetCount) frames have a stored \
+                    duration other than \(frameSamples) samples (the largest differs by \
+                    \(Figures.ms(worst.magnitude)) = \(Figures.samples(worst.magnitude, rate: rate))), so the \
+                    audio is not where the decoder plays it
+                    """,
                 hint: "rewrite the durations to the codec's frame length: loopprep fix",
                 figures: ["count": Double(odd.count), "ms": Figures.msValue(worst.magnitude)])
         }

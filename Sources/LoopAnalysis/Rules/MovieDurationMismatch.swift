@@ -25,8 +25,14 @@ public struct MovieDurationMismatch: Rule {
                 Finding(
                     rule: ids[0], severity: .info,
                     message:
-                        "the Segment Duration says \(Figures.seconds(header)) but the tracks end at \(Figures.seconds(end)): "
-                        + "tools and players that take the file's length from it see \(Figures.ms(size)) \(longer ? "more" : "less")",
+                        """
+                        the Segment Duration says \(Figures.seconds(header)) but the tracks end at \
+                        \(Figures.seconds(end)): 
+                        """
+                            + """
+                            tools and players that take the file's length from it see \(Figures.ms(size)) \
+                            \(longer ? "more" : "less")
+                            """,
                     hint: "rewrite the Duration: loopprep fix", figures: ["ms": Figures.msValue(difference)])
             ]
         }

@@ -74,7 +74,10 @@ public struct NotPlayableOnTarget: Rule {
                     Finding(
                         rule: ids[0], severity: .error, track: track.index,
                         message:
-                            "\(Figures.trackName(track)) is tagged hev1, which AVFoundation and Safari do not play (they want hvc1)",
+                            """
+                            \(Figures.trackName(track)) is tagged hev1, which AVFoundation and Safari do not play \
+                            (they want hvc1)
+                            """,
                         hint: "retag it hvc1: loopprep fix"))
             }
             for track in clip.videoTracks
@@ -86,7 +89,10 @@ public struct NotPlayableOnTarget: Rule {
                     Finding(
                         rule: ids[0], severity: .error, track: track.index,
                         message:
-                            "\(Figures.trackName(track)) is H.264 \(track.profile ?? ""), which iOS and Safari do not play (High, 8-bit 4:2:0, at most)",
+                            """
+                            \(Figures.trackName(track)) is H.264 \(track.profile ?? ""), which iOS and Safari do \
+                            not play (High, 8-bit 4:2:0, at most)
+                            """,
                         hint: "re-encode the video to H.264 High or HEVC Main 10"))
             }
         }

@@ -9,10 +9,14 @@ public struct PrimingNotSignalled: Rule {
         clip.audioTracks.compactMap { track in
             guard let priming = track.priming, !priming.signalled else { return nil }
             let why = track.edits == nil ? "no edit list" : "the edit list starts at 0"
+            let usual = track.codec == "mp3" ? "1105 samples (LAME's delay and the decoder's)" : "1024 or 2112 samples"
             return Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "\(Figures.trackName(track)) presents its encoder priming (\(why)): usually \(track.codec == "mp3" ? "1105 samples (LAME's delay and the decoder's)" : "1024 or 2112 samples") of silence at every loop",
+                    """
+                    \(Figures.trackName(track)) presents its encoder priming (\(why)): usually \(usual) of silence at \
+                    every loop
+                    """,
                 hint: "signal the priming with an edit list: loopprep fix")
         }
     }

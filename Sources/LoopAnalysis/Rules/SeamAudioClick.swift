@@ -19,7 +19,10 @@ public struct SeamAudioClick: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "the audio jumps by \(String(format: "%.3f", jump)) of full scale (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)",
+                    """
+                    the audio jumps by \(String(format: "%.3f", jump)) of full scale \
+                    (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)
+                    """,
                 hint: "fade the seam: loopprep fix --seam-fade 10",
                 figures: ["jump": jump, "channel": Double(channel + 1)])
         ]

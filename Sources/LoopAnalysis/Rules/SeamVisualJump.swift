@@ -18,7 +18,11 @@ public struct SeamVisualJump: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the loop point shows as a cut",
+                    """
+                    the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma \
+                    difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the \
+                    loop point shows as a cut
+                    """,
                 hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
                 figures: ["difference": difference, "motion": motion])
         ]

@@ -24,7 +24,10 @@ public struct TimestampGap: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "\(Figures.trackName(track)): \(count) timestamp \(kinds)\(count == 1 ? "" : "s"); the largest is \(parts.joined(separator: " = ")) at \(at)",
+                    """
+                    \(Figures.trackName(track)): \(count) timestamp \(kinds)\(count == 1 ? "" : "s"); the largest \
+                    is \(parts.joined(separator: " = ")) at \(at)
+                    """,
                 hint: "re-encode with constant timestamps, or cut the clip before the break",
                 figures: ["ms": Figures.msValue(size), "count": Double(count)])
         ]
@@ -42,7 +45,12 @@ public struct TimestampGap: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
-                    "\(Figures.trackName(track)): the last frame lasts \(Figures.ms(Rational(last) * track.timeBase)) instead of \(Figures.ms(Rational(nominal) * track.timeBase)); the track ends \(Figures.ms(shift.magnitude)) \(direction) than its frame count says",
+                    """
+                    \(Figures.trackName(track)): the last frame lasts \
+                    \(Figures.ms(Rational(last) * track.timeBase)) instead of \
+                    \(Figures.ms(Rational(nominal) * track.timeBase)); the track ends \
+                    \(Figures.ms(shift.magnitude)) \(direction) than its frame count says
+                    """,
                 hint: "set the last frame's duration to one frame: loopprep fix",
                 figures: ["ms": Figures.msValue(shift)])
         ]

@@ -14,7 +14,10 @@ public struct TooShortToLoop: Rule {
             Finding(
                 rule: ids[0], severity: .warning,
                 message:
-                    "the clip lasts \(Figures.ms(length)), under \(Figures.seconds(options.minimumLoopSeconds)): a queue looper needs \(repeats) copies to reach it",
+                    """
+                    the clip lasts \(Figures.ms(length)), under \(Figures.seconds(options.minimumLoopSeconds)): a \
+                    queue looper needs \(repeats) copies to reach it
+                    """,
                 hint: "unroll it: loopprep fix --unroll \(Figures.decimal(options.minimumLoopSeconds, places: 1))",
                 figures: ["ms": Figures.msValue(length), "repeats": Double(repeats)])
         ]

@@ -32,7 +32,10 @@ public struct TrackLengthMismatch: Rule {
         return Finding(
             rule: audioLonger ? ids[0] : ids[1], severity: severity, track: longer.index,
             message:
-                "\(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \(Figures.trackName(shorter))",
+                """
+                \(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \
+                \(Figures.trackName(shorter))
+                """,
             hint: "trim every track to the shortest: loopprep fix",
             figures: figures)
     }

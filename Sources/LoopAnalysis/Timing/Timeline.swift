@@ -166,8 +166,8 @@ extension TrackTimeline {
         for (i, s) in samples.enumerated() where !s.isDiscarded {
             let pts = Rational(s.pts)
             if pts <= from {
-                if first == nil || samples[first!].pts < s.pts { first = i }
-            } else if firstAfter == nil || samples[firstAfter!].pts > s.pts {
+                if first.map({ samples[$0].pts < s.pts }) ?? true { first = i }
+            } else if firstAfter.map({ samples[$0].pts > s.pts }) ?? true {
                 firstAfter = i
             }
             if pts < to && Rational(s.pts &+ Swift.max(s.duration, 1)) > from { count += 1 }
@@ -186,7 +186,8 @@ extension TrackTimeline {
     ///
     /// Video (`frameStep` given): a step of zero or less is an overlap (two frames at one instant). A longer
     /// step is a held frame, not a hole: the frame stays on screen until the next one, in every container
-    /// (screen recordings hold a frame for seconds; phones record variable frame rates). Audio: each packet must start where the previous one ended, within `tolerance` ticks, which
+    /// (screen recordings hold a frame for seconds; phones record variable frame rates). Audio: each packet must start
+    /// where the previous one ended, within `tolerance` ticks, which
     /// absorbs the rounding of coarse time bases (Matroska's milliseconds).
     /// Only the presented span counts (`within`, media ticks): an edit that trims into a stretched first frame
     /// leaves nothing irregular on screen.

@@ -417,7 +417,8 @@ struct HEVCSliceContext {
                     if b { fromL0 = r.u(1) == 1 }
                     if (fromL0 && l0 > 0) || (!fromL0 && l1 > 0) { _ = r.ue() }
                 }
-                if (weightedPred && !b) || (weightedBipred && b) { throw fail() }  // x265 is run without weighted prediction
+                // x265 is run without weighted prediction.
+                if (weightedPred && !b) || (weightedBipred && b) { throw fail() }
                 _ = r.ue()  // five minus max merge candidates
             }
             _ = r.se()  // slice qp delta

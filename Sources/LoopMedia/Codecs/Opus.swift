@@ -6,7 +6,8 @@ enum Opus {
     static func samples(_ packet: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let toc = packet.first else { return nil }
         let config = Int(toc >> 3)
-        // Frame length in 1/400 s units (2.5 ms = 120 samples): SILK 10/20/40/60 ms, hybrid 10/20 ms, CELT 2.5/5/10/20 ms.
+        // Frame length in 1/400 s units (2.5 ms = 120 samples): SILK 10/20/40/60 ms, hybrid 10/20 ms, CELT 2.5/5/10/20
+        // ms.
         let quarterMs: Int64 =
             switch config {
             case 0..<12: [40, 80, 160, 240][config % 4]

@@ -23,9 +23,10 @@ final class FrameFitter {
         let h = Int32(Double(f.height) * scale / 2) * 2
         let x0 = (width - w) / 4 * 2
         let y0 = (height - h) / 4 * 2
-        if scaler == nil || scaler!.width != w || scaler!.height != h {
-            scaler = ScaleContext(width: w, height: h, format: format, flags: lp_sws_bicubic)
-        }
+        let sized =
+            scaler.flatMap { $0.width == w && $0.height == h ? $0 : nil }
+            ?? ScaleContext(width: w, height: h, format: format, flags: lp_sws_bicubic)
+        scaler = sized
         let out = try Frame()
         let o = out.pointer
         o.pointee.width = width
@@ -49,11 +50,12 @@ final class FrameFitter {
             let sy = p == 0 ? 0 : Int32(desc.pointee.log2_chroma_h)
             let black: UInt8 = p == 0 ? (f.color_range == AVCOL_RANGE_JPEG ? 0 : 16) : 128
             let rows = Int(-((-height) >> sy))
-            bases[p]!.update(repeating: black, count: Int(linesizes[p]) * rows)
-            dst[p] = bases[p]! + Int(y0 >> sy) * Int(linesizes[p]) + Int(x0 >> sx)
+            guard let base = bases[p] else { throw MediaError("scale frame", reason: "no picture buffer") }
+            base.update(repeating: black, count: Int(linesizes[p]) * rows)
+            dst[p] = base + Int(y0 >> sy) * Int(linesizes[p]) + Int(x0 >> sx)
             strides[p] = linesizes[p]
         }
-        try scaler!.scale(frame, into: &dst, strides: &strides)
+        try sized.scale(frame, into: &dst, strides: &strides)
         return out
     }
 }
@@ -93,8 +95,7 @@ final class Resampler {
         }
         let outs = (0..<outChannels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
         defer {
-            ins.forEach { $0.deallocate() }
-            outs.forEach { $0.deallocate() }
+            for p in ins + outs { p.deallocate() }
         }
         var outPointers: [UnsafeMutablePointer<UInt8>?] = outs.map {
             UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt8.self)

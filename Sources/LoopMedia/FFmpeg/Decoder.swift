@@ -13,7 +13,9 @@ public final class Decoder {
         throws
     {
         let stream = input.stream(index)
-        let parameters = stream.pointee.codecpar!
+        guard let parameters = stream.pointee.codecpar else {
+            throw MediaError("open decoder", reason: "the stream has no codec parameters")
+        }
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw MediaError(
                 "open decoder",

@@ -68,7 +68,7 @@ public final class AudioEncoder {
 
     /// Copies the encoder's parameters (and extradata) onto an output stream.
     func configure(_ output: OutputFile, stream: Int) throws {
-        let st = output.context.pointee.streams[stream]!
+        let st = output.stream(stream)
         try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
         st.pointee.time_base = context.pointee.time_base
     }

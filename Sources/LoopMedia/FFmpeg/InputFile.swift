@@ -50,6 +50,8 @@ public final class InputFile {
     /// FLV and MPEG-PS (AVFMTCTX_NOHEADER) declare their streams only as packets arrive.
     var streamsComeWithPackets: Bool { context.pointee.ctx_flags & Int32(AVFMTCTX_NOHEADER) != 0 }
 
+    /// Stream `index` (an index below nb_streams: FFmpeg's array always holds its pointer).
+    // swift-format-ignore: NeverForceUnwrap
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
     /// An audio stream with a rate and channels, a video stream with a size (any other kind needs nothing).

@@ -25,6 +25,10 @@ public final class OutputFile {
         ctx.pointee.flags |= AVFMT_FLAG_BITEXACT
     }
 
+    /// Stream `index` of the muxer (an index below nb_streams: FFmpeg's array always holds its pointer).
+    // swift-format-ignore: NeverForceUnwrap
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
     deinit {
         if ioOpen { avio_closep(&context.pointee.pb) }
         avformat_free_context(context)
@@ -34,12 +38,12 @@ public final class OutputFile {
     /// time base, metadata (language, handler), disposition and side data (display matrix).
     /// A stream's tag (Matroska SimpleTag, MP4 user data where the muxer keeps one).
     func setMetadata(_ key: String, _ value: String, stream: Int) {
-        av_dict_set(&context.pointee.streams[stream]!.pointee.metadata, key, value, 0)
+        av_dict_set(&self.stream(stream).pointee.metadata, key, value, 0)
     }
 
     /// The time base a stream asks the muxer for (before the header is written).
     func setTimeBase(_ tb: Rational, stream: Int) {
-        context.pointee.streams[stream]!.pointee.time_base = tb.avRational
+        self.stream(stream).pointee.time_base = tb.avRational
     }
 
     /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
@@ -73,13 +77,13 @@ public final class OutputFile {
 
     /// The pixel format a stream's frames decode to, where the copied parameters do not say it.
     func setPixelFormat(_ format: Int32, stream: Int) {
-        let par = context.pointee.streams[stream]!.pointee.codecpar!
+        let par: UnsafeMutablePointer<AVCodecParameters> = self.stream(stream).pointee.codecpar
         if par.pointee.format < 0 { par.pointee.format = format }
     }
 
     /// Decoded samples the player drops at the start (Matroska writes it as CodecDelay; see addStream).
     func setInitialPadding(_ samples: Int64, stream: Int) {
-        context.pointee.streams[stream]!.pointee.codecpar.pointee.initial_padding = Int32(samples)
+        self.stream(stream).pointee.codecpar.pointee.initial_padding = Int32(samples)
     }
 
     /// A Matroska or WebM muxer.
@@ -96,7 +100,7 @@ public final class OutputFile {
 
     /// Replaces a stream's codec configuration (e.g. an avcC holding a second SPS/PPS pair).
     func setExtradata(_ bytes: [UInt8], stream: Int) throws {
-        let par = context.pointee.streams[stream]!.pointee.codecpar!
+        let par: UnsafeMutablePointer<AVCodecParameters> = self.stream(stream).pointee.codecpar
         av_freep(&par.pointee.extradata)
         guard
             let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(
@@ -145,7 +149,7 @@ public final class OutputFile {
         // codec delay); a later muxer adds the delay itself, so write() takes its amount back off first.
         if isMatroska {
             for i in 0..<Int(context.pointee.nb_streams) {
-                let shift = lp_matroska_codec_delay_ticks(context.pointee.streams[i]!)
+                let shift = lp_matroska_codec_delay_ticks(stream(i))
                 if shift != 0 { muxerShift[Int32(i)] = shift }
             }
         }
@@ -153,7 +157,7 @@ public final class OutputFile {
 
     /// The stream's time base after the header (muxers may change it).
     func timeBase(_ stream: Int) -> Rational {
-        let tb = context.pointee.streams[stream].map { $0.pointee.time_base } ?? AVRational(num: 1, den: 1)
+        let tb = self.stream(stream).pointee.time_base
         return Rational(Int64(tb.num), Int64(max(tb.den, 1)))
     }
 

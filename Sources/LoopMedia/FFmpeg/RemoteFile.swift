@@ -73,7 +73,9 @@ public final class RemoteFile: ByteSource {
         var out = [UInt8](repeating: 0, count: want)
         var filled = 0
         while filled < want {
-            let n = out.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress! + filled, Int32(want - filled)) }
+            let n = out.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress.map { avio_read(io, $0 + filled, Int32(want - filled)) } ?? lp_error_eof
+            }
             if n == lp_error_eof || n == 0 { break }
             _ = try check(n, "read")
             filled += Int(n)

@@ -17,15 +17,14 @@ public enum ClipFix {
         _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
         dryRun: Bool, temporaries: TemporaryFiles
     ) -> FileReport {
-        // The source's index is let go before the output is probed: two hour-long indexes need not be held.
-        var source: Probe.Result?
+        let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
-        let before = source!.facts
+        let before = source.facts
         var plan: FixPlan
         do {
-            plan = try FixPlanner.plan(before, timelines: source!.timelines, options: options)
+            plan = try FixPlanner.plan(before, timelines: source.timelines, options: options)
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
@@ -47,8 +46,14 @@ public enum ClipFix {
                 plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
             plan.notes.append(
                 Self.keptContainers.contains(before.container)
-                    ? "--to \(conversion.format): writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
-                    : "\(before.container) cannot carry an edit list: writes \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it"
+                    ? """
+                    --to \(conversion.format): writes \((destination as NSString).lastPathComponent) \
+                    (\(conversion.format.uppercased())) beside it
+                    """
+                    : """
+                    \(before.container) cannot carry an edit list: writes \
+                    \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it
+                    """
             )
             if FileManager.default.fileExists(atPath: destination), OutputPath.sameFile(path, destination) {
                 return failed(
@@ -66,15 +71,16 @@ public enum ClipFix {
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
-            let firstFrames = try plannedFirstFrames(plan, source: source!)
+            let firstFrames = try plannedFirstFrames(plan, source: source)
             if plan.isNoop {
                 try FileManager.default.copyItem(atPath: path, toPath: temp)
             } else {
                 try write(
-                    path, plan: plan, facts: before, iso: source!.iso, timelines: source!.timelines, to: temp,
+                    path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
                     converting: conversion?.format, temporaries: temporaries)
             }
-            source = nil
+            // The source's index is let go before the output is probed: two hour-long indexes need not be held.
+            _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)
             let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
@@ -148,7 +154,10 @@ public enum ClipFix {
                 != wanted
             {
                 return
-                    "\(Figures.trackName(track)) starts on another frame than the planned one (source sample \((cut.firstPresented ?? 0) + 1))"
+                    """
+                    \(Figures.trackName(track)) starts on another frame than the planned one (source sample \
+                    \((cut.firstPresented ?? 0) + 1))
+                    """
             }
         }
         return nil
@@ -199,7 +208,10 @@ public enum ClipFix {
                 throw MediaError(
                     "convert",
                     reason:
-                        "--to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; nothing written"
+                        """
+                        --to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; \
+                        nothing written
+                        """
                 )
             }
             return (to, (destination as NSString).deletingPathExtension + "." + to)
@@ -216,13 +228,19 @@ public enum ClipFix {
                 throw MediaError(
                     "write output",
                     reason:
-                        "an MP3 says its priming and padding only in a LAME header, which loopprep cannot write around copied frames; --reencode-audio encodes it again with one; nothing written"
+                        """
+                        an MP3 says its priming and padding only in a LAME header, which loopprep cannot write \
+                        around copied frames; --reencode-audio encodes it again with one; nothing written
+                        """
                 )
             }
             throw MediaError(
                 "write output",
                 reason:
-                    "loopprep cannot write \(facts.container) files yet, and would not change this one's format behind your back; nothing written"
+                    """
+                    loopprep cannot write \(facts.container) files yet, and would not change this one's format \
+                    behind your back; nothing written
+                    """
             )
         }
         // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
@@ -238,7 +256,11 @@ public enum ClipFix {
             throw MediaError(
                 "convert",
                 reason:
-                    "AVI keeps no presentation times and this \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than it stores them, so loopprep cannot copy it exactly; re-encode it first"
+                    """
+                    AVI keeps no presentation times and this \
+                    \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order \
+                    than it stores them, so loopprep cannot copy it exactly; re-encode it first
+                    """
             )
         }
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
@@ -252,7 +274,10 @@ public enum ClipFix {
         throw MediaError(
             "convert",
             reason:
-                "\(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so loopprep cannot fix it losslessly"
+                """
+                \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
+                loopprep cannot fix it losslessly
+                """
         )
     }
 

@@ -29,7 +29,10 @@ struct OpusTrim {
             throw MediaError(
                 "write packet",
                 reason:
-                    "the Opus cut would need a pre-skip of \(preSkip) samples, more than the 65535 an Opus header can say"
+                    """
+                    the Opus cut would need a pre-skip of \(preSkip) samples, more than the 65535 an Opus header \
+                    can say
+                    """
             )
         }
     }

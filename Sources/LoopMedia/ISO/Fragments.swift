@@ -50,7 +50,7 @@ struct Fragments {
         tfhd.skip(1)  // version
         let flags = UInt32(tfhd.u8()) << 16 | UInt32(tfhd.u16())
         let id = Int(tfhd.u32())
-        guard tracks[id] != nil else { return previousEnd }
+        guard let track = tracks[id] else { return previousEnd }
         var d = defaults[id] ?? Defaults()
         var base = flags & 0x02_0000 != 0 ? moofOffset : previousEnd
         if flags & 0x01 != 0 { base = Int64(clamping: tfhd.u64()) }
@@ -58,14 +58,14 @@ struct Fragments {
         if flags & 0x08 != 0 { d.duration = tfhd.u32() }
         if flags & 0x10 != 0 { d.size = tfhd.u32() }
         if flags & 0x20 != 0 { d.flags = tfhd.u32() }
-        guard d.descriptionIndex <= 1 || tracks[id]!.descriptionCount >= Int(d.descriptionIndex) else {
+        guard d.descriptionIndex <= 1 || track.descriptionCount >= Int(d.descriptionIndex) else {
             throw MediaError(
                 "read index",
                 reason: "a fragment of track \(id) names sample description \(d.descriptionIndex), which does not exist"
             )
         }
 
-        var dts = nextDts[id] ?? tracks[id]!.timeline.samples.last.map { $0.dts &+ $0.duration } ?? 0
+        var dts = nextDts[id] ?? track.timeline.samples.last.map { $0.dts &+ $0.duration } ?? 0
         if var tfdt = children.first(where: { $0.0 == "tfdt" })?.1 {
             let version = tfdt.u8()
             tfdt.skip(3)
@@ -83,7 +83,7 @@ struct Fragments {
             // Bounded by the bytes the run really holds (and by the file, when every field is a default).
             let count =
                 fields > 0 ? min(declared, r.remaining / fields) : min(declared, Int(fileSize / Int64(max(d.size, 1))))
-            guard tracks[id]!.timeline.samples.count + count <= 50_000_000 else {
+            guard (tracks[id]?.timeline.samples.count ?? 0) + count <= 50_000_000 else {
                 throw MediaError("read index", reason: "absurd sample count in the fragments of track \(id)")
             }
             for i in 0..<count {
@@ -92,11 +92,11 @@ struct Fragments {
                 let sampleFlags = runFlags & 0x400 != 0 ? r.u32() : (i == 0 ? firstFlags ?? d.flags : d.flags)
                 let raw = runFlags & 0x800 != 0 ? r.u32() : 0
                 let offset = Int64(Int32(bitPattern: raw))
-                tracks[id]!.timeline.samples.append(
+                tracks[id]?.timeline.samples.append(
                     SampleTiming(
                         dts: dts, pts: dts &+ offset, duration: Int64(duration),
                         isSync: sampleFlags & Self.nonSync == 0))
-                if keepLocations { tracks[id]!.locations.append(SampleLocation(offset: position, size: Int64(size))) }
+                if keepLocations { tracks[id]?.locations.append(SampleLocation(offset: position, size: Int64(size))) }
                 dts &+= Int64(duration)
                 position = SampleLayout.add(position, Int64(size))
                 dataEnd[id] = max(dataEnd[id] ?? 0, position)

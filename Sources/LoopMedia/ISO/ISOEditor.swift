@@ -29,7 +29,9 @@ enum ISOEditor {
             throw MediaError("finalize", reason: "the muxer wrote no moov")
         }
         let moovBytes = try file.read(at: moovEntry.offset, count: Int(moovEntry.size))
-        var moov = try Box.parse(moovBytes, from: 0, to: moovBytes.count).first!
+        guard var moov = try Box.parse(moovBytes, from: 0, to: moovBytes.count).first else {
+            throw MediaError("finalize", reason: "the muxed file's movie box cannot be read back")
+        }
 
         var longest: Int64 = 0
         for i in moov.children.indices where moov.children[i].type == "trak" {

@@ -95,8 +95,9 @@ struct ISOFile {
         // The writer rebuilds from the stored boxes; analysis lets them go (an hour's moov is 2 MB).
         if locations { iso.moov = bytes }
         if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.size <= 4096 {
-            iso.ftyp = try readBox(file, ftyp.offset, ftyp.size, what: "ftyp")
-            iso.majorBrand = String(decoding: iso.ftyp![8..<min(12, iso.ftyp!.count)], as: UTF8.self)
+            let bytes = try readBox(file, ftyp.offset, ftyp.size, what: "ftyp")
+            iso.ftyp = bytes
+            iso.majorBrand = String(decoding: bytes[min(8, bytes.count)..<min(12, bytes.count)], as: UTF8.self)
         }
         var reader = ByteReader(bytes, from: 0, to: bytes.count)
         reader.skip(8)
@@ -110,9 +111,9 @@ struct ISOFile {
                 try fragments.read(
                     try readBox(file, box.offset, box.size, what: "moof"), at: box.offset, into: &iso.tracks)
             }
-            for id in iso.tracks.keys { iso.tracks[id]!.timeline.edits = openEnded(iso.tracks[id]!.timeline) }
+            for (id, track) in iso.tracks { iso.tracks[id]?.timeline.edits = openEnded(track.timeline) }
             for (id, end) in fragments.dataEnd {
-                if let known = iso.tracks[id]?.dataEnd { iso.tracks[id]!.dataEnd = max(known, end) }
+                if let known = iso.tracks[id]?.dataEnd { iso.tracks[id]?.dataEnd = max(known, end) }
             }
             iso.dataEnd = iso.tracks.values.map(\.dataEnd).max() ?? 0
         }

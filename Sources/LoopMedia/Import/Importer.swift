@@ -32,10 +32,12 @@ protocol TimelineImporter {
 
 enum Importers {
     /// In order; the last reads anything.
-    static let all: [any TimelineImporter.Type] = [
-        MP4Import.self, MatroskaImport.self, OggImport.self, ClockedStreamImport.self, MP3Import.self,
-        PacketImport.self,
-    ]
+    static var all: [any TimelineImporter.Type] {
+        [
+            MP4Import.self, MatroskaImport.self, OggImport.self, ClockedStreamImport.self, MP3Import.self,
+            PacketImport.self,
+        ]
+    }
 
     static func timelines(_ source: ImportSource) throws -> Imported {
         let demuxer = source.input.formatName

@@ -39,8 +39,9 @@ public enum LoopSearch {
         let frame = try Frame()
         func takeVideo(_ f: Frame) throws {
             guard let pts = f.pts else { return }
-            if firstPts == nil { firstPts = pts }
-            let t = Rational(pts - firstPts!) * vtb
+            let origin = firstPts ?? pts
+            firstPts = origin
+            let t = Rational(pts - origin) * vtb
             if let last = times.last, t <= last { return }
             if lp_frame_is_key(f.pointer) != 0 { keys.insert(frames.count) }
             frames.append(FrameSignature(luma: try scaler.scale(f)))
@@ -76,10 +77,12 @@ public enum LoopSearch {
             frames[k].crossingsBefore = e.crossingsBefore
             frames[k].crossingsAfter = e.crossingsAfter
         }
-        guard !frames.isEmpty else { throw MediaError("find loop", reason: "no video frame decodes") }
+        guard !frames.isEmpty, let lastStart = times.last else {
+            throw MediaError("find loop", reason: "no video frame decodes")
+        }
         let step = video.frameRate.map { Rational.one / $0 } ?? lastDuration
         return Signatures(
-            frames: frames, times: times, end: times.last! + (lastDuration.isZero ? step : lastDuration),
+            frames: frames, times: times, end: lastStart + (lastDuration.isZero ? step : lastDuration),
             keyframes: keys,
             codec: video.codec, frameRate: video.frameRate)
     }

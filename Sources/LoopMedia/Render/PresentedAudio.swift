@@ -3,7 +3,8 @@ import LoopAnalysis
 /// The presented samples of a decoded audio frame: those in [cut.mediaStart, +count) on the media's sample clock,
 /// continuing exactly where `taken` left off.
 enum PresentedAudio {
-    /// `pts`: the frame's time on the cut's timeline. `next`: where the previous decoded frame ended (updated here). A decoder's output is contiguous, so on a
+    /// `pts`: the frame's time on the cut's timeline. `next`: where the previous decoded frame ended (updated here). A
+    /// decoder's output is contiguous, so on a
     /// clock coarser than a sample (Matroska's milliseconds) a frame whose rounded time lands within one tick of
     /// that place is taken to start there, not a few samples off (which would drop or repeat them).
     static func slice(_ frame: Frame, at pts: Int64, cut: TrackCut, taken: Int64, count: Int64, next: inout Int64?)

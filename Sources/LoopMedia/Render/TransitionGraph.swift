@@ -31,7 +31,8 @@ final class TransitionGraph {
         let f = frame.pointer.pointee
         let sar = f.sample_aspect_ratio.num > 0 ? f.sample_aspect_ratio : AVRational(num: 1, den: 1)
         let args =
-            "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=\(frameRate.denominator)/\(frameRate.numerator)"
+            "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format)"
+            + ":time_base=\(frameRate.denominator)/\(frameRate.numerator)"
             + ":pixel_aspect=\(sar.num)/\(sar.den):frame_rate=\(frameRate.numerator)/\(frameRate.denominator)"
         func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
             var ctx: UnsafeMutablePointer<AVFilterContext>?
@@ -63,7 +64,10 @@ final class TransitionGraph {
             throw MediaError(
                 "draw transition",
                 reason:
-                    "FFmpeg's xfade could not draw \(name) on \(f.width)x\(f.height) \(Self.formatName(f.format)) video: \(MediaError.describe(error))"
+                    """
+                    FFmpeg's xfade could not draw \(name) on \(f.width)x\(f.height) \(Self.formatName(f.format)) \
+                    video: \(MediaError.describe(error))
+                    """
             )
         }
     }
@@ -90,7 +94,11 @@ final class TransitionGraph {
                 throw MediaError(
                     "draw transition",
                     reason:
-                        "the clips' frames differ (\(shape.width)x\(shape.height) \(Self.formatName(shape.format)) and \(f.width)x\(f.height) \(Self.formatName(f.format))); --normalize re-encodes them to one format"
+                        """
+                        the clips' frames differ (\(shape.width)x\(shape.height) \(Self.formatName(shape.format)) \
+                        and \(f.width)x\(f.height) \(Self.formatName(f.format))); --normalize re-encodes them to \
+                        one format
+                        """
                 )
             }
         }

@@ -32,7 +32,10 @@ final class VideoEncoder {
             throw MediaError(
                 "open encoder",
                 reason:
-                    "loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 and AV1 only)"
+                    """
+                    loopprep cannot re-encode \(name) frames to sit among copied ones yet (H.264, HEVC, VP8, VP9 \
+                    and AV1 only)
+                    """
             )
         }
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
@@ -120,7 +123,8 @@ final class VideoEncoder {
                 let p = m.display_primaries
                 out.append(
                     "master-display=G(\(c(p.1.0)),\(c(p.1.1)))B(\(c(p.2.0)),\(c(p.2.1)))R(\(c(p.0.0)),\(c(p.0.1)))"
-                        + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))L(\(l(m.max_luminance)),\(l(m.min_luminance)))"
+                        + "WP(\(c(m.white_point.0)),\(c(m.white_point.1)))"
+                        + "L(\(l(m.max_luminance)),\(l(m.min_luminance)))"
                 )
             }
         }
@@ -169,7 +173,7 @@ final class VideoEncoder {
 
     /// The output stream takes the encoder's parameters (a codec other than the source's).
     func configure(_ output: OutputFile, stream: Int) throws {
-        let st = output.context.pointee.streams[stream]!
+        let st = output.stream(stream)
         try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
         // HEVC as hvc1 (parameter sets out of band), which Apple's players want; the muxer's default is hev1.
         let hvc1 =

@@ -99,7 +99,8 @@ public enum SeamStrip {
         // The seam itself, through everything but the axis labels, and the frame around the picture.
         fill(&image, x: seamX - 1, y: 0, w: 1, h: 3, seam)
         for yy in stride(from: 0, to: image.height, by: 6) { fill(&image, x: seamX, y: yy, w: 1, h: 3, seam) }
-        // The time axis (over the seam line): a tick and a label every 25 ms either side of the loop point, placed as the samples are.
+        // The time axis (over the seam line): a tick and a label every 25 ms either side of the loop point, placed as
+        // the samples are.
         if timeAxis, let rate = shot.sampleRate, rate > 0 {
             let top = margin + framesHeight + channels * (laneHeight + gap) - gap
             let beforeCount = shot.audioBefore.map(\.count).max() ?? 0
@@ -208,10 +209,11 @@ public enum PNG {
         f.pointee.format = AV_PIX_FMT_RGB24.rawValue
         try check(av_frame_get_buffer(f, 0), "encode picture")
         let stride = Int(f.pointee.linesize.0)
+        guard let plane = f.pointee.data.0 else { throw MediaError("encode picture", reason: "no picture buffer") }
         for row in 0..<image.height {
             image.pixels.withUnsafeBufferPointer { src in
-                (f.pointee.data.0! + row * stride).update(
-                    from: src.baseAddress! + row * image.width * 3, count: image.width * 3)
+                guard let pixels = src.baseAddress else { return }
+                (plane + row * stride).update(from: pixels + row * image.width * 3, count: image.width * 3)
             }
         }
         f.pointee.pts = 0

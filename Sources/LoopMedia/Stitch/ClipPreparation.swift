@@ -86,20 +86,29 @@ extension Stitcher {
             // The joins are laid on one sample grid: every track at the first one's rate.
             if let rate = a0.first?.sampleRate, let other = a0.first(where: { $0.sampleRate != rate }) {
                 extraAudio.append(
-                    "\(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) Hz); stitch needs one rate for all of them"
+                    """
+                    \(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) \
+                    Hz); stitch needs one rate for all of them
+                    """
                 )
             }
             for clip in clips.dropFirst() {
                 let a = clip.facts.audioTracks
                 guard a.count == a0.count else {
                     extraAudio.append(
-                        "\(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \(a0.count)"
+                        """
+                        \(clip.path): \(a.count) audio track\(a.count == 1 ? "" : "s"), where \(first.path) has \
+                        \(a0.count)
+                        """
                     )
                     continue
                 }
                 for (k, (x, y)) in zip(a0, a).enumerated() where x.language != y.language && a0.count > 1 {
                     extraAudio.append(
-                        "\(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \(first.path) has \(x.language ?? "none")"
+                        """
+                        \(clip.path): audio track \(k + 1) is in \(y.language ?? "no language"), where \
+                        \(first.path) has \(x.language ?? "none")
+                        """
                     )
                 }
             }
@@ -108,7 +117,10 @@ extension Stitcher {
             var out = extraAudio
             if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
                 out.append(
-                    "\(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes H.264, HEVC, VP8, VP9 and AV1; put one of those first"
+                    """
+                    \(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes \
+                    H.264, HEVC, VP8, VP9 and AV1; put one of those first
+                    """
                 )
             }
             let r0 = clips.first?.facts.mainVideo?.rotation ?? 0

@@ -131,7 +131,11 @@ public enum Stitcher {
             throw MediaError(
                 "stitch",
                 reason:
-                    "a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the output .mp4"
+                    """
+                    a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own \
+                    encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the \
+                    output .mp4
+                    """
             )
         }
         let writer = try StitchWriter(

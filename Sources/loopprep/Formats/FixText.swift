@@ -40,12 +40,18 @@ enum FixText {
         var parts: [String] = []
         if !cut.trimmedHead.isZero {
             parts.append(
-                "\(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at the start"
+                """
+                \(cut.trimmedHead.isNegative ? "reveals" : "trims") \(amount(cut.trimmedHead.magnitude, cut)) at \
+                the start
+                """
             )
         }
         if !cut.trimmedTail.isZero {
             parts.append(
-                "\(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at the end"
+                """
+                \(cut.trimmedTail.isNegative ? "extends" : "trims") \(amount(cut.trimmedTail.magnitude, cut)) at \
+                the end
+                """
             )
         }
         let what = parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
@@ -54,7 +60,10 @@ enum FixText {
             cut.presentedFrames.map { "\(Figures.ms(cut.duration)) = \($0) frame\($0 == 1 ? "" : "s")" }
             ?? amount(cut.duration, cut)
         return
-            "\(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(presented), packets \(cut.first)-\(cut.last)"
+            """
+            \(cut.kind.rawValue) \(cut.index) (\(cut.codec)): \(what); presents \(presented), packets \
+            \(cut.first)-\(cut.last)
+            """
     }
 
     static func amount(_ seconds: Rational, _ cut: TrackCut) -> String {

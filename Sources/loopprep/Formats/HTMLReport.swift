@@ -11,7 +11,7 @@ enum HTMLReport {
         written: Date = Date()
     ) -> String {
         let files = report.files.sorted { a, b in
-            let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
+            let (x, y) = (a.worst?.rank ?? -1, b.worst?.rank ?? -1)
             return x != y ? x > y : a.path < b.path
         }
         var body = "<h1>loopprep \(x(report.command))</h1>\n" + header(report, written: written)
@@ -85,14 +85,26 @@ enum HTMLReport {
         var out = "<div class=\"summary\">\n<div class=\"figures\">\n"
         out += "<div class=\"figure\" id=\"clip-count\"><span class=\"label\">Clips</span> <strong>\(s.files)</strong> "
         out +=
-            "<span class=\"parts\"><span class=\"badge ok\">\(clean) clean</span> <span class=\"badge error\">\(withErrors) with errors</span> "
+            """
+            <span class=\"parts\"><span class=\"badge ok\">\(clean) clean</span> <span class=\"badge \
+            error\">\(withErrors) with errors</span> 
+            """
         out +=
-            "<span class=\"badge warning\">\(withWarnings) with warnings</span> <span class=\"badge error\">\(s.unreadable) unreadable</span></span></div>\n"
+            """
+            <span class=\"badge warning\">\(withWarnings) with warnings</span> <span class=\"badge \
+            error\">\(s.unreadable) unreadable</span></span></div>\n
+            """
         out +=
-            "<div class=\"figure\" id=\"finding-count\"><span class=\"label\">Findings</span> <strong>\(s.errors + s.warnings + s.infos)</strong> "
+            """
+            <div class=\"figure\" id=\"finding-count\"><span class=\"label\">Findings</span> \
+            <strong>\(s.errors + s.warnings + s.infos)</strong> 
+            """
         out += "<span class=\"parts\"><span class=\"badge error\">\(n(s.errors, "error", "errors"))</span> "
         out +=
-            "<span class=\"badge warning\">\(n(s.warnings, "warning", "warnings"))</span> <span class=\"badge info\">\(s.infos) info</span></span></div>\n"
+            """
+            <span class=\"badge warning\">\(n(s.warnings, "warning", "warnings"))</span> <span class=\"badge \
+            info\">\(s.infos) info</span></span></div>\n
+            """
         out += "</div>\n"
         if !s.filesByRule.isEmpty {
             out += "<div class=\"scroll\"><table class=\"rules\"><tr><th>rule</th><th>clips</th></tr>\n"
@@ -118,7 +130,10 @@ enum HTMLReport {
         var events: [(Span, Int, String)] = t.clips.enumerated().map { i, c in
             (
                 c.span, 0,
-                "<span class=\"when\">\(at(c.span))</span> <strong>\(wrappable(c.path))</strong>, frames \(c.span.startFrame)\u{2013}\(c.span.endFrame)"
+                """
+                <span class=\"when\">\(at(c.span))</span> <strong>\(wrappable(c.path))</strong>, frames \
+                \(c.span.startFrame)\u{2013}\(c.span.endFrame)
+                """
             )
         }
         for j in t.joins {
@@ -126,15 +141,25 @@ enum HTMLReport {
             guard j.frames > 0 || wrap else { continue }
             let what =
                 j.frames > 0
-                ? "\(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) frames)"
+                ? """
+                \(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) \
+                frames)
+                """
                 : "cut"
             let text: String
             if wrap && j.frames > 0 {
                 text =
-                    "<span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: \(what) from \(name(j.from)) back into \(name(j.to)); its opening frames play here, under the \(x(j.kind.rawValue)), so the file starts after them"
+                    """
+                    <span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: \
+                    \(what) from \(name(j.from)) back into \(name(j.to)); its opening frames play here, under the \
+                    \(x(j.kind.rawValue)), so the file starts after them
+                    """
             } else if wrap {
                 text =
-                    "<span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: the end of \(name(j.from)) meets the start of \(name(j.to)) (a cut)"
+                    """
+                    <span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: the \
+                    end of \(name(j.from)) meets the start of \(name(j.to)) (a cut)
+                    """
             } else {
                 text = "<span class=\"when\">\(at(j.span))</span> join: \(what) from \(name(j.from)) into \(name(j.to))"
             }
@@ -150,7 +175,10 @@ enum HTMLReport {
     static func filters(_ report: Report) -> String {
         var out = "<div class=\"filters\">\n<label>Severity <select id=\"filter-severity\" onchange=\"applyFilters()\">"
         out +=
-            "<option value=\"\">all</option><option value=\"error\">with errors</option><option value=\"warning\">with warnings</option>"
+            """
+            <option value=\"\">all</option><option value=\"error\">with errors</option><option \
+            value=\"warning\">with warnings</option>
+            """
         out += "<option value=\"info\">with info</option><option value=\"clean\">clean</option></select></label>\n"
         out += "<label>Rule <select id=\"filter-rule\" onchange=\"applyFilters()\"><option value=\"\">all</option>"
         for rule in report.summary.filesByRule.keys.sorted() {
@@ -160,24 +188,36 @@ enum HTMLReport {
         out += "<span class=\"sort\">Sort <button type=\"button\" onclick=\"sortBy('severity')\">worst first</button> "
         out += "<button type=\"button\" onclick=\"sortBy('name')\">by name</button></span>\n"
         out +=
-            "<span id=\"shown\" class=\"meta\">\(report.files.count) of \(report.files.count) clips shown</span>\n</div>\n"
+            """
+            <span id=\"shown\" class=\"meta\">\(report.files.count) of \(report.files.count) clips \
+            shown</span>\n</div>\n
+            """
         return out
     }
 
     static func clip(_ file: FileReport, strip: [UInt8]?) -> String {
         let worst = file.error != nil ? "error" : (file.worst?.rawValue ?? "ok")
-        let rank = file.worst?.rankValue ?? -1
+        let rank = file.worst?.rank ?? -1
         let rules = Set(file.findings.map(\.rule)).sorted().joined(separator: " ")
         let severities = Set(file.findings.map(\.severity.rawValue)).sorted().joined(separator: " ")
         let clean = file.error == nil && (file.worst ?? .info) == .info
         var out =
-            "<section class=\"clip \(worst)\" data-rank=\"\(rank)\" data-name=\"\(x(file.path))\" data-rules=\"\(x(rules))\" "
+            """
+            <section class=\"clip \(worst)\" data-rank=\"\(rank)\" data-name=\"\(x(file.path))\" \
+            data-rules=\"\(x(rules))\" 
+            """
         out += "data-severities=\"\(severities)\(clean ? (severities.isEmpty ? "clean" : " clean") : "")\">\n"
         out +=
-            "<h2><span class=\"badge \(worst)\">\(file.error != nil ? RuleID.unreadable.rawValue : worst)</span> \(wrappable(file.path))</h2>\n"
+            """
+            <h2><span class=\"badge \(worst)\">\(file.error != nil ? RuleID.unreadable.rawValue : worst)</span> \
+            \(wrappable(file.path))</h2>\n
+            """
         if let facts = file.facts {
             out +=
-                "<ul class=\"facts\">\n<li>\(x(facts.container)), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
+                """
+                <ul class=\"facts\">\n<li>\(x(facts.container)), \
+                \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB
+                """
             out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""
             out += "</li>\n"
             for t in facts.tracks { out += "<li>\(x(TextFormat.describe(t)))</li>\n" }
@@ -185,13 +225,19 @@ enum HTMLReport {
         }
         if let ignored = file.ignoredRules, !ignored.isEmpty {
             out +=
-                "<p class=\"meta\">Not checked here (.loopprep.json ignore): \(ignored.map { "<code>\(x($0))</code>" }.joined(separator: ", "))</p>\n"
+                """
+                <p class=\"meta\">Not checked here (.loopprep.json ignore): \
+                \(ignored.map { "<code>\(x($0))</code>" }.joined(separator: ", "))</p>\n
+                """
         }
         if !file.findings.isEmpty {
             out += "<ul class=\"findings\">\n"
             for f in file.findings {
                 out +=
-                    "<li class=\"\(f.severity.rawValue)\" data-rule=\"\(x(f.rule))\"><span class=\"sev\">\(f.severity.rawValue)</span> <code>\(x(f.rule))</code> \(x(f.message))"
+                    """
+                    <li class=\"\(f.severity.rawValue)\" data-rule=\"\(x(f.rule))\"><span \
+                    class=\"sev\">\(f.severity.rawValue)</span> <code>\(x(f.rule))</code> \(x(f.message))
+                    """
                 if f.ruleID != .unreadable { out += "<br/><span class=\"hint\">fix: \(x(f.hint))</span>" }
                 out += "</li>\n"
             }
@@ -199,9 +245,17 @@ enum HTMLReport {
         }
         if let strip {
             out +=
-                "<figure><div class=\"scroll\"><img class=\"strip\" alt=\"seam of \(x(file.path))\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/></div>"
+                """
+                <figure><div class=\"scroll\"><img class=\"strip\" alt=\"seam of \(x(file.path))\" \
+                src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/></div>
+                """
             out +=
-                "<figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the first ones. Each frame is labelled with its time from the loop point, each waveform lane with its channel, and the axis under them in milliseconds. Waveforms are scaled to their peak; a red bar marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n"
+                """
+                <figcaption>Left of the orange line: the last frames and the last 50 ms of audio; right: the \
+                first ones. Each frame is labelled with its time from the loop point, each waveform lane with its \
+                channel, and the axis under them in milliseconds. Waveforms are scaled to their peak; a red bar \
+                marks the audio jump, red boxes what a rule flagged.</figcaption></figure>\n
+                """
         }
         return out + "</section>\n"
     }
@@ -222,12 +276,14 @@ enum HTMLReport {
     static func x(_ s: String) -> String { JUnitFormat.xml(s) }
 
     static let css = """
-        :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1f23; --muted: #5d6470; --card: #f4f5f7; --line: #d5d8de;
+        :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1f23; --muted: #5d6470; --card: #f4f5f7; --line: \
+        #d5d8de;
                 --error: #c62828; --warning: #a86200; --info: #1565c0; --ok: #2e7d32; }
         @media (prefers-color-scheme: dark) {
           :root { --bg: #15171a; --fg: #e8eaed; --muted: #a2a8b3; --card: #1f2227; --line: #353a42;
                   --error: #ff6b6b; --warning: #ffb74d; --info: #64b5f6; --ok: #81c784; } }
-        body { background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; max-width: 1100px; padding: 0 .75rem; }
+        body { background: var(--bg); color: var(--fg); font: 15px/1.45 system-ui, sans-serif; margin: 1.5rem auto; \
+        max-width: 1100px; padding: 0 .75rem; }
         h1 { font-size: 1.5rem; } h2 { font-size: 1.05rem; overflow-wrap: anywhere; }
         code, .events strong { overflow-wrap: anywhere; }
         .meta { color: var(--muted); font-size: .85rem; margin: .2rem 0; overflow-wrap: anywhere; }
@@ -236,18 +292,24 @@ enum HTMLReport {
         .figure strong { font-size: 1.4rem; margin: 0 .4rem; } .figure .parts .badge { margin: .1rem 0; }
         .filters { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: center; margin: 1rem 0; }
         .scroll { overflow-x: auto; } .events { padding-left: 1.5rem; } .events li { margin: .2rem 0; }
-        .events .when { color: var(--muted); font-variant-numeric: tabular-nums; } .events .wrap { color: var(--warning); font-weight: 700; }
-        .clip[hidden] { display: none; } .note { border-left: 4px solid var(--info); padding-left: .6rem; overflow-wrap: anywhere; }
-        .summary, .clip { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
+        .events .when { color: var(--muted); font-variant-numeric: tabular-nums; } .events .wrap { color: \
+        var(--warning); font-weight: 700; }
+        .clip[hidden] { display: none; } .note { border-left: 4px solid var(--info); padding-left: .6rem; \
+        overflow-wrap: anywhere; }
+        .summary, .clip { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: \
+        .75rem 1rem; margin: 1rem 0; }
         .clip.error { border-left: 6px solid var(--error); } .clip.warning { border-left: 6px solid var(--warning); }
         .clip.info { border-left: 6px solid var(--info); } .clip.ok { border-left: 6px solid var(--ok); }
-        .badge { display: inline-block; border-radius: 4px; padding: 0 .4rem; font-size: .8rem; font-weight: 600; color: var(--bg); }
+        .badge { display: inline-block; border-radius: 4px; padding: 0 .4rem; font-size: .8rem; font-weight: 600; \
+        color: var(--bg); }
         .badge.error { background: var(--error); } .badge.warning { background: var(--warning); }
         .badge.info { background: var(--info); } .badge.ok { background: var(--ok); }
         .findings li.error .sev { color: var(--error); } .findings li.warning .sev { color: var(--warning); }
-        .findings li.info .sev { color: var(--info); } .sev { font-weight: 700; text-transform: uppercase; font-size: .8rem; }
+        .findings li.info .sev { color: var(--info); } .sev { font-weight: 700; text-transform: uppercase; \
+        font-size: .8rem; }
         .hint, .facts, figcaption { color: var(--muted); } .facts { font-size: .9rem; }
-        table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; text-align: left; border-bottom: 1px solid var(--line); }
+        table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; \
+        text-align: left; border-bottom: 1px solid var(--line); }
         figure { margin: .5rem 0; } img { max-width: 100%; height: auto; display: block; }
         @media (max-width: 700px) { img.strip { max-width: none; width: 800px; } }
         button, select { font: inherit; }

@@ -10,10 +10,12 @@ enum LoopText {
             <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
             <title>loopprep loop</title><style>
             body{font:14px/1.4 system-ui,sans-serif;margin:1em;max-width:60em}td,th{padding:.2em .6em;text-align:right}
-            td:first-child,th:first-child{text-align:left}img{max-width:100%}h2{overflow-wrap:anywhere}.chosen{font-weight:bold}
+            td:first-child,th:first-child{text-align:left}img{max-width:100%}\
+            h2{overflow-wrap:anywhere}.chosen{font-weight:bold}
             .scroll{overflow-x:auto}.meta{color:#666;font-size:.9em}
             </style></head><body><h1>loopprep loop</h1>
-            <p class="meta">loopprep \(Report.toolVersion), written \(HTMLReport.stamp(written)). Settings: \(x(settings.joined(separator: ", "))).</p>
+            <p class="meta">loopprep \(Report.toolVersion), written \(HTMLReport.stamp(written)). Settings: \
+            \(x(settings.joined(separator: ", "))).</p>
             <p>Scores: picture and motion are mean luma differences (0-255) at the seam; audio jump is of full scale;
             level in dB. Lower is better. Pick another with <code>--pick N</code>.</p>
 
@@ -24,11 +26,16 @@ enum LoopText {
             if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
             for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
             out +=
-                "<div class=\"scroll\"><table><tr><th>#</th><th>start s</th><th>end s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone octaves</th></tr>"
+                """
+                <div class=\"scroll\"><table><tr><th>#</th><th>start s</th><th>end \
+                s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone \
+                octaves</th></tr>
+                """
             for (k, c) in r.candidates.enumerated() {
                 out += String(
                     format:
-                        "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td></tr>",
+                        "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td>"
+                        + "<td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td></tr>",
                     k == r.chosen ? " class=\"chosen\"" : "", k + 1, k == r.chosen ? " (chosen)" : "",
                     c.start.doubleValue, c.end.doubleValue,
                     c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
@@ -36,7 +43,10 @@ enum LoopText {
             out += "</table></div>"
             for (k, strip) in r.strips.enumerated() {
                 out +=
-                    "<figure><img alt=\"seam of candidate \(k + 1)\" src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>"
+                    """
+                    <figure><img alt=\"seam of candidate \(k + 1)\" \
+                    src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>
+                    """
                     + "<figcaption>#\(k + 1): the loop's last three frames, then its first three</figcaption></figure>"
             }
         }
@@ -48,7 +58,10 @@ enum LoopText {
         for (k, c) in r.candidates.enumerated() {
             out += String(
                 format:
-                    "  %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): picture %.1f, motion %.1f, audio jump %.3f, level %.1f dB, tone %.2f octaves\n",
+                    """
+                      %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): picture %.1f, motion %.1f, audio jump %.3f, \
+                    level %.1f dB, tone %.2f octaves\n
+                    """,
                 k == r.chosen ? "*" : " ", k + 1, c.start.doubleValue, c.end.doubleValue, c.inFrame, c.outFrame - 1,
                 c.frames,
                 c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)

@@ -120,7 +120,11 @@ enum GitHubFormat {
         report.files.flatMap { file in
             ((failures ? file.fixFailure : nil).map {
                 [
-                    "::error file=\(property(file.path)),title=\(property("loopprep " + RuleID.fixFailed.rawValue))::\(data($0))\n"
+                    """
+                    ::error \
+                    file=\(property(file.path)),\
+                    title=\(property("loopprep " + RuleID.fixFailed.rawValue))::\(data($0))\n
+                    """
                 ]
             } ?? [])
                 + file.findings.map { f in
@@ -131,7 +135,11 @@ enum GitHubFormat {
                         case .info: "notice"
                         }
                     return
-                        "::\(level) file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\(data(f.message + " (fix: " + f.hint + ")"))\n"
+                        """
+                        ::\(level) \
+                        file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\
+                        \(data(f.message + " (fix: " + f.hint + ")"))\n
+                        """
                 }
         }.joined()
     }
@@ -159,7 +167,10 @@ enum JUnitFormat {
             if let reason = file.fixFailure {
                 failures += 1
                 cases +=
-                    "      <failure type=\"\(RuleID.fixFailed.rawValue)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n"
+                    """
+                          <failure type=\"\(RuleID.fixFailed.rawValue)\" \
+                    message=\"\(xml(reason))\">\(xml(reason))</failure>\n
+                    """
             }
             for f in file.findings {
                 if f.ruleID == .unreadable {
@@ -168,7 +179,11 @@ enum JUnitFormat {
                 } else if failOn.fails(f.severity) {
                     failures += 1
                     cases +=
-                        "      <failure type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n"
+                        """
+                              <failure type=\"\(f.rule)\" \
+                        message=\"\(xml(f.message))\">\
+                        \(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n
+                        """
                 } else {
                     notes.append("[\(f.severity.rawValue)] [\(f.rule)] \(f.message)")
                 }

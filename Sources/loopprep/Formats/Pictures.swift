@@ -10,7 +10,8 @@ enum Pictures {
             let names = fileNames(Array(strips.keys))
             for (path, bytes) in strips {
                 try Data(bytes).write(
-                    to: URL(fileURLWithPath: folder).appendingPathComponent(names[path]!), options: .atomic)
+                    to: URL(fileURLWithPath: folder).appendingPathComponent(names[path] ?? fileName(path)),
+                    options: .atomic)
             }
         }
         if let html {
@@ -28,7 +29,7 @@ enum Pictures {
         let counts = Dictionary(flat.values.map { ($0, 1) }, uniquingKeysWith: +)
         return flat.reduce(into: [:]) { out, entry in
             let (path, name) = entry
-            guard counts[name]! > 1 else {
+            guard counts[name, default: 0] > 1 else {
                 out[path] = name
                 return
             }

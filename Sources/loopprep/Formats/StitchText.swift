@@ -22,7 +22,10 @@ enum StitchText {
     static func text(_ result: StitchReport) -> String {
         let t = result.timeline
         var out =
-            "timeline: \(t.clips.count) clips, \(Figures.seconds(t.duration)) = \(t.frames) frames at \(t.frameRate) fps"
+            """
+            timeline: \(t.clips.count) clips, \(Figures.seconds(t.duration)) = \(t.frames) frames at \
+            \(t.frameRate) fps
+            """
         if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
         out += t.loop ? ", loops\n" : "\n"
         for (i, c) in t.clips.enumerated() {

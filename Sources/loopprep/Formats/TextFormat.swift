@@ -5,7 +5,7 @@ enum TextFormat {
     static func render(_ report: Report, color: Bool) -> String {
         let paint = Paint(enabled: color)
         let files = report.files.sorted { a, b in
-            let (x, y) = (a.worst?.rankValue ?? -1, b.worst?.rankValue ?? -1)
+            let (x, y) = (a.worst?.rank ?? -1, b.worst?.rank ?? -1)
             return x != y ? x > y : a.path < b.path
         }
         var out = ""
@@ -34,7 +34,11 @@ enum TextFormat {
         let s = report.summary
         let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
         out +=
-            "\(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.unreadable) unreadable\n"
+            """
+            \(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) \
+            error\(s.errors == 1 ? "" : "s"), \(s.warnings) warning\(s.warnings == 1 ? "" : "s"), \(s.unreadable) \
+            unreadable\n
+            """
         return out
     }
 
@@ -63,10 +67,6 @@ enum TextFormat {
         return n <= PrimingFacts.largestKnownDelay
             ? "priming \(n) signalled (\(p.method))" : "priming hidden (\(p.method) skips \(n) samples)"
     }
-}
-
-extension Severity {
-    var rankValue: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 struct Paint {

@@ -19,16 +19,25 @@ enum TimelinePicture {
         let lanes = 2
         let height = top + Double(lanes) * (lane + 8) + axis + 14
         var out =
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"stitch timeline\">\n"
+            """
+            <svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(Int(width)) \
+            \(Int(height))\" role=\"img\" aria-label=\"stitch timeline\">\n
+            """
         out +=
-            "<defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"6\" class=\"hatch\"/></pattern></defs>\n"
+            """
+            <defs><pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" \
+            patternTransform=\"rotate(45)\"><rect width=\"3\" height=\"6\" class=\"hatch\"/></pattern></defs>\n
+            """
         var labels = ""
         for (i, clip) in t.clips.enumerated() {
             let y = top + Double(i % lanes) * (lane + 8)
             let x0 = x(clip.span.start)
             let x1 = x(clip.span.end)
             out +=
-                "<rect x=\"\(f(x0))\" y=\"\(f(y))\" width=\"\(f(max(x1 - x0, 1)))\" height=\"\(f(lane))\" rx=\"4\" class=\"clip c\(i % 6)\"/>\n"
+                """
+                <rect x=\"\(f(x0))\" y=\"\(f(y))\" width=\"\(f(max(x1 - x0, 1)))\" height=\"\(f(lane))\" rx=\"4\" \
+                class=\"clip c\(i % 6)\"/>\n
+                """
             // Labels go on top, centred on the part of the clip no transition covers, cut to fit it (the list
             // under the picture has every name whole).
             let covered = t.joins.filter { $0.frames > 0 && ($0.from == i || $0.to == i) }.map {
@@ -40,15 +49,24 @@ enum TimelinePicture {
             let room = Int(max(right - left, x1 - x0) / 7)
             let name = fit((clip.path as NSString).lastPathComponent, room)
             let detail = fit(
-                "\(Figures.decimal(clip.span.end - clip.span.start, places: 2)) s, \(clip.span.endFrame - clip.span.startFrame) frames",
+                """
+                \(Figures.decimal(clip.span.end - clip.span.start, places: 2)) s, \
+                \(clip.span.endFrame - clip.span.startFrame) frames
+                """,
                 room)
             if !name.isEmpty {
                 labels +=
-                    "<text x=\"\(f(middle))\" y=\"\(f(y + 15))\" class=\"label\" text-anchor=\"middle\">\(esc(name))</text>\n"
+                    """
+                    <text x=\"\(f(middle))\" y=\"\(f(y + 15))\" class=\"label\" \
+                    text-anchor=\"middle\">\(esc(name))</text>\n
+                    """
             }
             if !detail.isEmpty {
                 labels +=
-                    "<text x=\"\(f(middle))\" y=\"\(f(y + 28))\" class=\"label small-label\" text-anchor=\"middle\">\(esc(detail))</text>\n"
+                    """
+                    <text x=\"\(f(middle))\" y=\"\(f(y + 28))\" class=\"label small-label\" \
+                    text-anchor=\"middle\">\(esc(detail))</text>\n
+                    """
             }
         }
         let below = top + Double(lanes) * (lane + 8) + 10
@@ -58,7 +76,11 @@ enum TimelinePicture {
             let x0 = x(join.span.start)
             let x1 = x(join.span.end)
             out +=
-                "<rect x=\"\(f(min(x0, width - 12)))\" y=\"\(f(top))\" width=\"\(f(max(x1 - x0, 2)))\" height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" class=\"join\(wrap ? " wrap" : "")\"/>\n"
+                """
+                <rect x=\"\(f(min(x0, width - 12)))\" y=\"\(f(top))\" width=\"\(f(max(x1 - x0, 2)))\" \
+                height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" \
+                class=\"join\(wrap ? " wrap" : "")\"/>\n
+                """
             let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s"
             if wrap {
                 // The loop's own join, at the end: the last clip back into the first (whose opening plays here).
@@ -67,10 +89,16 @@ enum TimelinePicture {
                     join.frames > 0
                     ? "\u{21BB} loop join: \(length) back into \(first)" : "\u{21BB} loop join: cut back to \(first)"
                 out +=
-                    "<text x=\"\(f(width - 10))\" y=\"\(f(below))\" class=\"small wrap-label\" text-anchor=\"end\">\(esc(text))</text>\n"
+                    """
+                    <text x=\"\(f(width - 10))\" y=\"\(f(below))\" class=\"small wrap-label\" \
+                    text-anchor=\"end\">\(esc(text))</text>\n
+                    """
             } else {
                 out +=
-                    "<text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(below))\" class=\"small\" text-anchor=\"middle\">\(esc(length))</text>\n"
+                    """
+                    <text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(below))\" class=\"small\" \
+                    text-anchor=\"middle\">\(esc(length))</text>\n
+                    """
             }
         }
         out += labels
@@ -78,7 +106,10 @@ enum TimelinePicture {
         for k in 0...10 {
             let seconds = Rational(Int64(k)) * t.duration / Rational(10)
             out +=
-                "<text x=\"\(f(x(seconds)))\" y=\"\(f(y))\" class=\"small\" text-anchor=\"middle\">\(Figures.decimal(seconds, places: 1))s</text>\n"
+                """
+                <text x=\"\(f(x(seconds)))\" y=\"\(f(y))\" class=\"small\" \
+                text-anchor=\"middle\">\(Figures.decimal(seconds, places: 1))s</text>\n
+                """
         }
         return out + "</svg>\n"
     }
@@ -93,8 +124,10 @@ enum TimelinePicture {
     static func esc(_ s: String) -> String { JUnitFormat.xml(s) }
 
     static let css = """
-        svg.timeline { width: 100%; min-width: 760px; height: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
-        svg.timeline .label { fill: #ffffff; font: 600 12px system-ui, sans-serif; paint-order: stroke; stroke: rgba(0,0,0,.55); stroke-width: 3px; }
+        svg.timeline { width: 100%; min-width: 760px; height: auto; background: var(--card); border: 1px solid \
+        var(--line); border-radius: 8px; }
+        svg.timeline .label { fill: #ffffff; font: 600 12px system-ui, sans-serif; paint-order: stroke; stroke: \
+        rgba(0,0,0,.55); stroke-width: 3px; }
         svg.timeline .small-label { font-weight: 400; font-size: 11px; }
         svg.timeline .small { fill: var(--fg); font: 11px system-ui, sans-serif; }
         svg.timeline .c0 { fill: #3b6ea8; } svg.timeline .c1 { fill: #7b4fa0; } svg.timeline .c2 { fill: #2f8a6d; }
