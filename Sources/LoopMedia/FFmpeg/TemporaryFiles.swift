@@ -1,10 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Temporary files beside their targets, named so a batch skips them (hidden), removed on failure and on
 /// SIGINT/SIGTERM; `commit` renames one into place atomically.
-public final class TemporaryFiles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var live: Set<String> = []
+public final class TemporaryFiles: Sendable {
+    private let live = Mutex<Set<String>>([])
 
     public init() {}
 
@@ -17,12 +17,12 @@ public final class TemporaryFiles: @unchecked Sendable {
             }
         }
         let temp = (dir.isEmpty ? "" : dir + "/") + ".\(name).loopprep-\(getpid())-\(UUID().uuidString.prefix(8)).tmp"
-        lock.withLock { _ = live.insert(temp) }
+        live.withLock { _ = $0.insert(temp) }
         return temp
     }
 
     public func remove(_ temp: String) {
-        lock.withLock { _ = live.remove(temp) }
+        live.withLock { _ = $0.remove(temp) }
         try? FileManager.default.removeItem(atPath: temp)
     }
 
@@ -39,15 +39,14 @@ public final class TemporaryFiles: @unchecked Sendable {
         guard rename(temp, target) == 0 else {
             throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
         }
-        lock.withLock { _ = live.remove(temp) }
+        live.withLock { _ = $0.remove(temp) }
     }
 
     /// Removes every live temporary (from a signal handler's queue).
     public func removeAll() {
-        let all = lock.withLock {
-            let a = live
-            live = []
-            return a
+        let all = live.withLock { set in
+            defer { set = [] }
+            return set
         }
         for temp in all { unlink(temp) }
     }

@@ -78,7 +78,7 @@ private final class RemuxWriter {
         self.iso = iso
         self.timelines = timelines
         cuts = Dictionary(plan.tracks.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
-        let input = try InputFile(path: source, options: ["ignore_editlist": "1"])
+        let input = try InputFile.rawMedia(source)
         output = try OutputFile(path: path, format: format)
         for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }

@@ -56,8 +56,7 @@ final class PacketReader {
     /// `timelines`: the probe's, for containers without an index loopprep reads itself (empty for MP4/MOV,
     /// whose packets carry every time).
     init(path: String, windows: [PacketWindow], timelines: [Int: TrackTimeline] = [:]) throws {
-        // ignore_editlist is the mov demuxer's; any other demuxer leaves it unused.
-        input = try InputFile(path: path, options: ["ignore_editlist": "1"])
+        input = try InputFile.rawMedia(path)
         let byStream = Dictionary(windows.map { ($0.stream, $0) }, uniquingKeysWith: { a, _ in a })
         self.windows = byStream
         retimer = PacketRetimer(timelines: timelines.filter { byStream[$0.key] != nil })
@@ -94,6 +93,14 @@ final class PacketReader {
             return TimedPacket(packet: packet, stream: stream, dts: dts, pts: pts)
         }
         return nil
+    }
+}
+
+extension InputFile {
+    /// A file opened as every pipeline reads it: MP4/MOV in raw media time (the mov demuxer's `ignore_editlist`;
+    /// any other demuxer leaves it unused), so its streams and packets are the index's.
+    static func rawMedia(_ path: String) throws -> InputFile {
+        try InputFile(path: path, options: ["ignore_editlist": "1"])
     }
 }
 

@@ -15,7 +15,7 @@ final class ClipSettings {
     /// Clip `c`'s file, for its streams' parameters.
     func input(_ c: Int) throws -> InputFile {
         if let open = inputs[c] { return open }
-        let input = try InputFile(path: clips[c].path, options: ["ignore_editlist": "1"])
+        let input = try InputFile.rawMedia(clips[c].path)
         inputs[c] = input
         return input
     }
