@@ -43,6 +43,12 @@ import Testing
         }
     }
 
+    /// Each stream's duration in seconds, as ffprobe reads it.
+    static func streamDurations(_ path: String) throws -> [Double] {
+        let csv = try Self.run(["ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", path])
+        return String(decoding: csv, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
+    }
+
     static func decodeErrors(_ path: String) throws -> String {
         try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "null", "-"]).stderr
     }
@@ -222,12 +228,7 @@ import Testing
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 98)
-        let durations = String(
-            decoding: try Self.run([
-                "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
-            ]), as: UTF8.self
-        )
-        .split(separator: "\n").compactMap { Double($0) }
+        let durations = try Self.streamDurations(out)
         #expect(
             durations.count >= 2 && abs(durations[0] - 98.0 / 25) < 1e-6
                 && abs(durations[1] - durations[0]) <= 0.5 / 48000 + 1e-6)
@@ -309,12 +310,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameHashes(out).count == 120)
         #expect(try Self.decodeErrors(out) == "")
-        let durations = String(
-            decoding: try Self.run([
-                "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
-            ]), as: UTF8.self
-        )
-        .split(separator: "\n").compactMap { Double($0) }
+        let durations = try Self.streamDurations(out)
         #expect(
             durations.count >= 2 && abs(durations[0] - 4) < 1e-6 && abs(durations[1] - 4) <= 0.5 / 48000 + 1e-6,
             "\(durations)")
