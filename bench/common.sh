@@ -16,6 +16,34 @@ make_corpus() { # name count seconds bitrate
   echo "$dir"
 }
 
+
+# Clips that need repair: audio 0.5 s longer than the video, moov at the end.
+make_defective() { # name count seconds
+  local dir="$OUT/corpus-$1"
+  if [ -f "$dir/.done" ]; then echo "$dir"; return; fi
+  mkdir -p "$dir"
+  for i in $(seq 1 "$2"); do
+    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=$3" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=$(($3 + 1))" \
+      -c:v libx264 -preset ultrafast -x264-params keyint=60:min-keyint=60:scenecut=0 -b:v 5M -pix_fmt yuv420p \
+      -c:a aac -b:a 128k -t "$3.5" "$dir/clip$i.mp4"
+  done
+  touch "$dir/.done"; echo "$dir"
+}
+# 8 x 6 s 1080p30 HEVC (x265 ultrafast, GOP 2 s, hvc1) + AAC, as phones write them. Cached in $OUT/corpus-hevc.
+make_hevc_corpus() {
+  local hevc="$OUT/corpus-hevc"
+  if [ ! -f "$hevc/.done" ]; then
+    mkdir -p "$hevc"
+    for i in $(seq 1 8); do
+      "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=6" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=6" \
+        -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none:keyint=60:min-keyint=60:scenecut=0 -b:v 5M \
+        -pix_fmt yuv420p -c:a aac -b:a 128k -movflags +faststart "$hevc/clip$i.mp4"
+    done
+    touch "$hevc/.done"
+  fi
+  echo "$hevc"
+}
+
 # Best wall time in seconds of N runs of a command.
 best_of() { # n cmd...
   local n=$1; shift

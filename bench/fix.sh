@@ -5,18 +5,6 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
 prepare
 
-# Clips that need repair: audio 0.5 s longer than the video, moov at the end.
-make_defective() { # name count seconds
-  local dir="$OUT/corpus-$1"
-  if [ -f "$dir/.done" ]; then echo "$dir"; return; fi
-  mkdir -p "$dir"
-  for i in $(seq 1 "$2"); do
-    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=$3" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=$(($3 + 1))" \
-      -c:v libx264 -preset ultrafast -x264-params keyint=60:min-keyint=60:scenecut=0 -b:v 5M -pix_fmt yuv420p \
-      -c:a aac -b:a 128k -t "$3.5" "$dir/clip$i.mp4"
-  done
-  touch "$dir/.done"; echo "$dir"
-}
 echo "making corpora (cached)…" >&2
 short=$(make_defective fix6 8 6)
 long=$(make_defective fix60 1 60)

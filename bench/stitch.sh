@@ -7,17 +7,7 @@ prepare
 echo "making corpora (cached)…" >&2
 c6=$(make_corpus base 8 6 5M)
 c30=$(make_corpus long 4 30 5M)
-# 8 x 6 s 1080p30 HEVC (x265 ultrafast, GOP 2 s, hvc1) + AAC, as phones write them.
-hevc="$OUT/corpus-hevc"
-if [ ! -f "$hevc/.done" ]; then
-  mkdir -p "$hevc"
-  for i in $(seq 1 8); do
-    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=6" -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=6" \
-      -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none:keyint=60:min-keyint=60:scenecut=0 -b:v 5M \
-      -pix_fmt yuv420p -c:a aac -b:a 128k -movflags +faststart "$hevc/clip$i.mp4"
-  done
-  touch "$hevc/.done"
-fi
+hevc=$(make_hevc_corpus)
 
 xfade_chain() { # dir seconds [video encoder args]: the filter chain people reach for
   local dir=$1 len=$2 inputs=() v="" a="" i=0 n offset codec=("${@:3}")
