@@ -9,6 +9,8 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var fix: FixOutcome?
     /// Rules not checked on this file by `.loopprep.json`'s `ignore` (sorted); nil: none.
     public var ignoredRules: [String]?
+    /// What loopprep could not do on this file that is not a finding (a seam check it had to skip), in words.
+    public var notes: [String]?
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
         self.path = path

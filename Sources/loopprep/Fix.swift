@@ -13,7 +13,9 @@ struct Fix: AsyncParsableCommand {
         discussion: """
             Outputs keep the input's container and its path relative to the folder it was found in. Every output is \
             re-probed before it is kept; one that still has a length, start, priming, keyframe, moov or gap finding \
-            is discarded and its input reported as failed (exit 1).
+            is discarded and its input reported as failed (exit 1). Otherwise fix exits 0 when every file was written \
+            and verified or needed nothing: findings it cannot change (a codec the target does not play) are \
+            reported and fail the run only under --fail-on; a dry run's exit code describes the inputs.
             """)
 
     @OptionGroup var inputs: InputPaths
@@ -133,6 +135,12 @@ struct Fix: AsyncParsableCommand {
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
+        // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
+        // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
+        // A dry run writes nothing: its findings and exit code describe the inputs, as analyze's do.
+        var exiting = report
+        if !dryRun { exiting.failOnGiven = report.failOnGiven ?? .never }
+        let report = exiting
         let stream = ReportStream(command: "fix", options: analysis, report: report)
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in

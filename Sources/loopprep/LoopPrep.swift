@@ -154,7 +154,10 @@ struct ReportOptions: ParsableArguments {
     @Option(
         name: .customLong("fail-on"),
         help: ArgumentHelp(
-            "Exit 1 when a finding is at or above this severity: error (the default; stitch: never), warning or never.",
+            """
+            Exit 1 when a finding is at or above this severity: error (the default; for what fix and stitch \
+            write: never), warning or never.
+            """,
             valueName: "severity"))
     var failOnGiven: FailOn?
 

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import LoopAnalysis
+import TestSupport
 import Testing
 
 @Suite struct AnalyzeCommandTests {
@@ -11,6 +12,37 @@ import Testing
         #expect(run.stdout.contains("clean.mp4  OK"))
         #expect(run.stdout.contains("30 fps"))
         #expect(run.stdout.hasSuffix("1 file: 1 clean, 0 errors, 0 warnings, 0 unreadable\n"))
+    }
+
+    /// The seam check is auxiliary (issue 21): a clip whose last video frame does not decode (clean.mp4 with
+    /// that sample's bytes after its length field overwritten) is still read, its timing checked, and a note
+    /// says the seam was not; never "unreadable".
+    @Test func aSeamCheckThatCannotDecodeIsANoteNotUnreadable() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("bad-last-frame.mp4").path
+        let probe = try Subprocess.tool(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size", "-of", "csv=p=0",
+                Run.fixture("clean.mp4"),
+            ])
+        let last = String(decoding: probe.out, as: UTF8.self).split(separator: "\n").last.map {
+            $0.split(separator: ",").compactMap { Int($0) }
+        }
+        let fields = try #require(last)
+        #expect(fields.count == 2)
+        let (size, pos) = (fields[0], fields[1])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture("clean.mp4"))))
+        for i in (pos + 4)..<(pos + size) { bytes[i] = 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let run = try Run.loopprep(["analyze", path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(!run.stdout.contains("UNREADABLE"))
+        #expect(
+            run.stdout.contains(
+                "note: the seam checks were skipped: FFmpeg could not decode the clip's first and last frames"))
+        #expect(run.stdout.contains("video 0: h264 High, 160x90, 30 fps, 0.000-1.000 s (30 frames)"))
     }
 
     @Test func errorFindingExitsOneWithADiagnostic() throws {

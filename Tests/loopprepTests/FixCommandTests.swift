@@ -49,6 +49,22 @@ import Testing
         #expect(try Run.loopprep(["analyze", "--no-seam", good]).status == 0)
     }
 
+    /// fix exits by what it did (issue 21): a WebM written and verified exits 0 though the default (apple)
+    /// target cannot play WebM, which the report still says; --fail-on error makes that finding fail the run,
+    /// and a dry run's exit code describes the input as analyze's does.
+    @Test func aGoodFixExitsZeroWhateverTheTargetSays() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("[not-playable-on-target]"))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("vp9-opus.webm").path))
+        let strict = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "-o", dir.path, "--fail-on", "error"])
+        #expect(strict.status == 1)
+        let dry = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "--dry-run"])
+        #expect(dry.status == 1)
+    }
+
     @Test func neverWritesOverAnInput() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -52,6 +52,10 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// overlaps the kept range, in one pass) and the source sample (decode index) on screen at the start.
     public var presentedFrames: Int?
     public var firstPresented: Int?
+    /// Seconds this track was moved earlier to start with the others: a start offset under half a video frame
+    /// (a muxer's rounding, WebM's 7 ms from the Opus pre-skip) is removed so every frame is kept; A/V sync
+    /// shifts by this much. nil: not moved.
+    public var shift: Rational? = nil
 }
 
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.

@@ -41,22 +41,36 @@ public enum FixPlanner {
             }
             var m = Mapping(
                 track: track, timeline: timeline, start: range.start, end: range.end, mediaStart: range.mediaStart)
-            // Unsignalled AAC priming is not content: the track's content starts that many samples later. Its
-            // presentation time is kept (so is today's A/V sync); the cut then starts after the priming.
+            // Unsignalled AAC priming is not content: the encoder meant its content to start where the track
+            // does (as the edit list it did not write would have said), so the content is moved there and the
+            // priming hidden before it.
+            // Unless the muxer moved the video with it: FFmpeg without edit lists stretches the first video frame
+            // back to 0 by the priming, and the video's content starts after it too.
             if let priming = track.priming, !priming.signalled, let rate = track.sampleRate {
                 let samples = options.priming(codec: track.codec)
                 let seconds = Rational(samples, Int64(rate))
                 m.mediaStart = m.mediaStart + seconds / timeline.timeBase
-                m.start = m.start + seconds
+                let held = stretchedFirstFrame(facts, timelines: timelines).map {
+                    ($0 - seconds).magnitude <= Rational(1, 1000)
+                }
+                // The content moves to the track's start only where the video starts there too (a packager that
+                // aligned the tracks, CMAF's); a track started apart keeps its stored timing, priming cut.
+                let together = videoStart(facts, timelines: timelines).map { video, frame in
+                    (video - range.start).magnitude * 2 < frame
+                }
+                let moved = held != true && together == true
+                if moved { m.end = m.end - seconds } else { m.start = m.start + seconds }
                 notes.append(
                     """
                     \(Figures.trackName(track)): hides \(samples) samples of unsignalled \
-                    \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)
+                    \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)\
+                    \(moved ? "; its content starts with the video, where the track does" : "")
                     """
                 )
             }
             mappings.append(m)
         }
+        let shifts = rebase(&mappings, notes: &notes)
         guard let latestStart = mappings.map(\.start).max(), let earliestEnd = mappings.map(\.end).min() else {
             throw PlanError("no audio or video track to keep")
         }
@@ -106,6 +120,13 @@ public enum FixPlanner {
                     : try audioCut(
                         m, start: start, duration: reach,
                         preRoll: keepsPreRoll(m.track, container: output)))
+            // A moved track lost nothing at its head: its range is said on its own timeline, and the move apart.
+            if let shift = shifts[m.track.index], var cut = cuts.popLast() {
+                cut.shift = shift
+                cut.trimmedHead = cut.trimmedHead + shift
+                cut.trimmedTail = cut.trimmedTail - shift
+                cuts.append(cut)
+            }
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -152,6 +173,7 @@ public enum FixPlanner {
         }
         let noop =
             isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
+            && cuts.allSatisfy { $0.shift == nil }
             && others.allSatisfy { cut in
                 timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
                     && cut.trimmedHead.isZero && cut.trimmedTail.isZero
@@ -277,6 +299,53 @@ public enum FixPlanner {
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 
+    /// The main video's first presented time and its frame length (seconds), for placing other tracks by it.
+    static func videoStart(_ facts: ClipFacts, timelines: [Int: TrackTimeline]) -> (Rational, Rational)? {
+        guard let video = facts.mainVideo, let t = timelines[video.index], let range = t.presentedRange(),
+            let frame = video.frameSeconds ?? t.samples.first.map({ Rational($0.duration) * t.timeBase }),
+            frame > .zero
+        else { return nil }
+        return (range.start, frame)
+    }
+
+    /// How much longer the main video's first presented frame lasts than the next one (seconds): a muxer that
+    /// could not delay the video held its first frame instead. nil: no video, or too few frames to tell.
+    static func stretchedFirstFrame(_ facts: ClipFacts, timelines: [Int: TrackTimeline]) -> Rational? {
+        guard let video = facts.mainVideo, let t = timelines[video.index] else { return nil }
+        let times = t.samples.filter { !$0.isDiscarded }.map(\.pts).sorted()
+        guard times.count >= 3 else { return nil }
+        let stretch = (times[1] - times[0]) - (times[2] - times[1])
+        return stretch > 0 ? Rational(stretch) * t.timeBase : nil
+    }
+
+    /// A track that starts after the earliest one by less than half a video frame (a muxer's rounding, the 7 ms
+    /// WebM's video is moved for the Opus pre-skip) is moved earlier to start with it, so no frame is lost for a
+    /// sliver: A/V sync shifts by that much, far below what anyone perceives, and the plan says so. Half a frame
+    /// or more is a real offset, cut on the frame grid. Returns the seconds each moved track moved.
+    static func rebase(_ mappings: inout [Mapping], notes: inout [String]) -> [Int: Rational] {
+        guard let video = mappings.first(where: { $0.track.kind == .video }),
+            let frame = video.track.frameSeconds
+                ?? video.timeline.samples.first.map({ Rational($0.duration) * video.tb }),
+            frame > .zero, let earliest = mappings.map(\.start).min()
+        else { return [:] }
+        var shifts: [Int: Rational] = [:]
+        for i in mappings.indices {
+            // Under one tick of the track's own clock is rounding, not an offset (90 kHz video after 44.1 kHz AAC).
+            let offset = mappings[i].start - earliest
+            guard offset >= mappings[i].tb, offset * 2 < frame else { continue }
+            mappings[i].start = mappings[i].start - offset
+            mappings[i].end = mappings[i].end - offset
+            shifts[mappings[i].track.index] = offset
+            notes.append(
+                """
+                \(Figures.trackName(mappings[i].track)) started \(Figures.ms(offset)) after the others, under half a \
+                frame: moved to start with them, every frame kept (A/V sync shifts by \(Figures.ms(offset)))
+                """
+            )
+        }
+        return shifts
+    }
+
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
     static func videoBounds(
@@ -286,19 +355,28 @@ public enum FixPlanner {
     ) throws -> (Rational, Rational) {
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
-        guard let onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true })
+        guard var onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true })
         else {
             throw PlanError("the video track has no frames")
         }
-        // A start inside a frame is fine for an edit list, but it must land on a whole video tick (rounding up
-        // keeps it inside the common range), or the video's exact duration would be off by a fraction of a tick.
-        let startTick = Rational(-(-v.ticks(commonStart)).floor)
-        var start = Rational.max(v.time(startTick), times[onScreen])
-        if !frames[onScreen].isSync && reencodeHead, start != times[onScreen],
-            let boundary = times.first(where: { $0 > start && $0 < commonEnd })
-        {
-            // Re-encoding the head: start on the next frame boundary rather than a sliver of a frame.
-            start = boundary
+        var start = times[onScreen]
+        // Cuts stay on the video frame grid: a start inside a frame (the other tracks start half a frame or more
+        // later; less was rebased) moves to the next frame, so no frame is shown for a sliver of its time, and
+        // every player (FFmpeg's too) presents the same frames. On a millisecond clock, within a tick is on it.
+        // A first frame the muxer held for the priming starts, as content, where the next frame's length before
+        // that one says: the start may be there (on the content's grid).
+        let heldStart = times.count >= 3 && onScreen == 0 ? times[1] - (times[2] - times[1]) : nil
+        let onHeldStart = heldStart.map { held in
+            (commonStart - held).magnitude <= Rational.max(v.tb, Rational(1, 1000)) && commonStart > times[0]
+        }
+        if onHeldStart == true {
+            start = Rational.max(v.time(Rational(-(-v.ticks(commonStart)).floor)), times[onScreen])
+        } else if commonStart - times[onScreen] > resolution {
+            guard onScreen + 1 < times.count, times[onScreen + 1] < commonEnd else {
+                throw PlanError("the common range is shorter than one video frame")
+            }
+            onScreen += 1
+            start = times[onScreen]
         }
         if !frames[onScreen].isSync && !reencodeHead {
             guard

@@ -23,6 +23,8 @@ public final class Frame {
         return pointer.pointee.pts == lp_nopts_value ? nil : pointer.pointee.pts
     }
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// Audio: the rate the decoder put out (HE-AAC's is twice its core rate).
+    public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
     public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
 
     /// FFmpeg's short name of each channel in order (FL, FR, FC, LFE...); "CH3" where the layout names none.

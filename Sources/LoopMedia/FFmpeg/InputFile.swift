@@ -93,6 +93,12 @@ public final class InputFile {
         return Rational(Int64(tb.num), Int64(max(tb.den, 1)))
     }
 
+    /// The length the demuxer gives a stream, in its time base (an MP4 track's: its edit list's), if any.
+    func streamDuration(_ index: Int) -> Int64? {
+        let d = stream(index).pointee.duration
+        return d != lp_nopts_value && d > 0 ? d : nil
+    }
+
     /// A stream's codec configuration bytes (avcC, esds payload...).
     func extradata(_ index: Int) -> [UInt8]? {
         let par = stream(index).pointee.codecpar.pointee

@@ -18,6 +18,15 @@ public final class Packet {
         }
     }
 
+    /// Takes ownership of an AVPacket (freed with this owner).
+    private init(adopting pointer: UnsafeMutablePointer<AVPacket>) { self.pointer = pointer }
+
+    /// A new reference to the same payload and side data, with the same fields (the bytes are shared).
+    public func clone() throws -> Packet {
+        guard let copy = av_packet_clone(pointer) else { throw MediaError("allocate packet", code: lp_error_enomem) }
+        return Packet(adopting: copy)
+    }
+
     deinit {
         var p: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&p)

@@ -104,6 +104,9 @@ public enum ClipFix {
                 return failed(
                     path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
             }
+            if let difference = Self.independentDifference(plan, output: temp) {
+                return failed(path, before, analysis, reason: difference, plan: plan)
+            }
             try temporaries.commit(temp, to: destination)
             var shown = after
             shown.path = destination
@@ -120,6 +123,17 @@ public enum ClipFix {
             }
             return failed(path, before, analysis, reason: MediaError.whileWriting(error), plan: plan)
         }
+    }
+
+    /// The second reading every output passes before it is kept: FFmpeg's own demuxer and decoders must present
+    /// what the plan says (frames exactly, audio to half a sample), sharing none of the planner's timing code.
+    static func independentDifference(_ plan: FixPlan, output: String) -> String? {
+        let expected = plan.tracks.map { cut in
+            ExpectedTrack(
+                kind: cut.kind, duration: cut.duration * Int64(plan.repeats),
+                frames: cut.presentedFrames.map { $0 * plan.repeats })
+        }
+        return Verification.refusal(expected, output: output)
     }
 
     /// What the source frame each copied video cut must show first holds (by cut index), read before writing.

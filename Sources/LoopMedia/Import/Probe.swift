@@ -39,7 +39,8 @@ public enum Probe {
             throw MediaError(
                 "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
-        let basics = (0..<input.streamCount).map { input.basics($0) }
+        var basics = (0..<input.streamCount).map { input.basics($0) }
+        if iso != nil, basics.contains(where: { $0.codec == "mp3" }) { basics = try mpegAudioLayers(path, basics) }
         guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("open", reason: "no audio or video track")
         }
@@ -82,6 +83,23 @@ public enum Probe {
         }
         let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
         return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
+    }
+
+    /// An MP4 names MPEG-1/2 audio of every layer with one object type, which FFmpeg reads as mp3: the first
+    /// frame's header says the layer. Layer II (a camcorder's, a DVD's) has no encoder delay to hide.
+    static func mpegAudioLayers(_ path: String, _ basics: [TrackBasics]) throws -> [TrackBasics] {
+        let input = try InputFile(path: path)
+        let packet = try Packet()
+        var basics = basics
+        var pending = Set(basics.filter { $0.codec == "mp3" }.map(\.index))
+        while !pending.isEmpty, try input.read(into: packet) {
+            guard pending.remove(packet.streamIndex) != nil else { continue }
+            let layer = packet.withBytes { b in b.count >= 2 && b[0] == 0xFF ? Int(b[1] >> 1) & 3 : 1 }
+            if layer == 2 || layer == 3, let i = basics.firstIndex(where: { $0.index == packet.streamIndex }) {
+                basics[i].codec = layer == 2 ? "mp2" : "mp1"
+            }
+        }
+        return basics
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

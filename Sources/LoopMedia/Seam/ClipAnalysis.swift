@@ -15,10 +15,21 @@ public enum ClipAnalysis {
             let probe = try Probe.probe(path)
             var facts = probe.facts
             var shot: SeamCapture?
+            var notes: [String]?
             if options.seamChecks, let input = probe.input {
-                let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
-                facts.seam = measured.seam
-                shot = measured.capture
+                // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
+                do {
+                    let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
+                    facts.seam = measured.seam
+                    shot = measured.capture
+                } catch {
+                    notes = [
+                        """
+                        the seam checks were skipped: FFmpeg could not decode the clip's first and last frames \
+                        (\(MediaError.describe(error))); the timing checks stand, and --no-seam skips this step
+                        """
+                    ]
+                }
             }
             let findings = Analyzer.findings(in: facts, options: options)
             let rules = Set(findings.compactMap(\.ruleID))
@@ -27,7 +38,9 @@ public enum ClipAnalysis {
                     SeamStrip.draw(
                         $0, click: rules.contains(.seamAudioClick), cut: rules.contains(.seamVisualJump)))
             }
-            return (FileReport(path: path, facts: facts, findings: findings), strip)
+            var report = FileReport(path: path, facts: facts, findings: findings)
+            report.notes = notes
+            return (report, strip)
         } catch {
             return (unreadable(path: path, error: error), nil)
         }

@@ -104,12 +104,16 @@ public enum SeamProbe {
             return (Rational(pts) * audioClock * Int64(rate)).rounded + count.floor - 1
         }
         let lookBack = max(Int64(window), 2)
-        if let v = video, let end = videoEnd {
-            let frameTicks = v.nominalFrameDuration ?? 1
-            try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
-        } else if let a = audio, let pts = firstAudioPts {
-            try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / audioClock).floor)
-        }
+        // A format that cannot seek (an MP3 without a seek table, some AVI and FLAC) is read on from the head to
+        // its end instead: slower, the same frames.
+        do {
+            if let v = video, let end = videoEnd {
+                let frameTicks = v.nominalFrameDuration ?? 1
+                try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
+            } else if let a = audio, let pts = firstAudioPts {
+                try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / audioClock).floor)
+            }
+        } catch let error as MediaError where error.operation == "seek" {}
         videoDecoder?.reset()
         audioDecoder?.reset()
 

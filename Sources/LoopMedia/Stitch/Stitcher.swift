@@ -177,6 +177,16 @@ public enum Stitcher {
                 "verify output",
                 reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
         }
+        // The second reading, sharing none of the planner's timing code: FFmpeg's demuxer and decoders.
+        let audioLength = timeline.samples.flatMap { n in timeline.sampleRate.map { Rational(n, Int64($0)) } }
+        let expected = after.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { track in
+            track.kind == .video
+                ? ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)
+                : ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration)
+        }
+        if let refusal = Verification.refusal(expected, output: temp) {
+            throw MediaError("verify output", reason: refusal)
+        }
         try temporaries.commit(temp, to: destination)
         return after
     }

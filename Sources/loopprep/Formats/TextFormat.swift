@@ -22,6 +22,7 @@ enum TextFormat {
                 out += "\n"
                 for track in facts.tracks { out += "  " + describe(track) + "\n" }
             }
+            for note in file.notes ?? [] { out += "  note: \(note)\n" }
             for f in file.findings {
                 out +=
                     "  "

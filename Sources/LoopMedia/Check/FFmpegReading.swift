@@ -1,0 +1,219 @@
+import LoopAnalysis
+
+/// The independent reading of a written file: FFmpeg's own demuxer, opened as any FFmpeg-based player opens it
+/// (edit lists applied, its own packet timestamps and skip/discard side data), and its own decoders on the head
+/// and the tail of every track. Nothing here uses loopprep's index, retiming or repairs, so a blind spot in
+/// loopprep's timing model cannot hide here too. Where FFmpeg is known to read a file differently from players,
+/// the exception is said next to the code and listed in docs/verification.md.
+public enum FFmpegReading {
+    /// Audio packets decoded at the tail: enough for any decoder's warm-up (Vorbis's first packet gives nothing).
+    static let audioTail = 12
+    /// Packets a head decoder may take before its first frame (a long B-pyramid, a Vorbis warm-up).
+    static let headLimit = 600
+    /// Video packets kept for the tail: the last GOP (a longer one is read from its last `tailLimit` packets).
+    static let tailLimit = 1200
+
+    public static func read(_ path: String) throws -> IndependentReading {
+        let input = try InputFile(path: path)
+        let format = input.formatName
+        var tracks: [Stream] = []
+        for index in 0..<input.streamCount {
+            let basics = input.basics(index)
+            guard basics.kind == .video || basics.kind == .audio else { continue }
+            let timeBase = input.timeBase(index)
+            // Matroska rounds every block time to its timestamp scale (a millisecond); elsewhere a time is exact
+            // to half its time base's step.
+            let tick = format.hasPrefix("matroska") ? timeBase : timeBase * Rational(1, 2)
+            tracks.append(
+                Stream(
+                    track: IndependentReading.Track(index: index, kind: basics.kind, codec: basics.codec, tick: tick),
+                    timeBase: timeBase, head: try? Decoder(input, stream: index)))
+        }
+        let byIndex = Dictionary(uniqueKeysWithValues: tracks.map { ($0.track.index, $0) })
+        let packet = try Packet()
+        let frame = try Frame()
+        while try input.read(into: packet) {
+            guard let stream = byIndex[packet.streamIndex] else { continue }
+            try stream.take(packet, frame: frame)
+        }
+        for stream in tracks where stream.decodable {
+            try stream.finishHead(frame: frame)
+            // FFmpeg's mov demuxer presents the last frame and the last audio packet whole (its decoder puts out
+            // every sample of it), past the edit list's end; players (AVFoundation, browsers) stop at the edit's
+            // end, which FFmpeg gives as the stream's duration: that end is the one taken.
+            let editEnd = format.hasPrefix("mov,") ? input.streamDuration(stream.track.index) : nil
+            try stream.decodeTail(
+                Decoder(input, stream: stream.track.index), frame: frame,
+                editEnd: editEnd.map { Rational($0) * stream.timeBase })
+        }
+        // Vorbis in Ogg: FFmpeg's decoder puts out nothing for the first packet (the spec's warm-up) but its
+        // demuxer times that packet from 0, so FFmpeg labels the first sample one first-packet duration late and
+        // trims as many at the end. libvorbis (Firefox, GStreamer, libsndfile) plays the granule positions' length
+        // from 0: the same first sample, at 0. The start taken is libvorbis's.
+        if format.hasPrefix("ogg") {
+            for stream in tracks where stream.track.codec == "vorbis" {
+                if let start = stream.track.start, let first = stream.firstDuration, first > 0 {
+                    stream.track.start = start - Rational(first) * stream.timeBase
+                }
+            }
+        }
+        return IndependentReading(tracks: tracks.map(\.track))
+    }
+
+    /// One track's reading as its packets go by.
+    final class Stream {
+        var track: IndependentReading.Track
+        let timeBase: Rational
+        var head: Decoder?
+        var headPackets = 0
+        /// The first few decoded frames: (pts, seconds each lasts).
+        var headFrames: [(pts: Int64, length: Rational?)] = []
+        var tail: [Packet] = []
+        var frames = 0
+        /// The first packet's duration, as the demuxer gives it.
+        var firstDuration: Int64?
+        let decodable: Bool
+
+        init(track: IndependentReading.Track, timeBase: Rational, head: Decoder?) {
+            self.track = track
+            self.timeBase = timeBase
+            self.head = head
+            decodable = head != nil
+            if head == nil { self.track.decoderDisagrees = "FFmpeg has no decoder for it" }
+        }
+
+        var isVideo: Bool { track.kind == .video }
+
+        func take(_ packet: Packet, frame: Frame) throws {
+            let presented = !packet.isDiscarded
+            if presented && isVideo { frames += 1 }
+            if firstDuration == nil { firstDuration = packet.duration }
+            if isVideo {
+                if packet.isKeyframe || tail.count >= FFmpegReading.tailLimit { tail.removeAll(keepingCapacity: true) }
+            } else if tail.count >= FFmpegReading.audioTail {
+                tail.removeFirst()
+            }
+            tail.append(try packet.clone())
+            if let head {
+                headPackets += 1
+                try head.decode(packet, into: frame) { headFrame($0) }
+                if headFrames.count >= 4 || headPackets >= FFmpegReading.headLimit { try finishHead(frame: frame) }
+            }
+        }
+
+        private func headFrame(_ f: Frame) {
+            guard let pts = f.pts, !isVideo ? f.sampleCount > 0 : true else { return }
+            headFrames.append((pts, isVideo ? nil : Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
+            if !isVideo { track.sampleRate = f.sampleRate }
+        }
+
+        /// The head decoder flushed: the first presented time, and (audio) each early frame's length against the
+        /// step to the next one's time.
+        func finishHead(frame: Frame) throws {
+            guard let decoder = head else { return }
+            head = nil
+            if headFrames.count < 4 { try decoder.decode(nil, into: frame) { headFrame($0) } }
+            guard let first = headFrames.map(\.pts).min() else { return }
+            track.start = Rational(first) * timeBase
+            if !isVideo, track.decoderDisagrees == nil {
+                track.decoderDisagrees = stepMismatch(headFrames, where: "first")
+            }
+        }
+
+        /// Decodes the kept tail from a fresh decoder and flushes it: the end, and (video) whether the decoder
+        /// shows every frame of the last GOP the demuxer presents.
+        func decodeTail(_ decoder: Decoder, frame: Frame, editEnd: Rational?) throws {
+            var decoded: [(pts: Int64, length: Rational?)] = []
+            for packet in tail {
+                try decoder.decode(packet, into: frame) { f in
+                    guard let pts = f.pts else { return }
+                    if isVideo {
+                        decoded.append((pts, nil))
+                    } else if f.sampleCount > 0 {
+                        decoded.append((pts, Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
+                        track.sampleRate = f.sampleRate
+                    }
+                }
+            }
+            try decoder.decode(nil, into: frame) { f in
+                guard let pts = f.pts else { return }
+                if isVideo {
+                    decoded.append((pts, nil))
+                } else if f.sampleCount > 0 {
+                    decoded.append((pts, Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
+                }
+            }
+            if isVideo {
+                track.frames = frames
+                // Frames decoded after the GOP's keyframe in presentation (an open GOP's leading pictures need the
+                // GOP before, which the fresh decoder never saw).
+                guard let key = tail.first, let keyPts = key.pts else { return }
+                let presented = tail.filter { !$0.isDiscarded && ($0.pts ?? Int64.min) >= keyPts }
+                let shown = decoded.filter { $0.pts >= keyPts }
+                if shown.count != presented.count {
+                    track.decoderDisagrees =
+                        """
+                        FFmpeg's decoder shows \(shown.count) of the last GOP's \(presented.count) frames
+                        """
+                    return
+                }
+                let times = presented.compactMap(\.pts).sorted()
+                guard let last = presented.last(where: { $0.pts == times.last }), let pts = last.pts else { return }
+                // A frame's length is its packet's duration (an MP4's last one as its edit list ends it); where the
+                // container gives none (a Matroska block), the step from the frame before, as a player shows it.
+                let length = last.duration > 0 ? last.duration : times.count > 1 ? pts - times[times.count - 2] : 0
+                if length > 0 { track.end = capped(Rational(pts + length) * timeBase, at: editEnd) }
+                return
+            }
+            guard let last = decoded.last, let length = last.length else { return }
+            track.end = capped(Rational(last.pts) * timeBase + length, at: editEnd)
+            if track.decoderDisagrees == nil {
+                // The tail's first frame may be a warm-up (Vorbis puts out nothing for it); its last is trimmed.
+                track.decoderDisagrees = stepMismatch(Array(decoded.dropFirst()), where: "last")
+            }
+        }
+
+        private func capped(_ end: Rational, at editEnd: Rational?) -> Rational {
+            editEnd.map { Rational.min(end, $0) } ?? end
+        }
+
+        /// Audio: a decoded frame that lasts longer or shorter than the step to the next frame's time (the
+        /// container's clock and the codec's disagree: an HE-AAC track timed at its core rate).
+        private func stepMismatch(_ frames: [(pts: Int64, length: Rational?)], where part: String) -> String? {
+            guard frames.count >= 3 else { return nil }
+            for (a, b) in zip(frames.dropLast(), frames.dropFirst()).dropLast() {
+                guard let length = a.length else { continue }
+                let step = Rational(b.pts - a.pts) * timeBase
+                if (step - length).magnitude > Rational.max(track.tick * 2, Rational(1, 1000)) {
+                    return
+                        """
+                        its \(part) frames decode to \(Figures.ms(length)) each but the container steps \
+                        \(Figures.ms(step)) between them
+                        """
+                }
+            }
+            return nil
+        }
+    }
+}
+
+/// The independent check as every writer runs it on its temporary output: nil when FFmpeg's reading agrees with
+/// the plan, else the refusal in loopprep's words.
+public enum Verification {
+    public static func refusal(_ expected: [ExpectedTrack], output: String) -> String? {
+        let reading: IndependentReading
+        do { reading = try FFmpegReading.read(output) } catch {
+            return
+                """
+                nothing written: FFmpeg's own reader could not read the output back (\(MediaError.describe(error))), \
+                so loopprep cannot show it is right; please report the input
+                """
+        }
+        guard let disagreement = IndependentCheck.disagreement(expected, reading) else { return nil }
+        return
+            """
+            nothing written: FFmpeg's own reading of the output disagrees with loopprep's plan: \(disagreement); \
+            please report the input
+            """
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+
+@testable import LoopAnalysis
+
+/// Start offsets between tracks (issue 21): under half a video frame the later track is moved to the earlier
+/// one's start and every frame is kept; half a frame or more is cut on the video frame grid. Unsignalled AAC
+/// priming in tracks that start together is hidden with the content moved to the track's start. Every figure
+/// from how the values are built.
+@Suite struct StartRebaseTests {
+    /// 30 frames at 30 fps on a 30000 clock (1000 ticks a frame), every frame a keyframe, presented from
+    /// `delay` ticks; 16-bit PCM (no priming) of `seconds` from `audioStart` samples at 48 kHz.
+    static func clip(videoDelay: Int64, audioStart: Int64 = 0, audioSeconds: Int64 = 2) -> (
+        ClipFacts, [Int: TrackTimeline]
+    ) {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000),
+            samples: Make.video(frames: 30, step: 1000, delay: videoDelay, gop: 1, timescale: 30000))
+        let packets = Int(audioSeconds * 48000 / 1024)
+        let audio = TrackTimeline(
+            timeBase: Rational(1, 48000),
+            samples: Make.aac(packets: packets).map { s in
+                var s = s
+                s.pts += audioStart
+                s.dts += audioStart
+                return s
+            })
+        let tracks = [
+            TrackFacts(
+                basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video),
+            TrackFacts(
+                basics: TrackBasics(index: 1, kind: .audio, codec: "pcm_s16le", sampleRate: 48000, channels: 1),
+                timeline: audio),
+        ]
+        return (Clips.clip(tracks.compactMap { $0 }), [0: video, 1: audio])
+    }
+
+    /// WebM's shape: the video 7 ms after the audio (210 ticks). 7 ms is under half a frame (16.7 ms): the
+    /// video moves to 0, all 30 frames kept, the shift said; the audio keeps its head.
+    @Test func aStartUnderHalfAFrameIsRebasedNotCut() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 210)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
+        #expect(video.presentedFrames == 30 && video.duration == .one)
+        #expect(video.shift == Rational(7, 1000) && video.trimmedHead.isZero)
+        #expect(video.mediaStart == 210)
+        #expect(audio.shift == nil && audio.trimmedHead.isZero && audio.duration * 48000 == Rational(48000))
+        #expect(plan.start.isZero && !plan.isNoop)
+        #expect(plan.notes.contains { $0.contains("started 7.000 ms after the others") })
+    }
+
+    /// 20 ms (600 ticks) is more than half a frame: a real offset. The video starts there, whole; the audio is
+    /// cut to it (960 samples).
+    @Test func aVideoStartOfHalfAFrameOrMoreIsCut() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 600)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
+        #expect(video.presentedFrames == 30 && video.shift == nil)
+        #expect(audio.shift == nil && audio.trimmedHead * 48000 == Rational(960))
+        #expect(plan.start == Rational(20, 1000))
+    }
+
+    /// Audio 20 ms (960 samples) after the video: the common start is inside the first frame, so the cut moves
+    /// to the next frame boundary (33.3 ms): 29 frames, and the audio cut to it (1600 - 960 = 640 samples).
+    @Test func aStartInsideAFrameMovesToTheNextFrame() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 0, audioStart: 960)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
+        #expect(plan.start == Rational(1, 30))
+        #expect(video.presentedFrames == 29 && video.trimmedHead == Rational(1, 30))
+        #expect(audio.trimmedHead * 48000 == Rational(640))
+    }
+
+    /// Audio 10 ms (480 samples) after the video, under half a frame: the audio moves to 0 instead.
+    @Test func laterAudioUnderHalfAFrameIsRebased() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 0, audioStart: 480)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        let audio = try #require(plan.tracks.first { $0.kind == .audio })
+        #expect(video.presentedFrames == 30 && video.shift == nil)
+        #expect(audio.shift == Rational(10, 1000) && audio.mediaStart == 480 && audio.trimmedHead.isZero)
+    }
+
+    /// CMAF's shape: video from 0 (negative composition offsets), AAC with FFmpeg's 1024 samples of priming
+    /// and no edit list. The tracks start together, so the priming is hidden with the content moved to 0:
+    /// 30 frames and 48000 samples, none cut (the issue's 3.979 s was the video cut by the priming's 21.3 ms).
+    @Test func unsignalledPrimingInTracksStartedTogetherIsHiddenWithoutACut() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, gop: 30, timescale: 15360))
+        // 1024 priming + 1.5 s of content: 73024 samples in 72 packets (the last one 320).
+        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 72, lastDuration: 320))
+        let tracks = [
+            TrackFacts(
+                basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video),
+            TrackFacts(
+                basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1),
+                timeline: audio),
+        ]
+        let clip = Clips.clip(tracks.compactMap { $0 })
+        #expect(clip.mainAudio?.priming?.signalled == false)
+        let plan = try FixPlanner.plan(clip, timelines: [0: video, 1: audio])
+        let v = try #require(plan.tracks.first { $0.kind == .video })
+        let a = try #require(plan.tracks.first { $0.kind == .audio })
+        #expect(v.presentedFrames == 30 && v.duration == .one && v.trimmedHead.isZero)
+        #expect(a.duration * 48000 == Rational(48000) && a.mediaStart == 1024)
+        #expect(plan.start.isZero)
+    }
+}
