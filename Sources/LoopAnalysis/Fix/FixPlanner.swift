@@ -527,6 +527,9 @@ public enum FixPlanner {
         while keepsPreRoll && first > 0 && samples[first].pts > mediaStart - preRoll { first -= 1 }
         // Nothing of the content is cut at the head: keep the whole priming, as the encoder wrote it.
         if keepsPreRoll && Rational(mediaStart) <= m.mediaStart { first = 0 }
+        // Vorbis: every decoder puts out nothing for the first packet it is given (the spec's warm-up), in any
+        // container; without the packet before the start, the first kept one would be lost instead.
+        if m.track.codec == "vorbis", first == holding, holding > 0 { first = holding - 1 }
         let last = samples.lastIndex { $0.pts < mediaEnd } ?? holding
         let endOfLast = samples[last].pts + samples[last].duration
         let presentedDuration = Rational(count, Int64(rate))

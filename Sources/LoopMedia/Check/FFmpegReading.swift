@@ -8,7 +8,7 @@ import LoopAnalysis
 public enum FFmpegReading {
     /// Audio packets decoded at the tail: enough for any decoder's warm-up (Vorbis's first packet gives nothing).
     static let audioTail = 12
-    /// Packets a head decoder may take before its first frame (a long B-pyramid, a Vorbis warm-up).
+    /// Packets a head decoder may take before its first frames (a long B-pyramid, a Vorbis warm-up).
     static let headLimit = 600
     /// Video packets kept for the tail: the last GOP (a longer one is read from its last `tailLimit` packets).
     static let tailLimit = 1200
@@ -16,6 +16,7 @@ public enum FFmpegReading {
     public static func read(_ path: String) throws -> IndependentReading {
         let input = try InputFile(path: path)
         let format = input.formatName
+        let mov = format.hasPrefix("mov,")
         var tracks: [Stream] = []
         for index in 0..<input.streamCount {
             let basics = input.basics(index)
@@ -32,30 +33,43 @@ public enum FFmpegReading {
         let byIndex = Dictionary(uniqueKeysWithValues: tracks.map { ($0.track.index, $0) })
         let packet = try Packet()
         let frame = try Frame()
-        while try input.read(into: packet) {
-            guard let stream = byIndex[packet.streamIndex] else { continue }
-            try stream.take(packet, frame: frame)
+        // An MP4's demuxer holds every sample's time and flags in its index: the frames are counted there and only
+        // the head and the last GOP are read, not the whole file's payloads.
+        let indexes = mov ? tracks.map { input.indexEntries($0.track.index) } : []
+        if mov, indexes.allSatisfy({ !$0.isEmpty }) {
+            for (stream, entries) in zip(tracks, indexes) {
+                stream.frames = entries.filter { !$0.isDiscarded }.count
+            }
+            while tracks.contains(where: { $0.head != nil }), try input.read(into: packet) {
+                try byIndex[packet.streamIndex]?.takeHead(packet, frame: frame)
+            }
+            for (stream, entries) in zip(tracks, indexes) where stream.decodable {
+                let from =
+                    stream.isVideo
+                    ? entries.last(where: \.isKeyframe) ?? entries[0]
+                    : entries[max(0, entries.count - audioTail)]
+                try input.seek(stream: stream.track.index, to: from.timestamp)
+                while try input.read(into: packet) {
+                    if packet.streamIndex == stream.track.index { try stream.keepTail(packet) }
+                }
+            }
+        } else {
+            while try input.read(into: packet) {
+                guard let stream = byIndex[packet.streamIndex] else { continue }
+                if !packet.isDiscarded && stream.isVideo { stream.frames += 1 }
+                try stream.takeHead(packet, frame: frame)
+                try stream.keepTail(packet)
+            }
         }
         for stream in tracks where stream.decodable {
             try stream.finishHead(frame: frame)
             // FFmpeg's mov demuxer presents the last frame and the last audio packet whole (its decoder puts out
             // every sample of it), past the edit list's end; players (AVFoundation, browsers) stop at the edit's
             // end, which FFmpeg gives as the stream's duration: that end is the one taken.
-            let editEnd = format.hasPrefix("mov,") ? input.streamDuration(stream.track.index) : nil
+            let editEnd = mov ? input.streamDuration(stream.track.index) : nil
             try stream.decodeTail(
                 Decoder(input, stream: stream.track.index), frame: frame,
                 editEnd: editEnd.map { Rational($0) * stream.timeBase })
-        }
-        // Vorbis in Ogg: FFmpeg's decoder puts out nothing for the first packet (the spec's warm-up) but its
-        // demuxer times that packet from 0, so FFmpeg labels the first sample one first-packet duration late and
-        // trims as many at the end. libvorbis (Firefox, GStreamer, libsndfile) plays the granule positions' length
-        // from 0: the same first sample, at 0. The start taken is libvorbis's.
-        if format.hasPrefix("ogg") {
-            for stream in tracks where stream.track.codec == "vorbis" {
-                if let start = stream.track.start, let first = stream.firstDuration, first > 0 {
-                    stream.track.start = start - Rational(first) * stream.timeBase
-                }
-            }
         }
         return IndependentReading(tracks: tracks.map(\.track))
     }
@@ -66,12 +80,13 @@ public enum FFmpegReading {
         let timeBase: Rational
         var head: Decoder?
         var headPackets = 0
-        /// The first few decoded frames: (pts, seconds each lasts).
+        /// The first decoded frames: (pts, seconds each lasts).
         var headFrames: [(pts: Int64, length: Rational?)] = []
+        /// The first packet's time and whether the decoder put out anything for it (Vorbis's warm-up: nothing).
+        var firstPacketPts: Int64?
+        var firstPacketSilent = false
         var tail: [Packet] = []
         var frames = 0
-        /// The first packet's duration, as the demuxer gives it.
-        var firstDuration: Int64?
         let decodable: Bool
 
         init(track: IndependentReading.Track, timeBase: Rational, head: Decoder?) {
@@ -83,26 +98,33 @@ public enum FFmpegReading {
         }
 
         var isVideo: Bool { track.kind == .video }
+        /// Frames the head decoder must give: a video's first (its start), an audio track's first four (their
+        /// lengths against the steps between their times).
+        var headWanted: Int { isVideo ? 1 : 4 }
 
-        func take(_ packet: Packet, frame: Frame) throws {
-            let presented = !packet.isDiscarded
-            if presented && isVideo { frames += 1 }
-            if firstDuration == nil { firstDuration = packet.duration }
+        func takeHead(_ packet: Packet, frame: Frame) throws {
+            guard let head else { return }
+            headPackets += 1
+            let before = headFrames.count
+            try head.decode(packet, into: frame) { headFrame($0) }
+            if headPackets == 1 {
+                firstPacketPts = packet.pts
+                firstPacketSilent = headFrames.count == before
+            }
+            if headFrames.count >= headWanted || headPackets >= FFmpegReading.headLimit { try finishHead(frame: frame) }
+        }
+
+        func keepTail(_ packet: Packet) throws {
             if isVideo {
                 if packet.isKeyframe || tail.count >= FFmpegReading.tailLimit { tail.removeAll(keepingCapacity: true) }
             } else if tail.count >= FFmpegReading.audioTail {
                 tail.removeFirst()
             }
             tail.append(try packet.clone())
-            if let head {
-                headPackets += 1
-                try head.decode(packet, into: frame) { headFrame($0) }
-                if headFrames.count >= 4 || headPackets >= FFmpegReading.headLimit { try finishHead(frame: frame) }
-            }
         }
 
         private func headFrame(_ f: Frame) {
-            guard let pts = f.pts, !isVideo ? f.sampleCount > 0 : true else { return }
+            guard let pts = f.pts, isVideo || f.sampleCount > 0 else { return }
             headFrames.append((pts, isVideo ? nil : Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
             if !isVideo { track.sampleRate = f.sampleRate }
         }
@@ -112,59 +134,55 @@ public enum FFmpegReading {
         func finishHead(frame: Frame) throws {
             guard let decoder = head else { return }
             head = nil
-            if headFrames.count < 4 { try decoder.decode(nil, into: frame) { headFrame($0) } }
+            if headFrames.count < headWanted { try decoder.decode(nil, into: frame) { headFrame($0) } }
             guard let first = headFrames.map(\.pts).min() else { return }
             track.start = Rational(first) * timeBase
+            // Vorbis: FFmpeg's decoder puts out nothing for the first packet (the spec's warm-up) and labels the
+            // next packet's samples with that packet's time. Where the first packet is timed at 0 or later
+            // (FFmpeg's own muxers write it so), libvorbis and the players on it (Firefox, GStreamer,
+            // libsndfile) play the same first sample at the first packet's time: that start is taken. Where it
+            // is timed before 0 (libvorbis's own granule positions), FFmpeg's start is already theirs.
+            if track.codec == "vorbis", firstPacketSilent, let pts = firstPacketPts, pts >= 0, pts < first {
+                track.start = Rational(pts) * timeBase
+            }
             if !isVideo, track.decoderDisagrees == nil {
                 track.decoderDisagrees = stepMismatch(headFrames, where: "first")
             }
         }
 
-        /// Decodes the kept tail from a fresh decoder and flushes it: the end, and (video) whether the decoder
-        /// shows every frame of the last GOP the demuxer presents.
+        /// The end, from the kept tail: a video's last presented frame (the decoder must decode the last GOP's
+        /// keyframe), an audio track's last decoded sample from a fresh decoder, flushed.
         func decodeTail(_ decoder: Decoder, frame: Frame, editEnd: Rational?) throws {
-            var decoded: [(pts: Int64, length: Rational?)] = []
-            for packet in tail {
-                try decoder.decode(packet, into: frame) { f in
-                    guard let pts = f.pts else { return }
-                    if isVideo {
-                        decoded.append((pts, nil))
-                    } else if f.sampleCount > 0 {
-                        decoded.append((pts, Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
-                        track.sampleRate = f.sampleRate
-                    }
-                }
-            }
-            try decoder.decode(nil, into: frame) { f in
-                guard let pts = f.pts else { return }
-                if isVideo {
-                    decoded.append((pts, nil))
-                } else if f.sampleCount > 0 {
-                    decoded.append((pts, Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
-                }
-            }
             if isVideo {
                 track.frames = frames
-                // Frames decoded after the GOP's keyframe in presentation (an open GOP's leading pictures need the
-                // GOP before, which the fresh decoder never saw).
-                guard let key = tail.first, let keyPts = key.pts else { return }
-                let presented = tail.filter { !$0.isDiscarded && ($0.pts ?? Int64.min) >= keyPts }
-                let shown = decoded.filter { $0.pts >= keyPts }
-                if shown.count != presented.count {
-                    track.decoderDisagrees =
-                        """
-                        FFmpeg's decoder shows \(shown.count) of the last GOP's \(presented.count) frames
-                        """
+                let presented = tail.filter { !$0.isDiscarded }
+                let times = presented.compactMap(\.pts).sorted()
+                guard let key = tail.first, let last = presented.last(where: { $0.pts == times.last }),
+                    let pts = last.pts
+                else { return }
+                // Decoding the whole last GOP of a long 1080p clip would cost more than the write it checks: its
+                // keyframe is decoded, the frames after it are the demuxer's.
+                var shown = 0
+                try decoder.decode(key, into: frame) { _ in shown += 1 }
+                try decoder.decode(nil, into: frame) { _ in shown += 1 }
+                if shown == 0 && !key.isDiscarded {
+                    track.decoderDisagrees = "FFmpeg's decoder cannot decode the keyframe of its last GOP"
                     return
                 }
-                let times = presented.compactMap(\.pts).sorted()
-                guard let last = presented.last(where: { $0.pts == times.last }), let pts = last.pts else { return }
                 // A frame's length is its packet's duration (an MP4's last one as its edit list ends it); where the
                 // container gives none (a Matroska block), the step from the frame before, as a player shows it.
                 let length = last.duration > 0 ? last.duration : times.count > 1 ? pts - times[times.count - 2] : 0
                 if length > 0 { track.end = capped(Rational(pts + length) * timeBase, at: editEnd) }
                 return
             }
+            var decoded: [(pts: Int64, length: Rational?)] = []
+            func take(_ f: Frame) {
+                guard let pts = f.pts, f.sampleCount > 0 else { return }
+                decoded.append((pts, Rational(Int64(f.sampleCount), Int64(max(f.sampleRate, 1)))))
+                track.sampleRate = f.sampleRate
+            }
+            for packet in tail { try decoder.decode(packet, into: frame, take) }
+            try decoder.decode(nil, into: frame, take)
             guard let last = decoded.last, let length = last.length else { return }
             track.end = capped(Rational(last.pts) * timeBase + length, at: editEnd)
             if track.decoderDisagrees == nil {

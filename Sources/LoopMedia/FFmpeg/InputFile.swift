@@ -99,6 +99,32 @@ public final class InputFile {
         return d != lp_nopts_value && d > 0 ? d : nil
     }
 
+    /// One sample in the demuxer's own index (an MP4's sample table, after FFmpeg applied the edit list).
+    public struct IndexEntry: Sendable {
+        /// Decode time, in the stream's time base.
+        public var timestamp: Int64
+        public var isKeyframe: Bool
+        /// Outside the edit list: decoded for the frames after it, never shown.
+        public var isDiscarded: Bool
+    }
+
+    /// The demuxer's index of a stream, read without touching a payload (empty where the format keeps none).
+    func indexEntries(_ index: Int) -> [IndexEntry] {
+        let st = stream(index)
+        let count = Int(avformat_index_get_entries_count(st))
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(count)
+        for i in 0..<count {
+            guard let e = avformat_index_get_entry(st, Int32(i)) else { break }
+            let flags = Int32(e.pointee.flags)
+            entries.append(
+                IndexEntry(
+                    timestamp: e.pointee.timestamp, isKeyframe: flags & AVINDEX_KEYFRAME != 0,
+                    isDiscarded: flags & AVINDEX_DISCARD_FRAME != 0))
+        }
+        return entries
+    }
+
     /// A stream's codec configuration bytes (avcC, esds payload...).
     func extradata(_ index: Int) -> [UInt8]? {
         let par = stream(index).pointee.codecpar.pointee

@@ -1,0 +1,61 @@
+import Foundation
+import LoopAnalysis
+import TestSupport
+import Testing
+
+@testable import LoopMedia
+
+/// Shapes other muxers write (issue 21), fixed exactly and confirmed by FFmpeg's own reading and by ffmpeg
+/// decoding the output. Expected figures from fixtures/make-fixtures.sh: 1 s of video at 30 fps (30 frames),
+/// a 441 Hz tone at 44.1 kHz cut to the video (44100 samples).
+@Suite struct OtherMuxersTests {
+    struct Shape: CustomTestStringConvertible, Sendable {
+        var file: String
+        /// How far the muxer placed the video after the audio (ms), moved back by the fix.
+        var shiftMs: Int64?
+        var testDescription: String { file }
+    }
+
+    /// Vorbis beside video, in Ogg with Theora and in WebM with VP8: every frame kept (the WebM's 3 ms is under
+    /// half a frame, so the video moves back rather than losing a frame), 44100 samples, the Vorbis warm-up
+    /// packet kept before the first presented one (without it the first kept packet's samples are lost).
+    @Test(arguments: [Shape(file: "theora-vorbis.ogg", shiftMs: nil), Shape(file: "vp8-vorbis.webm", shiftMs: 3)])
+    func vorbisBesideVideoKeepsEveryFrameAndSample(shape: Shape) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(shape.file).path
+        let report = ClipFix.fix(
+            Fixtures.path(shape.file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let video = try #require(report.fix?.plan?.tracks.first { $0.kind == .video })
+        #expect(video.presentedFrames == 30 && video.shift == shape.shiftMs.map { Rational($0, 1000) })
+        let reading = try FFmpegReading.read(out)
+        let v = try #require(reading.tracks.first { $0.kind == .video })
+        let a = try #require(reading.tracks.first { $0.kind == .audio })
+        #expect(v.frames == 30 && v.start == .zero)
+        #expect(a.start == .zero && a.sampleRate == 44100)
+        // Matroska places a block to the millisecond: its end is known to 44.1 samples; Ogg's to the sample.
+        let slack: Int64 = shape.file.hasSuffix(".webm") ? 44 : 0
+        #expect(abs((a.samples ?? 0) - 44100) <= slack, "\(a.samples ?? 0) samples")
+        #expect(try FFmpegDecode.frames(out).count == 30)
+        // ffmpeg's Vorbis decoder gives nothing for the first packet it is fed; every sample after it is there.
+        let decoded = try FFmpegDecode.audio(out).count
+        #expect(decoded > 44100 - 2048 && decoded <= 44100, "\(decoded) samples")
+    }
+
+    /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
+    /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
+    @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("mpeg2-lame.mp3").path
+        let report = ClipFix.fix(
+            Fixtures.path("mpeg2-lame.mp3"), to: out, options: .init(), analysis: .init(seamChecks: false),
+            dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(22050))
+        #expect(try FFmpegReading.read(out).tracks.first?.samples == 22050)
+        #expect(try FFmpegDecode.audio(out).count == 22050)
+    }
+}
