@@ -179,3 +179,41 @@ import Testing
         #expect(opus.timeline().skipStart == 0)
     }
 }
+
+/// Vorbis in Matroska on its sample clock (issue 21): block times in whole milliseconds, packet lengths from the
+/// codec. 48 kHz: a short block's packet after a short one is 128 samples, a long after long 1024.
+@Suite struct VorbisInMatroskaTests {
+    static let lengths: [Int64?] = [128, 128, 576, 1024, 1024]
+
+    /// FFmpeg's layout: the warm-up at 0 ms, the second block a warm-up's length later (128 samples = 2.67 ms,
+    /// written 3 ms), then 3 + 2.67 = 5.67 -> 6 ms, 17.67 -> 18 ms, 39 ms. The clock starts at the second block
+    /// (144 samples) and runs end to end: 144, 272, 848, 1872; the warm-up just before, skipped.
+    @Test func ffmpegsLayoutRunsEndToEndFromTheSecondBlock() throws {
+        let list = [0, 3, 6, 18, 39].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: true) }
+        let t = try #require(
+            VorbisInMatroska.timeline(list, lengths: Self.lengths, rate: 48000, timeBase: Rational(1, 1000)))
+        #expect(t.timeBase == Rational(1, 48000))
+        #expect(t.samples.map(\.pts) == [16, 144, 272, 848, 1872])
+        #expect(t.samples.map(\.duration) == [128, 128, 576, 1024, 1024])
+        #expect(t.skipStart == 128)
+    }
+
+    /// GStreamer's layout: the warm-up and the second packet both at 0 ms. The clock starts at 0; no overlap.
+    @Test func gstreamersLayoutStartsAtTheSecondBlock() throws {
+        let list = [0, 0, 3, 15, 36].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: true) }
+        let t = try #require(
+            VorbisInMatroska.timeline(list, lengths: Self.lengths, rate: 48000, timeBase: Rational(1, 1000)))
+        #expect(t.samples.map(\.pts) == [-128, 0, 128, 704, 1728])
+    }
+
+    /// A block more than a millisecond from where the samples before it end starts anew there: a real hole.
+    @Test func aBlockFarFromTheClockStartsAnew() throws {
+        let list = [0, 0, 3, 40, 61].map { SampleTiming(dts: $0, pts: $0, duration: 0, isSync: true) }
+        let t = try #require(
+            VorbisInMatroska.timeline(list, lengths: Self.lengths, rate: 48000, timeBase: Rational(1, 1000)))
+        #expect(t.samples.map(\.pts) == [-128, 0, 128, 1920, 2944])
+        #expect(
+            VorbisInMatroska.timeline(list, lengths: [128, nil, 1, 1, 1], rate: 48000, timeBase: Rational(1, 1000))
+                == nil)
+    }
+}

@@ -16,10 +16,11 @@ import Testing
         var testDescription: String { file }
     }
 
-    /// Vorbis beside video, in Ogg with Theora and in WebM with VP8: every frame kept (the WebM's 3 ms is under
-    /// half a frame, so the video moves back rather than losing a frame), 44100 samples, the Vorbis warm-up
-    /// packet kept before the first presented one (without it the first kept packet's samples are lost).
-    @Test(arguments: [Shape(file: "theora-vorbis.ogg", shiftMs: nil), Shape(file: "vp8-vorbis.webm", shiftMs: 3)])
+    /// Vorbis beside video, in Ogg with Theora and in WebM with VP8: every frame kept, 44100 samples, the Vorbis
+    /// warm-up packet kept before the first presented one (without it the first kept packet's samples are lost).
+    /// In the WebM the video's 3 ms is where the audio's first sample is too (its second block: the first
+    /// decodes to nothing), so nothing moves.
+    @Test(arguments: [Shape(file: "theora-vorbis.ogg", shiftMs: nil), Shape(file: "vp8-vorbis.webm", shiftMs: nil)])
     func vorbisBesideVideoKeepsEveryFrameAndSample(shape: Shape) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,6 +43,32 @@ import Testing
         // ffmpeg's Vorbis decoder gives nothing for the first packet it is fed; every sample after it is there.
         let decoded = try FFmpegDecode.audio(out).count
         #expect(decoded > 44100 - 2048 && decoded <= 44100, "\(decoded) samples")
+    }
+
+    /// GStreamer's and mkvmerge's shapes (fixtures/make-other-muxers.sh): flvmux's repeated video decode times
+    /// (0, 0, 0: remade from the presentation order), webmmux's Vorbis (warm-up and second packet both at 0 ms),
+    /// mkvmerge's AAC in Matroska. 30 frames each, decoded by ffmpeg without an error; the audio to the video's
+    /// end: FLV's millisecond clock puts GStreamer's 30th frame at 966 ms + 33 ms = 999 ms, 44056 samples at
+    /// 44.1 kHz (999 x 44.1 = 44055.9); the others 1 s at 48 kHz and at 44.1 kHz.
+    @Test(arguments: [
+        ("gst-flv.flv", Int64(44056), 44100), ("gst-webm-vorbis.webm", 48000, 48000), ("mkvmerge.mkv", 44100, 44100),
+    ])
+    func otherMuxersShapesAreFixedExactly(file: String, samples: Int64, rate: Int) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(file).path
+        let report = ClipFix.fix(
+            Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(try FFmpegDecode.frames(written).count == 30)
+        #expect(try FFmpegDecode.errors(written) == "")
+        let audio = try #require(try FFmpegReading.read(written).tracks.first { $0.kind == .audio })
+        #expect(audio.sampleRate == rate)
+        // Matroska places a block to the millisecond; MP4 to the sample.
+        let slack = written.hasSuffix(".mp4") ? 0 : Int64(rate / 1000)
+        #expect(abs((audio.samples ?? 0) - samples) <= slack, "\(audio.samples ?? 0) samples")
     }
 
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,

@@ -17,7 +17,7 @@ public struct ScannedTimeline: Sendable, Equatable {
     }
 
     /// The timeline every container's importer starts from: presentation times placed where MPEG-PS left them
-    /// out, decode times made from the presentation order where the container gives none (the packet reader
+    /// out, decode times made from the presentation order where the container gives none or repeats one (the packet reader
     /// retimes to the same ones), and missing durations filled. `codecDelay` (samples at `sampleRate`): Opus's
     /// pre-skip where no skip samples said it (Matroska's CodecDelay), skipped at the start.
     public func timeline(codecDelay: Int64? = nil, sampleRate: Int? = nil) -> TrackTimeline {
@@ -25,7 +25,9 @@ public struct ScannedTimeline: Sendable, Equatable {
         if !missingPresentation.isEmpty, let filled = MissingPresentation.fill(samples, missing: missingPresentation) {
             samples = filled
         }
-        if missingDecode {
+        // Decode times that do not increase (GStreamer's flvmux writes 0, 0, 0 before B-frames) cannot be
+        // written to any container: they are made from the presentation order, as for none at all.
+        if missingDecode || zip(samples, samples.dropFirst()).contains(where: { $0.dts >= $1.dts }) {
             let dts = decodeTimes(presentation: samples.map(\.pts))
             for n in samples.indices { samples[n].dts = dts[n] }
         }

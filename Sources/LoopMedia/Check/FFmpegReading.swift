@@ -30,6 +30,7 @@ public enum FFmpegReading {
                     track: IndependentReading.Track(index: index, kind: basics.kind, codec: basics.codec, tick: tick),
                     timeBase: timeBase, head: try? Decoder(input, stream: index)))
         }
+        for stream in tracks { stream.inOgg = format.hasPrefix("ogg") }
         let byIndex = Dictionary(uniqueKeysWithValues: tracks.map { ($0.track.index, $0) })
         let packet = try Packet()
         let frame = try Frame()
@@ -88,6 +89,8 @@ public enum FFmpegReading {
         var tail: [Packet] = []
         var frames = 0
         let decodable: Bool
+        /// An Ogg stream (granule positions).
+        var inOgg = false
 
         init(track: IndependentReading.Track, timeBase: Rational, head: Decoder?) {
             self.track = track
@@ -137,12 +140,13 @@ public enum FFmpegReading {
             if headFrames.count < headWanted { try decoder.decode(nil, into: frame) { headFrame($0) } }
             guard let first = headFrames.map(\.pts).min() else { return }
             track.start = Rational(first) * timeBase
-            // Vorbis: FFmpeg's decoder puts out nothing for the first packet (the spec's warm-up) and labels the
-            // next packet's samples with that packet's time. Where the first packet is timed at 0 or later
-            // (FFmpeg's own muxers write it so), libvorbis and the players on it (Firefox, GStreamer,
-            // libsndfile) play the same first sample at the first packet's time: that start is taken. Where it
-            // is timed before 0 (libvorbis's own granule positions), FFmpeg's start is already theirs.
-            if track.codec == "vorbis", firstPacketSilent, let pts = firstPacketPts, pts >= 0, pts < first {
+            // Vorbis in Ogg: FFmpeg's decoder puts out nothing for the first packet (the spec's warm-up) and
+            // labels the next packet's samples with that packet's time. Where the first packet is timed at 0 or
+            // later (FFmpeg's Ogg muxer writes it so), libvorbis and the players on it (Firefox, GStreamer,
+            // libsndfile) play the same first sample at the first packet's time, by the granule positions: that
+            // start is taken. Where it is timed before 0 (libvorbis's own granules), FFmpeg's start is theirs.
+            // (Matroska has no granules: a block's time is its first decoded sample's, as FFmpeg reads it.)
+            if track.codec == "vorbis", inOgg, firstPacketSilent, let pts = firstPacketPts, pts >= 0, pts < first {
                 track.start = Rational(pts) * timeBase
             }
             if !isVideo, track.decoderDisagrees == nil {

@@ -2,7 +2,8 @@ import LoopAnalysis
 
 /// Matroska and WebM: blocks on a millisecond clock with no decode times (made from the presentation order)
 /// and no durations (the step to the next block). Opus is laid on its sample clock from each packet's TOC
-/// byte, the OpusHead's pre-skip and the end discard, so a cut can be exact to the sample.
+/// byte, the OpusHead's pre-skip and the end discard, Vorbis on its own from FFmpeg's Vorbis parser, so a cut
+/// can be exact to the sample.
 enum MatroskaImport: TimelineImporter {
     static func reads(_ demuxer: String) -> Bool { demuxer.hasPrefix("matroska") }
 
@@ -12,13 +13,24 @@ enum MatroskaImport: TimelineImporter {
         let opus = source.allStreams.filter {
             source.basics[$0].codec == "opus" && input.timeBase($0) != Rational(1, OpusSampleClock.rate)
         }
-        let scan = try PacketScan.read(input, streams: source.allStreams, basics: source.basics, opus: opus)
+        // Vorbis the same way, its packet lengths from FFmpeg's Vorbis parser (short and long blocks).
+        let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
+        let scan = try PacketScan.read(
+            input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, packets) in scan.opus {
             guard let scanned = scan.timelines[i], let head = input.extradata(i), let preSkip = Opus.preSkip(head),
                 let exact = OpusSampleClock.timeline(
                     scanned.samples, packets: packets, preSkip: preSkip,
                     codecDelay: input.initialPadding(i), timeBase: input.timeBase(i))
+            else { continue }
+            timelines[i] = exact
+        }
+        for (i, packets) in scan.vorbis {
+            guard let scanned = scan.timelines[i], let rate = source.basics[i].sampleRate,
+                let exact = VorbisInMatroska.timeline(
+                    scanned.samples, lengths: packets.map(\.samples), rate: Int64(rate), timeBase: input.timeBase(i),
+                    discardEnd: packets.last?.discard ?? 0)
             else { continue }
             timelines[i] = exact
         }

@@ -147,8 +147,9 @@ private struct PacketRetimer {
             packet.duration = known.duration
             return
         }
-        // Relative to the time the packet has, so a timeline rebased to the file's 0 (MPEG-PS) still fits.
-        if packet.dts == nil, let pts = packet.pts { packet.dts = pts - (known.pts - known.dts) }
+        // Relative to the time the packet has, so a timeline rebased to the file's 0 (MPEG-PS) still fits; a decode
+        // time the probe made anew (none, or one repeated) replaces the packet's.
+        if let pts = packet.pts { packet.dts = pts - (known.pts - known.dts) }
         // MPEG-PS writes a PTS only every few packets; the probe filled the others in.
         if packet.pts == nil, let dts = packet.dts { packet.pts = dts + (known.pts - known.dts) }
         if packet.duration <= 0 { packet.duration = known.duration }

@@ -6,14 +6,18 @@ import LoopAnalysis
 enum PacketScan {
     struct Result {
         var timelines: [Int: ScannedTimeline] = [:]
-        /// Per stream asked for in `opus`: each packet's length in samples and end discard.
+        /// Per stream asked for in `opus` (or `vorbis`): each packet's length in samples and end discard.
         var opus: [Int: [OpusSampleClock.Packet]] = [:]
+        var vorbis: [Int: [OpusSampleClock.Packet]] = [:]
     }
 
-    static func read(_ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = []) throws -> Result
-    {
+    static func read(
+        _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = []
+    ) throws -> Result {
         var out = Result()
         let packet = try Packet()
+        var parsers: [Int: VorbisParser] = [:]
+        for i in vorbis { parsers[i] = input.extradata(i).flatMap { VorbisParser(extradata: $0) } }
         while try input.read(into: packet) {
             let i = packet.streamIndex
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
@@ -23,6 +27,10 @@ enum PacketScan {
                 out.opus[i, default: []].append(
                     OpusSampleClock.Packet(
                         samples: packet.withBytes(Opus.samples), discard: packet.skipSamples?.end ?? 0))
+            }
+            if let parser = parsers[i] {
+                out.vorbis[i, default: []].append(
+                    OpusSampleClock.Packet(samples: parser.samples(packet), discard: packet.skipSamples?.end ?? 0))
             }
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / timeBase).rounded }
