@@ -18,8 +18,8 @@ public struct ScannedTimeline: Sendable, Equatable {
 
     /// The timeline every container's importer starts from: presentation times placed where MPEG-PS left them
     /// out, decode times made from the presentation order where the container gives none or repeats one (the
-    /// packet reader retimes to the same ones), and missing durations filled. `codecDelay` (samples at `sampleRate`): Opus's
-    /// pre-skip where no skip samples said it (Matroska's CodecDelay), skipped at the start.
+    /// packet reader retimes to the same ones), and missing durations filled. `codecDelay` (samples at
+    /// `sampleRate`): Opus's pre-skip where no skip samples said it (Matroska's CodecDelay), skipped at the start.
     public func timeline(codecDelay: Int64? = nil, sampleRate: Int? = nil) -> TrackTimeline {
         var samples = self.samples
         if !missingPresentation.isEmpty, let filled = MissingPresentation.fill(samples, missing: missingPresentation) {
