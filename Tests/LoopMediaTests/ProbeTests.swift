@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: [
         ("zero-bytes.mp4", "empty file (0 bytes)"),
-        ("text.mp4", "Invalid data"),
+        ("text.mp4", "not a video or audio file FFmpeg recognises"),
         ("truncated.mp4", "truncated"),
         ("no-such-file.mp4", "no such file"),
     ])

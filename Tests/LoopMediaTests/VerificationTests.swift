@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import LoopAnalysis
 import TestSupport
@@ -79,5 +80,29 @@ import Testing
         #expect(Int64(elst.u32(12)) == 1024)
         let reading = try FFmpegReading.read(out)
         #expect(reading.tracks.first { $0.kind == .audio }?.samples == 48000)
+    }
+}
+
+/// No FFmpeg or errno text reaches a user without loopprep's own words first (issue 21).
+@Suite struct ErrorWordsTests {
+    @Test(arguments: [
+        ("open", lp_error_invaliddata, "not a video or audio file FFmpeg recognises"),
+        ("read packet", lp_error_invaliddata, "the file is damaged partway through"),
+        ("read packet", lp_error_eof, "it is truncated"),
+        ("decode", lp_error_invaliddata, "a frame does not decode"),
+        ("seek", lp_averror(EPERM), "FFmpeg cannot seek in this file"),
+        ("open", lp_averror(EACCES), "permission denied"),
+        ("frobnicate", lp_averror(EINVAL), "FFmpeg failed while loopprep was doing this: frobnicate"),
+    ])
+    func ffmpegCodesAreExplained(operation: String, code: Int32, words: String) {
+        let said = MediaError.describe(MediaError(operation, code: code))
+        #expect(said.hasPrefix(words) || said.contains(words), "\(said)")
+        #expect(!said.hasPrefix("\(operation):"))
+        #expect(said.hasSuffix(")") && said.contains("(FFmpeg: \(operation): "))
+    }
+
+    /// loopprep's own reasons are its words already.
+    @Test func loopprepsOwnReasonsStand() {
+        #expect(MediaError.describe(MediaError("open", reason: "empty file (0 bytes)")) == "open: empty file (0 bytes)")
     }
 }

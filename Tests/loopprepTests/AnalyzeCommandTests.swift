@@ -72,7 +72,14 @@ import Testing
         ])
         #expect(run.status == 2)
         #expect(run.stderr.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)"))
-        #expect(run.stderr.contains("text.mp4: error: [unreadable] open: Invalid data found when processing input"))
+        // loopprep's sentence first (issue 21), FFmpeg's own words only after it.
+        #expect(
+            run.stderr.contains(
+                """
+                text.mp4: error: [unreadable] not a video or audio file FFmpeg recognises (its first bytes match no \
+                container it reads); check that it is a whole media file (FFmpeg: open: Invalid data found when \
+                processing input)
+                """))
         #expect(run.stdout.contains("clean.mp4  OK"))
     }
 

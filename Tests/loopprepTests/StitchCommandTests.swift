@@ -278,6 +278,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.mp4").path))
     }
 
+    /// Clips with negative composition offsets (ctts version 1, and DaVinci's signed version 0: a frame shown
+    /// before its decode time by the clip's own clock) stitch by copy and with a crossfade (issue 21): every
+    /// decode time moved earlier by the largest offset, as FFmpeg's demuxer does. Each fixture is 30 frames:
+    /// 60 copied, and 30 + 30 - 9 with a 0.3 s crossfade; the copied frames are the sources', byte for byte.
+    @Test func clipsWithNegativeCompositionOffsets() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("copy.mp4").path
+        let a = Run.fixture("negative-cts.mp4")
+        let b = Run.fixture("signed-ctts-v0.mp4")
+        let run = try Run.loopprep(["stitch", a, a, "-o", copy])
+        #expect(run.status == 0, "\(run.stderr)")
+        let source = try Self.frameHashes(a)
+        #expect(source.count == 30)
+        #expect(try Self.frameHashes(copy) == source + source)
+        #expect(try Self.decodeErrors(copy) == "")
+        let faded = dir.appendingPathComponent("faded.mp4").path
+        let crossfade = try Run.loopprep([
+            "stitch", a, b, "--transition", "crossfade", "--duration", "0.3", "-o", faded,
+        ])
+        #expect(crossfade.status == 0, "\(crossfade.stderr)")
+        #expect(try Self.frameHashes(faded).count == 51)
+        #expect(try Self.decodeErrors(faded) == "")
+    }
+
     /// MPEG-TS clips are stitched into an MP4 (bodies copied: 30 + 30 frames, 44100 + 44100 samples); when frames
     /// would be re-encoded next to a TS clip's in-stream parameter sets, stitch refuses in one sentence.
     @Test func transportStreamClips() throws {

@@ -52,6 +52,10 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// overlaps the kept range, in one pass) and the source sample (decode index) on screen at the start.
     public var presentedFrames: Int?
     public var firstPresented: Int?
+    /// An MP4 track's largest negative composition offset (ticks; 0 for none): FFmpeg's mov demuxer moves its
+    /// decode times, not its presentation times, earlier by this much, so a reader measuring the demuxer's clock
+    /// on decode times must add it back for presentation times.
+    public var compositionLead: Int64 = 0
     /// Seconds this track was moved earlier to start with the others: a start offset under half a video frame
     /// (a muxer's rounding, WebM's 7 ms from the Opus pre-skip) is removed so every frame is kept; A/V sync
     /// shifts by this much. nil: not moved.

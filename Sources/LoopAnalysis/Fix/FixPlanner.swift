@@ -120,6 +120,10 @@ public enum FixPlanner {
                     : try audioCut(
                         m, start: start, duration: reach,
                         preRoll: keepsPreRoll(m.track, container: output)))
+            if facts.moovBeforeMdat != nil, var cut = cuts.popLast() {
+                cut.compositionLead = Swift.max(0, m.timeline.samples.map { $0.dts - $0.pts }.max() ?? 0)
+                cuts.append(cut)
+            }
             // A moved track lost nothing at its head: its range is said on its own timeline, and the move apart.
             if let shift = shifts[m.track.index], var cut = cuts.popLast() {
                 cut.shift = shift

@@ -28,10 +28,11 @@ public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 extension MediaError {
-    /// Any error as one line for a report: MediaError as itself; Foundation's file errors as the POSIX reason
-    /// and the path, not NSError's multi-line dump.
+    /// Any error as one line for a report, in loopprep's words: what it was doing, what is wrong with the file,
+    /// what the user can do; FFmpeg's own text only after them, in parentheses. Foundation's file errors as the
+    /// POSIX reason and the path, not NSError's multi-line dump.
     public static func describe(_ error: Error) -> String {
-        if let media = error as? MediaError { return media.description }
+        if let media = error as? MediaError { return media.explained }
         let ns = error as NSError
         guard ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain else { return "\(error)" }
         let path = (ns.userInfo[NSFilePathErrorKey] as? String) ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
@@ -56,7 +57,9 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int3
 extension MediaError {
     /// A write failure in loopprep's words, FFmpeg's kept after it: what failed, what it means for the file.
     public static func whileWriting(_ error: Error) -> String {
-        guard let media = error as? MediaError, let code = media.code else { return describe(error) }
+        guard let media = error as? MediaError, let code = media.code,
+            ["write packet", "write header", "finish output", "open output", "create output"].contains(media.operation)
+        else { return describe(error) }
         let meaning: String
         switch code {
         case lp_error_invaliddata, lp_error_einval:
@@ -67,5 +70,54 @@ extension MediaError {
         default: meaning = "FFmpeg could not write it"
         }
         return "could not write the output: \(meaning) (\(media.description))"
+    }
+}
+
+extension MediaError {
+    /// The error as a sentence a user understands. An error loopprep raised with its own reason is that reason;
+    /// one FFmpeg reported (a code) says what loopprep was doing and what it means for the file, FFmpeg's text
+    /// kept after it.
+    public var explained: String {
+        guard let code else { return description }
+        let ffmpeg = "(FFmpeg: \(operation): \(reason))"
+        let meaning: String
+        switch (operation, code) {
+        case (_, lp_error_eof):
+            meaning = "the file ends before its data does: it is truncated; copy or download it again"
+        case ("open", lp_error_invaliddata):
+            meaning = """
+                not a video or audio file FFmpeg recognises (its first bytes match no container it reads); check \
+                that it is a whole media file
+                """
+        case ("open", lp_averror(EACCES)), ("open", lp_averror(EPERM)):
+            meaning = "loopprep may not read this file (permission denied)"
+        case ("open", lp_averror(ENOENT)):
+            meaning = "no such file"
+        case ("open", lp_averror(EISDIR)):
+            meaning = "this is a folder, not a file"
+        case ("open", _), ("read stream info", _):
+            meaning = "FFmpeg cannot read the file's streams: it is damaged or in a form FFmpeg does not read"
+        case ("read packet", lp_error_invaliddata):
+            meaning = """
+                the file is damaged partway through (a packet cannot be read); export or download it again
+                """
+        case ("read packet", _):
+            meaning = "reading the file failed partway through; check the disk or the connection and try again"
+        case ("seek", _):
+            meaning = "FFmpeg cannot seek in this file (its format keeps no index of where each frame is)"
+        case ("decode", lp_error_invaliddata):
+            meaning = "a frame does not decode (its data is damaged); export the clip again"
+        case ("decode", _):
+            meaning = "FFmpeg's decoder failed on a frame; export the clip again"
+        case ("open decoder", _):
+            meaning = "FFmpeg cannot decode this codec"
+        case (_, lp_error_enomem):
+            meaning = "out of memory"
+        case (_, lp_error_enospc):
+            meaning = "the disk is full"
+        default:
+            meaning = "FFmpeg failed while loopprep was doing this: \(operation); please report the file"
+        }
+        return "\(meaning) \(ffmpeg)"
     }
 }

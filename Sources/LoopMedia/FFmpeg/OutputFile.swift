@@ -155,6 +155,14 @@ public final class OutputFile {
         }
     }
 
+    /// Moves every later packet's decode time on `stream` earlier by `seconds` (whole ticks of the stream's clock,
+    /// rounded up), after the header: presentation times stay.
+    func leadDecodeTimes(stream: Int, by seconds: Rational) {
+        let ticks = Rational(-(-(seconds / timeBase(stream))).floor)
+        decodeLead[Int32(stream)] = ticks.numerator / ticks.denominator
+    }
+    private var decodeLead: [Int32: Int64] = [:]
+
     /// The stream's time base after the header (muxers may change it).
     func timeBase(_ stream: Int) -> Rational {
         let tb = self.stream(stream).pointee.time_base
@@ -169,6 +177,7 @@ public final class OutputFile {
         // A copied packet's byte position means nothing in the new file.
         packet.pointer.pointee.pos = -1
         packet.rescale(from: timeBase, to: self.timeBase(stream))
+        if let lead = decodeLead[Int32(stream)] { packet.dts = packet.dts.map { $0 - lead } }
         if let shift = muxerShift[Int32(stream)] {
             packet.pts = packet.pts.map { $0 - shift }
             packet.dts = packet.dts.map { $0 - shift }

@@ -7,6 +7,9 @@ struct PacketWindow {
     var stream: Int
     /// Decode time of the track's first sample on its timeline: where the demuxer's own clock is measured.
     var origin: Int64
+    /// What FFmpeg's mov demuxer moved the decode times (not the presentation times) earlier by: the track's
+    /// largest negative composition offset.
+    var compositionLead: Int64 = 0
     var from: Int64
     var through: Int64
     /// A packet that starts before `from` but ends after it is read too (a PCM chunk holding the first sample).
@@ -24,6 +27,7 @@ struct PacketWindow {
     init(_ cut: TrackCut, from: Int64, through: Int64) {
         stream = cut.index
         origin = cut.origin
+        compositionLead = cut.compositionLead
         self.from = from
         self.through = through
         retimedFirst = cut.retimedFirstPts.map { (cut.keepFrom, $0) }
@@ -50,6 +54,7 @@ final class PacketReader {
     let input: InputFile
     private var windows: [Int: PacketWindow]
     private var clock = IndexClock()
+    private let leads: [Int: Int64]
     private var retimer: PacketRetimer
     private let packet: Packet
 
@@ -59,6 +64,7 @@ final class PacketReader {
         input = try InputFile.rawMedia(path)
         let byStream = Dictionary(windows.map { ($0.stream, $0) }, uniquingKeysWith: { a, _ in a })
         self.windows = byStream
+        leads = byStream.mapValues(\.compositionLead).filter { $0.value != 0 }
         retimer = PacketRetimer(timelines: timelines.filter { byStream[$0.key] != nil })
         packet = try Packet()
     }
@@ -68,7 +74,11 @@ final class PacketReader {
     func timeBase(_ stream: Int) -> Rational { retimer.timelines[stream]?.timeBase ?? input.timeBase(stream) }
 
     /// A decoded frame's time on the track's timeline.
-    func mediaTime(ofDecoded pts: Int64, stream: Int) -> Int64 { pts - clock.shift(stream) }
+    func mediaTime(ofDecoded pts: Int64, stream: Int) -> Int64 { pts - ptsShift(stream) }
+
+    /// What to subtract from a stream's presentation times: the decode-time shift, less what the demuxer moved
+    /// the decode times alone by.
+    private func ptsShift(_ stream: Int) -> Int64 { clock.shift(stream) + (leads[stream] ?? 0) }
 
     /// No more packets of `stream` are wanted (a cut that ends on its content: Opus samples counted).
     func finish(_ stream: Int) { windows[stream] = nil }
@@ -87,7 +97,7 @@ final class PacketReader {
                 windows[stream] = nil
                 continue
             }
-            var pts = packet.pts.map { $0 - clock.shift(stream) } ?? dts
+            var pts = packet.pts.map { $0 - ptsShift(stream) } ?? dts
             if let first = window.retimedFirst, dts == first.dts { pts = first.pts }
             if dts == window.through { windows[stream] = nil }
             return TimedPacket(packet: packet, stream: stream, dts: dts, pts: pts)

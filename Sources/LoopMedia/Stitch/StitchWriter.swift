@@ -81,6 +81,11 @@ final class StitchWriter {
             header["use_editlist"] = "1"
         }
         try output.writeHeader(options: header)
+        // Clips with negative composition offsets (CMAF's, x264's B-pyramids with negative_cts_offsets) show a
+        // frame before it is decoded by their own clock; every decode time is moved earlier by the largest such
+        // offset, as FFmpeg's demuxer does, so each frame is decoded no later than shown (the muxer takes no other).
+        let lead = clips.map { Rational($0.source.video.compositionLead) * $0.source.video.timeBase }.max() ?? .zero
+        if lead > .zero { output.leadDecodeTimes(stream: videoOut, by: lead) }
         var mixed = Set<Int>()
         for (index, run) in plan.runs.enumerated() {
             progress?(index, plan.runs.count)
