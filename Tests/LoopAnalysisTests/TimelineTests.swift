@@ -33,6 +33,21 @@ enum Make {
         #expect(r.firstSample == 0)
     }
 
+    /// A montage (issue 21): 75 frames stored (2.5 s at 30 fps), two edits presenting frames 0-29 (1 s from 0)
+    /// and 45-64 (2/3 s from 1.5 s): 50 frames presented, not the 65 between the first edit's start and the
+    /// last one's end.
+    @Test func aMontageCountsTheFramesItsEditsPresent() throws {
+        let t = TrackTimeline(
+            timeBase: Rational(1, 15360), samples: Make.video(frames: 75, step: 512, timescale: 15360),
+            edits: [
+                Edit(mediaTime: 0, duration: .one), Edit(mediaTime: 45 * 512, duration: Rational(2, 3)),
+            ])
+        let r = try #require(t.presentedRange())
+        #expect(r.presentedSampleCount == 50)
+        #expect(r.duration == Rational(5, 3))
+        #expect(r.firstSample == 0)
+    }
+
     @Test func bFrameDelayWithoutEditListIsAStartOffset() throws {
         let t = TrackTimeline(
             timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, delay: 1024, timescale: 15360))

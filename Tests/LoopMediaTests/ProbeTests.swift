@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import TestSupport
 import Testing
 
 @testable import LoopMedia
@@ -60,6 +61,46 @@ import Testing
         #expect(report.findings.map(\.rule) == ["unreadable"])
         #expect(report.error?.contains(reason) == true, "\(report.error ?? "nil")")
         #expect(report.error?.contains("\n") == false)
+    }
+
+    /// A montage (issue 21): moov-at-end.mp4's video (30 frames, 1 s at 30 fps) given two edits by box surgery,
+    /// frames 0-14 (0.5 s from the first) then 20-29 (1/3 s from the 21st): 25 frames presented, as FFmpeg
+    /// counts them too. The moov is the file's last box, so growing it moves no sample.
+    @Test func aMontageReportsThePresentedFrames() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("montage.mp4").path
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("moov-at-end.mp4"))))
+        let boxes = try MiniBox.read(Fixtures.path("moov-at-end.mp4"))
+        let moov = try #require(boxes.last)
+        #expect(moov.type == "moov")
+        let ts = Int64(try #require(moov.child("mvhd")).u32(12))
+        let trak = try #require(
+            moov.all("trak").first { $0.path("mdia", "hdlr")?.payload[8..<12] == [0x76, 0x69, 0x64, 0x65] })
+        let mediaScale = Int64(try #require(trak.path("mdia", "mdhd")).u32(12))
+        let edts = try #require(trak.child("edts"))
+        let elst = try #require(edts.child("elst"))
+        func u32(_ v: Int64) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * Int64($0))) } }
+        // From the first presented frame (the original edit's media time, past the B-frame delay).
+        let base = Int64(elst.u32(12))
+        let entries: [(duration: Int64, media: Int64)] = [(ts / 2, base), (ts / 3, base + 20 * mediaScale / 30)]
+        let payload = [0, 0, 0, 0] + u32(2) + entries.flatMap { u32($0.duration) + u32($0.media) + u32(0x10000) }
+        let grow = 8 + payload.count - (8 + elst.payload.count)
+        bytes.replaceSubrange(
+            elst.offset..<(elst.offset + 8 + elst.payload.count),
+            with: u32(Int64(8 + payload.count)) + Array("elst".utf8) + payload)
+        for box in [edts, trak, moov] {
+            let size = Int64(MiniBox.u32(bytes, box.offset)) + Int64(grow)
+            bytes.replaceSubrange(box.offset..<(box.offset + 4), with: u32(size))
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let facts = try Probe.facts(path: path)
+        let video = try #require(facts.mainVideo)
+        #expect(video.frameCount == 25)
+        // In the movie's timescale (FFmpeg's 1000): 500 + 333 ticks; the 25th frame is shown for 33 of its 33.3 ms.
+        #expect(video.durationSeconds == Rational(ts / 2 + ts / 3, ts))
+        // FFmpeg's own reading: the samples its demuxer does not discard.
+        #expect(try FFmpegReading.read(path).tracks.first { $0.kind == .video }?.frames == 25)
     }
 
     @Test func exactFactsOfTheNtscClip() throws {

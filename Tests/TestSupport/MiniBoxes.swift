@@ -46,7 +46,7 @@ public struct MiniBox {
     /// Big-endian unsigned integer at a payload offset.
     public func u32(_ at: Int) -> UInt32 { MiniBox.u32(payload, at) }
     public func u64(_ at: Int) -> UInt64 { MiniBox.u64(payload, at) }
-    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 << 8 | UInt32(b[at + $1]) } }
+    public static func u32(_ b: [UInt8], _ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 << 8 | UInt32(b[at + $1]) } }
     static func u64(_ b: [UInt8], _ at: Int) -> UInt64 { UInt64(u32(b, at)) << 32 | UInt64(u32(b, at + 4)) }
 
     /// mvhd or mdhd timescale.

@@ -115,6 +115,8 @@ extension TrackTimeline {
         var mediaEnd: Rational
         var delay: Int64 = 0
 
+        // Media edits each present their own stretch (a montage shows some samples twice and skips others).
+        var pieces: [(from: Rational, to: Rational)] = []
         if let edits, edits.contains(where: { $0.mediaTime != nil }) {
             // Leading empty edits delay the track; media edits are concatenated after them.
             var seenMedia = false
@@ -136,6 +138,7 @@ extension TrackTimeline {
                     seenMedia = true
                 }
                 mediaEnd = Rational(mediaTime) + editDuration / timeBase
+                pieces.append((Rational(mediaTime), mediaEnd))
                 duration = duration + editDuration
             }
         } else {
@@ -151,7 +154,8 @@ extension TrackTimeline {
             }
             delay = skipStart + discardedLead
         }
-        let (firstSample, count) = presentedSamples(from: mediaStart, to: mediaEnd)
+        var (firstSample, count) = presentedSamples(from: mediaStart, to: mediaEnd)
+        if pieces.count > 1 { count = pieces.map { presentedSamples(from: $0.from, to: $0.to).1 }.reduce(0, +) }
         return PresentedRange(
             start: start, duration: duration, mediaStart: mediaStart, mediaEnd: mediaEnd,
             firstSample: firstSample, presentedSampleCount: count, signalledDelay: delay)
