@@ -9,12 +9,12 @@ import Testing
 @Suite struct StartRebaseTests {
     /// 30 frames at 30 fps on a 30000 clock (1000 ticks a frame), every frame a keyframe, presented from
     /// `delay` ticks; 16-bit PCM (no priming) of `seconds` from `audioStart` samples at 48 kHz.
-    static func clip(videoDelay: Int64, audioStart: Int64 = 0, audioSeconds: Int64 = 2) -> (
-        ClipFacts, [Int: TrackTimeline]
-    ) {
+    static func clip(
+        videoDelay: Int64, audioStart: Int64 = 0, audioSeconds: Int64 = 2, gop: Int = 1, codec: String = "h264"
+    ) -> (ClipFacts, [Int: TrackTimeline]) {
         let video = TrackTimeline(
             timeBase: Rational(1, 30000),
-            samples: Make.video(frames: 30, step: 1000, delay: videoDelay, gop: 1, timescale: 30000))
+            samples: Make.video(frames: 30, step: 1000, delay: videoDelay, gop: gop, timescale: 30000))
         let packets = Int(audioSeconds * 48000 / 1024)
         let audio = TrackTimeline(
             timeBase: Rational(1, 48000),
@@ -26,7 +26,7 @@ import Testing
             })
         let tracks = [
             TrackFacts(
-                basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video),
+                basics: TrackBasics(index: 0, kind: .video, codec: codec, width: 160, height: 90), timeline: video),
             TrackFacts(
                 basics: TrackBasics(index: 1, kind: .audio, codec: "pcm_s16le", sampleRate: 48000, channels: 1),
                 timeline: audio),
@@ -81,6 +81,21 @@ import Testing
         let audio = try #require(plan.tracks.first { $0.kind == .audio })
         #expect(video.presentedFrames == 30 && video.shift == nil)
         #expect(audio.shift == Rational(10, 1000) && audio.mediaStart == 480 && audio.trimmedHead.isZero)
+    }
+
+    /// Audio 50 ms late (2400 samples) with a keyframe every 10 frames: the cut moves to frame 2 (66.7 ms),
+    /// not a keyframe. H.264 with --reencode-head re-encodes frames 2-9; MPEG-4 part 2 (which loopprep cannot
+    /// encode) starts at the next keyframe, frame 10, without re-encoding, and the plan says why.
+    @Test func aCodecLoopprepCannotEncodeStartsOnTheNextKeyframe() throws {
+        var options = FixOptions()
+        options.reencodeHead = true
+        let (h264, t1) = Self.clip(videoDelay: 0, audioStart: 2400, gop: 10)
+        let a = try FixPlanner.plan(h264, timelines: t1, options: options)
+        #expect(a.start == Rational(2, 30) && a.tracks[0].head?.frames == 8)
+        let (mpeg4, t2) = Self.clip(videoDelay: 0, audioStart: 2400, gop: 10, codec: "mpeg4")
+        let b = try FixPlanner.plan(mpeg4, timelines: t2, options: options)
+        #expect(b.start == Rational(10, 30) && b.tracks[0].head == nil && b.tracks[0].presentedFrames == 20)
+        #expect(b.notes.contains { $0.contains("loopprep re-encodes only H.264, and copies mpeg4 from a keyframe") })
     }
 
     /// CMAF's shape: video from 0 (negative composition offsets), AAC with FFmpeg's 1024 samples of priming

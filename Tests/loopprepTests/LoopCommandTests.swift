@@ -65,6 +65,30 @@ import Testing
         )
     }
 
+    /// Footage whose AAC frames have irregular stored durations and whose video starts 21 ms in (issue 21):
+    /// loop-period45.mp4 remuxed through FLV by the ffmpeg CLI (millisecond timestamps: 33/34 ms frames, AAC
+    /// frames of 1017-1031 samples). The 45-frame period is found and cut exactly, on fix's duration repair and
+    /// from the first frame's time: 45 frames, 1.5 s of audio (72000 samples).
+    @Test func irregularAudioDurationsLoopExactly() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flv = dir.appendingPathComponent("period.flv").path
+        let clip = dir.appendingPathComponent("period.mp4").path
+        for (input, output) in [(Run.fixture("loop-period45.mp4"), flv), (flv, clip)] {
+            #expect(try Run.tool(["ffmpeg", "-nostdin", "-v", "error", "-i", input, "-c", "copy", output]).status == 0)
+        }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", clip, "--min", "1", "--max", "2", "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", out,
+        ])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
+        let facts = try Run.loopprep(["analyze", out, "--no-seam", "--format", "json"])
+        #expect(facts.stdout.contains("\"sampleCount\" : \"72000\""), "\(facts.stdout)")
+    }
+
     /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.
     @Test func aFolderOfClips() throws {
         let dir = try Run.temporaryDirectory()

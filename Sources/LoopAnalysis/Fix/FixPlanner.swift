@@ -102,7 +102,8 @@ public enum FixPlanner {
         var end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
             (start, end) = try videoBounds(
-                video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: options.reencodeHead,
+                video, tracks: mappings, from: commonStart, to: commonEnd,
+                reencodeHead: options.reencodeHead && video.track.codec == "h264",
                 resolution: resolution, cap: options.range?.end, notes: &notes)
         }
         let duration = end - start
@@ -393,7 +394,10 @@ public enum FixPlanner {
             notes.append(
                 """
                 the first presented frame is not a keyframe: starts at the next keyframe, \
-                \(Figures.ms(times[next] - commonStart)) later (--reencode-head keeps them)
+                \(Figures.ms(times[next] - commonStart)) later \
+                \(v.track.codec == "h264"
+                    ? "(--reencode-head keeps them)"
+                    : "(loopprep re-encodes only H.264, and copies \(v.track.codec) from a keyframe)")
                 """
             )
             start = times[next]
@@ -434,6 +438,15 @@ public enum FixPlanner {
             samples[$0].pts < samples[$1].pts
         }
         if let onScreen, !samples[onScreen].isSync {
+            // Only H.264 is encoded again (the start was planned on a keyframe for any other codec).
+            guard m.track.codec == "h264" else {
+                throw PlanError(
+                    """
+                    the first frame to show is not a keyframe and loopprep re-encodes only H.264, not \
+                    \(m.track.codec); nothing can start there without re-encoding
+                    """
+                )
+            }
             // --reencode-head: the frames up to the next keyframe are encoded again; copying starts there.
             guard
                 let next = samples.indices.filter({

@@ -20,7 +20,9 @@ struct PacketWindow {
     /// A whole cut: its kept decode times, the straddling packet included.
     init(_ cut: TrackCut) {
         self.init(cut, from: cut.keepFrom, through: cut.keepThrough)
-        keepsStraddling = true
+        // Audio only: a video packet decoded before the window is never part of it, whatever duration the
+        // demuxer gives it (FFmpeg's mov demuxer gives FLV-made video its average, 533 for 528 or 544).
+        keepsStraddling = cut.kind == .audio
     }
 
     /// Part of a cut: decode times [from, through].

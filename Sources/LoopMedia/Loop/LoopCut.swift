@@ -34,7 +34,8 @@ public enum LoopCut {
             }
             let report = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: request.crossfade,
-                reencodeHead: s.codec == "h264", analysis: request.analysis, temporaries: temporaries)
+                reencodeHead: s.codec == "h264", videoStart: s.videoStart, analysis: request.analysis,
+                temporaries: temporaries)
             result.findings = report.findings
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
@@ -50,7 +51,7 @@ public enum LoopCut {
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        analysis: AnalysisOptions = .init(), temporaries: TemporaryFiles
+        videoStart: Rational = .zero, analysis: AnalysisOptions = .init(), temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
             var request = StitchRequest(
@@ -76,7 +77,8 @@ public enum LoopCut {
             }
         } else {
             var options = FixOptions(reencodeHead: reencodeHead)
-            options.range = (loop.start, loop.end)
+            // The loop's times count from the first frame; fix's range is on the file's timeline.
+            options.range = (loop.start + videoStart, loop.end + videoStart)
             let source: String
             do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
                 return ClipAnalysis.unreadable(path: path, error: error)
@@ -85,6 +87,7 @@ public enum LoopCut {
             let fixed = ClipFix.fix(
                 source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false,
                 temporaries: temporaries)
+
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }
         return ClipAnalysis.report(path: destination, options: analysis)

@@ -14,6 +14,9 @@ public enum LoopSearch {
         public var keyframes: Set<Int>
         public var codec: String
         public var frameRate: Rational?
+        /// Where the video's first frame is presented on the file's timeline (`times` count from it): an FLV
+        /// remux's 21 ms, a B-frame delay no edit list hides.
+        public var videoStart: Rational = .zero
     }
 
     public static func signatures(_ path: String) throws -> Signatures {
@@ -84,7 +87,7 @@ public enum LoopSearch {
         return Signatures(
             frames: frames, times: times, end: lastStart + (lastDuration.isZero ? step : lastDuration),
             keyframes: keys,
-            codec: video.codec, frameRate: video.frameRate)
+            codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds)
     }
 
     /// The audio at each frame boundary, from a rolling window: the two samples either side and the level of the

@@ -56,10 +56,10 @@ struct RenderedSegment {
             rendered.append(
                 Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
-        while let f = try frames.next() {
-            guard let pts = f.pts else { continue }
-            let next = pts + max(lp_frame_duration(f.pointer), 1)
-            guard next > head.firstPts, pts < head.untilPts else { continue }
+        // A frame is shown until the next one starts (a stored duration may overlap it: FLV's 33/34 ms), so each
+        // is held until the next arrives; one whose showing spans the start begins at it.
+        func take(_ f: Frame, pts: Int64, until end: Int64) throws {
+            guard end > head.firstPts, pts < head.untilPts else { return }
             let open =
                 try encoder
                 ?? VideoEncoder(
@@ -70,6 +70,13 @@ struct RenderedSegment {
             encoder = open
             try open.encode(f, emit)
         }
+        var held: (frame: Frame, pts: Int64)?
+        while let f = try frames.next() {
+            guard let pts = f.pts else { continue }
+            if let h = held { try take(h.frame, pts: h.pts, until: pts) }
+            held = (try f.clone(), pts)
+        }
+        if let h = held { try take(h.frame, pts: h.pts, until: h.pts + max(lp_frame_duration(h.frame.pointer), 1)) }
         guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
         try encoder.encode(nil, emit)
         rendered.sort { $0.pts < $1.pts }
