@@ -71,6 +71,27 @@ import Testing
         #expect(abs((audio.samples ?? 0) - samples) <= slack, "\(audio.samples ?? 0) samples")
     }
 
+    /// HE-AAC signalled explicitly (fixtures/make-fixtures.sh: SBR on a 24 kHz core, 48 kHz out): the decoder
+    /// puts out 2048 samples a frame at 48 kHz, twice the core's 1024 at 24 kHz. The 1 s of video keeps its 30
+    /// frames and the audio is cut to 1 s at the output rate, 48000 samples, FFmpeg's reading agreeing; the
+    /// priming (FFmpeg's 1024 at the core rate) is 2048 output samples.
+    @Test func heAACIsCutAtItsOutputRate() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("he-aac-sbr.mp4")
+        let before = try #require(try Probe.facts(path: source).mainAudio)
+        #expect(before.sampleRate == 48000 && before.priming?.samples == 2048)
+        let out = dir.appendingPathComponent("he-aac-sbr.mp4").path
+        let report = ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.facts?.mainVideo?.frameCount == 30)
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(48000))
+        let audio = try #require(try FFmpegReading.read(out).tracks.first { $0.kind == .audio })
+        #expect(audio.sampleRate == 48000 && audio.samples == 48000 && audio.decoderDisagrees == nil)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {
