@@ -92,6 +92,24 @@ import Testing
         #expect(audio.sampleRate == 48000 && audio.samples == 48000 && audio.decoderDisagrees == nil)
     }
 
+    /// An Ogg Vorbis cut by stream copy (fixtures/make-fixtures.sh: loop-vorbis.ogg, 44100 samples, from 0.3 s):
+    /// its last granule position says 0.7 s are left, 30870 samples, ending before its last packets start
+    /// (FFmpeg gives that packet a duration near 2^32; it was read as 97392 s). fix writes what the granule
+    /// says, the packets after it left out.
+    @Test func anOggCutEndsAtItsLastGranule() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("vorbis-cut.ogg")
+        #expect(try Probe.facts(path: source).mainAudio?.sampleCount == Rational(30870))
+        let out = dir.appendingPathComponent("vorbis-cut.ogg").path
+        let report = ClipFix.fix(
+            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(30870))
+        #expect(try FFmpegReading.read(out).tracks.first?.samples == 30870)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

@@ -10,6 +10,9 @@ public struct ScannedTimeline: Sendable, Equatable {
     /// Ticks to drop at the start (the first presented packet's skip samples) and at the end (the last packet's).
     public var skipStart: Int64 = 0
     public var skipEnd: Int64 = 0
+    /// Where the stream ends when that is before its last packets do (an Ogg cut whose last granule position is
+    /// earlier than its last packet's start): packets from there on are not presented.
+    public var endsAt: Int64?
 
     public init(timeBase: Rational, samples: [SampleTiming]) {
         self.timeBase = timeBase
@@ -35,7 +38,15 @@ public struct ScannedTimeline: Sendable, Equatable {
         if start == 0, let delay = codecDelay, let rate = sampleRate, rate > 0 {
             start = (Rational(delay, Int64(rate)) / timeBase).rounded
         }
-        return TrackTimeline(
-            timeBase: timeBase, samples: MissingDurations.fill(samples), skipStart: start, skipEnd: skipEnd)
+        var filled = MissingDurations.fill(samples)
+        var end = skipEnd
+        if let limit = endsAt {
+            // Not presented from the limit on; the packet holding it is cut there.
+            for n in filled.indices where filled[n].pts >= limit { filled[n].isDiscarded = true }
+            if let last = filled.lastIndex(where: { !$0.isDiscarded }) {
+                end = Swift.max(0, filled[last].pts + filled[last].duration - limit)
+            }
+        }
+        return TrackTimeline(timeBase: timeBase, samples: filled, skipStart: start, skipEnd: end)
     }
 }

@@ -10,7 +10,14 @@ public enum VorbisInOgg {
             return t
         }
         var out = t
-        out.samples[out.samples.count - 1].duration += phantom
+        // The granule's end is on FFmpeg's clock too: the content ends that length later, in the last presented
+        // packet (or less of it trimmed, where the stream ends inside one).
+        if out.skipEnd >= phantom {
+            out.skipEnd -= phantom
+        } else if let last = out.samples.lastIndex(where: { !$0.isDiscarded }) {
+            out.samples[last].duration += phantom - out.skipEnd
+            out.skipEnd = 0
+        }
         out.skipStart = phantom
         return out.shifted(by: -phantom)
     }

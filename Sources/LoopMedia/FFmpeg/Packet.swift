@@ -85,10 +85,14 @@ public final class Packet {
         guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 else {
             return nil
         }
-        func u32(_ at: Int) -> Int64 {
-            Int64(data[at]) | Int64(data[at + 1]) << 8 | Int64(data[at + 2]) << 16 | Int64(data[at + 3]) << 24
+        // Little-endian 32-bit counts. FFmpeg's Ogg demuxer can store a negative end trim there (a granule
+        // position before the packets' end, as a stream-copied cut writes): that drops nothing, not 4 billion.
+        func count(_ at: Int) -> Int64 {
+            let raw =
+                UInt32(data[at]) | UInt32(data[at + 1]) << 8 | UInt32(data[at + 2]) << 16 | UInt32(data[at + 3]) << 24
+            return max(0, Int64(Int32(bitPattern: raw)))
         }
-        return (u32(0), u32(4))
+        return (count(0), count(4))
     }
 
     func unref() { av_packet_unref(pointer) }

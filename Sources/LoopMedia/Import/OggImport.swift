@@ -12,7 +12,8 @@ enum OggImport: TimelineImporter {
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines {
             var t = timeline
-            t.skipEnd = 0
+            // (A stream that ends before its last packets, endsAt, keeps the trim of the packet holding its end.)
+            if scan.timelines[i]?.endsAt == nil { t.skipEnd = 0 }
             if source.basics[i].codec == "vorbis" { t = VorbisInOgg.timeline(t) }
             timelines[i] = t
         }

@@ -44,9 +44,17 @@ enum PacketScan {
             }
             if packet.pts == nil { scanned.missingPresentation.append(scanned.samples.count) }
             if packet.dts == nil, packet.pts != nil { scanned.missingDecode = true }
+            // FFmpeg's Ogg demuxer times the last packet up to the last granule position with 32-bit arithmetic:
+            // a granule before the packet's own start (a stream-copied cut) comes as a duration near 2^32. The
+            // stream ends there; the packet's length is left to be filled in.
+            var duration = max(packet.duration, 0)
+            if duration > Int64(Int32.max), Int32(truncatingIfNeeded: duration) < 0 {
+                scanned.endsAt = t + Int64(Int32(truncatingIfNeeded: duration))
+                duration = 0
+            }
             scanned.samples.append(
                 SampleTiming(
-                    dts: packet.dts ?? t, pts: t, duration: max(packet.duration, 0), isSync: packet.isKeyframe,
+                    dts: packet.dts ?? t, pts: t, duration: duration, isSync: packet.isKeyframe,
                     isDiscarded: packet.isDiscarded))
             out.timelines[i] = scanned
         }
