@@ -303,6 +303,38 @@ import Testing
         #expect(try Self.decodeErrors(faded) == "")
     }
 
+    /// Two languages recorded apart (issue 21): each clip has an English track at 48 kHz (stereo) and a French
+    /// one at 44.1 kHz (mono). Both are stitched, crossfaded, the French resampled to the joins' 48 kHz grid:
+    /// 2 s clips with a 0.5 s crossfade are 3.5 s, 105 frames, 168000 samples on each track (was "clips differ").
+    @Test func twoLanguagesAtTwoRatesWithACrossfade() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var clips: [String] = []
+        for i in 1...2 {
+            let clip = dir.appendingPathComponent("lang\(i).mp4").path
+            _ = try Self.run([
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2",
+                "-f", "lavfi", "-i", "sine=frequency=\(300 + 100 * i):sample_rate=48000:duration=2", "-f", "lavfi",
+                "-i", "sine=frequency=\(500 + 100 * i):sample_rate=44100:duration=2", "-map", "0", "-map", "1", "-map",
+                "2", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac:a:0", "2",
+                "-ac:a:1", "1", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", clip,
+            ])
+            clips.append(clip)
+        }
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(
+            ["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tracks =
+            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
+                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+        #expect(tracks.first?["frameCount"] as? Int == 105)
+        let audio = tracks.filter { $0["kind"] as? String == "audio" }
+        #expect(audio.count == 2)
+        #expect(audio.allSatisfy { $0["sampleRate"] as? Int == 48000 && $0["sampleCount"] as? String == "168000" })
+        #expect(try Self.decodeErrors(out) == "")
+    }
+
     /// MPEG-TS clips are stitched into an MP4 (bodies copied: 30 + 30 frames, 44100 + 44100 samples); when frames
     /// would be re-encoded next to a TS clip's in-stream parameter sets, stitch refuses in one sentence.
     @Test func transportStreamClips() throws {

@@ -19,8 +19,10 @@ public final class AudioEncoder {
 
     /// Encodes `codec` like the source stream `index` of `input`: same rate and channel layout; bit rate from
     /// the source when it says, else 64 kb/s a channel.
-    init(like input: InputFile, stream index: Int, globalHeader: Bool) throws {
-        let par = input.stream(index).pointee.codecpar.pointee
+    /// `sampleRate`: another rate than the source's (the samples given are resampled to it).
+    init(like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil) throws {
+        var par = input.stream(index).pointee.codecpar.pointee
+        if let sampleRate { par.sample_rate = Int32(sampleRate) }
         guard let codec = avcodec_find_encoder(par.codec_id) else {
             throw MediaError(
                 "open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")

@@ -83,15 +83,6 @@ extension Stitcher {
         var extraAudio: [String] = []
         if let first = clips.first {
             let a0 = first.facts.audioTracks
-            // The joins are laid on one sample grid: every track at the first one's rate.
-            if let rate = a0.first?.sampleRate, let other = a0.first(where: { $0.sampleRate != rate }) {
-                extraAudio.append(
-                    """
-                    \(first.path): its audio tracks differ in sample rate (\(rate) and \(other.sampleRate ?? 0) \
-                    Hz); stitch needs one rate for all of them
-                    """
-                )
-            }
             for clip in clips.dropFirst() {
                 let a = clip.facts.audioTracks
                 guard a.count == a0.count else {

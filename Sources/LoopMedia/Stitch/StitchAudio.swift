@@ -77,7 +77,8 @@ private final class AudioFeed {
         decoder = try Decoder(reader.input, stream: cut.index, timeBase: reader.timeBase(cut.index))
         frame = try Frame()
         count = (cut.duration * Int64(rate)).rounded
-        // --normalize: audio at another rate or channel count is resampled to the output's.
+        // Audio at another rate (--normalize, or a clip's second track at its own) or channel count is resampled
+        // to the output's.
         let targetRate = writer.timeline.sampleRate ?? rate
         let targetChannels = lane.mixer.channels
         let sourceChannels = channels ?? targetChannels

@@ -51,7 +51,10 @@ final class StitchWriter {
         output.setTimeBase(plan.clock.timeBase, stream: videoOut)
         for (k, a) in first.source.audio.enumerated() {
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
-            let encoder = try AudioEncoder(like: input, stream: a.index, globalHeader: true)
+            // Every lane on the joins' one sample grid: a track at another rate (a second language recorded
+            // apart) is resampled to the first track's, as its mixer lays it.
+            let encoder = try AudioEncoder(
+                like: input, stream: a.index, globalHeader: true, sampleRate: timeline.sampleRate)
             try encoder.configure(output, stream: out)
             let mixer = AudioMixer(timeline: timeline, channels: encoder.channelCount, curve: audioCurve)
             lanes.append(AudioLane(track: k, out: out, encoder: encoder, mixer: mixer))
