@@ -41,6 +41,22 @@ enum Clips {
             movieTimescale: 1000, tracks: tracks, seam: seam)
     }
 
+    /// A 160x90 video track 0 and a mono audio track 1 on the timelines given, with the timelines by index.
+    static func pair(
+        video: TrackTimeline, audio: TrackTimeline, videoCodec: String = "h264", audioCodec: String = "aac",
+        rate: Int = 48000
+    ) -> (ClipFacts, [Int: TrackTimeline]) {
+        let tracks = [
+            TrackFacts(
+                basics: TrackBasics(index: 0, kind: .video, codec: videoCodec, width: 160, height: 90),
+                timeline: video),
+            TrackFacts(
+                basics: TrackBasics(index: 1, kind: .audio, codec: audioCodec, sampleRate: rate, channels: 1),
+                timeline: audio),
+        ]
+        return (clip(tracks.compactMap { $0 }), [0: video, 1: audio])
+    }
+
     static let clean = clip([video(), audio()])
 
     static func rules(_ clip: ClipFacts, options: AnalysisOptions = .init()) -> [String] {

@@ -16,14 +16,7 @@ import Testing
             timeBase: Rational(1, 48000),
             samples: Make.aac(packets: packets, lastDuration: total - Int64(packets - 1) * 1024),
             edits: [Edit(mediaTime: 1024, duration: Rational(audioSamples, 48000))])
-        let tracks = [
-            TrackFacts(
-                basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video),
-            TrackFacts(
-                basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1),
-                timeline: audio),
-        ]
-        return (Clips.clip(tracks.compactMap { $0 }), [0: video, 1: audio])
+        return Clips.pair(video: video, audio: audio)
     }
 
     @Test func aFrameEndingWithinHalfASampleAfterTheAudioIsKept() throws {

@@ -24,14 +24,7 @@ import Testing
                 s.dts += audioStart
                 return s
             })
-        let tracks = [
-            TrackFacts(
-                basics: TrackBasics(index: 0, kind: .video, codec: codec, width: 160, height: 90), timeline: video),
-            TrackFacts(
-                basics: TrackBasics(index: 1, kind: .audio, codec: "pcm_s16le", sampleRate: 48000, channels: 1),
-                timeline: audio),
-        ]
-        return (Clips.clip(tracks.compactMap { $0 }), [0: video, 1: audio])
+        return Clips.pair(video: video, audio: audio, videoCodec: codec, audioCodec: "pcm_s16le")
     }
 
     /// WebM's shape: the video 7 ms after the audio (210 ticks). 7 ms is under half a frame (16.7 ms): the
@@ -106,16 +99,9 @@ import Testing
             timeBase: Rational(1, 15360), samples: Make.video(frames: 30, step: 512, gop: 30, timescale: 15360))
         // 1024 priming + 1.5 s of content: 73024 samples in 72 packets (the last one 320).
         let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 72, lastDuration: 320))
-        let tracks = [
-            TrackFacts(
-                basics: TrackBasics(index: 0, kind: .video, codec: "h264", width: 160, height: 90), timeline: video),
-            TrackFacts(
-                basics: TrackBasics(index: 1, kind: .audio, codec: "aac", sampleRate: 48000, channels: 1),
-                timeline: audio),
-        ]
-        let clip = Clips.clip(tracks.compactMap { $0 })
+        let (clip, timelines) = Clips.pair(video: video, audio: audio)
         #expect(clip.mainAudio?.priming?.signalled == false)
-        let plan = try FixPlanner.plan(clip, timelines: [0: video, 1: audio])
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
         let v = try #require(plan.tracks.first { $0.kind == .video })
         let a = try #require(plan.tracks.first { $0.kind == .audio })
         #expect(v.presentedFrames == 30 && v.duration == .one && v.trimmedHead.isZero)

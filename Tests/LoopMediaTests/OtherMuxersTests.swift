@@ -24,10 +24,7 @@ import Testing
     func vorbisBesideVideoKeepsEveryFrameAndSample(shape: Shape) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent(shape.file).path
-        let report = ClipFix.fix(
-            Fixtures.path(shape.file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix(shape.file, in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let video = try #require(report.fix?.plan?.tracks.first { $0.kind == .video })
         #expect(video.presentedFrames == 30 && video.shift == shape.shiftMs.map { Rational($0, 1000) })
@@ -56,10 +53,7 @@ import Testing
     func otherMuxersShapesAreFixedExactly(file: String, samples: Int64, rate: Int) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent(file).path
-        let report = ClipFix.fix(
-            Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix(file, in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let written = try #require(report.fix?.output)
         #expect(try FFmpegDecode.frames(written).count == 30)
@@ -81,10 +75,7 @@ import Testing
         let source = Fixtures.path("he-aac-sbr.mp4")
         let before = try #require(try Probe.facts(path: source).mainAudio)
         #expect(before.sampleRate == 48000 && before.priming?.samples == 2048)
-        let out = dir.appendingPathComponent("he-aac-sbr.mp4").path
-        let report = ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix("he-aac-sbr.mp4", in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.facts?.mainVideo?.frameCount == 30)
         #expect(report.facts?.mainAudio?.sampleCount == Rational(48000))
@@ -101,10 +92,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = Fixtures.path("vorbis-cut.ogg")
         #expect(try Probe.facts(path: source).mainAudio?.sampleCount == Rational(30870))
-        let out = dir.appendingPathComponent("vorbis-cut.ogg").path
-        let report = ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix("vorbis-cut.ogg", in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.facts?.mainAudio?.sampleCount == Rational(30870))
         #expect(try FFmpegReading.read(out).tracks.first?.samples == 30870)
@@ -115,10 +103,7 @@ import Testing
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("mpeg2-lame.mp3").path
-        let report = ClipFix.fix(
-            Fixtures.path("mpeg2-lame.mp3"), to: out, options: .init(), analysis: .init(seamChecks: false),
-            dryRun: false, temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix("mpeg2-lame.mp3", in: dir)
         #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
         #expect(report.facts?.mainAudio?.sampleCount == Rational(22050))
         #expect(try FFmpegReading.read(out).tracks.first?.samples == 22050)

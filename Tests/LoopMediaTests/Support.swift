@@ -1,4 +1,6 @@
 import Foundation
+import LoopAnalysis
+import LoopMedia
 import TestSupport
 import Testing
 
@@ -114,5 +116,17 @@ extension FFmpegDecode {
         guard let range = text.range(of: "average:") else { return 0 }
         let value = text[range.upperBound...].prefix { !$0.isWhitespace }
         return value == "inf" ? .infinity : Double(value) ?? 0
+    }
+}
+
+/// fix on one fixture into a scratch folder (seam checks off), as most media tests run it.
+enum FixRun {
+    static func fix(_ fixture: String, in dir: URL, options: FixOptions = .init()) -> (report: FileReport, out: String)
+    {
+        let out = dir.appendingPathComponent(fixture).path
+        let report = ClipFix.fix(
+            Fixtures.path(fixture), to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        return (report, out)
     }
 }

@@ -65,10 +65,7 @@ import Testing
     func fragmentedClipsKeepEveryFrameAndSample(file: String) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent(file).path
-        let report = ClipFix.fix(
-            Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+        let (report, out) = FixRun.fix(file, in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(try FFmpegDecode.frames(out).count == 30)
         let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
