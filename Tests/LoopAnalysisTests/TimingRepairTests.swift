@@ -217,3 +217,30 @@ import Testing
                 == nil)
     }
 }
+
+/// An AAC priming frame stored with no length (issue 21): it gets its frame back and the content moves after it.
+@Suite struct ZeroLengthPrimingTests {
+    @Test func thePrimingFrameGetsItsLengthBack() {
+        var samples = Make.aac(packets: 4)
+        samples[0].duration = 0
+        for i in 1..<4 {
+            samples[i].dts -= 1024
+            samples[i].pts -= 1024
+        }
+        let t = TrackTimeline(timeBase: Rational(1, 48000), samples: samples)
+        let repaired = ZeroLengthPriming.timeline(t, frame: 1024)
+        #expect(repaired.samples.map(\.pts) == [0, 1024, 2048, 3072])
+        #expect(repaired.samples.map(\.duration) == [1024, 1024, 1024, 1024])
+    }
+
+    /// An edit list, or a first frame with a length, is left as it is.
+    @Test func otherShapesAreLeftAlone() {
+        let t = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 4))
+        #expect(ZeroLengthPriming.timeline(t, frame: 1024).samples == t.samples)
+        var zero = Make.aac(packets: 4)
+        zero[0].duration = 0
+        let edited = TrackTimeline(
+            timeBase: Rational(1, 48000), samples: zero, edits: [Edit(mediaTime: 0, duration: Rational(1, 10))])
+        #expect(ZeroLengthPriming.timeline(edited, frame: 1024).samples == edited.samples)
+    }
+}

@@ -98,6 +98,24 @@ import Testing
         #expect(try FFmpegReading.read(out).tracks.first?.samples == 30870)
     }
 
+    /// AAC whose priming frame is stored with no length at the first content frame's time (fixtures/
+    /// make-fixtures.sh: 1024 + 44100 samples, the first stts delta set to 0): FFmpeg plays the priming, so the
+    /// clip reads as 45124 samples with its priming unsignalled; fix gives the frame its length and hides it with
+    /// an edit list (media time 1024), keeping all 44100 samples of content (it hid 1024 of them before).
+    @Test func aZeroLengthPrimingFrameIsHiddenNotTheContent() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try #require(try Probe.facts(path: Fixtures.path("zero-length-priming.m4a")).mainAudio)
+        #expect(before.sampleCount == Rational(45124) && before.priming?.signalled == false)
+        let (report, out) = FixRun.fix("zero-length-priming.m4a", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(44100))
+        let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
+        let elst = try #require(moov.child("trak")?.path("edts", "elst"))
+        #expect(elst.u32(12) == 1024)
+        #expect(try FFmpegReading.read(out).tracks.first?.samples == 44100)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

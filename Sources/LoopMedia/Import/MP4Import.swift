@@ -12,6 +12,12 @@ enum MP4Import: TimelineImporter {
             for b in source.basics {
                 if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline }
             }
+            // An AAC priming frame stored with no length gets its frame back (ZeroLengthPriming).
+            for b in source.basics where b.codec == "aac" {
+                guard let t = timelines[b.index], let rate = b.sampleRate, rate > 0 else { continue }
+                timelines[b.index] = ZeroLengthPriming.timeline(
+                    t, frame: (Rational(1024, Int64(rate)) / t.timeBase).rounded)
+            }
             // iTunSMPB says the first audio track's priming and padding where no edit list does.
             if let gapless = iso.gapless, let audio = source.basics.first(where: { $0.kind == .audio }),
                 let t = timelines[audio.index],
