@@ -87,6 +87,17 @@ import Testing
         #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
         let facts = try Run.loopprep(["analyze", out, "--no-seam", "--format", "json"])
         #expect(facts.stdout.contains("\"sampleCount\" : \"72000\""), "\(facts.stdout)")
+        // --crossfade: the FLV clock's 33 and 34 ms frames cannot be copied beside a blend, so the loop is encoded
+        // whole (was refused, naming --normalize, which loop has not): 45 frames less the 9 the 0.3 s blend
+        // overlaps.
+        let faded = dir.appendingPathComponent("faded.mp4").path
+        let crossfade = try Run.loopprep(["loop", clip, "--min", "1", "--max", "2", "--crossfade", "0.3", "-o", faded])
+        #expect(crossfade.status == 0, "\(crossfade.stdout)\(crossfade.stderr)")
+        let blended = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", faded,
+        ])
+        #expect(blended.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "36")
     }
 
     /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.

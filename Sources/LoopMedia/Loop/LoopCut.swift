@@ -34,8 +34,8 @@ public enum LoopCut {
             }
             let report = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: request.crossfade,
-                reencodeHead: s.codec == "h264", videoStart: s.videoStart, analysis: request.analysis,
-                temporaries: temporaries)
+                reencodeHead: s.codec == "h264", videoStart: s.videoStart, variableTiming: s.hasVariableTiming,
+                analysis: request.analysis, temporaries: temporaries)
             result.findings = report.findings
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
@@ -51,7 +51,8 @@ public enum LoopCut {
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        videoStart: Rational = .zero, analysis: AnalysisOptions = .init(), temporaries: TemporaryFiles
+        videoStart: Rational = .zero, variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
+        temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
             var request = StitchRequest(
@@ -60,6 +61,9 @@ public enum LoopCut {
             )
             // The loop command has refused an output that exists or is its input already.
             request.force = true
+            // Frames of uneven length (an FLV remux's 33 and 34 ms) cannot be copied beside a blend on one frame
+            // grid: the crossfaded loop is encoded whole, as stitch --normalize does.
+            request.normalize = variableTiming
             let reason: String?
             do { reason = try Stitcher.stitch(request, temporaries: temporaries).error } catch {
                 reason = error.lines.joined(separator: " ")

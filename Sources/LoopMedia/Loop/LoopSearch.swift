@@ -17,6 +17,17 @@ public enum LoopSearch {
         /// Where the video's first frame is presented on the file's timeline (`times` count from it): an FLV
         /// remux's 21 ms, a B-frame delay no edit list hides.
         public var videoStart: Rational = .zero
+
+        /// The video's clock step (seconds).
+        public var tick: Rational = .zero
+
+        /// Frames whose lengths differ by more than one tick of their clock (stitch's test for a constant rate:
+        /// Matroska's 33 and 34 ms at 30 fps are one tick apart; an FLV remux's on a 16 kHz clock are not).
+        public var hasVariableTiming: Bool {
+            let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+            guard let low = steps.min(), let high = steps.max() else { return false }
+            return high - low > tick
+        }
     }
 
     public static func signatures(_ path: String) throws -> Signatures {
@@ -87,7 +98,7 @@ public enum LoopSearch {
         return Signatures(
             frames: frames, times: times, end: lastStart + (lastDuration.isZero ? step : lastDuration),
             keyframes: keys,
-            codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds)
+            codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds, tick: vtb)
     }
 
     /// The audio at each frame boundary, from a rolling window: the two samples either side and the level of the
