@@ -335,6 +335,28 @@ import Testing
         #expect(try Self.decodeErrors(out) == "")
     }
 
+    /// AC-3 audio (issue 21): FFmpeg's AC-3 encoder delays its output 256 samples and has nothing to flush, so
+    /// the stitched lane is given that much silence after its last sample (hidden by the edit list). Two 2 s
+    /// clips at 44.1 kHz: 4 s, 176400 samples (it was 16 short, 176384, and refused by the check).
+    @Test func ac3ClipsKeepEverySample() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("ac3.mp4").path
+        _ = try Self.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30:duration=2", "-f",
+            "lavfi", "-i", "sine=frequency=441:sample_rate=44100:duration=2.4", "-c:v", "libx264", "-preset",
+            "veryfast", "-pix_fmt", "yuv420p", "-g", "15", "-c:a", "ac3", clip,
+        ])
+        let out = dir.appendingPathComponent("out.mp4").path
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tracks =
+            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
+                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+        #expect(tracks.first?["frameCount"] as? Int == 120)
+        #expect(tracks.first { $0["kind"] as? String == "audio" }?["sampleCount"] as? String == "176400")
+    }
+
     /// MPEG-TS clips are stitched into an MP4 (bodies copied: 30 + 30 frames, 44100 + 44100 samples); when frames
     /// would be re-encoded next to a TS clip's in-stream parameter sets, stitch refuses in one sentence.
     @Test func transportStreamClips() throws {

@@ -81,8 +81,15 @@ public final class AudioEncoder {
         while (pending.first?.count ?? 0) >= frameSize { try sendFrame(frameSize, emit) }
     }
 
-    /// Sends what is left (a short last frame) and drains the encoder.
+    /// Sends what is left (a short last frame) and drains the encoder. An encoder with a delay that it does not
+    /// flush (AC-3: 256 samples, no delayed frames to drain) is given that much silence after the last sample,
+    /// or the content's last samples never come out; the edit list ends before the silence.
     func finish(_ emit: (Packet) throws -> Void) throws {
+        let flushes = (context.pointee.codec?.pointee.capabilities ?? 0) & AV_CODEC_CAP_DELAY != 0
+        if !flushes, delay > 0 {
+            for c in pending.indices { pending[c].append(contentsOf: repeatElement(0, count: Int(delay))) }
+            while (pending.first?.count ?? 0) >= frameSize { try sendFrame(frameSize, emit) }
+        }
         if let left = pending.first?.count, left > 0 { try sendFrame(left, emit) }
         try drain(nil, emit)
     }
