@@ -116,6 +116,20 @@ import Testing
         #expect(try FFmpegReading.read(out).tracks.first?.samples == 44100)
     }
 
+    /// GStreamer's oggmux writes libvorbis's granule positions: the warm-up packet is timed before 0 (the
+    /// Vorbis pre-roll class: it was read as a start 2.667 ms before 0 and fix refused). 70 buffers of 1024
+    /// samples at 48 kHz are 71680 samples from 0, and fix has nothing to do.
+    @Test func vorbisWarmUpBeforeZeroIsNotAStartOffset() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let facts = try Probe.facts(path: Fixtures.path("gst-vorbis.ogg"))
+        let audio = try #require(facts.mainAudio)
+        #expect(audio.startSeconds.isZero && audio.sampleCount == Rational(71680))
+        #expect(!Analyzer.findings(in: facts).contains { $0.ruleID == .startOffset })
+        let (report, _) = FixRun.fix("gst-vorbis.ogg", in: dir)
+        #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {
