@@ -227,3 +227,19 @@ import Testing
             ])
     }
 }
+
+/// Opus's dOps written little-endian (issue 21): an implausible pre-skip whose bytes swapped are a usual one.
+@Suite struct OpusHeaderByteOrderTests {
+    static func opus(preSkip: Int64) -> TrackFacts {
+        var t = Clips.audio(priming: nil, codec: "opus")
+        t.priming = PrimingFacts(samples: preSkip, signalled: true, method: "codec header")
+        return t
+    }
+
+    @Test func aSwappedPreSkipIsFound() {
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x3801)) == 312)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 312)) == nil)
+        // Implausible both ways round: not a byte-order slip.
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0xFFFF)) == nil)
+    }
+}

@@ -130,6 +130,20 @@ import Testing
         #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
     }
 
+    /// GStreamer 1.22's mp4mux writes Opus's dOps little-endian: a pre-skip of 14337 samples as players read it,
+    /// 312 (libopus's) the other way round. fix refuses in one sentence naming both and the muxer, writes nothing.
+    @Test func aByteSwappedOpusHeaderIsRefusedInWords() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix("gst-opus.mp4", in: dir)
+        #expect(report.fix?.status == .failed)
+        #expect(
+            report.fix?.reason?.contains(
+                "its Opus header says a pre-skip of 14337 samples (298.688 ms) where the same bytes read the other way "
+                    + "round say 312") == true, "\(report.fix?.reason ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

@@ -31,6 +31,17 @@ public enum FixPlanner {
         var mappings: [Mapping] = []
         for track in facts.tracks where track.kind == .video || track.kind == .audio {
             guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
+            if let swapped = OpusHeaderByteOrder.swappedPreSkip(track) {
+                let stored = track.priming?.samples ?? 0
+                throw PlanError(
+                    """
+                    \(Figures.trackName(track)): its Opus header says a pre-skip of \(stored) samples \
+                    (\(Figures.ms(Rational(stored, 48000)))) where the same bytes read the other way round say \
+                    \(swapped): the muxer wrote it little-endian (GStreamer 1.22's mp4mux does), and players skip \
+                    that much of its start; mux the Opus stream again with another muxer
+                    """
+                )
+            }
             if let edits = timeline.edits, edits.filter({ $0.mediaTime != nil }).count > 1 {
                 throw PlanError(
                     """

@@ -37,6 +37,9 @@ public final class InputFile {
     /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
     public var streamCount: Int { Int(context.pointee.nb_streams) }
+    /// How sure FFmpeg was of the format (100: its header; 50: the file's extension; 25 or less: a guess from
+    /// a few bytes, as random data sometimes passes for raw H.263).
+    public var probeScore: Int { Int(context.pointee.probe_score) }
     /// The length the container itself declares (Matroska's Segment Duration), as the demuxer read it: nil where
     /// FFmpeg had to estimate one (from packets or the bit rate).
     var declaredDuration: Rational? {

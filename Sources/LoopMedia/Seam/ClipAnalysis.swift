@@ -23,6 +23,16 @@ public enum ClipAnalysis {
                     facts.seam = measured.seam
                     shot = measured.capture
                 } catch {
+                    // A format FFmpeg only guessed from a few bytes, of which no frame decodes, is not media.
+                    if input.probeScore < 50 {
+                        throw MediaError(
+                            "open",
+                            reason:
+                                """
+                                FFmpeg only guesses this is \(facts.container) (from a few of its bytes) and none of \
+                                it decodes: it is not a video or audio file, or a damaged one
+                                """)
+                    }
                     notes = [
                         """
                         the seam checks were skipped: FFmpeg could not decode the clip's first and last frames \
