@@ -144,6 +144,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// GStreamer's mpegtsmux: 90 kHz times that jitter a tick (2999/3000/3001), MPEG-1 Layer II audio. Written
+    /// as an MP4 whose last frame lasts to the next decode step (a tick less than its own 3000): the checks take
+    /// a video's end to one tick of its clock (it was refused over 0.011 ms). 30 frames; the audio named mp2 in
+    /// the MP4 as in the TS, without an invented MP3 priming.
+    @Test func mpegtsmuxJitterIsATickNotARefusal() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("gst-ts.ts", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(try FFmpegDecode.frames(written).count == 30)
+        #expect(try Probe.facts(path: written).mainAudio?.codec == "mp2")
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

@@ -12,9 +12,13 @@ public struct MovieDurationMismatch: Rule {
             clip.fragmented != true,
             let end = clip.tracks.map(\.endSeconds).max()
         else { return [] }
-        // Muxers round the header to whole movie ticks: a tick either way is exact enough.
+        // Muxers round the header to whole movie ticks, and a track's end is known to one tick of its own clock
+        // (MP4 gives the last frame shown the step to the next decode time, a tick off its own length where a
+        // 90 kHz stream jitters): a tick either way is exact enough.
         let difference = header - end
-        let tick = Rational(1, timescale)
+        let tick = Rational.max(
+            Rational(1, timescale),
+            clip.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.timeBase).max() ?? .zero)
         guard difference > tick || difference < .zero - tick else { return [] }
         let longer = difference > .zero
         let size = longer ? difference : .zero - difference

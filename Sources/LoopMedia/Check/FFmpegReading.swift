@@ -24,7 +24,9 @@ public enum FFmpegReading {
             let timeBase = input.timeBase(index)
             // Matroska rounds every block time to its timestamp scale (a millisecond); elsewhere a time is exact
             // to half its time base's step.
-            let tick = format.hasPrefix("matroska") ? timeBase : timeBase * Rational(1, 2)
+            // A video's last frame lasts, in MP4, to where the next decode time would be: a whole tick of its clock
+            // may separate that from its own length (a 90 kHz clock that jitters).
+            let tick = format.hasPrefix("matroska") || basics.kind == .video ? timeBase : timeBase * Rational(1, 2)
             tracks.append(
                 Stream(
                     track: IndependentReading.Track(index: index, kind: basics.kind, codec: basics.codec, tick: tick),
