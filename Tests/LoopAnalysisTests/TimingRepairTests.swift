@@ -177,6 +177,13 @@ import Testing
             timeBase: Rational(1, 1000), samples: [SampleTiming(dts: 0, pts: 0, duration: 20, isSync: true)])
         #expect(opus.timeline(codecDelay: 312, sampleRate: 48000).skipStart == 7)
         #expect(opus.timeline().skipStart == 0)
+        // MP3 in AVI: a tick a frame (576/22050 s), put on the sample clock so a cut can fall inside a frame.
+        let avi = ScannedTimeline(
+            timeBase: Rational(576, 22050),
+            samples: (0..<3).map { SampleTiming(dts: $0, pts: $0, duration: 1, isSync: true) })
+        let samples = avi.timeline(sampleRate: 22050)
+        #expect(samples.timeBase == Rational(1, 22050))
+        #expect(samples.samples.map(\.pts) == [0, 576, 1152] && samples.samples.map(\.duration) == [576, 576, 576])
     }
 }
 

@@ -158,6 +158,22 @@ import Testing
         #expect(try Probe.facts(path: written).mainAudio?.codec == "mp2")
     }
 
+    /// MPEG-2 Layer III in AVI (fixtures/make-fixtures.sh): 576-sample frames on a clock of one tick a frame.
+    /// Laid a frame apart at 576 samples (not MPEG-1's 1152) on the sample clock, so the cut is exact: 30 frames
+    /// over 32 ticks of 1/30 s and 32/30 s of audio, 23520 samples (it was written at 1152 a frame, then cut 66
+    /// samples short on the coarse clock).
+    @Test func mpeg2LayerIIIInAVIIsCutToTheSample() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("mpeg2-mp3.avi", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(report.facts?.mainVideo?.frameCount == 30)
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(23520))
+        let audio = try #require(try FFmpegReading.read(written).tracks.first { $0.kind == .audio })
+        #expect(audio.samples == 23520 && audio.decoderDisagrees == nil)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

@@ -12,6 +12,18 @@ public enum AudioFrames {
         }
     }
 
+    /// Samples in every coded frame of a codec with fixed frames, at the stream's rate: MPEG-2 and 2.5 Layer III
+    /// (under 32 kHz) code 576 where MPEG-1 codes 1152; nil for a codec without one frame length.
+    public static func samplesPerFrame(codec: String, sampleRate: Int?) -> Int64? {
+        switch codec {
+        case "aac": 1024
+        case "mp3": (sampleRate ?? 44100) < 32000 ? 576 : 1152
+        case "mp2": 1152
+        case "ac3", "eac3": 1536
+        default: nil
+        }
+    }
+
     /// The frame length in ticks when the codec has one and most samples have it; nil otherwise.
     public static func frameTicks(codec: String, sampleRate: Int?, timeline t: TrackTimeline) -> Int64? {
         guard let rate = sampleRate, rate > 0, let nominal = t.nominalDuration else { return nil }

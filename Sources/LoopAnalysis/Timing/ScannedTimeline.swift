@@ -47,6 +47,14 @@ public struct ScannedTimeline: Sendable, Equatable {
                 end = Swift.max(0, filled[last].pts + filled[last].duration - limit)
             }
         }
-        return TrackTimeline(timeBase: timeBase, samples: filled, skipStart: start, skipEnd: end)
+        let timeline = TrackTimeline(timeBase: timeBase, samples: filled, skipStart: start, skipEnd: end)
+        // Audio on a clock of whole frames (MP3 in AVI: a tick a frame, 576 samples) cannot be cut to the sample:
+        // it is put on the sample clock, whole ticks times the samples in one. (A millisecond clock, Matroska's,
+        // holds at most 96 samples a tick and has its own tick allowance.)
+        if let rate = sampleRate, rate > 0 {
+            let perTick = timeBase * Int64(rate)
+            if perTick.denominator == 1, perTick.numerator > 96 { return timeline.scaled(by: perTick.numerator) }
+        }
+        return timeline
     }
 }

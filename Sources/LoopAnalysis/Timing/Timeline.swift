@@ -85,6 +85,25 @@ public func decodeTimes(presentation pts: [Int64]) -> [Int64] {
 }
 
 extension TrackTimeline {
+    /// The same timeline on a clock `factor` times finer: every time, duration and skip multiplied (edits too).
+    public func scaled(by factor: Int64) -> TrackTimeline {
+        var out = self
+        out.timeBase = timeBase / Rational(factor)
+        for i in out.samples.indices {
+            out.samples[i].dts *= factor
+            out.samples[i].pts *= factor
+            out.samples[i].duration *= factor
+        }
+        out.skipStart *= factor
+        out.skipEnd *= factor
+        out.edits = edits?.map { e in
+            var e = e
+            e.mediaTime = e.mediaTime.map { $0 * factor }
+            return e
+        }
+        return out
+    }
+
     /// Every decode and presentation time moved by `ticks` (edits are in media time and do not move).
     public func shifted(by ticks: Int64) -> TrackTimeline {
         var out = self

@@ -89,11 +89,13 @@ public enum ClipFix {
             strict.disabled = nil
             if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
                 // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
-                let aacInMatroska =
-                    after.isMatroska && after.tracks.contains { $0.index == bad.track && $0.codec == "aac" }
+                let primed = after.tracks.first { $0.index == bad.track && ["aac", "mp3"].contains($0.codec) }
                 let hint =
-                    aacInMatroska
-                    ? " (Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)" : ""
+                    after.isMatroska && primed != nil
+                    ? """
+                     (Matroska cannot hide part of an \(primed?.codec.uppercased() ?? "") frame; --to mp4 writes an \
+                    MP4, whose edit list can)
+                    """ : ""
                 return failed(
                     path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)",
                     plan: plan)

@@ -33,7 +33,7 @@ enum Remuxer {
     static func droppedPriming(_ cut: TrackCut, timeline: TrackTimeline?) -> Int64? {
         guard let rate = cut.sampleRate else { return nil }
         // Whole frames, counted: a millisecond clock would say 1014 for one 1024-sample frame.
-        if let frame = AudioFrames.candidates(codec: cut.codec).first, let timeline {
+        if let frame = AudioFrames.samplesPerFrame(codec: cut.codec, sampleRate: rate), let timeline {
             let packets = timeline.samples.filter { $0.dts < cut.keepFrom }.count
             return packets > 0 ? Int64(packets) * frame : nil
         }
@@ -100,7 +100,9 @@ private final class RemuxWriter {
         if converting, cut.kind == .audio, let rate = cut.sampleRate {
             output.setTimeBase(Rational(1, Int64(rate)), stream: out)
             // Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
-            if let samples = AudioFrames.candidates(codec: cut.codec).first, plan.repeats == 1, !plan.reencodesAudio {
+            if let samples = AudioFrames.samplesPerFrame(codec: cut.codec, sampleRate: rate), plan.repeats == 1,
+                !plan.reencodesAudio
+            {
                 regularFrames[cut.index] = samples
             }
         }
@@ -216,7 +218,9 @@ private final class RemuxWriter {
             trim.decoded += n
             opus[cut.index] = trim
             if trim.isComplete { packet.setSkipEnd(samples: trim.decoded - trim.preSkip - trim.count) }
-        } else if let end = cut.mediaEnd, sourcePts + packet.duration > end {
+        } else if let end = cut.mediaEnd, sourcePts + packet.duration > end, regularFrames[cut.index] == nil {
+            // (Audio laid a frame apart keeps its whole last frame: its clock may be a frame a tick, as MP3 in AVI
+            // is, too coarse to say where inside it the cut falls; the edit list ends it to the sample.)
             let shortened = end - sourcePts
             if let frameBytes = pcmFrameBytes[cut.index], let rate = cut.sampleRate {
                 // Uncompressed audio is cut in the bytes, to the frame: nothing after the cut is stored, and
