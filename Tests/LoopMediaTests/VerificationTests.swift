@@ -80,6 +80,23 @@ import Testing
     }
 }
 
+/// A file fix would copy unchanged but FFmpeg reads differently (WMA: its decoder's first frame is a warm-up):
+/// nothing written, and the sentence says it is loopprep's reading of the input that differs, not a fix.
+@Suite struct UnchangedButReadOtherwiseTests {
+    @Test func anUnchangedCopyFFmpegReadsOtherwiseIsSaidSo() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix("wma-tone.wma", in: dir)
+        #expect(report.fix?.status == .failed)
+        #expect(report.fix?.plan?.isNoop == true)
+        #expect(
+            report.fix?.reason?.hasPrefix(
+                "nothing written: fix would copy it unchanged, but FFmpeg reads it otherwise than loopprep does (audio "
+                    + "track 0 (wmav2) presents") == true, "\(report.fix?.reason ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
+
 /// No FFmpeg or errno text reaches a user without loopprep's own words first (issue 21).
 @Suite struct ErrorWordsTests {
     @Test(arguments: [

@@ -222,23 +222,43 @@ public enum FFmpegReading {
     }
 }
 
-/// The independent check as every writer runs it on its temporary output: nil when FFmpeg's reading agrees with
-/// the plan, else the refusal in loopprep's words.
+/// The independent check as every writer runs it on its temporary output.
 public enum Verification {
-    public static func refusal(_ expected: [ExpectedTrack], output: String) -> String? {
+    /// What FFmpeg's reading says of an output against its plan.
+    public enum Outcome: Equatable {
+        case agrees
+        /// The first disagreement, naming the track and the figures.
+        case disagrees(String)
+        /// FFmpeg could not read the output back (its error, in loopprep's words).
+        case unreadable(String)
+    }
+
+    public static func check(_ expected: [ExpectedTrack], output: String) -> Outcome {
         let reading: IndependentReading
-        do { reading = try FFmpegReading.read(output) } catch {
+        do { reading = try FFmpegReading.read(output) } catch { return .unreadable(MediaError.describe(error)) }
+        return IndependentCheck.disagreement(expected, reading).map(Outcome.disagrees) ?? .agrees
+    }
+
+    /// nil when FFmpeg's reading agrees with the plan, else the refusal in loopprep's words.
+    public static func refusal(_ expected: [ExpectedTrack], output: String) -> String? {
+        refusal(check(expected, output: output))
+    }
+
+    public static func refusal(_ outcome: Outcome) -> String? {
+        switch outcome {
+        case .agrees: return nil
+        case .unreadable(let why):
             return
                 """
-                nothing written: FFmpeg's own reader could not read the output back (\(MediaError.describe(error))), \
-                so loopprep cannot show it is right; please report the input
+                nothing written: FFmpeg's own reader could not read the output back (\(why)), so loopprep cannot \
+                show it is right; please report the input
+                """
+        case .disagrees(let what):
+            return
+                """
+                nothing written: FFmpeg's own reading of the output disagrees with loopprep's plan: \(what); please \
+                report the input
                 """
         }
-        guard let disagreement = IndependentCheck.disagreement(expected, reading) else { return nil }
-        return
-            """
-            nothing written: FFmpeg's own reading of the output disagrees with loopprep's plan: \(disagreement); \
-            please report the input
-            """
     }
 }
