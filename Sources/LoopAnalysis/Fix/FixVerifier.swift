@@ -37,7 +37,9 @@ public enum FixVerifier {
             if let frames = cut.presentedFrames, let count = track.frameCount, count != frames * plan.repeats {
                 return "\(name) presents \(count) frames where \(frames * plan.repeats) were planned"
             }
-            if slack.isZero, let rate = cut.sampleRate, let samples = track.sampleCount,
+            // Counted at the rate the written file states (HE-AAC's MP4 may state its core rate, half the rate
+            // of the ADTS stream it came from, with the same seconds).
+            if slack.isZero, let rate = track.sampleRate ?? cut.sampleRate, let samples = track.sampleCount,
                 samples != planned * Int64(rate)
             {
                 return "\(name) presents \(samples) samples where \(planned * Int64(rate)) were planned"

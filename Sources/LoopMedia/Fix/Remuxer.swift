@@ -29,11 +29,22 @@ enum Remuxer {
         return Written(streams: writer.streams, firstPts: writer.firstPts, lastDuration: writer.lastDuration)
     }
 
+    /// Samples in one coded frame of a fixed-frame audio track: what its packets last (HE-AAC's 2048 at its
+    /// output rate, twice the 1024 of its core), else the codec's own frame.
+    static func frameSamples(_ cut: TrackCut, timeline: TrackTimeline?) -> Int64? {
+        guard let rate = cut.sampleRate, rate > 0 else { return nil }
+        if let t = timeline, let ticks = AudioFrames.frameTicks(codec: cut.codec, sampleRate: rate, timeline: t) {
+            let samples = Rational(ticks) * t.timeBase * Int64(rate)
+            if samples.denominator == 1 { return samples.numerator }
+        }
+        return AudioFrames.samplesPerFrame(codec: cut.codec, sampleRate: rate)
+    }
+
     /// The samples of priming a Matroska cut leaves out with the packets before its start (nil: none).
     static func droppedPriming(_ cut: TrackCut, timeline: TrackTimeline?) -> Int64? {
         guard let rate = cut.sampleRate else { return nil }
         // Whole frames, counted: a millisecond clock would say 1014 for one 1024-sample frame.
-        if let frame = AudioFrames.samplesPerFrame(codec: cut.codec, sampleRate: rate), let timeline {
+        if let frame = frameSamples(cut, timeline: timeline), let timeline {
             let packets = timeline.samples.filter { $0.dts < cut.keepFrom }.count
             return packets > 0 ? Int64(packets) * frame : nil
         }
@@ -100,7 +111,7 @@ private final class RemuxWriter {
         if converting, cut.kind == .audio, let rate = cut.sampleRate {
             output.setTimeBase(Rational(1, Int64(rate)), stream: out)
             // Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
-            if let samples = AudioFrames.samplesPerFrame(codec: cut.codec, sampleRate: rate), plan.repeats == 1,
+            if let samples = Remuxer.frameSamples(cut, timeline: timelines[cut.index]), plan.repeats == 1,
                 !plan.reencodesAudio
             {
                 regularFrames[cut.index] = samples
