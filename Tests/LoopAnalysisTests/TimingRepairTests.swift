@@ -251,3 +251,21 @@ import Testing
         #expect(ZeroLengthPriming.timeline(edited, frame: 1024).samples == edited.samples)
     }
 }
+
+/// Fixed-frame audio on FLV's millisecond clock put on its sample clock (issue 21): AAC frames of 1024 samples
+/// at 48 kHz stored at 0, 21, 43, 64 ms become 0, 1024, 2048, 3072, a frame each, so a hidden priming is 1024
+/// samples, not the 1008 that 21 ms rounds to.
+@Suite struct SampleClockTests {
+    @Test func millisecondAACBecomesWholeFrames() throws {
+        let t = TrackTimeline(
+            timeBase: Rational(1, 1000),
+            samples: [0, 21, 43, 64].map { SampleTiming(dts: $0, pts: $0, duration: 21, isSync: true) })
+        let exact = try #require(AudioFrames.onSampleClock(t, rate: 48000, frame: 1024))
+        #expect(exact.timeBase == Rational(1, 48000))
+        #expect(exact.samples.map(\.pts) == [0, 1024, 2048, 3072])
+        // The last keeps its stored length where shorter (21 ms = 1008 samples).
+        #expect(exact.samples.map(\.duration) == [1024, 1024, 1024, 1008])
+        // A clock as fine as the samples is left alone.
+        #expect(AudioFrames.onSampleClock(exact, rate: 48000, frame: 1024) == nil)
+    }
+}

@@ -158,6 +158,28 @@ import Testing
         #expect(try Probe.facts(path: written).mainAudio?.codec == "mp2")
     }
 
+    /// AAC alone in FLV (millisecond times): the assumed priming is hidden as 1024 whole samples, not the
+    /// 1008 that 21 ms gives, so the MP4 written and the plan agree (it was refused over 0.333 ms).
+    @Test func aacOnlyFLVHidesAWholePrimingFrame() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flv = dir.appendingPathComponent("tone.flv").path
+        #expect(
+            try Tool.run(
+                "ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=441:sample_rate=48000:duration=1",
+                    "-c:a", "aac", flv,
+                ]
+            ).status == 0)
+        let report = ClipFix.fix(
+            flv, to: dir.appendingPathComponent("out.flv").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let cut = try #require(report.fix?.plan?.tracks.first)
+        #expect(cut.trimmedHead * 48000 == Rational(1024))
+    }
+
     /// MPEG-2 Layer III in AVI (fixtures/make-fixtures.sh): 576-sample frames on a clock of one tick a frame.
     /// Laid a frame apart at 576 samples (not MPEG-1's 1152) on the sample clock, so the cut is exact: 30 frames
     /// over 32 ticks of 1/30 s and 32/30 s of audio, 23520 samples (it was written at 1152 a frame, then cut 66

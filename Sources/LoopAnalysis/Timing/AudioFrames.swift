@@ -44,6 +44,27 @@ public enum AudioFrames {
         return zip(t.samples, regular.samples).dropFirst().allSatisfy { 2 * ($0.dts - $1.dts).magnitude < frame }
     }
 
+    /// A fixed-frame audio track on a clock coarser than its samples (FLV's milliseconds) put on its sample clock
+    /// as the decoder plays it: `frame` samples a frame, back to back (`regular`), from the first packet's time
+    /// rounded to a sample. nil when the clock is not coarser or the rate unknown.
+    public static func onSampleClock(_ t: TrackTimeline, rate: Int, frame: Int64) -> TrackTimeline? {
+        let sample = Rational(1, Int64(rate))
+        guard rate > 0, frame > 0, t.timeBase > sample, !t.samples.isEmpty else { return nil }
+        let toSamples = t.timeBase * Int64(rate)
+        var out = t
+        out.timeBase = sample
+        for i in out.samples.indices {
+            let offset = t.samples[i].pts - t.samples[i].dts
+            out.samples[i].dts = (Rational(t.samples[i].dts) * toSamples).rounded
+            out.samples[i].pts = out.samples[i].dts + (Rational(offset) * toSamples).rounded
+            out.samples[i].duration = (Rational(t.samples[i].duration) * toSamples).rounded
+        }
+        out.skipStart = (Rational(t.skipStart) * toSamples).rounded
+        out.skipEnd = (Rational(t.skipEnd) * toSamples).rounded
+        out.edits = nil
+        return regular(out, frame: frame)
+    }
+
     /// The timeline as the decoder plays it: every frame one frame long, back to back, placed so that most of
     /// them keep their stored time (the median offset from the frame grid: a stretched first packet or
     /// millisecond jitter from an FLV remux does not move the rest). The last keeps its stored length when
