@@ -43,6 +43,12 @@ import Testing
             run.stdout.contains(
                 "note: the seam checks were skipped: FFmpeg could not decode the clip's first and last frames"))
         #expect(run.stdout.contains("video 0: h264 High, 160x90, 30 fps, 0.000-1.000 s (30 frames)"))
+        // The JSON report carries the note; the HTML page shows it.
+        let json = try Run.loopprep(["analyze", path, "--format", "json"])
+        #expect(json.stdout.contains("\"notes\" : [") && json.stdout.contains("the seam checks were skipped"))
+        let page = dir.appendingPathComponent("report.html").path
+        _ = try Run.loopprep(["analyze", path, "--html", page])
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("Note: the seam checks were skipped"))
     }
 
     @Test func errorFindingExitsOneWithADiagnostic() throws {

@@ -223,6 +223,7 @@ enum HTMLReport {
             for t in facts.tracks { out += "<li>\(x(TextFormat.describe(t)))</li>\n" }
             out += "</ul>\n"
         }
+        for note in file.notes ?? [] { out += "<p class=\"meta\">Note: \(x(note))</p>\n" }
         if let ignored = file.ignoredRules, !ignored.isEmpty {
             out +=
                 """
