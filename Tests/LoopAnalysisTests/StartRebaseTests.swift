@@ -66,6 +66,16 @@ import Testing
         #expect(audio.trimmedHead * 48000 == Rational(640))
     }
 
+    /// Audio a sample after the video (1/48000 s, under one tick of the 30000 clock): rounding, not an offset.
+    /// Every frame stays (it was cut at the next frame, and with keyframes every 10 frames, at the next keyframe).
+    @Test func aStartWithinATickIsOnTheFrame() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 0, audioStart: 1, gop: 10)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        #expect(video.presentedFrames == 30)
+        #expect(plan.start < Rational(1, 30000) * 2)
+    }
+
     /// Audio 10 ms (480 samples) after the video, under half a frame: the audio moves to 0 instead.
     @Test func laterAudioUnderHalfAFrameIsRebased() throws {
         let (clip, timelines) = Self.clip(videoDelay: 0, audioStart: 480)

@@ -378,7 +378,8 @@ public enum FixPlanner {
         var start = times[onScreen]
         // Cuts stay on the video frame grid: a start inside a frame (the other tracks start half a frame or more
         // later; less was rebased) moves to the next frame, so no frame is shown for a sliver of its time, and
-        // every player (FFmpeg's too) presents the same frames. On a millisecond clock, within a tick is on it.
+        // every player (FFmpeg's too) presents the same frames. Within a tick of the video's clock (or Matroska's
+        // millisecond) is on it: rounding, not an offset.
         // A first frame the muxer held for the priming starts, as content, where the next frame's length before
         // that one says: the start may be there (on the content's grid).
         let heldStart = times.count >= 3 && onScreen == 0 ? times[1] - (times[2] - times[1]) : nil
@@ -387,12 +388,16 @@ public enum FixPlanner {
         }
         if onHeldStart == true {
             start = Rational.max(v.time(Rational(-(-v.ticks(commonStart)).floor)), times[onScreen])
-        } else if commonStart - times[onScreen] > resolution {
+        } else if commonStart - times[onScreen] > Rational.max(resolution, v.tb) {
             guard onScreen + 1 < times.count, times[onScreen + 1] < commonEnd else {
                 throw PlanError("the common range is shorter than one video frame")
             }
             onScreen += 1
             start = times[onScreen]
+        } else if resolution.isZero, commonStart > times[onScreen] {
+            // Within a tick: the start is the other tracks', on the video's next whole tick (no sample of theirs
+            // is before it), and the first frame shows for a tick less.
+            start = Rational.max(v.time(Rational(-(-v.ticks(commonStart)).floor)), times[onScreen])
         }
         if !frames[onScreen].isSync && !reencodeHead {
             guard
