@@ -66,6 +66,9 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
         return (numerator % denominator != 0 && numerator < 0) ? q - 1 : q
     }
 
+    /// The smallest integer at or above.
+    public var ceiling: Int64 { -(-self).floor }
+
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
     public static func + (a: Rational, b: Rational) -> Rational {

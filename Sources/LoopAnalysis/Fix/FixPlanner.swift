@@ -126,23 +126,20 @@ public enum FixPlanner {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
             // is whole (trimming it would be a guess, and the next fix would trim again).
             let reach = !resolution.isZero && m.end > end && m.end - end <= resolution ? m.end - start : duration
-            cuts.append(
+            var cut =
                 m.track.kind == .video
-                    ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
-                    : try audioCut(
-                        m, start: start, duration: reach,
-                        preRoll: keepsPreRoll(m.track, container: output)))
-            if facts.moovBeforeMdat != nil, var cut = cuts.popLast() {
+                ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
+                : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))
+            if facts.moovBeforeMdat != nil {
                 cut.compositionLead = Swift.max(0, m.timeline.samples.map { $0.dts - $0.pts }.max() ?? 0)
-                cuts.append(cut)
             }
             // A moved track lost nothing at its head: its range is said on its own timeline, and the move apart.
-            if let shift = shifts[m.track.index], var cut = cuts.popLast() {
+            if let shift = shifts[m.track.index] {
                 cut.shift = shift
                 cut.trimmedHead = cut.trimmedHead + shift
                 cut.trimmedTail = cut.trimmedTail - shift
-                cuts.append(cut)
             }
+            cuts.append(cut)
         }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -315,11 +312,16 @@ public enum FixPlanner {
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 
+    /// A video track's frame length (seconds): its frame rate's, else its first frame's; nil when neither says.
+    static func frameLength(_ video: TrackFacts, _ t: TrackTimeline) -> Rational? {
+        let frame = video.frameSeconds ?? t.samples.first.map { Rational($0.duration) * t.timeBase }
+        return frame.flatMap { $0 > .zero ? $0 : nil }
+    }
+
     /// The main video's first presented time and its frame length (seconds), for placing other tracks by it.
     static func videoStart(_ facts: ClipFacts, timelines: [Int: TrackTimeline]) -> (Rational, Rational)? {
         guard let video = facts.mainVideo, let t = timelines[video.index], let range = t.presentedRange(),
-            let frame = video.frameSeconds ?? t.samples.first.map({ Rational($0.duration) * t.timeBase }),
-            frame > .zero
+            let frame = frameLength(video, t)
         else { return nil }
         return (range.start, frame)
     }
@@ -340,9 +342,7 @@ public enum FixPlanner {
     /// or more is a real offset, cut on the frame grid. Returns the seconds each moved track moved.
     static func rebase(_ mappings: inout [Mapping], notes: inout [String]) -> [Int: Rational] {
         guard let video = mappings.first(where: { $0.track.kind == .video }),
-            let frame = video.track.frameSeconds
-                ?? video.timeline.samples.first.map({ Rational($0.duration) * video.tb }),
-            frame > .zero, let earliest = mappings.map(\.start).min()
+            let frame = frameLength(video.track, video.timeline), let earliest = mappings.map(\.start).min()
         else { return [:] }
         var shifts: [Int: Rational] = [:]
         for i in mappings.indices {
@@ -386,18 +386,16 @@ public enum FixPlanner {
         let onHeldStart = heldStart.map { held in
             (commonStart - held).magnitude <= Rational.max(v.tb, Rational(1, 1000)) && commonStart > times[0]
         }
-        if onHeldStart == true {
-            start = Rational.max(v.time(Rational(-(-v.ticks(commonStart)).floor)), times[onScreen])
-        } else if commonStart - times[onScreen] > Rational.max(resolution, v.tb) {
+        if onHeldStart != true, commonStart - times[onScreen] > Rational.max(resolution, v.tb) {
             guard onScreen + 1 < times.count, times[onScreen + 1] < commonEnd else {
                 throw PlanError("the common range is shorter than one video frame")
             }
             onScreen += 1
             start = times[onScreen]
-        } else if resolution.isZero, commonStart > times[onScreen] {
-            // Within a tick: the start is the other tracks', on the video's next whole tick (no sample of theirs
-            // is before it), and the first frame shows for a tick less.
-            start = Rational.max(v.time(Rational(-(-v.ticks(commonStart)).floor)), times[onScreen])
+        } else if onHeldStart == true || resolution.isZero, commonStart > times[onScreen] {
+            // The held frame's content start, or within a tick of a frame's: the start is the other tracks', on
+            // the video's next whole tick (no sample of theirs is before it).
+            start = Rational.max(v.time(Rational(v.ticks(commonStart).ceiling)), times[onScreen])
         }
         if !frames[onScreen].isSync && !reencodeHead {
             guard

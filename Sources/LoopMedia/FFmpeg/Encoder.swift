@@ -21,15 +21,15 @@ public final class AudioEncoder {
     /// the source when it says, else 64 kb/s a channel.
     /// `sampleRate`: another rate than the source's (the samples given are resampled to it).
     init(like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil) throws {
-        var par = input.stream(index).pointee.codecpar.pointee
-        if let sampleRate { par.sample_rate = Int32(sampleRate) }
+        let par = input.stream(index).pointee.codecpar.pointee
+        let rate = sampleRate.map { Int32($0) } ?? par.sample_rate
         guard let codec = avcodec_find_encoder(par.codec_id) else {
             throw MediaError(
                 "open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")
         }
         guard let ctx = avcodec_alloc_context3(codec) else { throw MediaError("open encoder", code: lp_error_enomem) }
         context = ctx
-        ctx.pointee.sample_rate = par.sample_rate
+        ctx.pointee.sample_rate = rate
         var layout = par.ch_layout
         if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // MP4 often says only how many channels; encoders want a layout. The default for the count is
@@ -39,7 +39,7 @@ public final class AudioEncoder {
             try check(av_channel_layout_copy(&ctx.pointee.ch_layout, &layout), "open encoder")
         }
         ctx.pointee.sample_fmt = Self.preferredFormat(codec)
-        ctx.pointee.time_base = AVRational(num: 1, den: par.sample_rate)
+        ctx.pointee.time_base = AVRational(num: 1, den: rate)
         ctx.pointee.bit_rate = par.bit_rate > 0 ? par.bit_rate : 64_000 * Int64(max(layout.nb_channels, 1))
         ctx.pointee.thread_count = 1
         // Bit-exact: the same samples give the same bytes on every run.

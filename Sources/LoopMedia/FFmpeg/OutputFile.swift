@@ -158,8 +158,7 @@ public final class OutputFile {
     /// Moves every later packet's decode time on `stream` earlier by `seconds` (whole ticks of the stream's clock,
     /// rounded up), after the header: presentation times stay.
     func leadDecodeTimes(stream: Int, by seconds: Rational) {
-        let ticks = Rational(-(-(seconds / timeBase(stream))).floor)
-        decodeLead[Int32(stream)] = ticks.numerator / ticks.denominator
+        decodeLead[Int32(stream)] = (seconds / timeBase(stream)).ceiling
     }
     private var decodeLead: [Int32: Int64] = [:]
 
