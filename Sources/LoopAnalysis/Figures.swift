@@ -34,4 +34,5 @@ public enum Figures {
     public static func msValue(_ seconds: Rational) -> Double { (seconds * 1000).doubleValue }
 
     public static func trackName(_ t: TrackFacts) -> String { "\(t.kind.rawValue) track \(t.index) (\(t.codec))" }
+    public static func trackName(_ t: TrackCut) -> String { "\(t.kind.rawValue) track \(t.index) (\(t.codec))" }
 }

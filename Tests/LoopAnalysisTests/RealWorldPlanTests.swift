@@ -81,3 +81,62 @@ import Testing
         #expect(facts.timingBreaks.map(\.length) == [11272 - 1024])
     }
 }
+
+/// HE-AAC in MP4 (issue 21): FFmpeg doubles an edit's skip for SBR, so a track on its output rate's clock is
+/// written on its core clock. Values built in code: frames of 2048 output samples at 48 kHz, priming 2048.
+@Suite struct CoreClockPlanTests {
+    /// 1 s of 30 fps video and `packets` HE-AAC frames on a `timescale` clock, the edit hiding 2048 samples.
+    static func clip(timescale: Int64, packets: Int = 25) -> (ClipFacts, [Int: TrackTimeline]) {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000), samples: Make.video(frames: 30, step: 1000, timescale: 30000),
+            edits: [Edit(mediaTime: 0, duration: .one)])
+        let frame = 2048 * timescale / 48000
+        let audio = TrackTimeline(
+            timeBase: Rational(1, timescale),
+            samples: (0..<packets).map { i in
+                SampleTiming(dts: Int64(i) * frame, pts: Int64(i) * frame, duration: frame, isSync: true)
+            },
+            edits: [Edit(mediaTime: frame, duration: .one)])
+        return Clips.pair(video: video, audio: audio, rate: 48000)
+    }
+
+    @Test func theCoreRateIsHalfTheRateOfA2048SampleFrame() throws {
+        let (_, at48) = Self.clip(timescale: 48000)
+        let (_, at24) = Self.clip(timescale: 24000)
+        #expect(AudioFrames.sbrCoreRate(codec: "aac", sampleRate: 48000, timeline: try #require(at48[1])) == 24000)
+        #expect(AudioFrames.sbrCoreRate(codec: "aac", sampleRate: 48000, timeline: try #require(at24[1])) == 24000)
+        // AAC-LC (1024-sample frames) has no core clock of its own.
+        let lc = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 10))
+        #expect(AudioFrames.sbrCoreRate(codec: "aac", sampleRate: 48000, timeline: lc) == nil)
+    }
+
+    /// On the 48 kHz clock with 2048 samples hidden the clip is otherwise clean, but not a byte copy: it is
+    /// rewritten on the 24 kHz clock, said in a note. On the 24 kHz clock it is left alone.
+    @Test func anOutputClockedTrackIsRewrittenAndACoreClockedOneIsNot() throws {
+        let (clip48, timelines48) = Self.clip(timescale: 48000)
+        let plan48 = try FixPlanner.plan(clip48, timelines: timelines48)
+        let audio48 = try #require(plan48.tracks.first { $0.kind == .audio })
+        #expect(audio48.coreRate == 24000 && FixPlanner.outputClocked(audio48, timelines: timelines48))
+        #expect(!plan48.isNoop && plan48.notes.contains { $0.contains("core clock (24000 Hz)") })
+        #expect(audio48.duration == .one)
+        let (clip24, timelines24) = Self.clip(timescale: 24000)
+        let plan24 = try FixPlanner.plan(clip24, timelines: timelines24)
+        let audio24 = try #require(plan24.tracks.first { $0.kind == .audio })
+        #expect(audio24.coreRate == 24000 && !FixPlanner.outputClocked(audio24, timelines: timelines24))
+        #expect(plan24.isNoop)
+    }
+}
+
+/// Vorbis in MP4 (issue 21: pymediainfo's vbr_requires_parsespeed_1.mp4, FFmpeg's experimental mapping): no
+/// edit list can say where it starts for every reader, so fix refuses in words that name the remedy.
+@Suite struct VorbisInMP4PlanTests {
+    @Test func vorbisInAnMP4IsRefusedWithARemedy() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000), samples: Make.video(frames: 30, step: 1000, timescale: 30000))
+        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 47))
+        let (clip, timelines) = Clips.pair(video: video, audio: audio, audioCodec: "vorbis")
+        let error = #expect(throws: PlanError.self) { try FixPlanner.plan(clip, timelines: timelines) }
+        #expect(
+            error?.reason.contains("Vorbis in an MP4") == true && error?.reason.contains("into Ogg or WebM") == true)
+    }
+}

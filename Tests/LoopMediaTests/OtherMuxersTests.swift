@@ -83,6 +83,63 @@ import Testing
         #expect(audio.sampleRate == 48000 && audio.samples == 48000 && audio.decoderDisagrees == nil)
     }
 
+    /// HE-AAC copied by FFmpeg's mov muxer (fixtures/make-fixtures.sh: he-aac-output-clock.m4a, the 1.5 s tone of
+    /// he-aac-sbr.mp4, 72000 samples at 48 kHz, on a 48 kHz clock with an edit media time of 2048, the priming of
+    /// FFmpeg's encoder, 1024 at the 24 kHz core). FFmpeg's reading doubles an edit's skip for SBR, so fix writes
+    /// the track on its core clock (mdhd 24000, media time 1024) and both readings present the 72000 samples.
+    @Test func heAACOnItsOutputClockIsWrittenOnItsCoreClock() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try #require(try Probe.facts(path: Fixtures.path("he-aac-output-clock.m4a")).mainAudio)
+        #expect(before.sampleRate == 48000 && before.priming?.samples == 2048 && before.priming?.signalled == true)
+        #expect(before.sampleCount == Rational(72000))
+        let (report, out) = FixRun.fix("he-aac-output-clock.m4a", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let trak = try #require(try MiniBox.read(out).first { $0.type == "moov" }?.child("trak"))
+        #expect(trak.path("mdia", "mdhd")?.u32(12) == 24000)
+        #expect(trak.path("edts", "elst")?.u32(12) == 1024)
+        let audio = try #require(try FFmpegReading.read(out).tracks.first { $0.kind == .audio })
+        #expect(audio.sampleRate == 48000 && audio.samples == 72000)
+        // Idempotent: the output is on its core clock, and a second fix copies it unchanged.
+        let again = ClipFix.fix(
+            out, to: dir.appendingPathComponent("again.m4a").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(again.fix?.status == .unchanged, "\(again.fix?.reason ?? "")")
+    }
+
+    /// HE-AACv2 in ADTS from pymediainfo's test data (fixtures/third-party.md): SBR and parametric stereo signalled
+    /// implicitly (the headers say 22050 Hz mono, the decoder plays 44100 Hz stereo), 26 frames of 2048 output
+    /// samples counted from its ADTS headers, no priming signalled. ADTS has no edit list, so fix writes an M4A
+    /// that hides loopprep's assumed priming (1024 samples): 26 x 2048 - 1024 presented, on the 22050 Hz core
+    /// clock (media time 512), FFmpeg's reading agreeing (it hid 2048 on the 44100 Hz clock).
+    @Test func heAACv2FromADTSIsExactInItsM4A() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("he-aac-v2.aac"))))
+        var frames = 0
+        var at = 0
+        var coreRates = Set<Int>()
+        let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+        while at + 7 <= bytes.count, bytes[at] == 0xFF, bytes[at + 1] & 0xF0 == 0xF0 {
+            coreRates.insert(rates[Int(bytes[at + 2] >> 2) & 0x0F])
+            let length = (Int(bytes[at + 3]) & 0x03) << 11 | Int(bytes[at + 4]) << 3 | Int(bytes[at + 5]) >> 5
+            frames += 1
+            at += length
+        }
+        #expect(at == bytes.count && frames == 26 && coreRates == [22050])
+        let (report, _) = FixRun.fix("he-aac-v2.aac", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let out = try #require(report.fix?.output)
+        #expect(out.hasSuffix("he-aac-v2.m4a"))
+        let expected = Int64(frames) * 2048 - 1024
+        #expect(report.facts?.mainAudio?.sampleCount == Rational(expected))
+        let trak = try #require(try MiniBox.read(out).first { $0.type == "moov" }?.child("trak"))
+        #expect(trak.path("mdia", "mdhd")?.u32(12) == 22050)
+        #expect(trak.path("edts", "elst")?.u32(12) == 512)
+        let audio = try #require(try FFmpegReading.read(out).tracks.first { $0.kind == .audio })
+        #expect(audio.sampleRate == 44100 && audio.samples == expected)
+    }
+
     /// An Ogg Vorbis cut by stream copy (fixtures/make-fixtures.sh: loop-vorbis.ogg, 44100 samples, from 0.3 s):
     /// its last granule position says 0.7 s are left, 30870 samples, ending before its last packets start
     /// (FFmpeg gives that packet a duration near 2^32; it was read as 97392 s). fix writes what the granule

@@ -60,6 +60,10 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// (a muxer's rounding, WebM's 7 ms from the Opus pre-skip) is removed so every frame is kept; A/V sync
     /// shifts by this much. nil: not moved.
     public var shift: Rational? = nil
+    /// HE-AAC (SBR) in an MP4 or MOV: the core rate its track is clocked at, half the rate it plays at. FFmpeg
+    /// doubles an edit list's skip for SBR (it counts core samples), so on the output rate's clock its reading
+    /// hides twice the priming the edit says; on the core clock FFmpeg and the edit's meaning agree.
+    public var coreRate: Int? = nil
 }
 
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.

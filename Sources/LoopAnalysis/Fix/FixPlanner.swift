@@ -24,6 +24,15 @@ public enum FixPlanner {
         func ticks(_ time: Rational) -> Rational { mediaStart + (time - start) / tb }
     }
 
+    /// An HE-AAC cut whose track is clocked at the rate it plays at, starting inside its first packet (an edit
+    /// hides part of it, as priming): FFmpeg's reading would hide twice that, so it is written on its core clock.
+    public static func outputClocked(_ cut: TrackCut, timelines: [Int: TrackTimeline]) -> Bool {
+        guard let core = cut.coreRate, cut.timeBase != Rational(1, Int64(core)),
+            let timeline = timelines[cut.index], cut.first >= 0, cut.first < timeline.samples.count
+        else { return false }
+        return cut.mediaStart > timeline.samples[cut.first].pts
+    }
+
     public static func plan(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init()) throws
         -> FixPlan
     {
@@ -39,6 +48,18 @@ public enum FixPlanner {
                     (\(Figures.ms(Rational(stored, 48000)))) where the same bytes read the other way round say \
                     \(swapped): the muxer wrote it little-endian (GStreamer 1.22's mp4mux does), and players skip \
                     that much of its start; mux the Opus stream again with another muxer
+                    """
+                )
+            }
+            // Vorbis in MP4 (FFmpeg writes it only with -strict experimental): its first packet decodes to
+            // nothing, and no specification says whether its time is presented (the Ogg and Matroska mappings
+            // each say it their own way); an edit list cannot be placed so that every reader agrees.
+            if track.codec == "vorbis", facts.moovBeforeMdat != nil {
+                throw PlanError(
+                    """
+                    \(Figures.trackName(track)) is Vorbis in an MP4, which FFmpeg writes only as an experiment and \
+                    whose start readers place differently (its first packet decodes to nothing); mux the audio \
+                    into Ogg or WebM, which define where Vorbis starts, and fix that
                     """
                 )
             }
@@ -130,6 +151,10 @@ public enum FixPlanner {
                 m.track.kind == .video
                 ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
                 : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))
+            if m.track.kind == .audio {
+                cut.coreRate = AudioFrames.sbrCoreRate(
+                    codec: m.track.codec, sampleRate: m.track.sampleRate, timeline: m.timeline)
+            }
             if facts.moovBeforeMdat != nil {
                 cut.compositionLead = Swift.max(0, m.timeline.samples.map { $0.dts - $0.pts }.max() ?? 0)
             }
@@ -192,6 +217,15 @@ public enum FixPlanner {
                     && cut.trimmedHead.isZero && cut.trimmedTail.isZero
             }
             && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
+            && !(iso && cuts.contains { outputClocked($0, timelines: timelines) })
+        for cut in cuts where iso && outputClocked(cut, timelines: timelines) {
+            notes.append(
+                """
+                \(Figures.trackName(cut)): HE-AAC is written on its core clock (\(cut.coreRate ?? 0) Hz): on its \
+                \(cut.sampleRate ?? 0) Hz clock FFmpeg-based players hide twice the priming its edit list says
+                """
+            )
+        }
         for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
             notes.append(
                 """

@@ -24,6 +24,16 @@ public enum AudioFrames {
         }
     }
 
+    /// HE-AAC's core rate: SBR doubles each 1024-sample (960) core frame, so a track whose frames last 2048
+    /// (1920) samples at the rate it plays at runs its core at half that rate. nil for any other track.
+    public static func sbrCoreRate(codec: String, sampleRate: Int?, timeline t: TrackTimeline) -> Int? {
+        guard codec == "aac", let rate = sampleRate, rate > 0, rate % 2 == 0,
+            let ticks = frameTicks(codec: codec, sampleRate: rate, timeline: t)
+        else { return nil }
+        let samples = Rational(ticks) * t.timeBase * Int64(rate)
+        return samples == Rational(2048) || samples == Rational(1920) ? rate / 2 : nil
+    }
+
     /// The frame length in ticks when the codec has one and most samples have it; nil otherwise.
     public static func frameTicks(codec: String, sampleRate: Int?, timeline t: TrackTimeline) -> Int64? {
         guard let rate = sampleRate, rate > 0, let nominal = t.nominalDuration else { return nil }

@@ -203,7 +203,8 @@ public enum FFmpegReading {
         }
 
         /// Audio: a decoded frame that lasts longer or shorter than the step to the next frame's time (the
-        /// container's clock and the codec's disagree: an HE-AAC track timed at its core rate).
+        /// container's clock and the codec's disagree: HE-AAC stored a core frame, 1024, apart on a clock at its
+        /// output rate, where each decodes to 2048 samples).
         private func stepMismatch(_ frames: [(pts: Int64, length: Rational?)], where part: String) -> String? {
             guard frames.count >= 3 else { return nil }
             for (a, b) in zip(frames.dropLast(), frames.dropFirst()).dropLast() {

@@ -54,6 +54,11 @@ public final class Decoder {
         }
     }
 
+    /// The profile the decoder found (AAC: HE-AAC or HE-AACv2 once it met SBR or parametric stereo).
+    public var profileName: String? {
+        avcodec_profile_name(context.pointee.codec_id, context.pointee.profile).map { String(cString: $0) }
+    }
+
     /// Forgets buffered frames after a seek.
     public func reset() { avcodec_flush_buffers(context) }
 }

@@ -46,6 +46,11 @@ public final class OutputFile {
         self.stream(stream).pointee.time_base = tb.avRational
     }
 
+    /// The sample rate a stream's sample entry states (MP4: its media clock too).
+    func setSampleRate(_ rate: Int, stream: Int) {
+        self.stream(stream).pointee.codecpar.pointee.sample_rate = Int32(rate)
+    }
+
     /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
     public static func accepts(format: String, codec: String) -> Bool {
         guard let muxer = av_guess_format(format, nil, nil), let descriptor = avcodec_descriptor_get_by_name(codec)

@@ -9,7 +9,9 @@ enum ISOCut {
     static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) throws
         -> [TrackLayout]?
     {
-        guard plan.repeats == 1, !plan.reencodesAudio else { return nil }
+        guard plan.repeats == 1, !plan.reencodesAudio,
+            !plan.tracks.contains(where: { FixPlanner.outputClocked($0, timelines: timelines) })
+        else { return nil }
         var layouts: [TrackLayout] = []
         for cut in plan.tracks + plan.others {
             guard cut.head == nil, cut.tail == nil,

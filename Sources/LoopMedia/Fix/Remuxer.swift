@@ -107,14 +107,21 @@ private final class RemuxWriter {
         // Another container's codec tags mean nothing to the MP4 muxer.
         let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !converting && !reencoded)
         streams[cut.index] = out
+        // HE-AAC in MP4 is clocked at its core rate (TrackCut.coreRate, docs/verification.md).
+        var clockRate = cut.sampleRate ?? 0
+        if iso, !reencoded, let core = cut.coreRate {
+            clockRate = core
+            output.setSampleRate(clockRate, stream: out)
+            output.setTimeBase(Rational(1, Int64(clockRate)), stream: out)
+        }
         // A converted audio track counts in samples (FLV's milliseconds cannot place an AAC frame).
         if converting, cut.kind == .audio, let rate = cut.sampleRate {
-            output.setTimeBase(Rational(1, Int64(rate)), stream: out)
+            output.setTimeBase(Rational(1, Int64(clockRate)), stream: out)
             // Regular frame times are written for one pass of copied audio only (no re-encoding, no repeats).
             if let samples = Remuxer.frameSamples(cut, timeline: timelines[cut.index]), plan.repeats == 1,
                 !plan.reencodesAudio
             {
-                regularFrames[cut.index] = samples
+                regularFrames[cut.index] = samples * Int64(clockRate) / Int64(rate)
             }
         }
         // Matroska cannot hide priming: the cut started after it, on a packet; say so for the next reader.

@@ -40,7 +40,9 @@ public enum Probe {
                 "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
         var basics = (0..<input.streamCount).map { input.basics($0) }
-        if iso != nil, basics.contains(where: { $0.codec == "mp3" }) { basics = try mpegAudioLayers(path, basics) }
+        if iso != nil, basics.contains(where: { $0.codec == "mp3" }) || basics.contains(where: mayBeImplicitSBR) {
+            basics = try firstPackets(path, basics)
+        }
         guard basics.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("open", reason: "no audio or video track")
         }
@@ -85,18 +87,46 @@ public enum Probe {
         return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
     }
 
-    /// An MP4 names MPEG-1/2 audio of every layer with one object type, which FFmpeg reads as mp3: the first
-    /// frame's header says the layer. Layer II (a camcorder's, a DVD's) has no encoder delay to hide.
-    static func mpegAudioLayers(_ path: String, _ basics: [TrackBasics]) throws -> [TrackBasics] {
+    /// AAC-LC at 24 kHz or less may carry SBR with nothing in its configuration saying so (HE-AAC's implicit
+    /// signalling): only the decoder finds it, in the first frames, and then plays twice the stated rate.
+    static func mayBeImplicitSBR(_ b: TrackBasics) -> Bool {
+        b.kind == .audio && b.codec == "aac" && (b.profile == nil || b.profile == "LC") && (b.sampleRate ?? 0) > 0
+            && (b.sampleRate ?? 0) <= 24000
+    }
+
+    /// What only a track's first packets say, read from a second opening of the file (the first one's packets
+    /// are the importer's): an MP4 names MPEG-1/2 audio of every layer with one object type, which FFmpeg reads
+    /// as mp3, and the first frame's header says the layer (Layer II, a camcorder's or a DVD's, has no encoder
+    /// delay to hide); AAC that may carry SBR implicitly is decoded until it shows its output rate (HE-AAC's is
+    /// twice the stated rate; with parametric stereo, a mono core plays in stereo).
+    static func firstPackets(_ path: String, _ basics: [TrackBasics]) throws -> [TrackBasics] {
         let input = try InputFile(path: path)
         let packet = try Packet()
+        let frame = try Frame()
         var basics = basics
-        var pending = Set(basics.filter { $0.codec == "mp3" }.map(\.index))
-        while !pending.isEmpty, try input.read(into: packet) {
-            guard pending.remove(packet.streamIndex) != nil else { continue }
-            let layer = packet.withBytes { b in b.count >= 2 && b[0] == 0xFF ? Int(b[1] >> 1) & 3 : 1 }
-            if layer == 2 || layer == 3, let i = basics.firstIndex(where: { $0.index == packet.streamIndex }) {
-                basics[i].codec = layer == 2 ? "mp2" : "mp1"
+        var layers = Set(basics.filter { $0.codec == "mp3" }.map(\.index))
+        var aac = Dictionary(
+            uniqueKeysWithValues: try basics.filter(mayBeImplicitSBR).map {
+                ($0.index, (decoder: try Decoder(input, stream: $0.index), packets: 0))
+            })
+        while !layers.isEmpty || !aac.isEmpty, try input.read(into: packet) {
+            let index = packet.streamIndex
+            guard let i = basics.firstIndex(where: { $0.index == index }) else { continue }
+            if layers.remove(index) != nil {
+                let layer = packet.withBytes { b in b.count >= 2 && b[0] == 0xFF ? Int(b[1] >> 1) & 3 : 1 }
+                if layer == 2 || layer == 3 { basics[i].codec = layer == 2 ? "mp2" : "mp1" }
+            }
+            guard let (decoder, packets) = aac[index] else { continue }
+            // SBR shows in the first frame that carries its extension; an encoder writes it in every frame.
+            var played: (rate: Int, channels: Int)?
+            try decoder.decode(packet, into: frame) { played = ($0.sampleRate, $0.channelCount) }
+            if let played, played.rate > (basics[i].sampleRate ?? 0) {
+                basics[i].sampleRate = played.rate
+                basics[i].channels = played.channels
+                basics[i].profile = decoder.profileName ?? basics[i].profile
+                aac[index] = nil
+            } else {
+                aac[index] = packets + 1 < 3 ? (decoder, packets + 1) : nil
             }
         }
         return basics
