@@ -18,3 +18,5 @@ grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "${TMPDIR:-/tmp}/loopprep-t
 for suite in trixie sid; do
     bash scripts/check-ffmpeg.sh "$suite" || { rc=$?; [ "$rc" -eq 3 ] && echo "FFmpeg check for $suite skipped" >&2 || exit "$rc"; }
 done
+# The web player in headless Chromium (installed when missing; a machine that cannot install it is told so).
+bash scripts/test-browser.sh

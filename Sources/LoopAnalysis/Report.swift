@@ -149,12 +149,33 @@ public enum FixStatus: String, Codable, Sendable {
 
 /// What `fix` did to one file. The report's `facts` and `findings` describe the output when there is one
 /// (`before` keeps the input's facts).
+/// The files `--web-player` wrote beside a loop-ready file, and its loop.
+public struct WebPlayerOutput: Codable, Sendable, Equatable {
+    public var page: String
+    public var manifest: String
+    public var media: [String]
+    public var player: String
+    public var loop: WebLoop
+    /// What the page cannot do exactly, in words (Opus's restart at every wrap).
+    public var notes: [String] = []
+
+    public init(page: String, manifest: String, media: [String], player: String, loop: WebLoop) {
+        self.page = page
+        self.manifest = manifest
+        self.media = media
+        self.player = player
+        self.loop = loop
+    }
+}
+
 public struct FixOutcome: Codable, Sendable, Equatable {
     public var status: FixStatus
     public var output: String?
     public var reason: String?
     public var plan: FixPlan?
     public var before: ClipFacts?
+    /// `--web-player`: the page, manifest and media written beside the output.
+    public var webPlayer: WebPlayerOutput?
 
     public init(
         status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil

@@ -90,6 +90,8 @@ struct Fix: AsyncParsableCommand {
             valueName: "container"))
     var to: ConvertTarget?
 
+    @OptionGroup var webPlayer: WebPlayerOption
+
     @OptionGroup var report: ReportOptions
 
     @OptionGroup var batch: BatchOptions
@@ -134,7 +136,7 @@ struct Fix: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        let (outputDir, inPlace, dryRun) = (output, inPlace, dryRun)
+        let (outputDir, inPlace, dryRun, webPlayer) = (output, inPlace, dryRun, webPlayer.enabled)
         // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
         // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
         // A dry run writes nothing: its findings and exit code describe the inputs, as analyze's do.
@@ -152,6 +154,7 @@ struct Fix: AsyncParsableCommand {
                     temporaries: temporaries)
             else { return nil }
             result.ignoredRules = ignored
+            if webPlayer, !dryRun { Self.addWebPlayer(&result, temporaries: temporaries) }
             return stream.take(result) ? result : nil
         }
         if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
@@ -159,6 +162,20 @@ struct Fix: AsyncParsableCommand {
         stream.finish(full)
         try Output.emit(full, options: report, streamed: stream.streamed)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
+    }
+
+    /// The web player beside a written (or unchanged, copied) output; a failure fails the file, its output kept.
+    static func addWebPlayer(_ result: inout FileReport, temporaries: TemporaryFiles) {
+        guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
+            return
+        }
+        switch WebPlayerOption.package(output, temporaries: temporaries) {
+        case .success(let web): fix.webPlayer = web
+        case .failure(let failure):
+            fix.status = .failed
+            fix.reason = failure.reason
+        }
+        result.fix = fix
     }
 
     static func fixOne(

@@ -47,6 +47,8 @@ struct Loop: AsyncParsableCommand {
 
     @OptionGroup var write: WriteOptions
 
+    @OptionGroup var webPlayer: WebPlayerOption
+
     @Option(
         help: ArgumentHelp(
             """
@@ -93,12 +95,20 @@ struct Loop: AsyncParsableCommand {
             crossfade: crossfade.flatMap { Rational(decimal: $0) })
         request.pictures = html != nil
         request.force = write.force
+        request.forWeb = webPlayer.enabled
         request.analysis = report.applied(AnalysisOptions())
-        let (output, dryRun, loopRequest) = (output, write.dryRun, request)
+        let (output, dryRun, loopRequest, web) = (output, write.dryRun, request, webPlayer.enabled)
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
-            return LoopCut.loop(
+            var result = LoopCut.loop(
                 item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries)
+            if web, result.error == nil, let written = result.output {
+                switch WebPlayerOption.package(written, temporaries: temporaries) {
+                case .success(let page): result.webPlayer = page
+                case .failure(let failure): result.webPlayerError = failure.reason
+                }
+            }
+            return result
         }
         var full = Report(command: "loop", options: request.analysis, files: results.map(\.file))
         full.ffmpeg = FFmpegLibraries.description

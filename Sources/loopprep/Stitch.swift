@@ -81,6 +81,8 @@ struct Stitch: AsyncParsableCommand {
 
     @OptionGroup var write: WriteOptions
 
+    @OptionGroup var webPlayer: WebPlayerOption
+
     @Option(
         help: ArgumentHelp(
             "Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"),
@@ -134,7 +136,7 @@ struct Stitch: AsyncParsableCommand {
         // A WebM is meant for browsers: its findings are the web target's.
         request.analysis = report.applied(
             AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple))
-        let result: StitchReport
+        var result: StitchReport
         do {
             let bar = Progress(total: 0, label: "stitching")
             result = try Stitcher.stitch(request, temporaries: temporaries) { done, total in
@@ -142,6 +144,12 @@ struct Stitch: AsyncParsableCommand {
             }
             bar.finish()
         } catch { try refuse(error) }
+        if webPlayer.enabled, result.error == nil, let output = result.output {
+            switch WebPlayerOption.package(output, temporaries: temporaries) {
+            case .success(let web): result.webPlayer = web
+            case .failure(let failure): result.webPlayerError = failure.reason
+            }
+        }
         try writePictures(result, analysis: request.analysis)
         if let manifest, result.error == nil {
             try Data(try StitchText.encoder.encode(StitchManifest(result.timeline, output: output))).write(

@@ -15,6 +15,9 @@ public struct LoopRequest: Sendable {
     public var force = false
     /// How the written loop is analyzed.
     public var analysis = AnalysisOptions()
+    /// A web player follows (`--web-player`): the video is cut as fix's --target web cuts it, needing no frame
+    /// after the loop's end (a browser's append window drops such a frame with the frames that need it).
+    public var forWeb = false
 
     public init(minimum: Rational, maximum: Rational, top: Int, pick: Int, crossfade: Rational? = nil) {
         self.minimum = minimum
@@ -37,8 +40,14 @@ public struct LoopReport: Encodable, Sendable {
     public var findings: [Finding] = []
     /// Each candidate's seam strip (PNG), for the HTML page.
     public var strips: [[UInt8]] = []
+    /// `--web-player`: the page, manifest and media written beside the loop.
+    public var webPlayer: WebPlayerOutput?
+    /// Why `--web-player` wrote no web player beside a written loop (the file fails).
+    public var webPlayerError: String?
 
-    enum CodingKeys: String, CodingKey { case path, candidates, chosen, output, error, findings }
+    enum CodingKeys: String, CodingKey {
+        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError
+    }
 
     public init(path: String) { self.path = path }
 
@@ -46,6 +55,6 @@ public struct LoopReport: Encodable, Sendable {
     public var file: FileReport {
         FileReport(
             path: path, facts: nil, findings: findings,
-            fix: error.map { FixOutcome(status: .failed, output: output, reason: $0) })
+            fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
     }
 }

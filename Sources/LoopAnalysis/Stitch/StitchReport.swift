@@ -65,6 +65,10 @@ public struct StitchReport: Encodable, Sendable {
     /// Clips re-encoded whole rather than copied, each with why.
     public var reencoded: [String] = []
     public var error: String?
+    /// `--web-player`: the page, manifest and media written beside the output.
+    public var webPlayer: WebPlayerOutput?
+    /// Why `--web-player` wrote no web player beside a written output (the run fails).
+    public var webPlayerError: String?
 
     public init(output: String?, timeline: StitchTimeline) {
         self.output = output
@@ -75,7 +79,7 @@ public struct StitchReport: Encodable, Sendable {
     public var report: Report {
         let file = FileReport(
             path: output ?? "(dry run)", facts: facts, findings: findings,
-            fix: error.map { FixOutcome(status: .failed, output: output, reason: $0) })
+            fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
         return Report(command: "stitch", options: .init(), files: [file])
     }
 }

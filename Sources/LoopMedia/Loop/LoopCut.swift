@@ -35,7 +35,7 @@ public enum LoopCut {
             let report = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: request.crossfade,
                 reencodeHead: s.codec == "h264", videoStart: s.videoStart, variableTiming: s.hasVariableTiming,
-                analysis: request.analysis, temporaries: temporaries)
+                analysis: request.analysis, forWeb: request.forWeb, temporaries: temporaries)
             result.findings = report.findings
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
@@ -52,7 +52,7 @@ public enum LoopCut {
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
         videoStart: Rational = .zero, variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
-        temporaries: TemporaryFiles
+        forWeb: Bool = false, temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
             var request = StitchRequest(
@@ -80,7 +80,7 @@ public enum LoopCut {
                     error: reason)
             }
         } else {
-            var options = FixOptions(reencodeHead: reencodeHead)
+            var options = FixOptions(reencodeHead: reencodeHead, bakeVideo: forWeb)
             // The loop's times count from the first frame; fix's range is on the file's timeline.
             options.range = (loop.start + videoStart, loop.end + videoStart)
             let source: String

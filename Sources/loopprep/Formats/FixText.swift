@@ -11,6 +11,11 @@ enum FixText {
         case .planned: out += "  plan (dry run, nothing written):\n"
         case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
         }
+        if let web = fix.webPlayer {
+            out += "  web player -> \(web.page) (loops \(Figures.seconds(web.loop.length)) gaplessly; serve the folder "
+            out += "over HTTP)\n"
+            for note in web.notes { out += "    web player note: \(note)\n" }
+        }
         // A file that could not be planned has no plan to show.
         guard let plan = fix.plan else { return out }
         for cut in plan.tracks { out += "    " + describe(cut) + "\n" }

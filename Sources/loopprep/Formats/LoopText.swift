@@ -67,6 +67,8 @@ enum LoopText {
                 c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
         }
         if let output = r.output { out += "  wrote \(output)\n" }
+        if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
+        if let error = r.webPlayerError { out += "  NO WEB PLAYER: \(error)\n" }
         for f in r.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
         if let error = r.error { out += "  NOT WRITTEN: \(error)\n" }
         return out

@@ -1,0 +1,197 @@
+/// The web player's files: one dependency-free ES module (`loopprep-loop.js`) and the page that uses it.
+enum PlayerAssets {
+    /// A page that loops one clip by itself, muted (browsers start muted video without a gesture).
+    static func page(title: String, manifest: String) -> String {
+        let safe = escape(title)
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(safe): gapless loop</title>
+            <style>
+              html, body { margin: 0; height: 100%; background: #000; }
+              video { display: block; width: 100%; height: 100%; object-fit: contain; }
+            </style>
+            </head>
+            <body>
+            <video id="loop" muted autoplay playsinline></video>
+            <script type="module">
+              import { LoopPlayer } from "./\(PlayerAssets.moduleName)";
+              const manifest = await (await fetch("\(escape(manifest))")).json();
+              window.loopPlayer = new LoopPlayer(document.getElementById("loop"), manifest);
+              await window.loopPlayer.start();
+            </script>
+            </body>
+            </html>
+
+            """
+    }
+
+    static let moduleName = "loopprep-loop.js"
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// The player: Media Source Extensions fed the same media once per loop, each append placed by
+    /// timestampOffset and trimmed by its append window from the manifest's exact figures.
+    static let module = #"""
+        // loopprep-loop.js: a gapless loop through Media Source Extensions, from loopprep's exact figures.
+        // Written by `loopprep fix|stitch|loop --web-player`; no dependencies.
+        //
+        //   import { LoopPlayer } from "./loopprep-loop.js";
+        //   const manifest = await (await fetch("clip.web.json")).json();
+        //   await new LoopPlayer(document.querySelector("video"), manifest).start();
+        //
+        // Loop k is the same media appended with timestampOffset = k * length - origin and the append window
+        // [k * length, (k + 1) * length): every track's first presented frame or sample lands on k * length, and
+        // what the media holds outside one loop (AAC priming, the last packet's padding) falls outside the
+        // window, where the browser trims it. `<video loop>` seeks back at every wrap and stalls; this does not.
+        // Without Media Source Extensions (or for a type it cannot play) the page falls back to `<video loop>`.
+
+        export class LoopPlayer {
+          /**
+           * @param {HTMLVideoElement} video
+           * @param {object} manifest the `.web.json` loopprep wrote
+           * @param {{baseURL?: string, loopsAhead?: number, loopsBehind?: number}} [options]
+           */
+          constructor(video, manifest, options = {}) {
+            if (manifest.format !== "loopprep-web-loop" || manifest.version !== 1) {
+              throw new Error("LoopPlayer: not a loopprep web-loop manifest (version 1)");
+            }
+            this.video = video;
+            this.manifest = manifest;
+            this.baseURL = options.baseURL ?? document.baseURI;
+            this.loopsAhead = Math.max(2, options.loopsAhead ?? 3);
+            this.loopsBehind = Math.max(1, options.loopsBehind ?? 1);
+            /** Loops appended so far, and where played ones have been removed up to (seconds). */
+            this.appended = 0;
+            this.removedTo = 0;
+            /** "mse", "managed-mse" or "fallback" once started. */
+            this.mode = null;
+            this.stopped = false;
+            this._bytes = null;
+            this._busy = false;
+            this._timer = null;
+          }
+
+          /** The MediaSource constructor this browser has, if any (ManagedMediaSource first: Safari on iOS 17.1+). */
+          static mediaSourceType() {
+            return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
+          }
+
+          /** Whether this browser can loop `manifest` through Media Source Extensions. */
+          static canLoop(manifest) {
+            const type = LoopPlayer.mediaSourceType();
+            return !!type && manifest.sources.every((source) => type.isTypeSupported(source.mime));
+          }
+
+          /** Loop k's append: [timestampOffset, appendWindowStart, appendWindowEnd] in seconds. */
+          static append(manifest, k) {
+            const start = k * manifest.lengthSeconds;
+            return [start - manifest.originSeconds, start, start + manifest.lengthSeconds];
+          }
+
+          async start() {
+            if (!LoopPlayer.canLoop(this.manifest)) return this._fallback();
+            const type = LoopPlayer.mediaSourceType();
+            this.mode = type === globalThis.ManagedMediaSource ? "managed-mse" : "mse";
+            // One SourceBuffer per file (a track each from an MP4): a track's trimming at the window never
+            // touches another's frames.
+            this._bytes = await Promise.all(this.manifest.sources.map(async (source) => {
+              const response = await fetch(new URL(source.media, this.baseURL));
+              if (!response.ok) throw new Error(`LoopPlayer: ${source.media}: HTTP ${response.status}`);
+              return response.arrayBuffer();
+            }));
+            this.source = new type();
+            if (this.mode === "managed-mse") this.video.disableRemotePlayback = true;
+            const opened = once(this.source, "sourceopen");
+            this.video.src = URL.createObjectURL(this.source);
+            await opened;
+            this.buffers = this.manifest.sources.map((source) => {
+              const buffer = this.source.addSourceBuffer(source.mime);
+              buffer.mode = "segments";
+              return buffer;
+            });
+            this.source.duration = Infinity;
+            for (let k = 0; k < this.loopsAhead; k++) await this._appendNext();
+            this._timer = setInterval(() => this._keepUp(), 250);
+            this.video.addEventListener("timeupdate", () => this._keepUp());
+            await this.video.play().catch(() => {});
+          }
+
+          /** Stops feeding the buffer (the video plays out what it has). */
+          stop() {
+            this.stopped = true;
+            if (this._timer !== null) clearInterval(this._timer);
+          }
+
+          /** Which loop is playing (from 0), by the playhead. */
+          get loop() {
+            return Math.floor(this.video.currentTime / this.manifest.lengthSeconds);
+          }
+
+          async _appendNext() {
+            const [offset, start, end] = LoopPlayer.append(this.manifest, this.appended);
+            await Promise.all(this.buffers.map((buffer, i) => {
+              // The window's end moves first: its start may not reach the old end.
+              buffer.appendWindowEnd = end;
+              buffer.appendWindowStart = start;
+              buffer.timestampOffset = offset;
+              const done = once(buffer, "updateend");
+              buffer.appendBuffer(this._bytes[i]);
+              return done;
+            }));
+            this.appended += 1;
+          }
+
+          async _removePlayed() {
+            const to = (this.loop - this.loopsBehind) * this.manifest.lengthSeconds;
+            if (to <= this.removedTo) return;
+            await Promise.all(this.buffers.map((buffer) => {
+              const done = once(buffer, "updateend");
+              buffer.remove(this.removedTo, to);
+              return done;
+            }));
+            this.removedTo = to;
+          }
+
+          async _keepUp() {
+            if (this._busy || this.stopped || this.buffers.some((buffer) => buffer.updating)) return;
+            this._busy = true;
+            try {
+              if (this.appended < this.loop + 1 + this.loopsAhead) await this._appendNext();
+              else await this._removePlayed();
+            } catch (error) {
+              // A full buffer (QuotaExceededError): play out what is buffered, remove played loops, try again.
+              if (error?.name !== "QuotaExceededError") throw error;
+            } finally {
+              this._busy = false;
+            }
+          }
+
+          _fallback() {
+            this.mode = "fallback";
+            this.video.loop = true;
+            this.video.src = new URL(this.manifest.fallback, this.baseURL).href;
+            return this.video.play().catch(() => {});
+          }
+        }
+
+        function once(target, name) {
+          return new Promise((resolve, reject) => {
+            const ok = () => { target.removeEventListener("error", fail); resolve(); };
+            const fail = () => {
+              target.removeEventListener(name, ok);
+              reject(new Error(`LoopPlayer: ${name} failed`));
+            };
+            target.addEventListener(name, ok, { once: true });
+            target.addEventListener("error", fail, { once: true });
+          });
+        }
+
+        """#
+}

@@ -1,0 +1,240 @@
+import Foundation
+import LoopAnalysis
+
+/// A loop-ready file made ready for a gapless web loop (docs/web-player.md): the media Media Source Extensions
+/// appends again and again (a fragmented MP4 built from an MP4, or the WebM itself), a manifest of the exact
+/// figures, the player module and a page. Built from the verified output only, and itself read back by FFmpeg
+/// before it is kept: every file appears whole or not at all.
+public enum WebPackage {
+    /// The player module's file name, one per folder, shared by every page in it.
+    public static let playerName = PlayerAssets.moduleName
+
+    /// Writes the package for the loop-ready file `output` (already verified) beside it.
+    public static func write(_ output: String, temporaries: TemporaryFiles) throws -> WebPlayerOutput {
+        let probed = try Probe.probe(output, keepInput: false)
+        let facts = probed.facts
+        let folder = (output as NSString).deletingLastPathComponent
+        let file = (output as NSString).lastPathComponent
+        let name = (file as NSString).deletingPathExtension
+        let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
+        let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
+        guard let main = facts.mainVideo ?? facts.mainAudio else {
+            throw MediaError("web player", reason: "\(file) has no audio or video track to loop")
+        }
+        let length = main.durationSeconds
+        let webm = facts.isMatroska && Probe.isWebM(output)
+        guard webm || facts.moovBeforeMdat != nil else {
+            throw MediaError(
+                "web player",
+                reason: """
+                    browsers append only MP4 and WebM through Media Source Extensions, and \(file) is \
+                    \(facts.container.uppercased()); fix it with --to mp4 for a web player
+                    """)
+        }
+        // An append window keeps frames by when they are shown: a frame stored past the loop's end (decoded for
+        // the frames before it, hidden by an edit list) would be dropped, and the frames that need it with it.
+        for track in tracks where track.kind == .video {
+            let stored = probed.timelines[track.index]?.samples.count ?? 0
+            if let shown = track.frameCount, stored > shown {
+                throw MediaError(
+                    "web player",
+                    reason: """
+                        \(Figures.trackName(track)) stores \(stored - shown) frame\(stored - shown == 1 ? "" : "s") \
+                        after the loop's last (decoded for the frames before it, hidden by the edit list), which \
+                        a browser's append window drops with the frames that need it; write the loop with \
+                        --target web (fix re-encodes the last GOP so no frame is needed after the end)
+                        """)
+            }
+        }
+        let input = try InputFile.rawMedia(output)
+        var described: [WebLoop.Track] = []
+        for track in tracks {
+            guard
+                let codecs = CodecStrings.string(
+                    codec: track.codec, extradata: input.extradata(track.index), webm: webm)
+            else {
+                throw MediaError(
+                    "web player",
+                    reason: """
+                        the web player takes H.264 or HEVC with AAC in MP4 and VP8, VP9 or AV1 with Opus or Vorbis \
+                        in WebM; \(Figures.trackName(track)) in \(facts.container.uppercased()) is not one of them
+                        """)
+            }
+            described.append(
+                WebLoop.Track(
+                    kind: track.kind, codec: track.codec, codecs: codecs, start: .zero, length: track.durationSeconds,
+                    frames: track.kind == .video ? track.frameCount : nil,
+                    sampleRate: track.kind == .audio ? track.sampleRate : nil,
+                    primingSamples: track.kind == .audio ? track.priming?.samples : nil))
+        }
+        let loop: WebLoop
+        var media: [String] = []
+        if webm {
+            // The WebM is appended as it is: fix started every track at 0, Opus's pre-skip in its CodecDelay.
+            for (i, track) in tracks.enumerated() {
+                described[i].start = track.startSeconds
+                described[i].startSeconds = track.startSeconds.doubleValue
+            }
+            media = [output]
+            loop = WebLoop(
+                sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: described))],
+                fallback: file, origin: main.startSeconds, length: length, tracks: described)
+        } else {
+            let origin = Fragmenter.origin(facts, timelines: probed.timelines)
+            var sources: [WebLoop.Source] = []
+            for (i, track) in tracks.enumerated() {
+                let path = place("\(name).web.\(track.kind == .video ? "video" : "audio")\(track.index).mp4")
+                try Fragmenter.write(
+                    output, track: track, facts: facts, timelines: probed.timelines, origin: origin, to: path,
+                    temporaries: temporaries)
+                described[i].start = origin
+                described[i].startSeconds = origin.doubleValue
+                media.append(path)
+                sources.append(
+                    .init(
+                        media: (path as NSString).lastPathComponent,
+                        mime: WebLoop.mime(container: "mp4", tracks: [described[i]])))
+            }
+            loop = WebLoop(sources: sources, fallback: file, origin: origin, length: length, tracks: described)
+        }
+        let manifest = place(name + ".web.json")
+        let page = place(name + ".html")
+        let player = place(playerName)
+        try writeText(try manifestJSON(loop), to: manifest, temporaries: temporaries)
+        try writeText(
+            PlayerAssets.page(title: name, manifest: (manifest as NSString).lastPathComponent), to: page,
+            temporaries: temporaries)
+        try writeText(PlayerAssets.module, to: player, temporaries: temporaries)
+        var written = WebPlayerOutput(page: page, manifest: manifest, media: media, player: player, loop: loop)
+        for track in tracks where track.codec == "opus" || track.codec == "vorbis" {
+            written.notes.append(
+                """
+                \(Figures.trackName(track)): its first packets were encoded from a cold start, so a browser that \
+                decodes them right after the loop's end rings for about 15 ms at every wrap (up to 5 dB, measured in \
+                Chromium); AAC in MP4 wraps cleanly
+                """)
+        }
+        return written
+    }
+
+    static func manifestJSON(_ loop: WebLoop) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(loop), as: UTF8.self) + "\n"
+    }
+
+    static func writeText(_ text: String, to path: String, temporaries: TemporaryFiles) throws {
+        let temp = try temporaries.make(beside: path)
+        defer { temporaries.remove(temp) }
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: temp)) } catch {
+            throw MediaError("write output", reason: "cannot write \(path): \(MediaError.describe(error))")
+        }
+        try temporaries.commit(temp, to: path)
+    }
+}
+
+/// A plain MP4's tracks rewritten as fragmented MP4s, one per track (moov with mvex, a fragment per GOP or per
+/// second, no edit list: Media Source Extensions ignores edit lists), every track's first presented instant moved
+/// to one origin on the media's timeline: the AAC priming and a B-frame delay sit before it, at non-negative
+/// times.
+enum Fragmenter {
+    /// Whole seconds (exact on every track's clock) that leave every track's earliest decode time at 0 or later.
+    static func origin(_ facts: ClipFacts, timelines: [Int: TrackTimeline]) -> Rational {
+        var lead = Rational.zero
+        for track in facts.tracks where track.kind == .video || track.kind == .audio {
+            guard let timeline = timelines[track.index], let range = timeline.presentedRange(),
+                let first = timeline.samples.map(\.dts).min()
+            else { continue }
+            let earliest = first - compositionLead(timeline)
+            lead = Rational.max(lead, (range.mediaStart - Rational(earliest)) * timeline.timeBase)
+        }
+        return Rational(lead.ceiling)
+    }
+
+    /// A track's largest negative composition offset (ticks; 0 for none).
+    static func compositionLead(_ timeline: TrackTimeline) -> Int64 {
+        max(0, timeline.samples.map { $0.dts - $0.pts }.max() ?? 0)
+    }
+
+    /// Writes `track` of `source` as a fragmented MP4 whose first presented instant is at `origin`.
+    static func write(
+        _ source: String, track: TrackFacts, facts: ClipFacts, timelines: [Int: TrackTimeline], origin: Rational,
+        to path: String, temporaries: TemporaryFiles
+    ) throws {
+        guard let timeline = timelines[track.index], let range = timeline.presentedRange(),
+            range.mediaStart.denominator == 1
+        else {
+            throw MediaError("web player", reason: "\(Figures.trackName(track)) has no whole first presented tick")
+        }
+        let start = range.mediaStart.numerator
+        let temp = try temporaries.make(beside: path)
+        defer { temporaries.remove(temp) }
+        let reader = try PacketReader(path: source, windows: [PacketWindow(whole: track.index, timeline: timeline)])
+        let output = try OutputFile(path: temp, format: "mp4")
+        let out = try output.addStream(copying: reader.input, stream: track.index, keepTag: true)
+        // frag_discont: the fragments keep the decode times given (FFmpeg would start them at 0 otherwise).
+        try output.writeHeader(options: [
+            "movflags": (track.kind == .video ? "frag_keyframe" : "")
+                + "+empty_moov+default_base_moof+skip_trailer+frag_discont",
+            "frag_duration": track.kind == .video ? "0" : "1000000", "use_editlist": "0",
+            "avoid_negative_ts": "disabled",
+        ])
+        let clock = reader.timeBase(track.index)
+        let shift = (origin / clock).rounded - start
+        // Negative composition offsets (a video baked for players without edit lists) become positive ones: the
+        // decode times move earlier by the largest, as FFmpeg's own demuxer reads them.
+        let lead = compositionLead(timeline)
+        // Audio keeps every frame's whole length, the last one's too (the plain MP4 stores it shortened to the
+        // loop's end, which its edit list says): the append window trims what passes the loop's end, where a frame
+        // stored short is played whole, its padding into the next loop.
+        let frame =
+            track.kind == .audio
+            ? AudioFrames.frameTicks(codec: track.codec, sampleRate: track.sampleRate, timeline: timeline) : nil
+        while let read = try reader.next() {
+            read.packet.pts = read.pts + shift
+            read.packet.dts = read.dts - lead + shift
+            if let frame { read.packet.duration = frame }
+            try output.write(read.packet, stream: out, timeBase: clock)
+        }
+        try output.finish()
+        try check(temp, track: track, origin: origin)
+        try temporaries.commit(temp, to: path)
+    }
+
+    /// FFmpeg's reading of the fragmented copy: a video's every frame, the first presented at the origin; audio
+    /// from the origin less its priming. (Its end is not compared: a fragmented file's durations are the
+    /// fragments', not the presented loop's, which the append window ends.)
+    static func check(_ path: String, track: TrackFacts, origin: Rational) throws {
+        let reading: IndependentReading
+        do { reading = try FFmpegReading.read(path) } catch {
+            throw MediaError("web player", reason: "FFmpeg cannot read the fragmented MP4 back (\(error))")
+        }
+        guard let read = reading.tracks.first, let start = read.start else {
+            throw MediaError("web player", reason: "\(Figures.trackName(track)) is missing from its fragmented MP4")
+        }
+        let rate = Int64(max(track.sampleRate ?? 1, 1))
+        let priming = track.kind == .audio ? Rational(track.priming?.samples ?? 0, rate) : .zero
+        let expected = origin - priming
+        let tolerance = track.kind == .audio ? Rational(1, 2 * rate) : .zero
+        if (start - expected).magnitude > tolerance || (track.kind == .video && read.frames != track.frameCount) {
+            throw MediaError(
+                "web player",
+                reason: """
+                    FFmpeg reads \(Figures.trackName(track)) of its fragmented MP4 from \(Figures.ms(start))\
+                    \(read.frames.map { ", \($0) frames" } ?? ""), planned from \(Figures.ms(expected))\
+                    \(track.frameCount.map { ", \($0) frames" } ?? ""); please report the input
+                    """)
+        }
+    }
+}
+
+extension PacketWindow {
+    /// Every packet of a track, on its timeline.
+    init(whole stream: Int, timeline: TrackTimeline) {
+        self.stream = stream
+        origin = timeline.samples.first?.dts ?? 0
+        compositionLead = Fragmenter.compositionLead(timeline)
+        from = .min
+        through = .max
+    }
+}
