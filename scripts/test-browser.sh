@@ -41,9 +41,41 @@ for clip in h264-aac.mp4 vp9-opus.webm hevc-aac.mp4; do
 done
 # loop's cut of a 45-frame period at 30 fps (fixtures/loop-period45.mp4: B-frames; the video written with nothing
 # needed after the loop's end) and a stitch of two fixed clips (4 s, 100 frames).
-"$loopprep" loop fixtures/loop-period45.mp4 -o "$work/loop/loop-period45.mp4" --web-player >/dev/null
+"$loopprep" loop fixtures/loop-period45.mp4 -o "$work/loop/loop-period45.mp4" --web-player \
+  --html "$work/loop/report.html" >/dev/null
 cases+=("$work/loop:loop-period45")
 "$loopprep" stitch "$work/h264-aac/h264-aac.mp4" "$work/h264-aac/h264-aac.mp4" -o "$work/stitch/stitch.mp4" \
-  --web-player >/dev/null
+  --web-player --html "$work/stitch/report.html" >/dev/null
 cases+=("$work/stitch:stitch")
 python3 scripts/browser/run.py "$(command -v chromium)" "${cases[@]}"
+# The stitch and loop report pages play their loop with the same player ("play loop").
+python3 scripts/browser/run.py --pages "$(command -v chromium)" "$work/stitch:report.html" "$work/loop:report.html"
+
+# The playability table against the browser: one clip per codec and container, 1 s each, loopprep's
+# `--target chrome` verdict beside what Chromium does with a <video src> (a picture that advances).
+rows="$work/playability"
+mkdir -p "$rows"
+V=(-f lavfi -i "testsrc2=size=160x90:rate=25:duration=1")
+A=(-f lavfi -i "sine=frequency=500:sample_rate=48000:duration=1")
+X264=(-c:v libx264 -preset ultrafast -pix_fmt yuv420p)
+for row in \
+  "h264-aac.mp4|${X264[*]} -c:a aac" \
+  "h264-mp3.mp4|${X264[*]} -c:a libmp3lame" \
+  "h264-aac.mov|${X264[*]} -c:a aac" \
+  "h264-pcm.mov|${X264[*]} -c:a pcm_s16le" \
+  "h264-aac.mkv|${X264[*]} -c:a aac" \
+  "vp9-opus.mkv|-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libopus" \
+  "vp9-opus.webm|-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -c:a libopus" \
+  "vp8-vorbis.webm|-c:v libvpx -deadline realtime -c:a libvorbis" \
+  "av1-opus.webm|-c:v libaom-av1 -cpu-used 8 -b:v 100k -c:a libopus" \
+  "vp8-vorbis.ogg|-c:v libvpx -deadline realtime -c:a libvorbis" \
+  "theora-vorbis.ogg|-c:v libtheora -c:a libvorbis" \
+  "hevc-aac.mp4|-c:v libx265 -preset ultrafast -x265-params log-level=error -tag:v hvc1 -c:a aac" \
+  "mpeg4-aac.mp4|-c:v mpeg4 -c:a aac" \
+  "h264-aac.ts|${X264[*]} -c:a aac" \
+  "prores-pcm.mov|-c:v prores_ks -c:a pcm_s16le"; do
+  name=${row%%|*}
+  # shellcheck disable=SC2086
+  ff "${V[@]}" "${A[@]}" ${row#*|} -shortest "$rows/$name"
+done
+python3 scripts/browser/run.py --playability "$loopprep" "$(command -v chromium)" "$rows"

@@ -124,7 +124,7 @@ struct Loop: AsyncParsableCommand {
         if let html {
             var settings = ["loops of \(min) to \(max) s", "top \(top)", "pick \(pick)"]
             if let crossfade { settings.append("crossfade \(crossfade) s") }
-            try Data(LoopText.page(results, settings: settings).utf8).write(
+            try Data(LoopText.page(results, settings: settings, path: html).utf8).write(
                 to: URL(fileURLWithPath: html), options: .atomic)
         }
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)

@@ -175,9 +175,10 @@ struct Stitch: AsyncParsableCommand {
             files.append(analyzed)
             strips[output] = strip
         }
+        let players = result.webPlayer.flatMap { web in output.map { [$0: web] } } ?? [:]
         let page = HTMLReport.render(
             Report(command: "stitch", options: analysis, files: files), strips: strips, timeline: result.timeline,
-            notes: result.reencoded)
+            notes: result.reencoded, players: players, page: html)
         let url = URL(fileURLWithPath: html)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(page.utf8).write(to: url, options: .atomic)

@@ -2,12 +2,16 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// A row per codec and container and target (docs/playability.md): whether `not-playable-on-target` fires.
+/// A row per codec and container and target (docs/playability.md): whether `not-playable-on-target` fires, as an
+/// error or only as a warning (a caveat: MOV in Chrome plays from src, not advertised; HEVC needs the machine's
+/// decoder in Chrome and Firefox).
 @Suite struct PlayabilityTests {
     struct Row: CustomTestStringConvertible, Sendable {
         var container: String, video: String?, audio: String?
-        /// The targets that play it.
+        /// The targets that play it, with nothing to say.
         var plays: Set<Target>
+        /// The targets that play it with a caveat (warnings only).
+        var warns: Set<Target> = []
         var testDescription: String { "\(container) \(video ?? "-") \(audio ?? "-")" }
     }
 
@@ -17,14 +21,21 @@ import Testing
         Row(container: "mp4", video: "h264", audio: "ac3", plays: [.apple, .safari]),
         Row(container: "mp4", video: "h264", audio: "eac3", plays: [.apple, .safari]),
         Row(container: "mp4", video: "h264", audio: "mp3", plays: Set(Target.allCases)),
-        // An iPhone's HEVC.
-        Row(container: "mov", video: "hevc", audio: "aac", plays: [.apple, .safari]),
-        Row(container: "mp4", video: "hevc", audio: "aac", plays: [.apple, .safari]),
+        // An iPhone's HEVC: Chrome and Firefox play it only with the machine's HEVC decoder.
+        Row(container: "mov", video: "hevc", audio: "aac", plays: [.apple, .safari], warns: [.chrome, .firefox]),
+        Row(container: "mp4", video: "hevc", audio: "aac", plays: [.apple, .safari], warns: [.chrome, .firefox]),
+        // Chromium plays H.264 with AAC or PCM in a MOV from src (canPlayType says no); Firefox drops the PCM.
+        Row(container: "mov", video: "h264", audio: "aac", plays: [.apple, .safari, .firefox], warns: [.chrome]),
+        Row(container: "mov", video: "h264", audio: "pcm_s16le", plays: [.apple, .safari], warns: [.chrome]),
         Row(container: "mov", video: "prores", audio: "pcm_s16le", plays: [.apple]),
         Row(container: "webm", video: "vp9", audio: "opus", plays: [.web, .chrome, .firefox, .safari]),
         Row(container: "webm", video: "av1", audio: "opus", plays: [.chrome, .firefox]),
         Row(container: "mp4", video: "av1", audio: "aac", plays: [.chrome, .firefox]),
-        Row(container: "matroska", video: "h264", audio: "aac", plays: []),
+        // Chromium and Firefox play and advertise Matroska; Safari does not, so `web` flags it.
+        Row(container: "matroska", video: "h264", audio: "aac", plays: [.chrome, .firefox]),
+        Row(container: "matroska", video: "vp9", audio: "opus", plays: [.chrome, .firefox]),
+        // Firefox shows no video for VP8 in Ogg.
+        Row(container: "ogg", video: "vp8", audio: "vorbis", plays: [.chrome]),
         Row(container: "mpegts", video: "h264", audio: "aac", plays: []),
         Row(container: "wav", video: nil, audio: "pcm_s16le", plays: Set(Target.allCases)),
         Row(container: "mp3", video: nil, audio: "mp3", plays: Set(Target.allCases)),
@@ -42,8 +53,16 @@ import Testing
         if let a = row.audio { tracks.append(Clips.audio(codec: a, index: tracks.count)) }
         let clip = Clips.clip(tracks, container: row.container)
         for target in Target.allCases {
-            let fired = NotPlayableOnTarget().check(clip, AnalysisOptions(target: target)).isEmpty == false
-            #expect(fired == !row.plays.contains(target), "\(row.testDescription) on \(target)")
+            let findings = NotPlayableOnTarget().check(clip, AnalysisOptions(target: target))
+            let errors = findings.filter { $0.severity == .error }.count
+            let warnings = findings.filter { $0.severity == .warning }.count
+            if row.plays.contains(target) {
+                #expect(findings.isEmpty, "\(row.testDescription) on \(target): \(findings.map(\.message))")
+            } else if row.warns.contains(target) {
+                #expect(errors == 0 && warnings > 0, "\(row.testDescription) on \(target): \(findings.map(\.message))")
+            } else {
+                #expect(errors > 0, "\(row.testDescription) on \(target)")
+            }
         }
     }
 }

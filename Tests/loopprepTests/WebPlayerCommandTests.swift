@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import TestSupport
 import Testing
 
@@ -32,8 +33,10 @@ import Testing
         let dir = try Repository.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("both.mp4").path
+        let page = dir.appendingPathComponent("pages/report.html")
         let run = try Run.loopprep([
-            "stitch", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out, "--web-player",
+            "stitch", Run.fixture("clean.mp4"), Run.fixture("clean.mp4"), "-o", out, "--web-player", "--html",
+            page.path,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("web player -> \(dir.appendingPathComponent("both.html").path)"))
@@ -43,5 +46,11 @@ import Testing
         #expect(manifest["length"] as? String == "2")
         let video = try #require((manifest["tracks"] as? [[String: Any]])?.first)
         #expect(video["frames"] as? Int == 60)
+        // The report page's "play loop" button loads the player and manifest relative to the page, and the page
+        // stays well-formed XHTML.
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(
+            html.contains("data-manifest=\"../both.web.json\"") && html.contains("data-module=\"../loopprep-loop.js\""))
+        #expect(XMLParser(data: Data(html.utf8)).parse())
     }
 }

@@ -9,6 +9,11 @@ presented per loop, the longest gap between consecutive presented frames, and th
 drops; `<video loop>` is measured and printed beside it, not judged.
 
 Usage: run.py CHROMIUM CASE_DIR:NAME [CASE_DIR:NAME ...]
+       run.py --playability LOOPPREP CHROMIUM DIR
+       run.py --pages CHROMIUM DIR:PAGE [DIR:PAGE ...]
+  (the second form: every clip in DIR through `loopprep analyze --target chrome`, and through a <video src> in
+  Chromium; a row per clip, and exit 1 where the verdict and the browser disagree. The third: each report page's
+  "play loop" button plays its loop)
 """
 
 import asyncio
@@ -22,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.request
 
 import websockets
@@ -223,8 +229,8 @@ def judge(name, stats):
     return problems
 
 
-def main():
-    chromium, cases = sys.argv[1], sys.argv[2:]
+def start_browser(chromium):
+    """Headless Chromium with its DevTools port; returns (process, profile folder, page websocket URL)."""
     port = free_port()
     profile = tempfile.mkdtemp(prefix="loopprep-chromium-")
     browser = subprocess.Popen(
@@ -232,18 +238,122 @@ def main():
          "--autoplay-policy=no-user-gesture-required", f"--remote-debugging-port={port}",
          f"--user-data-dir={profile}", "about:blank"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            pages = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+            return browser, profile, next(p["webSocketDebuggerUrl"] for p in pages if p.get("type") == "page")
+        except Exception:
+            time.sleep(0.2)
+    browser.kill()
+    raise RuntimeError("Chromium did not open its DevTools port")
+
+
+def stop_browser(browser, profile):
+    browser.terminate()
+    try:
+        browser.wait(10)
+    except subprocess.TimeoutExpired:
+        browser.kill()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def verdict(loopprep, path):
+    """loopprep's word on Chrome: plays (no finding), caveat (warnings only) or refuses (an error)."""
+    run = subprocess.run([loopprep, "analyze", "--no-seam", "--target", "chrome", "--format", "json", path],
+                         capture_output=True, text=True)
+    report = json.loads(run.stdout)
+    findings = [f for f in report["files"][0].get("findings", []) if f["rule"] == "not-playable-on-target"]
+    if any(f["severity"] == "error" for f in findings):
+        return "refuses", findings
+    return ("caveat" if findings else "plays"), findings
+
+
+def playability(loopprep, chromium, folder):
+    shutil.copy(os.path.join(HERE, "playable.html"), os.path.join(folder, "playable.html"))
+    server = serve(folder)
+    base = f"http://127.0.0.1:{server.server_address[1]}/playable.html"
+    browser, profile, ws_url = start_browser(chromium)
+    disagreements = 0
+    try:
+        for clip in sorted(os.listdir(folder)):
+            if clip.endswith(".html"):
+                continue
+            word, findings = verdict(loopprep, os.path.join(folder, clip))
+            got = asyncio.run(measure(ws_url, f"{base}?src={clip}", timeout=20))
+            plays = got["videoWidth"] > 0 and got["frames"] >= 5 and not got["error"]
+            caveat = "; ".join(f["message"] for f in findings if f["severity"] == "warning")
+            if word == "plays":
+                agrees = plays
+            elif word == "refuses":
+                agrees = not plays
+            else:
+                # A caveat: MOV plays from src (it must play here); HEVC plays with the machine's decoder (either).
+                agrees = plays or "hardware" in caveat
+            disagreements += not agrees
+            print(f"{clip}: loopprep --target chrome: {word}; Chromium: "
+                  f"{'plays' if plays else 'does not play the picture'} (videoWidth {got['videoWidth']}, "
+                  f"{got['frames']} frames{', ' + got['error'] if got['error'] else ''})"
+                  + ("" if agrees else "  DISAGREE"))
+    finally:
+        stop_browser(browser, profile)
+        server.shutdown()
+    print(f"playability: loopprep and Chromium agree on {len(os.listdir(folder)) - 1 - disagreements} of "
+          f"{len(os.listdir(folder)) - 1} clips")
+    sys.exit(1 if disagreements else 0)
+
+
+async def press_play(ws_url, url):
+    """Opens a report page, presses its "play loop" button, and reads the loop's video 4 s later."""
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        ids = iter(range(1, 1 << 30))
+
+        async def call(method, **params):
+            i = next(ids)
+            await ws.send(json.dumps({"id": i, "method": method, "params": params}))
+            while True:
+                message = json.loads(await ws.recv())
+                if message.get("id") == i:
+                    return message.get("result", {})
+
+        await call("Page.navigate", url=url)
+        await asyncio.sleep(1.5)
+        await call("Runtime.evaluate", expression="document.querySelector('button.play-loop').click()")
+        await asyncio.sleep(4)
+        got = await call("Runtime.evaluate", returnByValue=True, expression=(
+            "(() => { const v = document.querySelector('video.loop');"
+            " return { hidden: v.hidden, width: v.videoWidth, time: v.currentTime, paused: v.paused }; })()"))
+        return got.get("result", {}).get("value")
+
+
+def pages(chromium, folder_pages):
+    """Each FOLDER:PAGE: the page's "play loop" button plays its loop (past one loop's end in 4 s)."""
+    browser, profile, ws_url = start_browser(chromium)
     failures = 0
     try:
-        for _ in range(100):
-            try:
-                pages = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-                ws_url = next(p["webSocketDebuggerUrl"] for p in pages if p.get("type") == "page")
-                break
-            except Exception:
-                import time
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("Chromium did not open its DevTools port")
+        for item in folder_pages:
+            folder, page = item.rsplit(":", 1)
+            server = serve(folder)
+            got = asyncio.run(press_play(ws_url, f"http://127.0.0.1:{server.server_address[1]}/{page}"))
+            server.shutdown()
+            plays = bool(got) and not got["hidden"] and got["width"] > 0 and got["time"] > 2 and not got["paused"]
+            print(f"{item}: play loop button: {'plays' if plays else 'FAIL: does not play'} ({got})")
+            failures += not plays
+    finally:
+        stop_browser(browser, profile)
+    sys.exit(1 if failures else 0)
+
+
+def main():
+    if sys.argv[1] == "--playability":
+        playability(*sys.argv[2:5])
+        return
+    if sys.argv[1] == "--pages":
+        pages(sys.argv[2], sys.argv[3:])
+        return
+    chromium, cases = sys.argv[1], sys.argv[2:]
+    browser, profile, ws_url = start_browser(chromium)
+    failures = 0
+    try:
         for case in cases:
             folder, name = case.rsplit(":", 1)
             shutil.copy(os.path.join(HERE, "measure.html"), os.path.join(folder, "measure.html"))
@@ -278,12 +388,7 @@ def main():
                     failures += bool(problems)
             server.shutdown()
     finally:
-        browser.terminate()
-        try:
-            browser.wait(10)
-        except subprocess.TimeoutExpired:
-            browser.kill()
-        shutil.rmtree(profile, ignore_errors=True)
+        stop_browser(browser, profile)
     sys.exit(1 if failures else 0)
 
 

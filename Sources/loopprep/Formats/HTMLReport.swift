@@ -6,9 +6,11 @@ import LoopAnalysis
 enum HTMLReport {
     /// `timeline`: a stitch's, drawn above the clips. `written`: when, for the page's header.
     /// `notes`: what the page should say above the clips (a stitch's clips re-encoded whole).
+    /// `players`: per file, the web player written beside it (a "play loop" button), with `page` the path the
+    /// page is written to.
     static func render(
         _ report: Report, strips: [String: [UInt8]], timeline: StitchTimeline? = nil, notes: [String] = [],
-        written: Date = Date()
+        players: [String: WebPlayerOutput] = [:], page: String = "", written: Date = Date()
     ) -> String {
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rank ?? -1, b.worst?.rank ?? -1)
@@ -21,7 +23,10 @@ enum HTMLReport {
         for note in notes { body += "<p class=\"note\">Note: \(x(note))</p>\n" }
         if !report.files.isEmpty || timeline == nil { body += filters(report) }
         body += "<div id=\"clips\">\n"
-        for file in files { body += clip(file, strip: strips[file.path]) }
+        for file in files {
+            body += clip(
+                file, strip: strips[file.path], player: players[file.path].map { PlayerButton.html($0, page: page) })
+        }
         body += "</div>\n"
         return """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -36,6 +41,7 @@ enum HTMLReport {
             <body>
             \(body)<script>//<![CDATA[
             \(script)
+            \(players.isEmpty ? "" : PlayerButton.script)
             //]]></script>
             </body>
             </html>
@@ -195,7 +201,7 @@ enum HTMLReport {
         return out
     }
 
-    static func clip(_ file: FileReport, strip: [UInt8]?) -> String {
+    static func clip(_ file: FileReport, strip: [UInt8]?, player: String? = nil) -> String {
         let worst = file.error != nil ? "error" : (file.worst?.rawValue ?? "ok")
         let rank = file.worst?.rank ?? -1
         let rules = Set(file.findings.map(\.rule)).sorted().joined(separator: " ")
@@ -223,6 +229,7 @@ enum HTMLReport {
             for t in facts.tracks { out += "<li>\(x(TextFormat.describe(t)))</li>\n" }
             out += "</ul>\n"
         }
+        if let player { out += player }
         for note in file.notes ?? [] { out += "<p class=\"meta\">Note: \(x(note))</p>\n" }
         if let ignored = file.ignoredRules, !ignored.isEmpty {
             out +=

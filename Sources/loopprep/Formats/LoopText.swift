@@ -4,7 +4,8 @@ import LoopAnalysis
 /// loop's report: a text block per clip and the HTML page (candidates, scores, seam strips).
 enum LoopText {
     /// One page: per clip, the ranked candidates with their scores and seam strips; the chosen one marked.
-    static func page(_ results: [LoopReport], settings: [String], written: Date = Date()) -> String {
+    /// `path`: where the page is written (the "play loop" buttons load the web players relative to it).
+    static func page(_ results: [LoopReport], settings: [String], path: String = "", written: Date = Date()) -> String {
         let x = HTMLReport.x
         var out = """
             <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -23,6 +24,7 @@ enum LoopText {
         for r in results {
             out += "<h2>\(x(r.path))</h2>"
             if let output = r.output { out += "<p>wrote \(x(output))</p>" }
+            if let web = r.webPlayer { out += PlayerButton.html(web, page: path) }
             if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
             for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
             out +=
@@ -49,6 +51,9 @@ enum LoopText {
                     """
                     + "<figcaption>#\(k + 1): the loop's last three frames, then its first three</figcaption></figure>"
             }
+        }
+        if results.contains(where: { $0.webPlayer != nil }) {
+            out += "<script>\n\(PlayerButton.script)</script>\n"
         }
         return out + "</body></html>\n"
     }

@@ -1,0 +1,46 @@
+import Foundation
+import LoopAnalysis
+
+/// A "play loop" button on a report page (stitch --html, loop --html with --web-player): it loads the web
+/// player beside the loop (loopprep-loop.js and NAME.web.json, by paths relative to the page) and plays the loop
+/// gaplessly with sound, so a person sees and hears the seam before shipping. The page must be served over HTTP
+/// from a folder that holds both (a page opened from a file cannot load a module).
+enum PlayerButton {
+    /// The button and its (hidden until played) video, as XHTML.
+    static func html(_ web: WebPlayerOutput, page: String) -> String {
+        let folder = (page as NSString).deletingLastPathComponent
+        let manifest = relative(web.manifest, from: folder)
+        let module = relative(web.player, from: folder)
+        return """
+            <div class="player"><button type="button" class="play-loop" data-manifest="\(HTMLReport.x(manifest))" \
+            data-module="\(HTMLReport.x(module))">play loop</button> <span class="meta">gapless, through \
+            \(HTMLReport.x((web.page as NSString).lastPathComponent))'s player (serve this folder over HTTP)</span>\
+            <video class="loop" playsinline="playsinline" controls="controls" hidden="hidden"></video></div>\n
+            """
+    }
+
+    /// The click handler every page with a button carries.
+    static let script = """
+        document.querySelectorAll("button.play-loop").forEach((button) => {
+          button.addEventListener("click", async () => {
+            const video = button.parentElement.querySelector("video.loop");
+            const manifestURL = new URL(button.dataset.manifest, location.href);
+            const { LoopPlayer } = await import(new URL(button.dataset.module, location.href).href);
+            const manifest = await (await fetch(manifestURL)).json();
+            video.hidden = false;
+            button.disabled = true;
+            await new LoopPlayer(video, manifest, { baseURL: manifestURL.href }).start();
+          });
+        });
+        """
+
+    /// `path` as seen from the folder `from` (both absolute or both relative to the working folder).
+    static func relative(_ path: String, from folder: String) -> String {
+        let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.pathComponents
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(base.count, target.count) && base[common] == target[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
+        return parts.joined(separator: "/")
+    }
+}
