@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The web player in a real browser (issue 22): installs Debian's chromium and the websockets CDP client from PyPI
-# when missing, makes clips with the ffmpeg CLI, writes their web players with `loopprep fix --web-player`, and
-# plays each in headless Chromium over at least four loops (scripts/browser/run.py): every frame of every loop
-# presented, no gap over 1.5 frame intervals, no 5 ms audio block 3 dB below the tone; `<video loop>` on the same
-# clip is measured beside it. Says plainly, and exits 0, when Chromium cannot be installed here.
+# The web player in a real browser (issue 22). Installs Debian's chromium (and firefox-esr for the playability
+# rows) and the websockets client from PyPI when missing; makes clips with the ffmpeg CLI; writes their web
+# players with `loopprep fix|loop|stitch --web-player`; plays each in headless Chromium over five loops
+# (scripts/browser/run.py): every frame of every loop presented, no gap over 1.5 frame intervals across a wrap, no
+# 5 ms audio block 3 dB below the tone, `<video loop>` measured beside it; presses the report pages' "play loop"
+# buttons; and checks loopprep's playability verdicts against each browser, clip by clip. Says plainly, and exits
+# 0, when Chromium cannot be installed here.
 # Usage: scripts/test-browser.sh [LOOPPREP]   (default: .build/debug/loopprep, built if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,3 +81,11 @@ for row in \
   ff "${V[@]}" "${A[@]}" ${row#*|} -shortest "$rows/$name"
 done
 python3 scripts/browser/run.py --playability "$loopprep" "$(command -v chromium)" "$rows"
+# The same rows in Firefox (Debian's firefox-esr, driven over WebDriver BiDi: no geckodriver), against
+# `--target firefox`, where it can be installed.
+if command -v firefox-esr >/dev/null \
+  || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr >/dev/null 2>&1; }; then
+  python3 scripts/browser/run.py --playability "$loopprep" "$(command -v firefox-esr)" "$rows"
+else
+  echo "test-browser: Firefox rows SKIPPED: firefox-esr is not installed and cannot be installed here"
+fi
