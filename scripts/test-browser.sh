@@ -35,8 +35,12 @@ ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=freq
 # HEVC + AAC: skipped where the browser has no HEVC decoder (Chromium on Linux without one).
 ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2,apad=pad_dur=0.12" \
   -c:v libx265 -preset ultrafast -x265-params log-level=error:keyint=25 -tag:v hvc1 -c:a aac -b:a 96k "$work/hevc-aac.mp4"
+# 29.97 fps: 60 frames of 1001/30000 s, a 2.002 s loop (offsets in doubles, browsers in microseconds).
+ff -f lavfi -i "testsrc2=size=320x180:rate=30000/1001:duration=2.002" \
+  -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2.002,apad=pad_dur=0.12" \
+  -c:v libx264 -preset veryfast -g 30 -bf 2 -pix_fmt yuv420p -c:a aac -b:a 96k "$work/ntsc-aac.mp4"
 cases=()
-for clip in h264-aac.mp4 vp9-opus.webm hevc-aac.mp4; do
+for clip in h264-aac.mp4 ntsc-aac.mp4 vp9-opus.webm hevc-aac.mp4; do
   name=${clip%.*}
   "$loopprep" fix "$work/$clip" -o "$work/$name" --web-player >/dev/null
   cases+=("$work/$name:$name")

@@ -238,9 +238,16 @@ def analyse(result, manifest):
     interval = length / per_loop if per_loop else None
     frames = result["frames"]
     counts = {}
+    # A frame's loop, by its media time half a frame on: browsers keep microseconds, so a loop's first frame at
+    # 30000/1001 fps may read a microsecond before k * length.
+    half = (interval or 0) / 2
+
+    def loop_of(f):
+        return math.floor((f["mediaTime"] + half) / length)
+
     if result["mode"] == "mse":
         for f in frames:
-            k = math.floor(f["mediaTime"] / length + 1e-9)
+            k = loop_of(f)
             counts[k] = counts.get(k, 0) + 1
     else:
         k = 0
@@ -253,8 +260,7 @@ def analyse(result, manifest):
     longest = max(gaps) if gaps else None
     # The gaps across each wrap (the last frame of one loop to the first of the next): the seam itself.
     if result["mode"] == "mse":
-        wrap = [math.floor(b["mediaTime"] / length + 1e-9) != math.floor(a["mediaTime"] / length + 1e-9)
-                for a, b in zip(frames, frames[1:])]
+        wrap = [loop_of(b) != loop_of(a) for a, b in zip(frames, frames[1:])]
     else:
         wrap = [b["mediaTime"] < a["mediaTime"] for a, b in zip(frames, frames[1:])]
     at_wraps = [g for g, w in zip(gaps, wrap) if w]
@@ -284,6 +290,9 @@ def analyse(result, manifest):
         "hasAudio": any(t["kind"] == "audio" for t in manifest["tracks"]),
         "coldStartAudio": any(t["codec"] in ("opus", "vorbis") for t in manifest["tracks"]),
         "mse": result.get("mse"),
+        # What the browser still holds at the end: played loops removed, a few ahead (memory stays flat).
+        "bufferedSeconds": round(sum(end - start for start, end in result.get("buffered", [])), 3),
+        "bufferedLoops": round(sum(end - start for start, end in result.get("buffered", [])) / length, 2),
     }
 
 
@@ -304,6 +313,11 @@ def judge(name, stats, firefox=False):
     # refresh on a 60 Hz display now and then, in `<video loop>` too), printed beside it.
     if stats["frameIntervalMs"] and any(g > 1.5 * stats["frameIntervalMs"] for g in stats["wrapGapsMs"]):
         problems.append(f"gaps of {stats['wrapGapsMs']} ms across the wraps (frame interval {stats['frameIntervalMs']} ms)")
+    # The player keeps 3 loops ahead and 1 behind (LoopPlayer's defaults), the playing one, and for a moment at a
+    # wrap the next one appended before the oldest is removed: 6 at most. More means played loops stay, and an
+    # hour would grow without bound.
+    if stats["mse"] and stats["bufferedLoops"] > 6.01:
+        problems.append(f"{stats['bufferedLoops']} loops still buffered at the end (at most 6: played ones must go)")
     if stats["audioError"]:
         problems.append(f"audio not measured: {stats['audioError']}")
     elif stats["hasAudio"] and (stats["toneDbfs"] is None or stats["toneDbfs"] < -40):
@@ -416,6 +430,7 @@ async def players(path, cases):
                       + (f" at {stats['audioDropsAt']}" if stats["audioDropBlocks"] else "")
                       + f", clicks {stats['clickBlocks']}" + (f" at {stats['clicksAt']}" if stats["clickBlocks"] else "")
                       + f", {result.get('dropped')} frames dropped by the browser"
+                      + (f", {stats['bufferedLoops']} loops buffered at the end" if mode == "mse" else "")
                       + f"; served {RangeHandler.sent['bytes']} bytes, {RangeHandler.sent['ranges']} ranges")
                 if mode == "mse":
                     problems = judge(name, stats, firefox=browser.firefox)
