@@ -163,10 +163,12 @@ enum PlayerAssets {
             if (this._busy || this.stopped || this.buffers.some((buffer) => buffer.updating)) return;
             this._busy = true;
             try {
+              // Played loops go first, so a full buffer frees room before the next append.
+              await this._removePlayed();
               if (this.appended < this.loop + 1 + this.loopsAhead) await this._appendNext();
-              else await this._removePlayed();
             } catch (error) {
-              // A full buffer (QuotaExceededError): play out what is buffered, remove played loops, try again.
+              // A full buffer (QuotaExceededError): play out what is buffered; the next call removes what was
+              // played and tries again.
               if (error?.name !== "QuotaExceededError") throw error;
             } finally {
               this._busy = false;
