@@ -40,6 +40,14 @@ public struct WebLoop: Codable, Sendable, Equatable {
             samples = sampleRate.map { (length * Int64($0)).rounded }
             self.primingSamples = primingSamples
         }
+
+        /// The track with its first presented instant at `start` on the media's timeline.
+        public func starting(at start: Rational) -> Track {
+            var track = self
+            track.start = start
+            track.startSeconds = start.doubleValue
+            return track
+        }
     }
 
     /// One loop's append: the offset MSE adds to the media's times and the window it keeps.

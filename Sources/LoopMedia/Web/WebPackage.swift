@@ -21,8 +21,58 @@ public enum WebPackage {
         guard let main = facts.mainVideo ?? facts.mainAudio else {
             throw MediaError("web player", reason: "\(file) has no audio or video track to loop")
         }
-        let length = main.durationSeconds
         let webm = facts.isMatroska && Probe.isWebM(output)
+        try refusal(facts, timelines: probed.timelines, webm: webm, file: file)
+        let described = try describe(tracks, input: try InputFile.rawMedia(output), facts: facts, webm: webm)
+        let loop: WebLoop
+        var media: [String] = []
+        if webm {
+            // The WebM is appended as it is: fix started every track at 0, Opus's pre-skip in its CodecDelay.
+            let placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
+            media = [output]
+            loop = WebLoop(
+                sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: placed))],
+                fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
+        } else {
+            let origin = Fragmenter.origin(facts, timelines: probed.timelines)
+            let placed = described.map { $0.starting(at: origin) }
+            var sources: [WebLoop.Source] = []
+            for (track, web) in zip(tracks, placed) {
+                let path = place("\(name).web.\(track.kind == .video ? "video" : "audio")\(track.index).mp4")
+                try Fragmenter.write(
+                    output, track: track, timelines: probed.timelines, origin: origin, to: path,
+                    temporaries: temporaries)
+                media.append(path)
+                sources.append(
+                    .init(
+                        media: (path as NSString).lastPathComponent, mime: WebLoop.mime(container: "mp4", tracks: [web])
+                    ))
+            }
+            loop = WebLoop(
+                sources: sources, fallback: file, origin: origin, length: main.durationSeconds, tracks: placed)
+        }
+        let manifest = place(name + ".web.json")
+        let page = place(name + ".html")
+        let player = place(playerName)
+        try writeText(try manifestJSON(loop), to: manifest, temporaries: temporaries)
+        try writeText(
+            PlayerAssets.page(title: name, manifest: (manifest as NSString).lastPathComponent), to: page,
+            temporaries: temporaries)
+        try writeText(PlayerAssets.module, to: player, temporaries: temporaries)
+        var written = WebPlayerOutput(page: page, manifest: manifest, media: media, player: player, loop: loop)
+        written.notes = tracks.filter { $0.codec == "opus" || $0.codec == "vorbis" }.map { track in
+            """
+            \(Figures.trackName(track)): its first packets were encoded from a cold start, so a browser that \
+            decodes them right after the loop's end rings for about 15 ms at every wrap (up to 5 dB, measured in \
+            Chromium); AAC in MP4 wraps cleanly
+            """
+        }
+        return written
+    }
+
+    /// Why a written file cannot get a web player, thrown in words: a container MSE does not take, or a video
+    /// that stores frames after its loop's last shown one.
+    static func refusal(_ facts: ClipFacts, timelines: [Int: TrackTimeline], webm: Bool, file: String) throws {
         guard webm || facts.moovBeforeMdat != nil else {
             throw MediaError(
                 "web player",
@@ -33,8 +83,8 @@ public enum WebPackage {
         }
         // An append window keeps frames by when they are shown: a frame stored past the loop's end (decoded for
         // the frames before it, hidden by an edit list) would be dropped, and the frames that need it with it.
-        for track in tracks where track.kind == .video {
-            let stored = probed.timelines[track.index]?.samples.count ?? 0
+        for track in facts.videoTracks {
+            let stored = timelines[track.index]?.samples.count ?? 0
             if let shown = track.frameCount, stored > shown {
                 throw MediaError(
                     "web player",
@@ -46,9 +96,13 @@ public enum WebPackage {
                         """)
             }
         }
-        let input = try InputFile.rawMedia(output)
-        var described: [WebLoop.Track] = []
-        for track in tracks {
+    }
+
+    /// Each track as the manifest gives it (codecs strings from the configuration records), at start 0.
+    static func describe(_ tracks: [TrackFacts], input: InputFile, facts: ClipFacts, webm: Bool) throws
+        -> [WebLoop.Track]
+    {
+        try tracks.map { track in
             guard
                 let codecs = CodecStrings.string(
                     codec: track.codec, extradata: input.extradata(track.index), webm: webm)
@@ -60,61 +114,12 @@ public enum WebPackage {
                         in WebM; \(Figures.trackName(track)) in \(facts.container.uppercased()) is not one of them
                         """)
             }
-            described.append(
-                WebLoop.Track(
-                    kind: track.kind, codec: track.codec, codecs: codecs, start: .zero, length: track.durationSeconds,
-                    frames: track.kind == .video ? track.frameCount : nil,
-                    sampleRate: track.kind == .audio ? track.sampleRate : nil,
-                    primingSamples: track.kind == .audio ? track.priming?.samples : nil))
+            return WebLoop.Track(
+                kind: track.kind, codec: track.codec, codecs: codecs, start: .zero, length: track.durationSeconds,
+                frames: track.kind == .video ? track.frameCount : nil,
+                sampleRate: track.kind == .audio ? track.sampleRate : nil,
+                primingSamples: track.kind == .audio ? track.priming?.samples : nil)
         }
-        let loop: WebLoop
-        var media: [String] = []
-        if webm {
-            // The WebM is appended as it is: fix started every track at 0, Opus's pre-skip in its CodecDelay.
-            for (i, track) in tracks.enumerated() {
-                described[i].start = track.startSeconds
-                described[i].startSeconds = track.startSeconds.doubleValue
-            }
-            media = [output]
-            loop = WebLoop(
-                sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: described))],
-                fallback: file, origin: main.startSeconds, length: length, tracks: described)
-        } else {
-            let origin = Fragmenter.origin(facts, timelines: probed.timelines)
-            var sources: [WebLoop.Source] = []
-            for (i, track) in tracks.enumerated() {
-                let path = place("\(name).web.\(track.kind == .video ? "video" : "audio")\(track.index).mp4")
-                try Fragmenter.write(
-                    output, track: track, facts: facts, timelines: probed.timelines, origin: origin, to: path,
-                    temporaries: temporaries)
-                described[i].start = origin
-                described[i].startSeconds = origin.doubleValue
-                media.append(path)
-                sources.append(
-                    .init(
-                        media: (path as NSString).lastPathComponent,
-                        mime: WebLoop.mime(container: "mp4", tracks: [described[i]])))
-            }
-            loop = WebLoop(sources: sources, fallback: file, origin: origin, length: length, tracks: described)
-        }
-        let manifest = place(name + ".web.json")
-        let page = place(name + ".html")
-        let player = place(playerName)
-        try writeText(try manifestJSON(loop), to: manifest, temporaries: temporaries)
-        try writeText(
-            PlayerAssets.page(title: name, manifest: (manifest as NSString).lastPathComponent), to: page,
-            temporaries: temporaries)
-        try writeText(PlayerAssets.module, to: player, temporaries: temporaries)
-        var written = WebPlayerOutput(page: page, manifest: manifest, media: media, player: player, loop: loop)
-        for track in tracks where track.codec == "opus" || track.codec == "vorbis" {
-            written.notes.append(
-                """
-                \(Figures.trackName(track)): its first packets were encoded from a cold start, so a browser that \
-                decodes them right after the loop's end rings for about 15 ms at every wrap (up to 5 dB, measured in \
-                Chromium); AAC in MP4 wraps cleanly
-                """)
-        }
-        return written
     }
 
     static func manifestJSON(_ loop: WebLoop) throws -> String {
@@ -158,8 +163,8 @@ enum Fragmenter {
 
     /// Writes `track` of `source` as a fragmented MP4 whose first presented instant is at `origin`.
     static func write(
-        _ source: String, track: TrackFacts, facts: ClipFacts, timelines: [Int: TrackTimeline], origin: Rational,
-        to path: String, temporaries: TemporaryFiles
+        _ source: String, track: TrackFacts, timelines: [Int: TrackTimeline], origin: Rational, to path: String,
+        temporaries: TemporaryFiles
     ) throws {
         guard let timeline = timelines[track.index], let range = timeline.presentedRange(),
             range.mediaStart.denominator == 1
