@@ -11,10 +11,12 @@ drops; `<video loop>` is measured and printed beside it, not judged.
 Usage: run.py BROWSER CASE_DIR:NAME [CASE_DIR:NAME ...]
        run.py --playability LOOPPREP BROWSER DIR
        run.py --pages BROWSER DIR:PAGE [DIR:PAGE ...]
+       run.py --soak BROWSER DIR:NAME [SECONDS]
   BROWSER: the path of chromium (driven over the DevTools protocol) or firefox-esr (over WebDriver BiDi, no
   geckodriver). The second form: every clip in DIR through `loopprep analyze --target chrome|firefox`, and
   through a <video src> in the browser; a row per clip, and exit 1 where the verdict and the browser disagree.
-  The third: each report page's "play loop" button plays its loop.
+  The third: each report page's "play loop" button plays its loop. The fourth: the player for SECONDS (60) of
+  wall time, what it holds sampled: playback must keep up and memory stay flat, loop after loop.
 """
 
 import asyncio
@@ -441,7 +443,42 @@ async def players(path, cases):
     return 1 if failures else 0
 
 
+async def soak(path, case, seconds):
+    """The player for `seconds` of wall time: what it holds must stay flat however many loops it plays."""
+    folder, name = case.rsplit(":", 1)
+    shutil.copy(os.path.join(HERE, "soak.html"), os.path.join(folder, "soak.html"))
+    server = serve(folder)
+    async with Browser(path) as browser:
+        got = await measure(
+            browser, f"http://127.0.0.1:{server.server_address[1]}/soak.html?manifest={name}.web.json&seconds={seconds}",
+            timeout=int(seconds) + 30)
+    server.shutdown()
+    samples = got["samples"]
+    # After the first loops, what is buffered is at most 6 loops at any sample (3 ahead, 1 behind, the playing
+    # one, and the next appended before the oldest goes).
+    held = [s["buffered"] / got["length"] for s in samples if s["time"] > 4 * got["length"]]
+    most = max(held) if held else None
+    played = got["loops"]
+    print(f"{name}: {browser.name} soak: {played} loops played in {seconds} s "
+          f"({round(played * got['length'] / 60, 1)} minutes of loop), at most {round(most, 2) if most else most} "
+          f"loops buffered after the first four, {samples[-1]['appended']} appended, removed to "
+          f"{round(samples[-1]['removedTo'], 3)} s")
+    problems = [f"page error: {e}" for e in got.get("errors", [])[:3]]
+    if os.environ.get("LOOPPREP_BROWSER_DUMP"):
+        print(json.dumps({k: got.get(k) for k in ("ranges", "element", "readyState", "paused", "currentTime")}))
+    # Played in real time, less the start-up (page, fetch, the first appends: a few seconds).
+    if played * got["length"] < 0.7 * float(seconds):
+        problems.append(f"only {played} loops played: playback stalled")
+    if most is None or most > 6.01:
+        problems.append(f"{most} loops buffered (at most 6)")
+    for p in problems:
+        print(f"{name}: FAIL in soak: {p}")
+    return 1 if problems else 0
+
+
 def main():
+    if sys.argv[1] == "--soak":
+        sys.exit(asyncio.run(soak(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "60")))
     if sys.argv[1] == "--playability":
         sys.exit(asyncio.run(playability(*sys.argv[2:5])))
     if sys.argv[1] == "--pages":

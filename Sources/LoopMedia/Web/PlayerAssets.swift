@@ -89,10 +89,19 @@ enum PlayerAssets {
             return !!type && manifest.sources.every((source) => type.isTypeSupported(source.mime));
           }
 
-          /** Loop k's append: [timestampOffset, appendWindowStart, appendWindowEnd] in seconds. */
+          /**
+           * Loop k's append: [timestampOffset, appendWindowStart, appendWindowEnd] in seconds. Browsers keep whole
+           * microseconds and Chromium truncates the seconds it is given (3 x 0.48 - 1 is 0.43999999999999995 in
+           * a double: 439999 us, and the loop's keyframe fell a microsecond before its window and the whole GOP
+           * with it). So each figure is counted in microseconds from the manifest's exact rationals, nudged half a
+           * microsecond away from zero so truncation lands on it, and the window is a microsecond wider at each
+           * end for a frame whose own time was rounded (a microsecond of audio is a twentieth of a sample).
+           */
           static append(manifest, k) {
-            const start = k * manifest.lengthSeconds;
-            return [start - manifest.originSeconds, start, start + manifest.lengthSeconds];
+            const start = micros(manifest.length, k);
+            const end = micros(manifest.length, k + 1);
+            const origin = micros(manifest.origin, 1);
+            return [seconds(start - origin), seconds(Math.max(start - 1, 0)), seconds(end + 1)];
           }
 
           async start() {
@@ -149,7 +158,8 @@ enum PlayerAssets {
           }
 
           async _removePlayed() {
-            const to = (this.loop - this.loopsBehind) * this.manifest.lengthSeconds;
+            // A microsecond short of the loop's start: its keyframe stays.
+            const to = seconds(Math.max(micros(this.manifest.length, this.loop - this.loopsBehind) - 1, 0));
             if (to <= this.removedTo) return;
             await Promise.all(this.buffers.map((buffer) => {
               const done = once(buffer, "updateend");
@@ -181,6 +191,20 @@ enum PlayerAssets {
             this.video.src = new URL(this.manifest.fallback, this.baseURL).href;
             return this.video.play().catch(() => {});
           }
+        }
+
+        /** k times a rational ("n/d" or "n") of seconds, in whole microseconds, to the nearest. */
+        function micros(rational, k) {
+          const [n, d = "1"] = String(rational).split("/");
+          const num = BigInt(n) * BigInt(k) * 1000000n;
+          const den = BigInt(d);
+          const half = (x) => (2n * x + den) / (2n * den);
+          return Number(num >= 0n ? half(num) : -half(-num));
+        }
+
+        /** Seconds that a browser truncating to whole microseconds reads as `us`. */
+        function seconds(us) {
+          return (us + Math.sign(us) * 0.5) / 1e6;
         }
 
         function once(target, name) {
