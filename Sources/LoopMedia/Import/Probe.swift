@@ -105,11 +105,13 @@ public enum Probe {
         let frame = try Frame()
         var basics = basics
         var layers = Set(basics.filter { $0.codec == "mp3" }.map(\.index))
+        // A look, not a reading the file depends on: a decoder that will not open, a packet that will not decode
+        // or read leaves the track as its header says.
         var aac = Dictionary(
-            uniqueKeysWithValues: try basics.filter(mayBeImplicitSBR).map {
-                ($0.index, (decoder: try Decoder(input, stream: $0.index), packets: 0))
+            uniqueKeysWithValues: basics.filter(mayBeImplicitSBR).compactMap { b in
+                (try? Decoder(input, stream: b.index)).map { (b.index, (decoder: $0, packets: 0)) }
             })
-        while !layers.isEmpty || !aac.isEmpty, try input.read(into: packet) {
+        while !layers.isEmpty || !aac.isEmpty, (try? input.read(into: packet)) == true {
             let index = packet.streamIndex
             guard let i = basics.firstIndex(where: { $0.index == index }) else { continue }
             if layers.remove(index) != nil {
@@ -119,7 +121,7 @@ public enum Probe {
             guard let (decoder, packets) = aac[index] else { continue }
             // SBR shows in the first frame that carries its extension; an encoder writes it in every frame.
             var played: (rate: Int, channels: Int)?
-            try decoder.decode(packet, into: frame) { played = ($0.sampleRate, $0.channelCount) }
+            try? decoder.decode(packet, into: frame) { played = ($0.sampleRate, $0.channelCount) }
             if let played, played.rate > (basics[i].sampleRate ?? 0) {
                 basics[i].sampleRate = played.rate
                 basics[i].channels = played.channels
