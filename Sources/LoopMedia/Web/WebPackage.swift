@@ -11,7 +11,8 @@ public enum WebPackage {
 
     /// Writes the package for the loop-ready file `output` (already verified) beside it.
     public static func write(_ output: String, temporaries: TemporaryFiles) throws -> WebPlayerOutput {
-        let probed = try Probe.probe(output, keepInput: false)
+        // The probe's own opening serves the configuration records too (no second opening for them).
+        let probed = try Probe.probe(output, keepInput: true)
         let facts = probed.facts
         let folder = (output as NSString).deletingLastPathComponent
         let file = (output as NSString).lastPathComponent
@@ -23,7 +24,8 @@ public enum WebPackage {
         }
         let webm = facts.isMatroska && Probe.isWebM(output)
         try refusal(facts, timelines: probed.timelines, webm: webm, file: file)
-        let described = try describe(tracks, input: try InputFile.rawMedia(output), facts: facts, webm: webm)
+        let described = try describe(
+            tracks, input: try probed.input ?? InputFile.rawMedia(output), facts: facts, webm: webm)
         let loop: WebLoop
         var media: [String] = []
         if webm {
@@ -212,7 +214,12 @@ enum Fragmenter {
     static func check(_ path: String, track: TrackFacts, origin: Rational) throws {
         let reading: IndependentReading
         do { reading = try FFmpegReading.read(path) } catch {
-            throw MediaError("web player", reason: "FFmpeg cannot read the fragmented MP4 back (\(error))")
+            throw MediaError(
+                "web player",
+                reason: """
+                    FFmpeg cannot read the fragmented copy back: \(MediaError.describe(error)); please report the \
+                    input
+                    """)
         }
         guard let read = reading.tracks.first, let start = read.start else {
             throw MediaError("web player", reason: "\(Figures.trackName(track)) is missing from its fragmented MP4")
