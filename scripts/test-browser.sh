@@ -32,6 +32,10 @@ ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=freq
 # VP9 + Opus in WebM, the same picture and tone (Opus's 312-sample pre-skip in its CodecDelay).
 ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2,apad=pad_dur=0.12" \
   -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 25 -b:v 300k -c:a libopus -b:a 96k "$work/vp9-opus.webm"
+# 29.97 fps VP9 + Opus: 96096 samples a loop, which 20 ms frames do not divide: 10 ms frames, five loops an append.
+ff -f lavfi -i "testsrc2=size=320x180:rate=30000/1001:duration=2.002" \
+  -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2.002,apad=pad_dur=0.12" \
+  -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 30 -b:v 300k -c:a libopus -b:a 96k "$work/ntsc-opus.webm"
 # HEVC + AAC: skipped where the browser has no HEVC decoder (Chromium on Linux without one).
 ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2,apad=pad_dur=0.12" \
   -c:v libx265 -preset ultrafast -x265-params log-level=error:keyint=25 -tag:v hvc1 -c:a aac -b:a 96k "$work/hevc-aac.mp4"
@@ -45,7 +49,7 @@ ff -f lavfi -i "testsrc2=size=160x90:rate=25:duration=0.48" \
   -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=0.48,apad=pad_dur=0.1" \
   -c:v libx264 -preset veryfast -g 12 -pix_fmt yuv420p -c:a aac -b:a 96k "$work/short-aac.mp4"
 cases=()
-for clip in h264-aac.mp4 ntsc-aac.mp4 short-aac.mp4 vp9-opus.webm hevc-aac.mp4; do
+for clip in h264-aac.mp4 ntsc-aac.mp4 short-aac.mp4 vp9-opus.webm ntsc-opus.webm hevc-aac.mp4; do
   name=${clip%.*}
   "$loopprep" fix "$work/$clip" -o "$work/$name" --web-player >/dev/null
   cases+=("$work/$name:$name")
@@ -62,8 +66,12 @@ python3 scripts/browser/run.py "$(command -v chromium)" "${cases[@]}"
 # A longer run of the short loop (about 90 loops): playback keeps up and what the browser holds stays flat (at
 # most 6 loops).
 python3 scripts/browser/run.py --soak "$(command -v chromium)" "$work/short-aac:short-aac" 45
-# The stitch and loop report pages play their loop with the same player ("play loop").
-python3 scripts/browser/run.py --pages "$(command -v chromium)" "$work/stitch:report.html" "$work/loop:report.html"
+# The stitch and loop report pages play their loop with the same player ("play loop"), and analyze's page plays
+# each clip as it is (--web-player: an MP4 and a WebM, each through its own copy under report.web/).
+"$loopprep" analyze "$work/h264-aac.mp4" "$work/vp9-opus.webm" --html "$work/analyze/report.html" --web-player \
+  >/dev/null || true
+python3 scripts/browser/run.py --pages "$(command -v chromium)" "$work/stitch:report.html" "$work/loop:report.html" \
+  "$work/analyze:report.html"
 
 # The playability table against the browser: one clip per codec and container, 1 s each, loopprep's
 # `--target chrome` verdict beside what Chromium does with a <video src> (a picture that advances).

@@ -31,6 +31,14 @@ struct Analyze: AsyncParsableCommand {
         completion: .file(extensions: ["html"]))
     var html: String?
 
+    @Flag(
+        name: .customLong("web-player"),
+        help: """
+            With --html: give each clip a "play loop" button that loops it as it is, gaplessly, with sound (the \
+            seam as a web page would play it), its web player written into REPORT.web/ beside the report.
+            """)
+    var webPlayer = false
+
     @Option(
         name: .customLong("seam-images"),
         help: ArgumentHelp("Also write a seam strip PNG per clip into this folder.", valueName: "dir"),
@@ -46,6 +54,9 @@ struct Analyze: AsyncParsableCommand {
     func validate() throws {
         if noSeam && (html != nil || seamImages != nil) {
             throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam")
+        }
+        if webPlayer && html == nil {
+            throw ValidationError("--web-player puts a play button on the HTML report: give --html too")
         }
         if let minLoop, !(minLoop >= 0 && minLoop < 86_400) {
             throw ValidationError("--min-loop must be between 0 and 86400 seconds")
@@ -89,13 +100,31 @@ struct Analyze: AsyncParsableCommand {
         stream.finish(full)
         try Output.emit(full, options: report, streamed: stream.streamed)
         var status = full.exitStatus(failOn: report.failOn)
+        let players = webPlayer ? Self.players(full, html: html ?? "") : [:]
         do {
-            try Pictures.write(full, strips: strips, folder: seamImages, html: html)
+            try Pictures.write(full, strips: strips, folder: seamImages, html: html, players: players)
         } catch {
             Console.stderr(
                 "loopprep: error: cannot write the pictures or the HTML report: \(MediaError.describe(error))\n")
             if status == .clean { status = .findings }
         }
         throw ExitCode(status.rawValue)
+    }
+
+    /// Each readable local clip's web player, in a folder of its own under REPORT.web/ (named as its seam
+    /// picture is): the clip looped as it is. One that cannot have one is said on stderr; the report goes on.
+    static func players(_ report: Report, html: String) -> [String: WebPlayerOutput] {
+        let root = (html as NSString).deletingPathExtension + ".web"
+        let clips = report.files.filter { $0.error == nil && !RemoteFile.isRemote($0.path) }.map(\.path)
+        let names = Pictures.fileNames(clips)
+        let temporaries = TemporaryFiles()
+        var players: [String: WebPlayerOutput] = [:]
+        for path in clips {
+            let folder = root + "/" + String((names[path] ?? path).dropLast(".seam.png".count))
+            do { players[path] = try WebPackage.write(path, into: folder, temporaries: temporaries) } catch {
+                Console.stderr("\(path): no play button: \(MediaError.describe(error))\n")
+            }
+        }
+        return players
     }
 }

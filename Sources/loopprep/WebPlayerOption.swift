@@ -9,8 +9,9 @@ struct WebPlayerOption: ParsableArguments {
         help:
             """
             Also write, beside each output, NAME.html: a page that loops it gaplessly in a browser through Media \
-            Source Extensions, with its player module (loopprep-loop.js), manifest (NAME.web.json) and, for an \
-            MP4, a fragmented copy of each track it appends (NAME.web.video0.mp4, NAME.web.audio1.mp4).
+            Source Extensions, with its player module (loopprep-loop.js), manifest (NAME.web.json) and a copy of \
+            each track it appends: fragmented MP4 (NAME.web.video0.mp4, NAME.web.audio1.mp4) or WebM, its Opus \
+            encoded again over the loop repeated (NAME.web.audio1.webm and .first.webm).
             """
     )
     var enabled = false

@@ -30,4 +30,51 @@ import Testing
         #expect(loop.sources[0].mime == "video/mp4; codecs=\"avc1.64000c\"")
         #expect(loop.sources[1].mime == "audio/mp4; codecs=\"mp4a.40.2\"")
     }
+
+    /// A source that holds five loops is appended at loops 0, 5, 10 with a five-loop window; a first file that
+    /// holds 20 ms before its loop is placed 20 ms earlier, its window where loop 0's is.
+    @Test func aSourceOfSeveralLoopsAndAFirstFileWithALead() {
+        let loop = Self.loop(length: Rational(2002, 1000), origin: .zero)
+        let group = loop.append(5, loops: 5)
+        #expect(group.timestampOffset == Rational(10010, 1000))
+        #expect(group.windowStart == Rational(10010, 1000) && group.windowEnd == Rational(20020, 1000))
+        let first = loop.append(0, loops: 5, lead: Rational(1, 50))
+        #expect(first.timestampOffset == -Rational(1, 50) && first.windowStart == .zero)
+        // One loop is the default: `loops` of 1 and a lead without a first file are not written.
+        let source = WebLoop.Source(media: "a.webm", mime: "audio/webm", loops: 1, firstLead: Rational(1, 50))
+        #expect(source.loops == nil && source.firstLead == nil)
+    }
+}
+
+/// How Opus is encoded again over the loop repeated: whole frames of whole milliseconds per append.
+@Suite struct ContinuousOpusTests {
+    /// 2 s at 48 kHz is 100 frames of 20 ms; 29.97 fps x 60 frames is 96096 samples, which 20 ms frames divide
+    /// only ten loops at a time and 10 ms frames five (96096 = 2^5 x 3 x 7 x 11 x 13; 480 = 2^5 x 3 x 5); 0.5 s is
+    /// 25 frames of 20 ms; a loop of an odd number of samples would need 240 loops of 5 ms frames (over 30 s), so
+    /// it keeps its own encoding.
+    @Test func theFewestLoopsAnAppendOfWholeFrames() {
+        #expect(ContinuousOpus.plan(samples: 96000) == .init(frameSize: 960, loops: 1, samples: 96000))
+        #expect(ContinuousOpus.plan(samples: 96096) == .init(frameSize: 480, loops: 5, samples: 96096))
+        #expect(ContinuousOpus.plan(samples: 24000) == .init(frameSize: 960, loops: 1, samples: 24000))
+        #expect(ContinuousOpus.plan(samples: 20821) == nil)
+        #expect(ContinuousOpus.plan(samples: 0) == nil)
+        // One loop an append is always taken, however long.
+        #expect(ContinuousOpus.plan(samples: 48000 * 600)?.loops == 1)
+    }
+
+    /// libopus delays its output by 312 samples: a 20 ms frame once rounded up, so the encoder is first fed the
+    /// loop's last 648 samples; packet j then decodes the loop from (j - 1) x 960. The first append is packets
+    /// 0-100 (its pre-roll and the first period), every later one packets 101-200.
+    @Test func theEncoderIsFedTheLoopsTailThenTheLoop() {
+        let plan = ContinuousOpus(frameSize: 960, loops: 1, samples: 96000)
+        #expect(plan.preSkipPackets(delay: 312) == 1)
+        #expect(plan.source(0, delay: 312) == 96000 - 648)
+        #expect(plan.source(648, delay: 312) == 0)
+        // Output sample d is input d - 312: for d = 960 (packet 1's first), the loop's sample 0.
+        #expect(plan.source(960 - 312, delay: 312) == 0)
+        #expect(plan.first(delay: 312) == 0..<101 && plan.kept(delay: 312) == 101..<201)
+        #expect(plan.inputLength(delay: 312) == 202 * 960)
+        let short = ContinuousOpus(frameSize: 240, loops: 1, samples: 24000)
+        #expect(short.preSkipPackets(delay: 312) == 2 && short.source(0, delay: 312) == 24000 - 168)
+    }
 }

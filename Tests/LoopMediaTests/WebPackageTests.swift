@@ -52,10 +52,15 @@ import Testing
         #expect(module.contains("export class LoopPlayer") && module.contains("appendWindowStart"))
     }
 
-    /// A WebM is appended as it is (fixtures/make-fixtures.sh: av1-opus.webm, 1 s of AV1 and Opus): one source, the
-    /// file itself, origin 0, its codecs string from the AV1 configuration as ffprobe reads its profile and level
-    /// (Main = 0, level 2.0 = index 0, main tier, 8 bits: av01.0.00M.08), and a note on Opus's restart.
-    @Test func aWebMIsAppendedAsItIs() throws {
+    /// A WebM's tracks are appended one WebM each (fixtures/make-fixtures.sh: av1-opus.webm, 1 s of 30 fps AV1 and a
+    /// 440 Hz Opus tone at 48 kHz): the video copied, its codecs string from the AV1 configuration as ffprobe reads
+    /// its profile and level (Main = 0, level 2.0 = index 0, main tier, 8 bits: av01.0.00M.08); the Opus encoded
+    /// again over the loop repeated. 48000 samples are 50 frames of 20 ms (one loop an append); libopus delays
+    /// its output by 312 samples, a frame once rounded up, so the first append holds 51 packets and starts 1/50 s
+    /// before the loop. FFmpeg decoding the first append and then the later one twice (as a browser's decoder
+    /// meets them) hears the tone with no 5 ms block 3 dB off and no step, where the loop-ready file's own
+    /// encoding played three times rings at each wrap.
+    @Test func aWebMsOpusIsEncodedAgainOverTheLoopRepeated() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (report, out) = FixRun.fix("av1-opus.webm", in: dir)
@@ -65,9 +70,73 @@ import Testing
             ["-v", "error", "-select_streams", "v", "-show_entries", "stream=profile,level", "-of", "csv=p=0", out])
         #expect(String(decoding: probe.out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "Main,0")
         let web = try WebPackage.write(out, temporaries: TemporaryFiles())
-        #expect(web.loop.sources == [.init(media: "av1-opus.webm", mime: "video/webm; codecs=\"av01.0.00M.08, opus\"")])
-        #expect(web.loop.origin == .zero && web.loop.length == .one && web.media == [out])
-        #expect(web.notes.count == 1 && web.notes[0].contains("audio track 1 (opus)"))
+        #expect(
+            web.loop.sources == [
+                .init(media: "av1-opus.web.video0.webm", mime: "video/webm; codecs=\"av01.0.00M.08\""),
+                .init(
+                    media: "av1-opus.web.audio1.webm", mime: "audio/webm; codecs=\"opus\"",
+                    first: "av1-opus.web.audio1.first.webm", firstLead: Rational(1, 50)),
+            ])
+        #expect(web.loop.origin == .zero && web.loop.length == .one)
+        #expect(web.loop.tracks[1].loopContinuous == true && web.loop.tracks[1].primingSamples == 0)
+        #expect(web.notes.count == 1 && web.notes[0].contains("20 ms frames"))
+        let path = { (name: String) in dir.appendingPathComponent(name).path }
+        let video = try #require(try FFmpegReading.read(path("av1-opus.web.video0.webm")).tracks.first)
+        #expect(video.kind == .video && video.frames == 30 && video.start == .zero)
+        for (name, packets) in [("av1-opus.web.audio1.first.webm", 51), ("av1-opus.web.audio1.webm", 50)] {
+            let run = try Subprocess.tool(
+                "ffprobe",
+                ["-v", "error", "-show_entries", "packet=pts,duration", "-of", "csv=p=0", path(name)])
+            let rows = String(decoding: run.out, as: UTF8.self).split(separator: "\n")
+            // Every packet a whole 20 ms frame from 0 (Matroska's milliseconds), no pre-skip to discard.
+            #expect(rows.map(String.init) == (0..<packets).map { "\($0 * 20),20" }, "\(name)")
+        }
+        let continuous = try Self.decodeInTurn(
+            [
+                path("av1-opus.web.audio1.first.webm"), path("av1-opus.web.audio1.webm"),
+                path("av1-opus.web.audio1.webm"),
+            ],
+            in: dir)
+        #expect(continuous.count == 960 + 3 * 48000)
+        #expect(Self.seams(Array(continuous.dropFirst(960))) == [])
+        let own = try Self.decodeInTurn([out, out, out], in: dir)
+        #expect(Self.seams(own) != [])
+    }
+
+    /// FFmpeg's decoder fed the files' packets one after the other without a reset (its concat demuxer), the
+    /// first channel as floats.
+    static func decodeInTurn(_ files: [String], in dir: URL) throws -> [Float] {
+        let list = dir.appendingPathComponent("in-turn.txt")
+        try files.map { "file '\($0)'" }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let raw = dir.appendingPathComponent("in-turn.f32").path
+        let run = try Subprocess.tool(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list.path, "-map", "0:a", "-ac",
+                "1",
+                "-f", "f32le", raw,
+            ])
+        #expect(run.status == 0)
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// Where a steady tone is not steady: 5 ms blocks (240 samples) more than 3 dB from the median level, or a
+    /// second difference over a tenth of its amplitude (a 440 Hz tone at 48 kHz keeps it under a thirtieth).
+    static func seams(_ x: [Float]) -> [Int] {
+        let blocks = stride(from: 0, to: x.count - 239, by: 240).map { i in
+            (x[i..<(i + 240)].map { Double($0 * $0) }.reduce(0, +) / 240).squareRoot()
+        }
+        let median = blocks.sorted()[blocks.count / 2]
+        let amplitude = median * 2.squareRoot()
+        var found: Set<Int> = []
+        for (b, level) in blocks.enumerated() where level < median * 0.708 || level > median * 1.413 {
+            found.insert(b * 240)
+        }
+        for i in 1..<(x.count - 1) where abs(Double(x[i + 1] - 2 * x[i] + x[i - 1])) > 0.1 * amplitude {
+            found.insert(i / 240 * 240)
+        }
+        return found.sorted()
     }
 
     /// A codec the web player does not take is refused in a sentence naming the track.

@@ -53,4 +53,38 @@ import Testing
             html.contains("data-manifest=\"../both.web.json\"") && html.contains("data-module=\"../loopprep-loop.js\""))
         #expect(XMLParser(data: Data(html.utf8)).parse())
     }
+
+    /// analyze --html --web-player: a button per clip that can loop in a browser (clean.mp4, and av1-opus.webm: 1 s
+    /// of AV1 and Opus), each clip's player in its own folder under report.web/ pointing back at the clip;
+    /// prores-pcm.mov (no codec the player appends) gets no button, a line on stderr, and no folder.
+    @Test func analyzeGivesEachClipAPlayButton() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("report.html")
+        let clips = ["clean.mp4", "av1-opus.webm", "prores-pcm.mov"].map(Run.fixture)
+        let run = try Run.loopprep(["analyze"] + clips + ["--html", page.path, "--web-player"])
+        #expect(run.stderr.contains("\(clips[2]): no play button: "))
+        #expect(run.stderr.contains("video track 0 (prores) in MOV is not one of them"))
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(XMLParser(data: Data(html.utf8)).parse())
+        let manifests = html.components(separatedBy: "data-manifest=\"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        #expect(manifests.count == 2 && manifests.allSatisfy { $0.hasPrefix("report.web/") })
+        for manifest in manifests {
+            let url = dir.appendingPathComponent(manifest)
+            let loop = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            // The fallback is the clip itself, seen from the manifest's folder.
+            let fallback = url.deletingLastPathComponent().appendingPathComponent(loop["fallback"] as? String ?? "")
+            #expect(clips.contains(fallback.standardizedFileURL.path), "\(manifest)")
+            for source in loop["sources"] as? [[String: Any]] ?? [] {
+                let media = url.deletingLastPathComponent().appendingPathComponent(source["media"] as? String ?? "")
+                #expect(FileManager.default.fileExists(atPath: media.path), "\(media.path)")
+            }
+        }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("report.web").path)
+        #expect(folders.count == 2 && !folders.contains { $0.contains("prores") })
+        let alone = try Run.loopprep(["analyze", clips[0], "--web-player"])
+        #expect(alone.status == 64 && alone.stderr.contains("give --html too"))
+    }
 }

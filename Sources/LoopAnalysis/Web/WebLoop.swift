@@ -23,6 +23,9 @@ public struct WebLoop: Codable, Sendable, Equatable {
         public var sampleRate: Int?
         public var samples: Int64?
         public var primingSamples: Int64?
+        /// Audio encoded again for the web copy over the loop repeated (ContinuousOpus): its first packet follows
+        /// the loop's last, as the browser's decoder meets them.
+        public var loopContinuous: Bool?
 
         public init(
             kind: TrackKind, codec: String, codecs: String, start: Rational, length: Rational, frames: Int? = nil,
@@ -62,10 +65,24 @@ public struct WebLoop: Codable, Sendable, Equatable {
     public struct Source: Codable, Sendable, Equatable {
         public var media: String
         public var mime: String
+        /// Loops one append of this file holds (absent: one). It is appended at every `loops`-th loop k, with
+        /// the offset of loop k and the window `[k * length, (k + loops) * length)`.
+        public var loops: Int?
+        /// What the first append (loop 0) takes instead of `media`, where they differ: audio encoded again over
+        /// the loop repeated starts from a cold decoder there, and its later appends follow its own last packet.
+        public var first: String?
+        /// What `first` holds before its first presented sample (seconds: the encoder's delay in whole frames,
+        /// its pre-roll): its append is placed that much earlier, where the window drops it.
+        public var firstLead: Rational?
 
-        public init(media: String, mime: String) {
+        public init(
+            media: String, mime: String, loops: Int? = nil, first: String? = nil, firstLead: Rational? = nil
+        ) {
             self.media = media
             self.mime = mime
+            self.loops = loops.flatMap { $0 > 1 ? $0 : nil }
+            self.first = first
+            self.firstLead = first == nil ? nil : firstLead
         }
     }
 
@@ -100,9 +117,12 @@ public struct WebLoop: Codable, Sendable, Equatable {
         self.tracks = tracks
     }
 
-    /// Loop `k` (from 0): each track's first presented instant at `k * length`, the window one loop long.
-    public func append(_ k: Int) -> Append {
+    /// Loop `k` (from 0): each track's first presented instant at `k * length`, the window `loops` loops long;
+    /// `lead`: what the appended file holds before its first presented instant beyond `origin` (a source's
+    /// `firstLead`).
+    public func append(_ k: Int, loops: Int = 1, lead: Rational = .zero) -> Append {
         let start = length * Int64(k)
-        return Append(timestampOffset: start - origin, windowStart: start, windowEnd: start + length)
+        return Append(
+            timestampOffset: start - origin - lead, windowStart: start, windowEnd: start + length * Int64(loops))
     }
 }

@@ -19,8 +19,12 @@ public final class AudioEncoder {
 
     /// Encodes `codec` like the source stream `index` of `input`: same rate and channel layout; bit rate from
     /// the source when it says, else 64 kb/s a channel.
-    /// `sampleRate`: another rate than the source's (the samples given are resampled to it).
-    init(like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil) throws {
+    /// `sampleRate`: another rate than the source's (the samples given are resampled to it). `options`: the
+    /// encoder's private options (libopus's frame_duration).
+    init(
+        like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil,
+        options: [String: String] = [:]
+    ) throws {
         let par = input.stream(index).pointee.codecpar.pointee
         let rate = sampleRate.map { Int32($0) } ?? par.sample_rate
         guard let codec = avcodec_find_encoder(par.codec_id) else {
@@ -45,7 +49,10 @@ public final class AudioEncoder {
         // Bit-exact: the same samples give the same bytes on every run.
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
         if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        try check(avcodec_open2(ctx, codec, nil), "open encoder")
+        var dict: OpaquePointer?
+        defer { av_dict_free(&dict) }
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
+        try check(avcodec_open2(ctx, codec, &dict), "open encoder")
         frame = try Frame()
         pending = Array(repeating: [], count: Int(layout.nb_channels))
     }

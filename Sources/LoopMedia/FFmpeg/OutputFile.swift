@@ -103,6 +103,13 @@ public final class OutputFile {
     /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.
     var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
 
+    /// A stream's codec configuration bytes, as set so far.
+    func extradata(_ stream: Int) -> [UInt8]? {
+        let par = self.stream(stream).pointee.codecpar.pointee
+        guard let data = par.extradata, par.extradata_size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(par.extradata_size)))
+    }
+
     /// Replaces a stream's codec configuration (e.g. an avcC holding a second SPS/PPS pair).
     func setExtradata(_ bytes: [UInt8], stream: Int) throws {
         let par: UnsafeMutablePointer<AVCodecParameters> = self.stream(stream).pointee.codecpar

@@ -49,7 +49,9 @@ enum PlayerAssets {
         // Loop k is the same media appended with timestampOffset = k * length - origin and the append window
         // [k * length, (k + 1) * length): every track's first presented frame or sample lands on k * length, and
         // what the media holds outside one loop (AAC priming, the last packet's padding) falls outside the
-        // window, where the browser trims it. `<video loop>` seeks back at every wrap and stalls; this does not.
+        // window, where the browser trims it. A source that holds several loops (`loops`) is appended at every
+        // `loops`-th loop, its window that many loops long; a source's `first` file, if any, is loop 0's append,
+        // placed `firstLead` earlier. `<video loop>` seeks back at every wrap and stalls; this does not.
         // Without Media Source Extensions (or for a type it cannot play) the page falls back to `<video loop>`.
 
         export class LoopPlayer {
@@ -74,6 +76,7 @@ enum PlayerAssets {
             this.mode = null;
             this.stopped = false;
             this._bytes = null;
+            this._first = null;
             this._busy = false;
             this._timer = null;
           }
@@ -97,10 +100,10 @@ enum PlayerAssets {
            * microsecond away from zero so truncation lands on it, and the window is a microsecond wider at each
            * end for a frame whose own time was rounded (a microsecond of audio is a twentieth of a sample).
            */
-          static append(manifest, k) {
+          static append(manifest, k, loops = 1, lead = "0") {
             const start = micros(manifest.length, k);
-            const end = micros(manifest.length, k + 1);
-            const origin = micros(manifest.origin, 1);
+            const end = micros(manifest.length, k + loops);
+            const origin = micros(manifest.origin, 1) + micros(lead, 1);
             return [seconds(start - origin), seconds(Math.max(start - 1, 0)), seconds(end + 1)];
           }
 
@@ -110,11 +113,15 @@ enum PlayerAssets {
             this.mode = type === globalThis.ManagedMediaSource ? "managed-mse" : "mse";
             // One SourceBuffer per file (a track each from an MP4): a track's trimming at the window never
             // touches another's frames.
-            this._bytes = await Promise.all(this.manifest.sources.map(async (source) => {
-              const response = await fetch(new URL(source.media, this.baseURL));
-              if (!response.ok) throw new Error(`LoopPlayer: ${source.media}: HTTP ${response.status}`);
+            const fetchBytes = async (media) => {
+              const response = await fetch(new URL(media, this.baseURL));
+              if (!response.ok) throw new Error(`LoopPlayer: ${media}: HTTP ${response.status}`);
               return response.arrayBuffer();
-            }));
+            };
+            this._bytes = await Promise.all(this.manifest.sources.map((source) => fetchBytes(source.media)));
+            // A source's own first append (audio encoded over the loop repeated: a cold start there).
+            this._first = await Promise.all(this.manifest.sources.map((source) =>
+              source.first ? fetchBytes(source.first) : null));
             this.source = new type();
             if (this.mode === "managed-mse") this.video.disableRemotePlayback = true;
             const opened = once(this.source, "sourceopen");
@@ -144,14 +151,22 @@ enum PlayerAssets {
           }
 
           async _appendNext() {
-            const [offset, start, end] = LoopPlayer.append(this.manifest, this.appended);
+            const k = this.appended;
             await Promise.all(this.buffers.map((buffer, i) => {
+              // A file that holds several loops (audio encoded over the loop repeated, `loops` in the
+              // manifest) is appended at every `loops`-th loop only.
+              const source = this.manifest.sources[i];
+              const loops = source.loops ?? 1;
+              if (k % loops !== 0) return null;
+              // The first append may take its own file, which holds a pre-roll before the loop (firstLead).
+              const first = k === 0 && this._first[i] !== null;
+              const [offset, start, end] = LoopPlayer.append(this.manifest, k, loops, first ? source.firstLead : "0");
               // The window's end moves first: its start may not reach the old end.
               buffer.appendWindowEnd = end;
               buffer.appendWindowStart = start;
               buffer.timestampOffset = offset;
               const done = once(buffer, "updateend");
-              buffer.appendBuffer(this._bytes[i]);
+              buffer.appendBuffer(first ? this._first[i] : this._bytes[i]);
               return done;
             }));
             this.appended += 1;

@@ -9,32 +9,87 @@ public enum WebPackage {
     /// The player module's file name, one per folder, shared by every page in it.
     public static let playerName = PlayerAssets.moduleName
 
-    /// Writes the package for the loop-ready file `output` (already verified) beside it.
-    public static func write(_ output: String, temporaries: TemporaryFiles) throws -> WebPlayerOutput {
+    /// Writes the package for the loop-ready file `output` (already verified) beside it, or into `folder` (analyze's
+    /// report: the clip looped as it is, its page and manifest pointing back at it).
+    public static func write(_ output: String, into folder: String? = nil, temporaries: TemporaryFiles) throws
+        -> WebPlayerOutput
+    {
         // The probe's own opening serves the configuration records too (no second opening for them).
         let probed = try Probe.probe(output, keepInput: true)
         let facts = probed.facts
-        let folder = (output as NSString).deletingLastPathComponent
-        let file = (output as NSString).lastPathComponent
-        let name = (file as NSString).deletingPathExtension
+        let folder = folder ?? (output as NSString).deletingLastPathComponent
+        // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is).
+        let file = relative(output, from: folder)
+        let leaf = (output as NSString).lastPathComponent
+        let name = (leaf as NSString).deletingPathExtension
         let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
         let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let main = facts.mainVideo ?? facts.mainAudio else {
-            throw MediaError("web player", reason: "\(file) has no audio or video track to loop")
+            throw MediaError("web player", reason: "\(leaf) has no audio or video track to loop")
         }
         let webm = facts.isMatroska && Probe.isWebM(output)
-        try refusal(facts, timelines: probed.timelines, webm: webm, file: file)
+        try refusal(facts, timelines: probed.timelines, webm: webm, file: leaf)
         let described = try describe(
             tracks, input: try probed.input ?? InputFile.rawMedia(output), facts: facts, webm: webm)
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw MediaError("web player", reason: "cannot make \(folder): \(MediaError.describe(error))")
+            }
+        }
         let loop: WebLoop
         var media: [String] = []
+        var notes: [String] = []
         if webm {
-            // The WebM is appended as it is: fix started every track at 0, Opus's pre-skip in its CodecDelay.
-            let placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
-            media = [output]
-            loop = WebLoop(
-                sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: placed))],
-                fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
+            // Fix started every track at 0. Opus is encoded again loop-continuously where its length allows
+            // (ContinuousOpus), each track in a WebM of its own; else the WebM is appended as it is, Opus's
+            // pre-skip in its CodecDelay.
+            var placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
+            let plans = zip(tracks, placed).map { track, web in
+                track.codec == "opus" && web.sampleRate == Int(Opus.rate)
+                    ? web.samples.flatMap { ContinuousOpus.plan(samples: $0) } : nil
+            }
+            if plans.contains(where: { $0 != nil }) {
+                var sources: [WebLoop.Source] = []
+                for (i, track) in tracks.enumerated() {
+                    let kind = track.kind == .video ? "video" : "audio"
+                    let path = place("\(name).web.\(kind)\(track.index).webm")
+                    var first: (path: String, lead: Rational)?
+                    if let plan = plans[i] {
+                        let start = place("\(name).web.\(kind)\(track.index).first.webm")
+                        let lead = try WebMTracks.continuousOpus(
+                            output, track: track, plan: plan, to: path, first: start, temporaries: temporaries)
+                        first = (start, lead)
+                        media.append(start)
+                        placed[i].primingSamples = 0
+                        placed[i].loopContinuous = true
+                    } else {
+                        try WebMTracks.copy(output, track: track, to: path, temporaries: temporaries)
+                    }
+                    media.append(path)
+                    sources.append(
+                        .init(
+                            media: (path as NSString).lastPathComponent,
+                            mime: WebLoop.mime(container: "webm", tracks: [placed[i]]), loops: plans[i]?.loops,
+                            first: first.map { ($0.path as NSString).lastPathComponent }, firstLead: first?.lead))
+                }
+                loop = WebLoop(
+                    sources: sources, fallback: file, origin: main.startSeconds, length: main.durationSeconds,
+                    tracks: placed)
+            } else {
+                media = [output]
+                loop = WebLoop(
+                    sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: placed))],
+                    fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
+            }
+            notes = zip(tracks, plans).compactMap { track, plan in
+                guard let plan else { return nil }
+                let group = plan.loops > 1 ? ", \(plan.loops) loops an append" : ""
+                return """
+                    \(Figures.trackName(track)) is encoded again for the web copy over the loop repeated \
+                    (\(plan.frameSize * 1000 / Opus.rate) ms frames\(group)), so a browser's decoder wraps without \
+                    a seam; the loop-ready file keeps its own encoding
+                    """
+            }
         } else {
             let origin = Fragmenter.origin(facts, timelines: probed.timelines)
             let placed = described.map { $0.starting(at: origin) }
@@ -62,13 +117,21 @@ public enum WebPackage {
             temporaries: temporaries)
         try writeText(PlayerAssets.module, to: player, temporaries: temporaries)
         var written = WebPlayerOutput(page: page, manifest: manifest, media: media, player: player, loop: loop)
-        written.notes = tracks.filter { $0.codec == "opus" || $0.codec == "vorbis" }.map { track in
-            """
-            \(Figures.trackName(track)): its first packets were encoded from a cold start, so a browser that \
-            decodes them right after the loop's end rings for about 15 ms at every wrap (up to 5 dB, measured in \
-            Chromium); AAC in MP4 wraps cleanly
-            """
-        }
+        let continuous = Set(zip(tracks, loop.tracks).filter { $1.loopContinuous == true }.map { $0.0.index })
+        written.notes =
+            notes
+            + tracks.filter {
+                ($0.codec == "opus" || $0.codec == "vorbis") && !continuous.contains($0.index)
+            }.map { track in
+                let why =
+                    track.codec == "opus" ? " (its loop is no whole number of 5 ms frames within 30 s of loops)" : ""
+                return """
+                    \(Figures.trackName(track)) is appended as it was encoded\(why): its first packets were \
+                    encoded from a cold start, so a browser that decodes them right after the loop's end rings for \
+                    about 15 ms at every wrap (up to 5 dB, measured in Chromium); Opus in a loop of whole frames and \
+                    AAC in MP4 wrap cleanly
+                    """
+            }
         return written
     }
 
@@ -122,6 +185,16 @@ public enum WebPackage {
                 sampleRate: track.kind == .audio ? track.sampleRate : nil,
                 primingSamples: track.kind == .audio ? track.priming?.samples : nil)
         }
+    }
+
+    /// `path` as seen from the folder `from` (both absolute or both relative to the working folder), with `..`.
+    public static func relative(_ path: String, from folder: String) -> String {
+        let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.pathComponents
+        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+        var common = 0
+        while common < min(base.count, target.count) && base[common] == target[common] { common += 1 }
+        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
+        return parts.joined(separator: "/")
     }
 
     static func manifestJSON(_ loop: WebLoop) throws -> String {

@@ -4,7 +4,10 @@ import LoopAnalysis
 
 /// --seam-images and --html: files written whole (Foundation's atomic write: a temporary file, then rename).
 enum Pictures {
-    static func write(_ report: Report, strips: [String: [UInt8]], folder: String?, html: String?) throws {
+    static func write(
+        _ report: Report, strips: [String: [UInt8]], folder: String?, html: String?,
+        players: [String: WebPlayerOutput] = [:]
+    ) throws {
         if let folder {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let names = fileNames(Array(strips.keys))
@@ -18,7 +21,8 @@ enum Pictures {
             let url = URL(fileURLWithPath: html)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(HTMLReport.render(report, strips: strips).utf8).write(to: url, options: .atomic)
+            try Data(HTMLReport.render(report, strips: strips, players: players, page: html).utf8).write(
+                to: url, options: .atomic)
         }
     }
 

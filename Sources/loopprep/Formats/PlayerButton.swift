@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopMedia
 
 /// A "play loop" button on a report page (stitch --html, loop --html with --web-player): it loads the web
 /// player beside the loop (loopprep-loop.js and NAME.web.json, by paths relative to the page) and plays the loop
@@ -34,13 +35,5 @@ enum PlayerButton {
         });
         """
 
-    /// `path` as seen from the folder `from` (both absolute or both relative to the working folder).
-    static func relative(_ path: String, from folder: String) -> String {
-        let base = URL(fileURLWithPath: folder.isEmpty ? "." : folder).standardizedFileURL.pathComponents
-        let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-        var common = 0
-        while common < min(base.count, target.count) && base[common] == target[common] { common += 1 }
-        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
-        return parts.joined(separator: "/")
-    }
+    static func relative(_ path: String, from folder: String) -> String { WebPackage.relative(path, from: folder) }
 }
