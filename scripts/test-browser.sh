@@ -32,7 +32,7 @@ ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=freq
 # VP9 + Opus in WebM, the same picture and tone (Opus's 312-sample pre-skip in its CodecDelay).
 ff -f lavfi -i "testsrc2=size=320x180:rate=25:duration=2" -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2,apad=pad_dur=0.12" \
   -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 25 -b:v 300k -c:a libopus -b:a 96k "$work/vp9-opus.webm"
-# 29.97 fps VP9 + Opus: 96096 samples a loop, which 20 ms frames do not divide: 10 ms frames, five loops an append.
+# 29.97 fps VP9 + Opus: 96096 samples a loop, which 20 ms frames divide ten loops at a time (played 12 loops).
 ff -f lavfi -i "testsrc2=size=320x180:rate=30000/1001:duration=2.002" \
   -f lavfi -i "sine=frequency=500:sample_rate=48000:duration=2.002,apad=pad_dur=0.12" \
   -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -g 30 -b:v 300k -c:a libopus -b:a 96k "$work/ntsc-opus.webm"

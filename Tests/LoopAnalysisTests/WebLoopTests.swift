@@ -48,16 +48,25 @@ import Testing
 
 /// How Opus is encoded again over the loop repeated: whole frames of whole milliseconds per append.
 @Suite struct ContinuousOpusTests {
-    /// 2 s at 48 kHz is 100 frames of 20 ms; 29.97 fps x 60 frames is 96096 samples, which 20 ms frames divide
-    /// only ten loops at a time and 10 ms frames five (96096 = 2^5 x 3 x 7 x 11 x 13; 480 = 2^5 x 3 x 5); 0.5 s is
-    /// 25 frames of 20 ms; a loop of an odd number of samples would need 240 loops of 5 ms frames (over 30 s), so
-    /// it keeps its own encoding.
-    @Test func theFewestLoopsAnAppendOfWholeFrames() {
+    /// 2 s at 48 kHz is 100 frames of 20 ms; 29.97 fps x 60 frames is 96096 samples, which 20 ms frames divide ten
+    /// loops at a time (96096 = 2^5 x 3 x 7 x 11 x 13 and 960 = 2^6 x 3 x 5: 960 / gcd = 10), 20.02 s an append;
+    /// 0.5 s is 25 frames of 20 ms. 48001 samples (odd) would need 960 loops of 20 ms frames, 480 of 10 ms or 240 of
+    /// 5 ms, each over 30 s; 480096 samples (10.002 s, gcd 96 with 960 and 480, 48 with 240) would need 10, 5 and 5
+    /// loops, each over 30 s: both keep their own encoding.
+    @Test func theLongestFrameWhoseAppendsFit() {
         #expect(ContinuousOpus.plan(samples: 96000) == .init(frameSize: 960, loops: 1, samples: 96000))
-        #expect(ContinuousOpus.plan(samples: 96096) == .init(frameSize: 480, loops: 5, samples: 96096))
+        #expect(ContinuousOpus.plan(samples: 96096) == .init(frameSize: 960, loops: 10, samples: 96096))
         #expect(ContinuousOpus.plan(samples: 24000) == .init(frameSize: 960, loops: 1, samples: 24000))
-        #expect(ContinuousOpus.plan(samples: 20821) == nil)
+        #expect(ContinuousOpus.plan(samples: 48001) == nil)
+        #expect(ContinuousOpus.plan(samples: 480_096) == nil)
         #expect(ContinuousOpus.plan(samples: 0) == nil)
+        // The longest frame that fits wins over fewer loops: 1440 samples take 20 ms frames two loops at a time,
+        // not 10 ms frames one at a time; 720 samples four at a time. 5 ms frames only where nothing longer fits:
+        // 720240 samples (15.005 s; gcd 240 with 960 and 480) need 4 loops of 20 ms, 2 of 10 ms (both over 30 s),
+        // 1 of 5 ms.
+        #expect(ContinuousOpus.plan(samples: 1440) == .init(frameSize: 960, loops: 2, samples: 1440))
+        #expect(ContinuousOpus.plan(samples: 720) == .init(frameSize: 960, loops: 4, samples: 720))
+        #expect(ContinuousOpus.plan(samples: 720_240) == .init(frameSize: 240, loops: 1, samples: 720_240))
         // One loop an append is always taken, however long.
         #expect(ContinuousOpus.plan(samples: 48000 * 600)?.loops == 1)
     }

@@ -22,18 +22,14 @@ public struct ContinuousOpus: Sendable, Equatable {
     /// Frame sizes a Matroska block time can place exactly (whole milliseconds at 48 kHz), longest first.
     public static let frameSizes: [Int64] = [960, 480, 240]
 
-    /// The fewest loops per append (the longest frame among equals); nil when even that would hold more than
-    /// `longest` samples (the loop's own encoding is then appended as it is) or the loop is empty.
+    /// The longest frame whose appends hold at most `longest` samples (one loop an append is always taken), the
+    /// fewest loops an append among those; nil when no frame size fits (the loop's own encoding is then appended
+    /// as it is) or the loop is empty. Longer frames code better at the same rate.
     public static func plan(samples: Int64, longest: Int64 = 30 * 48_000) -> ContinuousOpus? {
         guard samples > 0 else { return nil }
-        let plans = frameSizes.map { size in
+        return frameSizes.lazy.map { size in
             ContinuousOpus(frameSize: size, loops: Int(size / gcd(samples, size)), samples: samples)
-        }
-        // min(by:) keeps the first of equals: the longest frame.
-        guard let best = plans.min(by: { $0.loops < $1.loops }), best.loops == 1 || best.period <= longest else {
-            return nil
-        }
-        return best
+        }.first { $0.loops == 1 || $0.period <= longest }
     }
 
     /// Whole frames of pre-skip the first append carries: the encoder's own delay rounded up to a frame, so its

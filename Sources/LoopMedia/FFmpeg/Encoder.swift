@@ -19,10 +19,11 @@ public final class AudioEncoder {
 
     /// Encodes `codec` like the source stream `index` of `input`: same rate and channel layout; bit rate from
     /// the source when it says, else 64 kb/s a channel.
-    /// `sampleRate`: another rate than the source's (the samples given are resampled to it). `options`: the
-    /// encoder's private options (libopus's frame_duration).
+    /// `sampleRate`: another rate than the source's (the samples given are resampled to it). `bitRate`: where the
+    /// container does not say the source's (Matroska), what its packets came to. `options`: the encoder's private
+    /// options (libopus's frame_duration).
     init(
-        like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil,
+        like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil, bitRate: Int64? = nil,
         options: [String: String] = [:]
     ) throws {
         let par = input.stream(index).pointee.codecpar.pointee
@@ -44,7 +45,8 @@ public final class AudioEncoder {
         }
         ctx.pointee.sample_fmt = Self.preferredFormat(codec)
         ctx.pointee.time_base = AVRational(num: 1, den: rate)
-        ctx.pointee.bit_rate = par.bit_rate > 0 ? par.bit_rate : 64_000 * Int64(max(layout.nb_channels, 1))
+        ctx.pointee.bit_rate =
+            par.bit_rate > 0 ? par.bit_rate : bitRate ?? 64_000 * Int64(max(layout.nb_channels, 1))
         ctx.pointee.thread_count = 1
         // Bit-exact: the same samples give the same bytes on every run.
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT

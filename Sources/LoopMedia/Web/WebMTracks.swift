@@ -47,9 +47,11 @@ enum WebMTracks {
         temporaries: TemporaryFiles
     ) throws -> Rational {
         let input = try InputFile.rawMedia(source)
-        let loop = try presented(input, track: track, samples: plan.samples)
+        let (loop, bytes) = try presented(input, track: track, samples: plan.samples)
+        // The source's own rate (its packets' bytes over its samples), so the second generation loses little.
         let encoder = try AudioEncoder(
             like: input, stream: track.index, globalHeader: true,
+            bitRate: max(Int64(loop.count) * 32_000, bytes * 8 * Opus.rate / max(plan.samples, 1)),
             options: ["frame_duration": String(Double(plan.frameSize) * 1000 / Double(Opus.rate))])
         guard encoder.timeBase == Rational(1, Opus.rate), Int64(encoder.frameSize) == plan.frameSize else {
             throw MediaError(
@@ -130,13 +132,14 @@ enum WebMTracks {
         try temporaries.commit(temp, to: path)
     }
 
-    /// The track's presented samples, one array per channel: FFmpeg's decoder with the file's own pre-skip and
-    /// discard padding applied, which must come to `samples`.
-    static func presented(_ input: InputFile, track: TrackFacts, samples: Int64) throws -> [[Float]] {
+    /// The track's presented samples, one array per channel (FFmpeg's decoder with the file's own pre-skip and
+    /// discard padding applied, which must come to `samples`), and the bytes of its packets.
+    static func presented(_ input: InputFile, track: TrackFacts, samples: Int64) throws -> ([[Float]], Int64) {
         let decoder = try Decoder(input, stream: track.index)
         let frame = try Frame()
         let packet = try Packet()
         var pcm: [[Float]] = []
+        var bytes: Int64 = 0
         let take = { (decoded: Frame) in
             if pcm.isEmpty { pcm = Array(repeating: [], count: decoded.channelCount) }
             for c in pcm.indices {
@@ -146,6 +149,7 @@ enum WebMTracks {
         while try input.read(into: packet) {
             defer { packet.unref() }
             guard packet.streamIndex == track.index else { continue }
+            bytes += Int64(packet.size)
             try decoder.decode(packet, into: frame, take)
         }
         try decoder.decode(nil, into: frame, take)
@@ -157,7 +161,7 @@ enum WebMTracks {
                     it presents; please report the input
                     """)
         }
-        return pcm
+        return (pcm, bytes)
     }
 
     static func reading(_ path: String, track: TrackFacts) throws -> IndependentReading.Track {
