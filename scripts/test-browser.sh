@@ -109,3 +109,26 @@ if command -v firefox-esr >/dev/null \
 else
   echo "test-browser: Firefox rows SKIPPED: firefox-esr is not installed and cannot be installed here"
 fi
+# The player in Firefox too, judged: H.264 + AAC (what Firefox does with the AAC frames the append window cuts)
+# and VP9 + Opus. Headless Firefox plays audio only into a sound server, so a PulseAudio null sink is started for it
+# where none runs (and stopped after: Chromium, which would wait on it, has played by now). Its frames are judged
+# against its own cadence: headless Firefox here misses refreshes anywhere in a loop.
+if command -v firefox-esr >/dev/null; then
+  started=""
+  if ! pactl info >/dev/null 2>&1; then
+    if command -v pulseaudio >/dev/null \
+      || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q pulseaudio >/dev/null 2>&1; }; then
+      pulseaudio --daemonize=yes --exit-idle-time=-1 -n --load="module-null-sink sink_name=loopprep" \
+        --load=module-native-protocol-unix 2>/dev/null && started=yes
+    fi
+  fi
+  if pactl info >/dev/null 2>&1; then
+    status=0
+    python3 scripts/browser/run.py "$(command -v firefox-esr)" "$work/h264-aac:h264-aac" "$work/vp9-opus:vp9-opus" \
+      || status=$?
+    [ -z "$started" ] || pulseaudio --kill 2>/dev/null || true
+    [ "$status" = 0 ] || exit "$status"
+  else
+    echo "test-browser: Firefox player SKIPPED: no sound server for it (apt-get install pulseaudio)"
+  fi
+fi

@@ -266,6 +266,9 @@ def analyse(result, manifest):
     else:
         wrap = [b["mediaTime"] < a["mediaTime"] for a, b in zip(frames, frames[1:])]
     at_wraps = [g for g, w in zip(gaps, wrap) if w]
+    # The longest gap inside the loops (the first, the start-up, left out): where a headless browser misses
+    # refreshes anywhere, a wrap is judged against it.
+    inside = [g for i, (g, w) in enumerate(zip(gaps, wrap)) if not w and i > 0]
     # The tone's level: the median block once playing; a drop is a block more than 3 dB below it.
     playing = [b for b in result["blocks"] if b["time"] > 0.25]
     levels = sorted(b["rms"] for b in playing)
@@ -280,6 +283,7 @@ def analyse(result, manifest):
         "expectedPerLoop": per_loop,
         "longestGapMs": round(longest, 1) if longest is not None else None,
         "wrapGapsMs": [round(g, 1) for g in at_wraps],
+        "longestInsideMs": round(max(inside), 1) if inside else None,
         "frameIntervalMs": round(interval * 1000, 1) if interval else None,
         "audioBlocks": len(playing),
         "toneDbfs": round(20 * math.log10(reference), 1) if reference > 0 else None,
@@ -315,8 +319,14 @@ def judge(name, stats, firefox=False):
         problems.append(f"only {len(stats['framesPerLoop'])} loops played")
     # The seam is judged at the wraps; elsewhere a gap is the display's cadence (a 30 fps frame held a third
     # refresh on a 60 Hz display now and then, in `<video loop>` too), printed beside it.
-    if stats["frameIntervalMs"] and any(g > 1.5 * stats["frameIntervalMs"] for g in stats["wrapGapsMs"]):
-        problems.append(f"gaps of {stats['wrapGapsMs']} ms across the wraps (frame interval {stats['frameIntervalMs']} ms)")
+    # Headless Firefox on this 2-core machine misses refreshes anywhere in a loop (80 ms gaps mid-loop): there a
+    # wrap may be no longer than the longest gap inside the loops.
+    allowed = stats["frameIntervalMs"] and 1.5 * stats["frameIntervalMs"]
+    if firefox and allowed and stats["longestInsideMs"]:
+        allowed = max(allowed, stats["longestInsideMs"])
+    if allowed and any(g > allowed for g in stats["wrapGapsMs"]):
+        problems.append(f"gaps of {stats['wrapGapsMs']} ms across the wraps (frame interval {stats['frameIntervalMs']} ms, "
+                        f"longest inside the loops {stats['longestInsideMs']} ms)")
     # The player keeps 3 loops ahead and 1 behind (LoopPlayer's defaults), the playing one, and for a moment at a
     # wrap the next one appended before the oldest is removed: 6 at most. More means played loops stay, and an
     # hour would grow without bound.

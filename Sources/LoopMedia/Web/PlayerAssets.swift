@@ -96,9 +96,12 @@ enum PlayerAssets {
            * Loop k's append: [timestampOffset, appendWindowStart, appendWindowEnd] in seconds. Browsers keep whole
            * microseconds and Chromium truncates the seconds it is given (3 x 0.48 - 1 is 0.43999999999999995 in
            * a double: 439999 us, and the loop's keyframe fell a microsecond before its window and the whole GOP
-           * with it). So each figure is counted in microseconds from the manifest's exact rationals, nudged half a
-           * microsecond away from zero so truncation lands on it, and the window is a microsecond wider at each
-           * end for a frame whose own time was rounded (a microsecond of audio is a twentieth of a sample).
+           * with it), Firefox rounds them to the nearest. So each figure is counted in microseconds from the
+           * manifest's exact rationals and nudged a quarter of a microsecond away from zero, where truncation and
+           * rounding both land on it (half a microsecond rounded away in Firefox: the first append, placed before
+           * 0, came out 2 us apart from the second, and Firefox's Opus decoder restarted there), and the window is
+           * a microsecond wider at each end for a frame whose own time was rounded (a microsecond of audio is a
+           * twentieth of a sample).
            */
           static append(manifest, k, loops = 1, lead = "0") {
             const start = micros(manifest.length, k);
@@ -217,9 +220,9 @@ enum PlayerAssets {
           return Number(num >= 0n ? half(num) : -half(-num));
         }
 
-        /** Seconds that a browser truncating to whole microseconds reads as `us`. */
+        /** Seconds that a browser truncating (Chromium) or rounding (Firefox) to whole microseconds reads as `us`. */
         function seconds(us) {
-          return (us + Math.sign(us) * 0.5) / 1e6;
+          return (us + Math.sign(us) * 0.25) / 1e6;
         }
 
         function once(target, name) {

@@ -111,7 +111,10 @@ enum WebMTracks {
         }
         try output.setExtradata(head, stream: out)
         output.setInitialPadding(0, stream: out)
-        try output.writeHeader(options: [:])
+        // The first append's header and the later one's are the same bytes: bit-exact (FFmpeg draws a random
+        // TrackUID otherwise) and live (no Segment Duration, which differs by the pre-roll). Firefox restarts its
+        // decoder for a track header that differs, and rang at the first wrap.
+        try output.writeHeader(options: ["fflags": "+bitexact", "live": "1"])
         guard let zero = packets.first?.pts else { return }
         for packet in packets {
             packet.pts = packet.pts.map { $0 - zero }
