@@ -5,15 +5,20 @@ import Foundation
 #endif
 
 /// A small HTTP/1.1 server on 127.0.0.1 for remote-clip tests: serves one folder, honours `Range: bytes=a-b`
-/// (206 with Content-Range), counts the body bytes it sends per path, and can drop a connection after N body
-/// bytes (a server that goes away mid-file). One request a connection.
+/// (206 with Content-Range) unless told not to, counts the body bytes it sends per path (what the kernel took
+/// before the client closed: an open-ended request to a real server sends far more than the client reads) and the
+/// requests that asked for the rest of the file, and can drop a connection after N body bytes (a server that goes
+/// away mid-file). One request a connection.
 public final class RangeServer: @unchecked Sendable {
     public let port: UInt16
     private let root: URL
     private let socket: Int32
     private let lock = NSLock()
     private var sent: [String: Int] = [:]
+    private var openEnded: [String: Int] = [:]
     public var dropAfter: Int?
+    /// false: a server that ignores Range and answers 200 with the whole file, saying no Accept-Ranges.
+    public var honoursRanges = true
 
     public init(serving root: URL) throws {
         self.root = root
@@ -47,6 +52,13 @@ public final class RangeServer: @unchecked Sendable {
         return sent["/" + name] ?? 0
     }
 
+    /// Requests for `name` with no Range or an open-ended one (`bytes=N-`): the rest of the file.
+    public func openEndedRequests(_ name: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return openEnded["/" + name] ?? 0
+    }
+
     private func serve() {
         while true {
             let client = accept(socket, nil, nil)
@@ -57,10 +69,6 @@ public final class RangeServer: @unchecked Sendable {
 
     private func handle(_ client: Int32) {
         defer { close(client) }
-        // A small send buffer, written in small pieces: what counts as sent is close to what the client read
-        // before it closed the connection (as a real object store's would be).
-        var small: Int32 = 16 << 10
-        setsockopt(client, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !request.suffix(4).elementsEqual([13, 10, 13, 10]) {
@@ -82,12 +90,22 @@ public final class RangeServer: @unchecked Sendable {
         var from = 0
         var to = data.count - 1
         var partial = false
+        var bounded = false
         if let range = lines.first(where: { $0.lowercased().hasPrefix("range: bytes=") }) {
             let spec = range.dropFirst("range: bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
             if let a = Int(spec[0]) { from = a }
-            if spec.count > 1, let b = Int(spec[1]) { to = min(b, data.count - 1) }
-            partial = true
+            if spec.count > 1, let b = Int(spec[1]) {
+                to = min(b, data.count - 1)
+                bounded = true
+            }
+            partial = honoursRanges
         }
+        if !bounded {
+            lock.lock()
+            openEnded[path, default: 0] += 1
+            lock.unlock()
+        }
+        if !honoursRanges { (from, to) = (0, data.count - 1) }
         guard from < data.count else {
             send(
                 client,
@@ -103,10 +121,11 @@ public final class RangeServer: @unchecked Sendable {
             partial
             ? "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \(from)-\(to)/\(data.count)\r\n"
             : "HTTP/1.1 200 OK\r\n"
+        head += honoursRanges ? "Accept-Ranges: bytes\r\n" : ""
         head +=
             """
-            Content-Length: \(to - from + 1)\r\nAccept-Ranges: bytes\r\nContent-Type: \
-            application/octet-stream\r\nConnection: close\r\n\r\n
+            Content-Length: \(to - from + 1)\r\nContent-Type: application/octet-stream\r\nConnection: \
+            close\r\n\r\n
             """
         send(client, Array(head.utf8))
         var body = Array(data[from...to])

@@ -6,6 +6,8 @@ import LoopAnalysis
 public final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
+    /// A remote file's reader, kept as long as the demuxer reads through it.
+    private var rangeIO: RangeIO?
 
     /// `options` are the demuxer's (e.g. `ignore_editlist` to see MP4 samples in raw media time).
     public init(path: String, options: [String: String] = [:]) throws {
@@ -13,13 +15,24 @@ public final class InputFile {
         var dict: OpaquePointer?
         defer { av_dict_free(&dict) }
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
-        // A remote clip: FFmpeg's requests run to the file's end; a small socket buffer keeps what is fetched
-        // close to what is read before a seek closes the connection.
-        if RemoteFile.isRemote(path) { av_dict_set(&dict, "recv_buffer_size", "32768", 0) }
-        try check(avformat_open_input(&ctx, path, nil, &dict), "open")
+        // A remote clip is read through loopprep's bounded range requests only (RangeIO): FFmpeg's own http
+        // protocol would ask for the rest of the file at every seek.
+        var io: RangeIO?
+        if RemoteFile.isRemote(path) {
+            let remote = try RangeIO(try RemoteFile(path))
+            guard let allocated = avformat_alloc_context() else { throw MediaError("open", code: lp_error_enomem) }
+            allocated.pointee.pb = remote.context
+            allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+            ctx = allocated
+            io = remote
+        }
+        let opened = avformat_open_input(&ctx, path, nil, &dict)
+        if opened < 0, let failure = io?.failure { throw failure }
+        try check(opened, "open")
         guard let ctx else { throw MediaError("open", reason: "FFmpeg returned no context") }
         context = ctx
         self.path = path
+        rangeIO = io
         // FLV and MPEG-PS declare streams only as packets arrive, and raw ADTS AAC says its sample rate only in
         // them: every opening of one must look, or a reopened file has no stream (or no rate) to write.
         if streamsComeWithPackets || streamCount == 0 || (0..<streamCount).contains(where: { !parametersComplete($0) })
@@ -29,7 +42,7 @@ public final class InputFile {
     }
 
     deinit {
-        if RemoteFile.isRemote(path), let pb = context.pointee.pb { RemoteFile.count(path, pb.pointee.bytes_read) }
+        // A custom AVIOContext is the caller's: rangeIO frees it after the demuxer is closed.
         var ctx: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&ctx)
     }

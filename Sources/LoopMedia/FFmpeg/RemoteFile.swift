@@ -44,8 +44,19 @@ public final class RemoteFile: ByteSource {
         var ctx: UnsafeMutablePointer<AVIOContext>? = try Self.open(url, from: 0, count: 1)
         let io = ctx
         let n = avio_size(io)
+        // FFmpeg's http protocol marks a connection seekable only when the server answered the range with 206 or
+        // says Accept-Ranges: bytes.
+        let ranges = (io?.pointee.seekable ?? 0) & AVIO_SEEKABLE_NORMAL != 0
         Self.count(url, 1)
         avio_closep(&ctx)
+        guard ranges else {
+            throw MediaError(
+                "open",
+                reason: """
+                    the server does not serve byte ranges: it answered without 206 or Accept-Ranges, so loopprep \
+                    cannot read the clip in place; download it and give the local file
+                    """)
+        }
         guard n > 0 else {
             throw MediaError("open", reason: "the server does not say the file's size, so it cannot be read by ranges")
         }
@@ -117,7 +128,8 @@ public final class RemoteFile: ByteSource {
         }
     }
 
-    // Bytes fetched so far, per URL (the index reader's and FFmpeg's demuxer's).
+    // Bytes fetched so far, per URL: every range asked for (the index reader's and, through RangeIO, FFmpeg's
+    // demuxer's), which a server that honours ranges sends and no more.
     private static let fetched = Mutex<[String: Int64]>([:])
     static func count(_ url: String, _ bytes: Int64) { fetched.withLock { $0[url, default: 0] += bytes } }
     public static func bytesFetched(_ url: String) -> Int64 { fetched.withLock { $0[url] ?? 0 } }

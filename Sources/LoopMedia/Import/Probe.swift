@@ -136,7 +136,10 @@ public enum Probe {
 
     static func fileSize(_ path: String) throws -> Int64 {
         if RemoteFile.isRemote(path) {
-            do { return try RemoteFile(path).size } catch {
+            do { return try RemoteFile(path).size } catch let error as MediaError where error.code == nil {
+                // Already loopprep's own sentence (a server without ranges, or without a size).
+                throw error
+            } catch {
                 throw MediaError("open", reason: "cannot fetch it: \(MediaError.describe(error))")
             }
         }
