@@ -13,10 +13,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // FFmpeg 5.1's six libraries through pkg-config; macro shims live in the umbrella header.
+        // FFmpeg 5.1's libraries through pkg-config; macro shims live in the umbrella header. libavfilter's headers
+        // only: the library is loaded when a transition is first drawn (shim.h), not at every start.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavfilter libavutil libswscale libswresample",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
                               "libavutil-dev", "libswscale-dev", "libswresample-dev", "pkg-config"])]
         ),
