@@ -20,3 +20,10 @@ for suite in trixie sid; do
 done
 # The web player in headless Chromium (installed when missing; a machine that cannot install it is told so).
 bash scripts/test-browser.sh
+# A one-node Slurm cluster running analyze and fix as array jobs (root, and a minute to install slurm-wlm and
+# munge): only when asked, LOOPPREP_TEST_SLURM=1.
+if [ "${LOOPPREP_TEST_SLURM:-0}" = 1 ]; then
+    bash scripts/test-slurm.sh
+else
+    echo "test-slurm: not run (LOOPPREP_TEST_SLURM=1 runs a one-node Slurm cluster: scripts/test-slurm.sh)"
+fi
