@@ -43,5 +43,5 @@ for c in mkv ts webm; do
   "$LP" analyze "$OUT/o-lp" --no-seam --quiet --target web --fail-on never --format json \
     | python3 -c "import json,sys; d=json.load(sys.stdin); print('  outputs:', d['summary'])" 2>/dev/null || true
 done
-row "peak memory, fix of one 6 s 1080p MKV (MB)" "$(peak_mb "$LP" fix "$mkv/clip1.mkv" -o "$OUT/o-memc")" "" ""
+row "peak memory, fix of one 6 s 1080p MKV (MB)" "$(peak_mb "$LP" fix "$mkv/clip1.mkv" -o "$OUT/o-memc" -y)" "" ""
 rm -rf "$OUT/o-memc" "$OUT/o-peer"

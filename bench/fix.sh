@@ -29,7 +29,7 @@ rc=$(best_of "$RUNS" recipe_all "$short")
 row "fix vs (a) ffmpeg -c copy per file (target <= 1.5x)" "${lp}s" "${cp}s" "$(ratio "$lp" "$cp")"
 row "  same, loopprep --jobs 1" "${lp1}s" "${cp}s" "$(ratio "$lp1" "$cp")"
 row "fix vs (b) -c:v copy -c:a aac -t DUR +faststart (target >= 3x)" "${lp}s" "${rc}s" "$(ratio "$rc" "$lp") faster"
-row "peak memory, one 6 s clip (MB)" "$(peak_mb "$LP" fix "$one6" -o "$OUT/o-mem6")" "" ""
-row "peak memory, one 60 s clip (MB)" "$(peak_mb "$LP" fix "$long" -o "$OUT/o-mem60")" "" ""
+row "peak memory, one 6 s clip (MB)" "$(peak_mb "$LP" fix "$one6" -o "$OUT/o-mem6" -y)" "" ""
+row "peak memory, one 60 s clip (MB)" "$(peak_mb "$LP" fix "$long" -o "$OUT/o-mem60" -y)" "" ""
 "$LP" analyze "$OUT/o-lp" --no-seam --quiet >/dev/null && echo "outputs analyze clean" || echo "outputs NOT clean"
 rm -rf "$OUT"/o-mem6 "$OUT"/o-mem60

@@ -49,15 +49,15 @@ m_lp=$(peak_mb "$LP" analyze --no-seam "$hour"); m_pr=$(peak_mb ffprobe -v error
 row "  peak memory (MB)" "$m_lp" "$m_pr" "$(ratio "$m_lp" "$m_pr")"
 row "analyze with seam checks: time (s) / peak memory (MB)" "$(best_of 1 "$LP" analyze "$hour")" "$(peak_mb "$LP" analyze "$hour")" ""
 rm -rf "$OUT/o-hour" "$OUT/o-hour-copy"; mkdir -p "$OUT/o-hour-copy"
-t_fix=$(best_of 1 "$LP" fix "$hour" -o "$OUT/o-hour")
+t_fix=$(best_of 1 "$LP" fix "$hour" -o "$OUT/o-hour" -y)
 t_copy=$(best_of 1 ffmpeg -nostdin -v error -y -i "$hour" -c copy -movflags +faststart "$OUT/o-hour-copy/hour.mp4")
 row "fix vs ffmpeg -c copy -movflags +faststart: time (s)" "$t_fix" "$t_copy" "$(ratio "$t_fix" "$t_copy")"
 rm -rf "$OUT/o-hour"
-m_fix=$(peak_mb "$LP" fix "$hour" -o "$OUT/o-hour")
+m_fix=$(peak_mb "$LP" fix "$hour" -o "$OUT/o-hour" -y)
 m_copy=$(peak_mb ffmpeg -nostdin -v error -y -i "$hour" -c copy -movflags +faststart "$OUT/o-hour-copy/hour.mp4")
 row "  peak memory (MB)" "$m_fix" "$m_copy" "$(ratio "$m_fix" "$m_copy")"
 rm -rf "$OUT/o-minute"
-m_min=$(peak_mb "$LP" fix "$minute" -o "$OUT/o-minute")
+m_min=$(peak_mb "$LP" fix "$minute" -o "$OUT/o-minute" -y)
 row "fix peak memory: 1 hour vs 1 minute of the same (MB)" "$m_fix" "$m_min" "$(ratio "$m_fix" "$m_min")"
 "$LP" analyze --no-seam "$OUT/o-hour/hour.mp4" >/dev/null && echo "the fixed hour analyzes clean" || echo "the fixed hour is NOT clean"
 rm -rf "$OUT/o-hour" "$OUT/o-hour-copy" "$OUT/o-minute"

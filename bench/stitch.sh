@@ -28,7 +28,7 @@ concat_copy() {
   ls "$1"/*.mp4 | sort -V | sed "s|^|file '|; s|$|'|" > "$OUT/list.txt"
   ffmpeg -nostdin -v error -y -f concat -safe 0 -i "$OUT/list.txt" -c copy "$OUT/concat.mp4"
 }
-lp_stitch() { "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch.mp4"; }
+lp_stitch() { "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch.mp4" -y; }
 
 for spec in "$c6 6 8x6s" "$c30 30 4x30s"; do
   set -- $spec
@@ -37,7 +37,7 @@ for spec in "$c6 6 8x6s" "$c30 30 4x30s"; do
   row "what" "loopprep" "peer" "ratio"
   row "stitch vs xfade+acrossfade chain (re-encodes all)" "${lp}s" "${xf}s" "$(ratio "$xf" "$lp") faster"
   row "stitch vs concat demuxer -c copy (no transitions)" "${lp}s" "${cc}s" "$(ratio "$lp" "$cc") the time"
-  row "peak memory, stitch (MB)" "$(peak_mb "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4")" "" ""
+  row "peak memory, stitch (MB)" "$(peak_mb "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4" -y)" "" ""
 done
 "$LP" analyze "$OUT/stitch.mp4" --quiet >/dev/null && echo "output analyzes without errors" || echo "output has errors"
 
@@ -46,5 +46,5 @@ xf=$(best_of "$RUNS" xfade_chain "$hevc" 6 -c:v libx265 -preset ultrafast -tag:v
 echo "corpus 8x6s 1080p30 HEVC 5 Mb/s + AAC, GOP 2 s, 0.5 s crossfades; best of $RUNS"
 row "what" "loopprep" "peer" "ratio"
 row "stitch vs xfade+acrossfade chain, libx265 ultrafast" "${lp}s" "${xf}s" "$(ratio "$xf" "$lp") faster"
-row "peak memory, stitch HEVC (MB)" "$(peak_mb "$LP" stitch "$hevc" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4")" "" ""
+row "peak memory, stitch HEVC (MB)" "$(peak_mb "$LP" stitch "$hevc" --transition crossfade --duration 0.5 -o "$OUT/stitch-mem.mp4" -y)" "" ""
 "$LP" analyze "$OUT/stitch.mp4" --quiet >/dev/null && echo "HEVC output analyzes without errors" || echo "HEVC output has errors"

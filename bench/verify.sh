@@ -37,5 +37,5 @@ n=$(best_of "$RUNS" fix_one "$LP")
 row "ffmpeg -c copy (the floor)" "${c}s" "" ""
 row "fix at $REV (no independent check)" "${o}s" "" "$(ratio "$o" "$c") of copy"
 row "fix now (with FFmpeg's second reading)" "${n}s" "" "$(awk -v a="$n" -v b="$o" 'BEGIN { printf "%.2fx", a / b }') of $REV"
-row "peak memory, fix now (MB)" "$(peak_mb "$LP" fix "$clip" -o "$OUT/o-verify-mem")" "" ""
+row "peak memory, fix now (MB)" "$(peak_mb "$LP" fix "$clip" -o "$OUT/o-verify-mem" -y)" "" ""
 rm -rf "$OUT/o-verify" "$OUT/o-verify-mem" "$OUT/verify-copy.mp4"

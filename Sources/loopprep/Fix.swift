@@ -31,6 +31,9 @@ struct Fix: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan per track and write nothing.")
     var dryRun = false
 
+    @Flag(name: [.customLong("force"), .customShort("y")], help: "Replace an output that exists (never an input).")
+    var force = false
+
     @Option(
         help: ArgumentHelp(
             """
@@ -136,7 +139,7 @@ struct Fix: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        let (outputDir, inPlace, dryRun, webPlayer) = (output, inPlace, dryRun, webPlayer.enabled)
+        let (outputDir, inPlace, dryRun, webPlayer, force) = (output, inPlace, dryRun, webPlayer.enabled, force)
         // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
         // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
         // A dry run writes nothing: its findings and exit code describe the inputs, as analyze's do.
@@ -149,7 +152,7 @@ struct Fix: AsyncParsableCommand {
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
             guard
                 var result = Self.fixOne(
-                    item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, options: options,
+                    item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, force: force, options: options,
                     analysis: fileAnalysis,
                     temporaries: temporaries)
             else { return nil }
@@ -179,7 +182,7 @@ struct Fix: AsyncParsableCommand {
     }
 
     static func fixOne(
-        _ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, options: FixOptions,
+        _ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, force: Bool, options: FixOptions,
         analysis: AnalysisOptions,
         temporaries: TemporaryFiles
     ) -> FileReport? {
@@ -204,7 +207,8 @@ struct Fix: AsyncParsableCommand {
         }
         defer { if source != item.path { temporaries.remove(source) } }
         var result = ClipFix.fix(
-            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+            temporaries: temporaries)
         result.path = item.path
         return (result.error == nil || item.explicit) ? result : nil
     }

@@ -75,7 +75,8 @@ import Testing
                 "\(name) is not whole")
         }
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
-        let again = try Run.loopprep(["fix", "--loops", "2", "-o", out.path] + inputs)
+        // The re-run replaces what the first left (-y: an existing output is replaced only when asked).
+        let again = try Run.loopprep(["fix", "--loops", "2", "-y", "-o", out.path] + inputs)
         #expect(again.status == 0, "\(again.stdout)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)) == ["a.mp4", "b.mp4", "c.mp4"])
     }

@@ -59,7 +59,9 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("[not-playable-on-target]"))
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("vp9-opus.webm").path))
-        let strict = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "-o", dir.path, "--fail-on", "error"])
+        let strict = try Run.loopprep([
+            "fix", Run.fixture("vp9-opus.webm"), "-o", dir.path, "--fail-on", "error", "--force",
+        ])
         #expect(strict.status == 1)
         let dry = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "--dry-run"])
         #expect(dry.status == 1)
@@ -76,6 +78,23 @@ import Testing
         #expect(run.status == 1)
         #expect(run.stderr.contains("the output would overwrite the input"))
         #expect(try Self.checksum(file) == before)
+    }
+
+    /// An output that exists is replaced only with --force (-y), as in stitch and loop: the second fix into the
+    /// same folder writes nothing, says so in one line naming the file and the remedy, and exits 1.
+    @Test func anExistingOutputIsReplacedOnlyWithForce() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let out = work.appendingPathComponent("out")
+        #expect(try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", out.path]).status == 0)
+        let written = out.appendingPathComponent("audio-longer.mp4").path
+        try Data("not a clip".utf8).write(to: URL(fileURLWithPath: written))
+        let again = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", out.path])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("\(written) exists: --force (or -y) replaces it (nothing written)"))
+        #expect(try String(contentsOfFile: written, encoding: .utf8) == "not a clip")
+        #expect(try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", out.path, "-y"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: written)).count > 1000)
     }
 
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
@@ -175,9 +194,12 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.mp4"])
         #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent("a.mp4").path]).status == 0)
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        // The re-run completes the batch; a.mp4, already written, is kept and named (replaced only with -y).
         let again = try Run.loopprep(["fix", "--loops", "100", "-o", out.path] + inputs)
-        #expect(again.status == 0)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("a.mp4 exists: --force (or -y) replaces it"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.mp4", "b.mp4", "c.mp4"])
+        #expect(try Run.loopprep(["fix", "--loops", "100", "-y", "-o", out.path] + inputs).status == 0)
     }
 }
 

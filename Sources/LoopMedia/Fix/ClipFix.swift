@@ -13,9 +13,10 @@ public enum ClipFix {
             .irregularAudioDurations,
         ].map(\.rawValue))
 
+    /// `force`: replace an output that exists (never the input: in place is `destination` == `path`).
     public static func fix(
         _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
-        dryRun: Bool, temporaries: TemporaryFiles
+        dryRun: Bool, force: Bool = false, temporaries: TemporaryFiles
     ) -> FileReport {
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
@@ -67,6 +68,12 @@ public enum ClipFix {
             return FileReport(
                 path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
                 fix: FixOutcome(status: .planned, plan: plan, before: before))
+        }
+        // An output that exists is replaced only when asked (in place replaces the input itself, by design).
+        if !OutputPath.sameFile(path, destination),
+            let refusal = OutputPath.refusal(destination, inputs: [path], force: force)
+        {
+            return failed(path, before, analysis, reason: "write output: " + refusal, plan: plan)
         }
         do {
             let temp = try temporaries.make(beside: destination)

@@ -88,9 +88,10 @@ public enum LoopCut {
                 return ClipAnalysis.unreadable(path: path, error: error)
             }
             defer { if source != path { temporaries.remove(source) } }
+            // The output was checked above (never the input; an existing one only with --force).
             let fixed = ClipFix.fix(
                 source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false,
-                temporaries: temporaries)
+                force: true, temporaries: temporaries)
 
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }
