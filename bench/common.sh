@@ -62,9 +62,9 @@ peak_mb() { { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -1 | aw
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 row() { printf "%-58s %10s %10s %9s\n" "$@"; }
 
-# The release build every benchmark runs, and the outputs folder.
+# The release build every benchmark runs (as scripts/setup.sh builds it), and the outputs folder.
 prepare() {
   mkdir -p "$OUT"
-  (cd "$ROOT" && swift build -c release >/dev/null)
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib >/dev/null)
   LP="$ROOT/.build/release/loopprep"
 }
