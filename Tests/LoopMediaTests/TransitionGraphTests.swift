@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import LoopAnalysis
 import Testing
@@ -57,6 +58,64 @@ import Testing
                 $0.pointer.pointee.format == a.pointer.pointee.format
                     && $0.pointer.pointee.width == a.pointer.pointee.width
             })
+    }
+
+    /// A crossfade of 4:2:0 video is blended on the clips' own planes (CrossfadeBlend, chosen by `drawer`), with
+    /// xfade's formula: window frame k of N is a * p + b * (1 - p), p = 1 - (k + 1) / (N + 1), truncated, on every
+    /// plane (checked here sample by sample); its luma is xfade's to the sample (xfade leaves luma unscaled); its
+    /// chroma is the clips' own, where xfade's went through 4:4:4 and back (bicubic) and moved the bars' edges.
+    @Test func aFourTwoZeroCrossfadeIsXfadesBlendOnItsOwnPlanes() throws {
+        let a = try Self.firstFrame("clean.mp4")
+        let b = try Self.firstFrame("seam-jump.mp4")
+        #expect(a.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue)
+        let blend = try TransitionGraph.drawer(transition: "fade", frames: 4, like: a, frameRate: Rational(30), from: 0)
+        #expect(blend is CrossfadeBlend)
+        let graph = try TransitionGraph(transition: "fade", frames: 4, like: a, frameRate: Rational(30))
+        for k in 0..<4 {
+            let mine = try blend.draw(a, b)
+            let theirs = try graph.draw(a, b)
+            #expect(try Self.luma(mine) == Self.luma(theirs), "window frame \(k)")
+            // xfade's chroma went through 4:4:4 and back (bicubic): 1.6-2.4 levels off on average on these bars.
+            #expect(try Self.chromaDifference(mine, theirs) < 3, "window frame \(k)")
+            let p = 1 - Float(k + 1) / 5
+            for plane in 0..<3 {
+                let (ma, mb, mm) = (try Self.plane(a, plane), try Self.plane(b, plane), try Self.plane(mine, plane))
+                let expected = zip(ma, mb).map { Int(UInt8(Float($0) * p + Float($1) * (1 - p))) }
+                #expect(mm == expected, "window frame \(k), plane \(plane)")
+            }
+        }
+        // Another transition, or a format it does not take (10-bit), is xfade's.
+        #expect(
+            try TransitionGraph.drawer(transition: "wipeleft", frames: 2, like: a, frameRate: Rational(30), from: 0)
+                is TransitionGraph)
+        #expect(
+            !CrossfadeBlend.takes(AV_PIX_FMT_YUV420P10LE.rawValue) && CrossfadeBlend.takes(AV_PIX_FMT_YUVJ422P.rawValue)
+        )
+        #expect(!CrossfadeBlend.takes(AV_PIX_FMT_NV12.rawValue) && !CrossfadeBlend.takes(AV_PIX_FMT_RGB24.rawValue))
+    }
+
+    /// A plane's samples, row after row (4:2:0: planes 1 and 2 at half the size, rounded up).
+    static func plane(_ f: Frame, _ p: Int) throws -> [Int] {
+        let frame = f.pointer.pointee
+        let (w, h) =
+            p == 0 ? (Int(frame.width), Int(frame.height)) : (Int(frame.width + 1) / 2, Int(frame.height + 1) / 2)
+        let (data, stride) = [
+            (frame.data.0, frame.linesize.0), (frame.data.1, frame.linesize.1), (frame.data.2, frame.linesize.2),
+        ][p]
+        let base = try #require(data)
+        return (0..<h).flatMap { row in (0..<w).map { Int(base[row * Int(stride) + $0]) } }
+    }
+
+    /// The mean difference between two frames' chroma samples (planes 1 and 2, 4:2:0).
+    static func chromaDifference(_ x: Frame, _ y: Frame) throws -> Double {
+        var total = 0
+        var count = 0
+        for p in 1...2 {
+            let (px, py) = (try plane(x, p), try plane(y, p))
+            total += zip(px, py).map { abs($0 - $1) }.reduce(0, +)
+            count += px.count
+        }
+        return Double(total) / Double(max(count, 1))
     }
 
     /// slide-left (xfade's slideleft): the outgoing clip moves left by the progress, the incoming one follows

@@ -62,7 +62,7 @@ private final class RunFrames {
     var sources: [Int: FrameSource] = [:]
     var position: [Int: Int] = [:]
     var held: [Int: Frame] = [:]
-    var graphs: [Int: TransitionGraph] = [:]
+    var graphs: [Int: TransitionDrawer] = [:]
 
     init(writer: StitchWriter) { self.writer = writer }
 
@@ -80,12 +80,12 @@ private final class RunFrames {
         let b = try frame(into.clip, into.index)
         let join = writer.timeline.joins[j]
         let position = output - join.span.startFrame
-        // One graph a window, fed its frame pairs in order.
-        let graph: TransitionGraph
+        // One drawer a window, fed its frame pairs in order.
+        let graph: TransitionDrawer
         if let open = graphs[j], open.position == position {
             graph = open
         } else {
-            graph = try TransitionGraph(
+            graph = try TransitionGraph.drawer(
                 transition: join.kind.xfade ?? "fade", frames: join.frames, like: a,
                 frameRate: writer.timeline.frameRate, from: position)
             graphs[j] = graph
