@@ -93,6 +93,11 @@ struct Analyze: AsyncParsableCommand {
             }
             return stream.take(result) ? (result, strip) : nil
         }.compactMap { $0 }
+        // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
+        if stream.files == 0 && batch.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
         if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
         let full = Report(command: "analyze", options: options, files: results.map(\.0))
         var strips: [String: [UInt8]] = [:]

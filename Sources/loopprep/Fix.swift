@@ -160,6 +160,11 @@ struct Fix: AsyncParsableCommand {
             if webPlayer, !dryRun { Self.addWebPlayer(&result, temporaries: temporaries) }
             return stream.take(result) ? result : nil
         }
+        // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
+        if stream.files == 0 && batch.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
         if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
         let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
         stream.finish(full)

@@ -98,7 +98,11 @@ struct Loop: AsyncParsableCommand {
         request.forWeb = webPlayer.enabled
         request.analysis = report.applied(AnalysisOptions())
         let (output, dryRun, loopRequest, web) = (output, write.dryRun, request, webPlayer.enabled)
-        let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport in
+        if items.isEmpty && batch.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
+        }
+        let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             var result = LoopCut.loop(
                 item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries)
@@ -108,7 +112,12 @@ struct Loop: AsyncParsableCommand {
                 case .failure(let failure): result.webPlayerError = failure.reason
                 }
             }
-            return result
+            // A file found in a folder that is not media is passed over, as analyze and fix do.
+            return result.unreadable && !item.explicit ? nil : result
+        }.compactMap { $0 }
+        if results.isEmpty && batch.shard == nil {
+            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
+            throw ExitCode(ExitStatus.unreadable.rawValue)
         }
         var full = Report(command: "loop", options: request.analysis, files: results.map(\.file))
         full.ffmpeg = FFmpegLibraries.description

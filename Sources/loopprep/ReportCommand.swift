@@ -27,8 +27,11 @@ struct ReportCommand: ParsableCommand {
         var command = "analyze"
         var options = AnalysisOptions()
         for path in files {
+            // A shard that cannot be read is an input that cannot be read: one line, exit 2.
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw ValidationError("cannot read the report \(path)")
+                let why = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+                Console.stderr("loopprep: error: cannot read the report \(path): \(why)\n")
+                throw ExitCode(ExitStatus.unreadable.rawValue)
             }
             if let whole = try? JSONDecoder().decode(Report.self, from: data) {
                 merged += whole.files
@@ -41,7 +44,8 @@ struct ReportCommand: ParsableCommand {
                     command = lines.command
                     options = lines.options
                 } catch {
-                    throw ValidationError("\(path) is neither a loopprep JSON report nor JSON Lines")
+                    Console.stderr("loopprep: error: \(path) is neither a loopprep JSON report nor JSON Lines\n")
+                    throw ExitCode(ExitStatus.unreadable.rawValue)
                 }
             }
         }

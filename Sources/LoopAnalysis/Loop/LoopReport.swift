@@ -36,6 +36,8 @@ public struct LoopReport: Encodable, Sendable {
     public var chosen: Int?
     public var output: String?
     public var error: String?
+    /// The clip could not be read (also said in `error`): an unreadable input, exit 2, as in every command.
+    public var unreadable = false
     /// The written loop's findings.
     public var findings: [Finding] = []
     /// Each candidate's seam strip (PNG), for the HTML page.
@@ -53,7 +55,8 @@ public struct LoopReport: Encodable, Sendable {
 
     /// As one file of a report, for the formats every command shares (a loop not written is a failed repair).
     public var file: FileReport {
-        FileReport(
+        if unreadable, let error { return FileReport.unreadable(path: path, reason: error) }
+        return FileReport(
             path: path, facts: nil, findings: findings,
             fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
     }

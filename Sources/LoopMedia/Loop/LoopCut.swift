@@ -11,8 +11,13 @@ public enum LoopCut {
         _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles
     ) -> LoopReport {
         var result = LoopReport(path: path)
+        let s: LoopSearch.Signatures
+        do { s = try LoopSearch.signatures(path) } catch {
+            result.error = MediaError.describe(error)
+            result.unreadable = true
+            return result
+        }
         do {
-            let s = try LoopSearch.signatures(path)
             let fps = s.frameRate ?? Rational(30)
             // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
             let options = LoopFinder.Options(

@@ -12,6 +12,7 @@ final class ReportStream: Sendable {
     private let options: AnalysisOptions
     private let quiet: Bool
     private let tally = Mutex(Report.Tally())
+    private let count = Mutex(0)
 
     /// `keepsFiles`: the files are needed after the run whatever the format (analyze's pictures).
     init(command: String, options: AnalysisOptions, report: ReportOptions, keepsFiles: Bool = false) {
@@ -24,6 +25,7 @@ final class ReportStream: Sendable {
 
     /// Streams one file; false when a slim run keeps nothing more of it.
     func take(_ result: FileReport) -> Bool {
+        count.withLock { $0 += 1 }
         lines?.write(result)
         guard slim else { return true }
         if !quiet { Console.stderr(Diagnostics.render(Report(command: command, options: options, files: [result]))) }
@@ -42,6 +44,9 @@ final class ReportStream: Sendable {
 
     /// The summary line after the full report's files.
     func finish(_ full: Report) { lines?.finish(full.summary) }
+
+    /// How many files were reported (none: the inputs held no media).
+    var files: Int { count.withLock { $0 } }
 
     /// Whether the lines went to stdout already (the full report is not printed again).
     var streamed: Bool { lines != nil }

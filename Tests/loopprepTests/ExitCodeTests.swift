@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// README's exit-code table, row 2 ("some input could not be read") in every command that reads inputs (issue
+/// 24, item 6): a folder with no media, a missing file, a report shard that is not there. One line on stderr
+/// naming what, never the usage text.
+@Suite struct ExitCodeTests {
+    /// A folder holding only a text file: analyze, fix and loop find no media and say so, exit 2.
+    @Test(arguments: ["analyze", "fix", "loop"])
+    func aFolderWithoutMediaIsUnreadable(command: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("notes")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("not a clip\n".utf8).write(to: folder.appendingPathComponent("readme.txt"))
+        let output = command == "analyze" ? [] : ["-o", dir.appendingPathComponent("out").path]
+        let run = try Run.loopprep([command, folder.path] + output)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("loopprep: error: no media found in \(folder.path)"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
+    /// An empty folder for loop: the same sentence, exit 2 (it printed nothing and exited 0).
+    @Test func loopOnAnEmptyFolderSaysSo() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["loop", dir.path, "-o", dir.appendingPathComponent("out.mp4").path])
+        #expect(run.status == 2 && run.stderr.contains("no media found in \(dir.path)"), "\(run.stderr)")
+    }
+
+    /// A missing clip given to loop is an input that cannot be read (2), not a failed write (1).
+    @Test func loopOnAMissingFileIsUnreadable() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("gone.mp4").path
+        let run = try Run.loopprep(["loop", missing, "-o", dir.appendingPathComponent("out.mp4").path])
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains(missing))
+    }
+
+    /// report with a shard that is not there, or is not a report: one line naming it, exit 2, no usage text.
+    @Test func reportWithAMissingOrForeignShard() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("shard-3.jsonl").path
+        let gone = try Run.loopprep(["report", missing])
+        #expect(gone.status == 2)
+        #expect(gone.stderr == "loopprep: error: cannot read the report \(missing): no such file\n")
+        let foreign = dir.appendingPathComponent("notes.json")
+        try Data("{\"hello\": 1}\n".utf8).write(to: foreign)
+        let other = try Run.loopprep(["report", foreign.path])
+        #expect(other.status == 2 && !other.stderr.contains("Usage"))
+        #expect(other.stderr.contains("\(foreign.path) is neither a loopprep JSON report nor JSON Lines"))
+    }
+}
