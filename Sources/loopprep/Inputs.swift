@@ -35,19 +35,33 @@ struct Inputs {
             let root = URL(fileURLWithPath: path)
             guard
                 let walker = fm.enumerator(
-                    at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                    at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
                     options: [.skipsHiddenFiles])
             else { continue }
             var found: [Item] = []
             for case let url as URL in walker {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+                var isFile = values?.isRegularFile == true
+                var dangling = false
+                if values?.isSymbolicLink == true {
+                    // A link to a file is that file (git-annex, dataset folders, build outputs), as ffprobe and
+                    // MediaInfo take it; a link to a folder is not followed (no loops); a dangling one is reported.
+                    var isDirectory: ObjCBool = false
+                    if fm.fileExists(atPath: url.resolvingSymlinksInPath().path, isDirectory: &isDirectory) {
+                        isFile = !isDirectory.boolValue
+                    } else {
+                        dangling = true
+                    }
+                }
+                guard isFile || dangling else { continue }
                 let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
                     .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
                 let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
                 found.append(
                     Item(
                         path: shown, relativePath: relative,
-                        explicit: mediaExtensions.contains(url.pathExtension.lowercased()), searched: true))
+                        explicit: dangling || mediaExtensions.contains(url.pathExtension.lowercased()),
+                        searched: true))
             }
             items += found.sorted { $0.path < $1.path }
         }

@@ -53,3 +53,30 @@ import Testing
         #expect(other.stderr.contains("\(foreign.path) is neither a loopprep JSON report nor JSON Lines"))
     }
 }
+
+/// A folder of symbolic links (git-annex, dataset folders, build outputs; issue 24, item 10): a link to a file is
+/// that file, a link to a folder is not followed (a link back to its own folder would never end), a dangling link
+/// is one line naming its target, exit 2.
+@Suite struct SymlinkTests {
+    @Test func linksToFilesAreFollowedAndADanglingOneIsSaid() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(
+            atPath: clips.appendingPathComponent("a.mp4").path, withDestinationPath: Run.fixture("clean.mp4"))
+        try fm.createSymbolicLink(
+            atPath: clips.appendingPathComponent("b.mp4").path, withDestinationPath: "/nowhere/b.mp4")
+        try fm.createSymbolicLink(atPath: clips.appendingPathComponent("again").path, withDestinationPath: dir.path)
+        let run = try Run.loopprep(["analyze", clips.path, "--no-seam", "--format", "json"])
+        #expect(run.status == 2, "\(run.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let paths = ((doc?["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(
+            paths.sorted() == [clips.appendingPathComponent("a.mp4").path, clips.appendingPathComponent("b.mp4").path])
+        #expect(
+            run.stderr.contains(
+                "b.mp4: error: [unreadable] open: a symbolic link to /nowhere/b.mp4, which does not exist"))
+    }
+}

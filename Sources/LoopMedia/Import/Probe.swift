@@ -145,6 +145,9 @@ public enum Probe {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                throw MediaError("open", reason: "a symbolic link to \(target), which does not exist")
+            }
             throw MediaError("open", reason: "no such file")
         }
         guard !isDirectory.boolValue else { throw MediaError("open", reason: "is a directory") }
