@@ -11,7 +11,7 @@ struct LoopPrep: AsyncParsableCommand {
             Exit codes (every command):
               0    nothing at or above --fail-on
               1    findings at or above --fail-on, or an output could not be made
-              2    some input could not be read (a missing file, a folder with no media, a report shard)
+              2    an input could not be read: a missing file, no media, a report shard
               64   usage error (a bad option, or a .loopprep.json that cannot be used)
               130  interrupted (SIGINT): temporary files removed, nothing partial left
               143  terminated (SIGTERM): the same
