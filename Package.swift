@@ -13,18 +13,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // FFmpeg 5.1's libraries through pkg-config; macro shims live in the umbrella header. libavfilter's headers
-        // only: the library is loaded when a transition is first drawn (shim.h), not at every start.
+        // FFmpeg's headers (Debian's -dev packages put them on the compiler's own search path; check-ffmpeg.sh
+        // points it at another version's) with the macro shims in the umbrella header. Nothing is linked: every
+        // FFmpeg function is a stub in CFFmpegLoader that loads the libraries when first called.
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
-                              "libavutil-dev", "libswscale-dev", "libswresample-dev", "pkg-config"])]
+                              "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
         ),
+        // The stubs (x86_64 and aarch64) and the loader behind them.
+        .target(name: "CFFmpegLoader"),
         // Pure Swift: exact time math, facts, rules, report model. Imports no C.
         .target(name: "LoopAnalysis"),
         // The only code that touches FFmpeg.
-        .target(name: "LoopMedia", dependencies: ["CFFmpeg", "LoopAnalysis"]),
+        .target(name: "LoopMedia", dependencies: ["CFFmpeg", "CFFmpegLoader", "LoopAnalysis"]),
         .executableTarget(
             name: "loopprep",
             dependencies: [

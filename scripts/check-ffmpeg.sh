@@ -3,8 +3,9 @@
 #   bash scripts/check-ffmpeg.sh trixie    # FFmpeg 7.1
 #   bash scripts/check-ffmpeg.sh sid       # the newest FFmpeg Debian ships (9.0 on 2026-11-22)
 # The headers come from the suite's -dev packages, unpacked under .build-ffmpeg-SUITE/ (nothing is installed).
-# This proves the code compiles against that API; it does not link or run: those libraries need the suite's
-# own C library. Deprecation warnings for the FFmpeg API are printed as a list of what the next major removes.
+# This proves the code compiles against that API, and that every FFmpeg function it then calls has a stub
+# (FFmpeg is loaded on first use, not linked); it does not link or run: those libraries need the suite's own C
+# library. Deprecation warnings for the FFmpeg API are printed as a list of what the next major removes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite="${1:-trixie}"
@@ -33,10 +34,9 @@ for pkg in libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswsca
 done
 version="$(awk '$1=="Package:"{hit=($2=="libavcodec-dev")} hit && $1=="Version:"{print $2; exit}' "$index")"
 
-# Point the .pc files at the unpacked tree; SwiftPM reads PKG_CONFIG_PATH before the system's own.
-pcdir="$(dirname "$(find "$tree" -name libavcodec.pc | head -1)")"
-sed -i -e "s|^prefix=.*|prefix=$PWD/$tree/usr|" -e "s|^libdir=/usr/|libdir=\${prefix}/|" \
-    -e "s|^includedir=/usr/|includedir=\${prefix}/|" "$pcdir"/*.pc
+# The headers are put first on the compiler's search path (-Xcc -I): CFFmpeg names no pkg-config package, the
+# system's headers are found on the default path, and the suite's shadow them.
+include="$(dirname "$(dirname "$(find "$tree" -path '*/libavcodec/avcodec.h' | head -1)")")"
 grep -q "LIBAVCODEC_VERSION_MAJOR" "$(find "$tree" -name version_major.h -path '*libavcodec*' | head -1)"
 major() { find "$tree" -path "*/$2/version*.h" -exec awk -v m="$1" '$1=="#define" && $2==m{print $3}' {} +; }
 echo "check-ffmpeg: $suite, FFmpeg packages $version (libavcodec $(major LIBAVCODEC_VERSION_MAJOR libavcodec), libavformat $(major LIBAVFORMAT_VERSION_MAJOR libavformat), libavutil $(major LIBAVUTIL_VERSION_MAJOR libavutil))" >&2
@@ -44,10 +44,9 @@ echo "check-ffmpeg: $suite, FFmpeg packages $version (libavcodec $(major LIBAVCO
 log="$root/build.log"
 status=0
 rm -rf "$root/build"    # a module cache from another tree would be reused silently
-PKG_CONFIG_PATH="$PWD/$pcdir" swift build --target LoopMedia --scratch-path "$root/build" > "$log" 2>&1 || status=$?
+swift build --target LoopMedia --scratch-path "$root/build" -Xcc -I"$PWD/$include" > "$log" 2>&1 || status=$?
 # The shim's inline functions on their own, as C: a function that version lacks is only a warning where Swift
 # compiles them (then a link failure), so it is an error here.
-include="$(dirname "$(dirname "$(find "$tree" -path '*/libavcodec/avcodec.h' | head -1)")")"
 # Any C compiler: the system's, else the clang that comes with Swift.
 compiler="${CC:-$(command -v cc || command -v clang)}"
 if ! "$compiler" -fsyntax-only -Wall -Werror=implicit-function-declaration -Werror=int-conversion -I "$include" -x c Sources/CFFmpeg/shim.h 2>> "$log"; then
@@ -67,4 +66,14 @@ if [ "$status" -ne 0 ]; then
     echo "check-ffmpeg: LoopMedia does not compile against $suite's FFmpeg $version; see $log" >&2
     exit 1
 fi
-echo "check-ffmpeg: LoopMedia compiles against $suite's FFmpeg $version" >&2
+# Every FFmpeg function LoopMedia calls under these headers must have its stub (Sources/CFFmpegLoader/
+# ffmpeg_symbols.def), or the link fails on that version; libavfilter is never linked (shim.h loads it).
+defined="$(sed -n 's/^LP_FFMPEG([a-z]*, \([A-Za-z0-9_]*\))$/\1/p' Sources/CFFmpegLoader/ffmpeg_symbols.def | sort -u)"
+called="$(find "$root/build" -path '*LoopMedia.build/*.o' -exec nm -u {} + 2>/dev/null | awk '{print $2}' \
+    | grep -E '^(av|avformat|avcodec|avio|avutil|avfilter|sws|swr|swscale|swresample)_' | sort -u)"
+missing="$(comm -13 <(echo "$defined") <(echo "$called"))"
+if [ -n "$missing" ]; then
+    echo "check-ffmpeg: LoopMedia calls FFmpeg functions with no stub in ffmpeg_symbols.def: $(echo $missing)" >&2
+    exit 1
+fi
+echo "check-ffmpeg: LoopMedia compiles against $suite's FFmpeg $version; its $(echo "$called" | wc -l) FFmpeg calls all have stubs" >&2

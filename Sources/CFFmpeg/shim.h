@@ -153,6 +153,13 @@ static inline void *lp_avfilter_symbol(const char *name) {
 static inline int lp_avfilter_available(void) { return lp_avfilter_symbol("avfilter_graph_alloc") != NULL; }
 static const char *const lp_avfilter_soname = "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR);
 static const unsigned lp_avfilter_header_version = LIBAVFILTER_VERSION_INT;
+// The versions of the headers loopprep was compiled against: the libraries it loads have the same major versions
+// (their sonames), and these are what a report names when nothing needed FFmpeg loaded.
+static const unsigned lp_avformat_header_version = LIBAVFORMAT_VERSION_INT;
+static const unsigned lp_avcodec_header_version = LIBAVCODEC_VERSION_INT;
+static const unsigned lp_avutil_header_version = LIBAVUTIL_VERSION_INT;
+static const unsigned lp_swscale_header_version = LIBSWSCALE_VERSION_INT;
+static const unsigned lp_swresample_header_version = LIBSWRESAMPLE_VERSION_INT;
 #define LP_AVFILTER(ret, name, params, args, fail)                                  \
     static inline ret lp_##name params {                                           \
         ret(*lp_function) params = (ret(*) params)lp_avfilter_symbol(#name);       \

@@ -13,6 +13,7 @@ struct LoopPrep: AsyncParsableCommand {
               1    findings at or above --fail-on, or an output could not be made
               2    an input could not be read: a missing file, no media, a report shard
               64   usage error (a bad option, or a .loopprep.json that cannot be used)
+              127  FFmpeg's libraries could not be loaded (one line says which)
               130  interrupted (SIGINT): temporary files removed, nothing partial left
               143  terminated (SIGTERM): the same
 

@@ -32,7 +32,7 @@ public struct Edit: Sendable, Equatable, Codable {
 }
 
 /// Everything the container says about a track's timing, before interpretation.
-public struct TrackTimeline: Sendable {
+public struct TrackTimeline: Sendable, Equatable {
     /// Seconds per tick.
     public var timeBase: Rational
     /// Decode order.

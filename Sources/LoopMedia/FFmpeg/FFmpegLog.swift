@@ -1,13 +1,15 @@
 import CFFmpeg
+import CFFmpegLoader
 import Foundation
 
 /// FFmpeg logs to stderr by default, which would interleave with our diagnostics. loopprep silences it
-/// (our errors carry FFmpeg's reason instead); `--verbose` routes it to stderr with a prefix.
+/// (our errors carry FFmpeg's reason instead); `--verbose` routes it to stderr with a prefix. Silencing does not
+/// load FFmpeg: the level is set when it loads.
 public enum FFmpegLog {
-    public static func silence() { av_log_set_level(AV_LOG_QUIET) }
+    public static func silence() { lp_ffmpeg_set_log_level(AV_LOG_QUIET) }
 
     public static func routeToStandardError() {
-        av_log_set_level(AV_LOG_WARNING)
+        lp_ffmpeg_set_log_level(AV_LOG_WARNING)
         // A C function pointer: a closure that captures nothing.
         lp_set_log_sink { _, line in
             guard let line else { return }

@@ -33,6 +33,8 @@ struct ISOFile {
         var descriptionCount: Int
         /// One past the last byte the sample table points at.
         var dataEnd: Int64
+        /// What the demuxer makes of the track's headers (ISOStreams): nil when a box it needs is missing.
+        var header: TrackHeader?
     }
 
     var moovBeforeMdat: Bool?
@@ -49,6 +51,11 @@ struct ISOFile {
     var ftyp: [UInt8]?
     /// iTunes gapless metadata, when the movie's user data has it.
     var gapless: ITunesGapless?
+    /// Every trak box in moov order (its track id, or nil where the trak could not be read), mvhd's matrix, and
+    /// whether the movie's user data holds a cover picture (which FFmpeg presents as one more stream).
+    var trakOrder: [Int?] = []
+    var movieMatrix: [Int32] = []
+    var coverArt = false
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
     static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(
@@ -173,6 +180,8 @@ struct ISOFile {
                 b.skip(version == 1 ? 16 : 8)
                 movieTimescale = Int64(b.u32())
                 movieDuration = version == 1 ? Int64(clamping: b.u64()) : Int64(b.u32())
+                b.skip(4 + 2 + 10)  // rate, volume, reserved
+                movieMatrix = (0..<9).map { _ in Int32(bitPattern: b.u32()) }
                 guard movieTimescale > 0 else {
                     throw MediaError("read index", reason: "the movie header has a zero timescale")
                 }
@@ -186,13 +195,18 @@ struct ISOFile {
                         descriptionIndex: t.u32(), duration: t.u32(), size: t.u32(), flags: t.u32())
                 }
             case "trak": traks.append(body)
-            case "udta": gapless = ITunesGapless.parse(Array(body.bytes[body.position..<body.end]))
+            case "udta":
+                let bytes = Array(body.bytes[body.position..<body.end])
+                gapless = ITunesGapless.parse(bytes)
+                coverArt = coverArt || Data(bytes).range(of: Data("covr".utf8)) != nil
             default: break
             }
         }
         // Edit durations are in movie ticks: read the traks once mvhd is known, wherever it stood.
         for body in traks {
-            if let track = try parseTrak(body, fileSize: fileSize, locations: locations) {
+            let track = try parseTrak(body, fileSize: fileSize, locations: locations)
+            trakOrder.append(track?.trackID)
+            if let track {
                 tracks[track.trackID] = track
                 dataEnd = max(dataEnd, track.dataEnd)
             }
@@ -220,9 +234,13 @@ struct ISOFile {
         let tkhdVersion = tkhd.u8()
         tkhd.skip(3 + (tkhdVersion == 1 ? 16 : 8))
         let trackID = Int(tkhd.u32())
+        tkhd.skip(4 + (tkhdVersion == 1 ? 8 : 4) + 8 + 8)  // reserved, duration, reserved, layer to reserved
+        let matrix = (0..<9).map { _ in Int32(bitPattern: tkhd.u32()) }
         let mdhdVersion = mdhd.u8()
         mdhd.skip(3 + (mdhdVersion == 1 ? 16 : 8))
         let timescale = Int64(mdhd.u32())
+        mdhd.skip(mdhdVersion == 1 ? 8 : 4)
+        let language = mdhd.u16()
         hdlr.skip(8)
         let handler = hdlr.fourCC()
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
@@ -269,10 +287,14 @@ struct ISOFile {
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
         // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
         let trak = (body.position - 8)..<body.end
+        let header = TrackHeader(
+            matrix: matrix, language: language, extendedLanguage: boxes["elng"] != nil,
+            entry: boxes["stsd"].flatMap(TrackHeader.firstEntry), descriptions: descriptions,
+            demuxerFrameRate: TrackHeader.demuxerFrameRate(stts: stts, timescale: timescale))
         return Track(
             trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
             pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
-            trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd())
+            trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd(), header: header)
     }
 
     /// Bytes per frame of uncompressed audio, from the sound sample entry (QuickTime versions 0, 1 and 2):

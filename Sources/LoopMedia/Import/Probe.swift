@@ -28,6 +28,13 @@ public enum Probe {
         // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
         // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
         let index = try ISOFile.read(path: path, fileSize: size, locations: locations)
+        // An MP4 whose index says everything needs no FFmpeg (it is not even loaded): its streams are read from
+        // the sample entries as the mov demuxer would read them, its timelines from the index.
+        if !keepInput, let index, let basics = index.streamBasics(),
+            let result = try indexOnly(path, size: size, iso: index, basics: basics)
+        {
+            return result
+        }
         let input = try InputFile(path: path)
         let format = input.formatName
         // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
@@ -53,6 +60,17 @@ public enum Probe {
         }
 
         let imported = try Importers.timelines(ImportSource(input: input, index: iso, basics: basics))
+        let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
+        return try result(
+            path, size: size, format: format, iso: iso, basics: basics, imported: imported,
+            declaredDuration: input.declaredDuration, input: kept)
+    }
+
+    /// Facts from the streams and their timelines, whichever reader made them.
+    private static func result(
+        _ path: String, size: Int64, format: String, iso: ISOFile?, basics: [TrackBasics], imported: Imported,
+        declaredDuration: Rational?, input: InputFile?
+    ) throws -> Result {
         var timelines = imported.timelines
         let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
@@ -69,7 +87,7 @@ public enum Probe {
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
         // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
         // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
-        if facts.isMatroska, let declared = input.declaredDuration {
+        if facts.isMatroska, let declared = declaredDuration {
             facts.movieDuration = declared
             facts.movieTimescale = 1000
         }
@@ -83,8 +101,20 @@ public enum Probe {
                 timelines[track.index] = AudioFrames.regular(t, frame: frame)
             }
         }
-        let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
-        return Result(facts: facts, timelines: timelines, input: kept, iso: iso)
+        return Result(facts: facts, timelines: timelines, input: input, iso: iso)
+    }
+
+    /// The facts of an MP4 from its index alone, or nil when a stream needs FFmpeg after all (one the index does
+    /// not time). The same steps as `probe` with FFmpeg, on the index's streams.
+    static func indexOnly(_ path: String, size: Int64, iso: ISOFile, basics: [TrackBasics]) throws -> Result? {
+        if iso.dataEnd > size {
+            throw MediaError(
+                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
+        }
+        guard let imported = MP4Import.indexed(iso, basics: basics) else { return nil }
+        return try result(
+            path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics, imported: imported,
+            declaredDuration: nil, input: nil)
     }
 
     /// AAC-LC at 24 kHz or less may carry SBR with nothing in its configuration saying so (HE-AAC's implicit

@@ -12,7 +12,8 @@ public enum ClipAnalysis {
         report: FileReport, strip: [UInt8]?
     ) {
         do {
-            let probe = try Probe.probe(path)
+            // Without the seam check nothing is decoded: the input is not kept (an MP4 then needs no FFmpeg).
+            let probe = try Probe.probe(path, keepInput: options.seamChecks)
             var facts = probe.facts
             var shot: SeamCapture?
             var notes: [String]?

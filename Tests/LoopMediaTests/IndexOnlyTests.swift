@@ -1,0 +1,73 @@
+import Foundation
+import LoopAnalysis
+import TestSupport
+import Testing
+
+@testable import LoopMedia
+
+/// An MP4 whose index says everything is analysed without FFmpeg: its streams are read from the sample entries.
+/// FFmpeg's own demuxer is the judge of that reading, on every MP4 and MOV fixture.
+@Suite struct IndexOnlyTests {
+    static var isoFixtures: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Repository.fixtures.path)) ?? []
+        return names.filter { ["mp4", "mov", "m4a", "m4v", "3gp"].contains(($0 as NSString).pathExtension) }.sorted()
+    }
+
+    /// What the sample entries say is what FFmpeg's mov demuxer says, stream by stream, field by field.
+    @Test(arguments: isoFixtures)
+    func theIndexReadsStreamsAsFFmpegDoes(name: String) throws {
+        let path = Fixtures.path(name)
+        // A file that is not readable at all (zero-bytes.mp4) has no streams to compare.
+        guard let size = try? Probe.fileSize(path), let iso = try? ISOFile.read(path: path, fileSize: size),
+            let own = iso.streamBasics()
+        else { return }
+        let input = try InputFile(path: path)
+        #expect(input.formatName == ISOFile.demuxerName)
+        let ffmpeg = (0..<input.streamCount).map { input.basics($0) }
+        #expect(own == ffmpeg, "\(name)")
+    }
+
+    /// The whole facts agree too: the probe without FFmpeg and the probe through FFmpeg's demuxer (kept for a
+    /// seam check), on every fixture the index reads alone.
+    @Test(arguments: isoFixtures)
+    func factsWithoutFFmpegAreTheFactsWithIt(name: String) throws {
+        let path = Fixtures.path(name)
+        guard let size = try? Probe.fileSize(path), let iso = try? ISOFile.read(path: path, fileSize: size),
+            iso.streamBasics() != nil
+        else { return }
+        // A file both refuse (truncated.mp4) is refused in the same words.
+        let refusal = { (keep: Bool) -> String? in
+            do { _ = try Probe.probe(path, keepInput: keep) } catch { return MediaError.describe(error) }
+            return nil
+        }
+        #expect(refusal(false) == refusal(true), "\(name)")
+        guard refusal(true) == nil else { return }
+        let indexOnly = try Probe.probe(path, keepInput: false)
+        let withFFmpeg = try Probe.probe(path, keepInput: true)
+        #expect(indexOnly.input == nil && withFFmpeg.input != nil)
+        #expect(indexOnly.facts == withFFmpeg.facts, "\(name)")
+        #expect(indexOnly.timelines == withFFmpeg.timelines, "\(name)")
+    }
+
+    /// The common shapes do take the index-only path (the comparison above is not empty), and the shapes it
+    /// leaves to FFmpeg do not: a cover picture, a timecode track, HE-AAC, PCM, fragments.
+    @Test func theIndexOnlyPathCoversTheCommonShapesAndNoOthers() throws {
+        func pure(_ name: String) throws -> Bool {
+            let path = Fixtures.path(name)
+            return try ISOFile.read(path: path, fileSize: try Probe.fileSize(path))?.streamBasics() != nil
+        }
+        for name in [
+            "clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "hevc-hev1.mp4", "rotated.mp4",
+            "video-only.mp4", "audio-only.m4a", "two-audio.mp4", "moov-at-end.mp4", "negative-cts.mp4",
+            "surround-51.mp4", "h264-10bit.mp4",
+        ] {
+            #expect(try pure(name), "\(name) should be read from its index alone")
+        }
+        for name in [
+            "cover-art.mp4", "chapters-timecode.mov", "he-aac-sbr.mp4", "prores-pcm.mov", "fragmented.mp4",
+            "text.mp4",
+        ] {
+            #expect(try !pure(name), "\(name) should be left to FFmpeg")
+        }
+    }
+}
