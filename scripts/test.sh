@@ -13,6 +13,8 @@ status=${PIPESTATUS[0]}
 # A build failure or a run that executed no test must not pass.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "${TMPDIR:-/tmp}/loopprep-test.log" || { echo "no passing Swift Testing run found" >&2; exit 1; }
 [ "$status" -eq 0 ] || exit "$status"
+# The stubs FFmpeg is reached through keep every argument, on x86_64 and (under qemu-user) aarch64.
+bash scripts/test-stubs.sh
 # The FFmpeg layer must also compile against the FFmpeg users have: 7.1 (Debian 13, Ubuntu 25.x) and the newest
 # Debian ships (sid). Compile only; a mirror that cannot be reached is reported and skipped.
 for suite in trixie sid; do
