@@ -68,3 +68,22 @@ prepare() {
   (cd "$ROOT" && swift build -c release --static-swift-stdlib >/dev/null)
   LP="$ROOT/.build/release/loopprep"
 }
+
+# One 10-minute 1080p30 clip (5 Mb/s H.264, audio 0.5 s longer, moov at the end): 60 s of testsrc2 concatenated ten
+# times (stream copy) with 600.5 s of AAC muxed beside it. Cached in bench/out; prints its path.
+make_ten_minute() {
+  local dir="$OUT/corpus-fix600"
+  if [ ! -f "$dir/.done" ]; then
+    echo "making the 10-minute clip (cached)…" >&2
+    mkdir -p "$dir"
+    "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=60" -c:v libx264 -preset ultrafast \
+      -x264-params keyint=60:min-keyint=60:scenecut=0 -b:v 5M -pix_fmt yuv420p "$dir/v60.mp4" >&2
+    for i in $(seq 1 10); do echo "file 'v60.mp4'"; done > "$dir/list.txt"
+    "${FF[@]}" -f concat -safe 0 -i "$dir/list.txt" -c copy "$dir/v600.mp4" >&2
+    "${FF[@]}" -i "$dir/v600.mp4" -f lavfi -i "sine=frequency=440:duration=601" -c:v copy -c:a aac -b:a 128k \
+      -t 600.5 "$dir/clip.mp4" >&2
+    rm -f "$dir/v60.mp4" "$dir/v600.mp4" "$dir/list.txt"
+    touch "$dir/.done"
+  fi
+  echo "$dir/clip.mp4"
+}

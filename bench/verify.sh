@@ -12,20 +12,7 @@ old="$OUT/rev-$(git -C "$ROOT" rev-parse --short "$REV")"
 (cd "$old" && swift build -c release >/dev/null 2>&1)
 OLD="$old/.build/release/loopprep"
 
-dir="$OUT/corpus-fix600"
-if [ ! -f "$dir/.done" ]; then
-  echo "making the 10-minute clip (cached)…" >&2
-  mkdir -p "$dir"
-  "${FF[@]}" -f lavfi -i "testsrc2=size=1920x1080:rate=30:duration=60" -c:v libx264 -preset ultrafast \
-    -x264-params keyint=60:min-keyint=60:scenecut=0 -b:v 5M -pix_fmt yuv420p "$dir/v60.mp4"
-  for i in $(seq 1 10); do echo "file 'v60.mp4'"; done > "$dir/list.txt"
-  "${FF[@]}" -f concat -safe 0 -i "$dir/list.txt" -c copy "$dir/v600.mp4"
-  "${FF[@]}" -i "$dir/v600.mp4" -f lavfi -i "sine=frequency=440:duration=601" -c:v copy -c:a aac -b:a 128k -t 600.5 \
-    "$dir/clip.mp4"
-  rm -f "$dir/v60.mp4" "$dir/v600.mp4" "$dir/list.txt"
-  touch "$dir/.done"
-fi
-clip="$dir/clip.mp4"
+clip=$(make_ten_minute)
 fix_one() { rm -rf "$OUT/o-verify"; "$1" fix "$clip" -o "$OUT/o-verify"; }
 copy_one() { rm -f "$OUT/verify-copy.mp4"; ffmpeg -nostdin -v error -i "$clip" -c copy "$OUT/verify-copy.mp4"; }
 

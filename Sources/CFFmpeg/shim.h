@@ -226,6 +226,17 @@ static inline void lp_set_log_sink(lp_log_line_fn fn) {
 // system call directly (Linux 4.5+; the caller falls back to read/write when it fails).
 #include <sys/syscall.h>
 #include <unistd.h>
+// Starts writing a file's range to disk without waiting (Linux; elsewhere nothing): a long copy then overlaps its
+// writeback, and the fsync before the rename waits for the tail only.
+static inline int lp_start_writeback(int fd, long long offset, long long count) {
+#ifdef SYS_sync_file_range
+    return (int)syscall(SYS_sync_file_range, fd, offset, count, 2u /* SYNC_FILE_RANGE_WRITE */);
+#else
+    (void)fd; (void)offset; (void)count;
+    return -1;
+#endif
+}
+
 static inline long lp_copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len) {
 #ifdef SYS_copy_file_range
     return syscall(SYS_copy_file_range, fd_in, off_in, fd_out, off_out, len, 0u);

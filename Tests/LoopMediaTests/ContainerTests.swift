@@ -118,6 +118,40 @@ import Testing
         #expect(try ClipFix.firstFrameDifference(plan, expected: other, output: written) != nil)
     }
 
+    /// A long copy lands at the source's offset within a 4 KB block (a free box pads the moov; XFS and btrfs then
+    /// share the blocks instead of copying them), and the file is still a plain moov-first MP4. The clip: 6 MB of
+    /// video (lossless noise) with the moov at the end, so ffmpeg wrote the first sample right after the mdat header.
+    @Test func aLongCopyKeepsTheSourcesBlockOffset() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("long.mp4").path
+        let made = try Tool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=6", "-f",
+                "lavfi", "-i", "sine=duration=6.5", "-vf", "noise=alls=60:allf=t", "-c:v", "libx264", "-preset",
+                "ultrafast", "-qp", "0", "-c:a", "aac", source,
+            ])
+        #expect(made.status == 0)
+        let sourceMdat = try #require(try MiniBox.read(source).first { $0.type == "mdat" })
+        #expect(sourceMdat.payload.count >= 4 << 20)
+        let firstSample = sourceMdat.offset + 8
+        let output = dir.appendingPathComponent("out/long.mp4").path
+        let report = ClipFix.fix(
+            source, to: output, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let boxes = try MiniBox.read(output).map(\.type)
+        #expect(boxes == ["ftyp", "moov", "free", "mdat"], "\(boxes)")
+        let mdat = try #require(try MiniBox.read(output).first { $0.type == "mdat" })
+        #expect((mdat.offset + 8) % 4096 == firstSample % 4096)
+        let free = try #require(try MiniBox.read(output).first { $0.type == "free" })
+        #expect(free.payload.count + 8 < 4096 + 8)
+        // ffprobe reads every packet of it.
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-count_packets", "-show_streams", "-of", "json", output])
+        #expect(probe.status == 0 && String(decoding: probe.out, as: UTF8.self).contains("nb_read_packets"))
+    }
+
     /// AVI stores decode order only: H.264 that may reorder frames is refused in one sentence, nothing written.
     @Test func aviWithReorderingVideoIsRefused() throws {
         let dir = try Scratch.directory()

@@ -5,6 +5,31 @@ import Synchronization
 /// SIGINT/SIGTERM; `commit` renames one into place atomically.
 public final class TemporaryFiles: Sendable {
     private let live = Mutex<Set<String>>([])
+    /// Flushes begun ahead of the commit (see `beginFlush`), by temporary: the errno they ended with, once done.
+    private let flushes = Mutex<[String: Flush]>([:])
+
+    /// One fsync running on its own thread; `wait` returns its errno (0: flushed).
+    private final class Flush: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let result = Mutex<Int32>(0)
+
+        init(_ path: String) {
+            let thread = Thread { [self] in
+                let fd = open(path, O_RDONLY)
+                let status = fd >= 0 && fsync(fd) == 0 ? 0 : errno
+                if fd >= 0 { close(fd) }
+                result.withLock { $0 = status }
+                done.signal()
+            }
+            thread.start()
+        }
+
+        func wait() -> Int32 {
+            done.wait()
+            done.signal()
+            return result.withLock { $0 }
+        }
+    }
 
     public init() {}
 
@@ -21,7 +46,14 @@ public final class TemporaryFiles: Sendable {
         return temp
     }
 
+    /// Starts flushing a written temporary to disk while the caller goes on (verifies it): `commit` then waits for
+    /// this flush instead of starting its own.
+    public func beginFlush(_ temp: String) {
+        flushes.withLock { $0[temp] = Flush(temp) }
+    }
+
     public func remove(_ temp: String) {
+        _ = flushes.withLock { $0.removeValue(forKey: temp) }
         live.withLock { _ = $0.remove(temp) }
         try? FileManager.default.removeItem(atPath: temp)
     }
@@ -29,13 +61,11 @@ public final class TemporaryFiles: Sendable {
     /// rename(2) replaces the target atomically: readers see the old file or the new one, never a part. The
     /// data is flushed to disk first, so a power cut cannot leave the new name on a file with holes in it.
     public func commit(_ temp: String, to target: String) throws {
-        let fd = open(temp, O_RDONLY)
-        guard fd >= 0, fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
-            if fd >= 0 { close(fd) }
-            throw MediaError("write output", reason: reason + " (flushing \(target))")
+        let flush = flushes.withLock { $0.removeValue(forKey: temp) } ?? Flush(temp)
+        let status = flush.wait()
+        guard status == 0 else {
+            throw MediaError("write output", reason: String(cString: strerror(status)) + " (flushing \(target))")
         }
-        close(fd)
         guard rename(temp, target) == 0 else {
             throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
         }

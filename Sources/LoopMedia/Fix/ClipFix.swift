@@ -86,6 +86,8 @@ public enum ClipFix {
                     path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
                     converting: conversion?.format, temporaries: temporaries)
             }
+            // The disk write finishes while the output is checked; the rename waits for both.
+            temporaries.beginFlush(temp)
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)

@@ -76,16 +76,22 @@ enum ISOEditor {
     }
 
     /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the
-    /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer.
+    /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer. The copy
+    /// goes in 32 MB slices, each handed to the disk as it is done (writeback starts while the next is copied),
+    /// so the flush before the rename waits for the last slice, not for the whole file.
     static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
         var left = count
         var source = offset
         var target = Int64(try to.offset())
         while left > 0 {
-            let n = lp_copy_file_range(
-                from.fileDescriptor, &source, to.fileDescriptor, &target, Int(min(left, 1 << 30)))
+            let start = target
+            // Slices end on the source's 4 KB blocks: where the target is at the same block offset (MP4Writer
+            // places it so), a filesystem that shares blocks (XFS, btrfs) shares every whole block.
+            let slice = min(left, source % 4096 != 0 ? 4096 - source % 4096 : 32 << 20)
+            let n = lp_copy_file_range(from.fileDescriptor, &source, to.fileDescriptor, &target, Int(slice))
             guard n > 0 else { break }
             left -= Int64(n)
+            _ = lp_start_writeback(to.fileDescriptor, start, Int64(n))
         }
         try to.seek(toOffset: UInt64(target))
         guard left > 0 else { return }

@@ -69,9 +69,12 @@ enum MP4Writer {
     /// `gapless`: the iTunSMPB figures of the output, written over the source's when it has them (a stale
     /// one would tell iTunes-family players to skip the wrong number of samples).
     /// `range`: where the output starts in the source and how long it is (seconds), to move Nero chapters.
+    /// `alignFrom`: media of at least this many bytes is placed at the source's offset modulo 4096 (a free box
+    /// pads the moov, at most 4103 bytes), so that on a filesystem that shares blocks between files (XFS, btrfs)
+    /// copy_file_range shares them instead of copying; elsewhere it costs nothing.
     static func write(
         source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
-        range: (start: Rational, length: Rational), to path: String
+        range: (start: Rational, length: Rational), to path: String, alignFrom: Int64 = 4 << 20
     ) throws {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
         let timescales = tracks.map { iso.tracks[$0.trackID]?.timescale ?? 1 }
@@ -93,8 +96,15 @@ enum MP4Writer {
         let moovSize =
             wide
             ? Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: true).size) : narrowSize
+        // The first copied byte's place in the source, and the padding that puts it at the same block offset.
+        let firstSource = chunks.lazy.flatMap { tracks[$0.track].entries[$0.entries] }.first?.location.offset
+        var padding: Int64 = 0
+        if payload >= alignFrom, let firstSource {
+            padding = ((firstSource - (Int64(ftyp.count) + moovSize + Int64(mdatHeader))) % 4096 + 4096) % 4096
+            if padding > 0 && padding < 8 { padding += 4096 }
+        }
         var offsets: [Int64] = []
-        var at = Int64(ftyp.count) + moovSize + Int64(mdatHeader)
+        var at = Int64(ftyp.count) + moovSize + padding + Int64(mdatHeader)
         for chunk in chunks {
             offsets.append(at)
             at += chunk.bytes
@@ -103,6 +113,9 @@ enum MP4Writer {
 
         var head = ftyp
         moov.serialize(into: &head)
+        if padding > 0 {
+            head += be32(UInt32(padding)) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(padding) - 8)
+        }
         let mdatSize = payload + Int64(mdatHeader)
         head +=
             mdatHeader == 16
