@@ -54,7 +54,12 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.xfs >/dev/null && command -v xfs_io >/d
     faststart_xfs() { rm -f "$mnt/copy.mp4"; ffmpeg -nostdin -v error -i "$mnt/clip.mp4" -c copy -movflags +faststart "$mnt/copy.mp4"; }
     fx=$(best_of "$RUNS" fix_xfs)
     ffx=$(best_of "$RUNS" faststart_xfs)
-    shared=$(xfs_io -c "fiemap -v" "$mnt/o/clip.mp4" | awk 'NR > 2 && and(strtonum($NF), 0x2000) { n += $4 } NR > 2 { t += $4 } END { printf "%d%%", t ? 100 * n / t : 0 }')
+    shared=$(xfs_io -c "fiemap -v" "$mnt/o/clip.mp4" | python3 -c '
+import sys
+rows = [l.split() for l in sys.stdin.read().splitlines()[2:] if l.strip()]
+total = sum(int(r[3]) for r in rows)
+shared = sum(int(r[3]) for r in rows if int(r[-1], 16) & 0x2000)
+print(f"{100 * shared // max(total, 1)}%")')
     row "  same on XFS with reflink (blocks shared: $shared)" "${fx}s" "${ffx}s" "$(ratio "$ffx" "$fx") faster"
     umount "$mnt"
   fi
