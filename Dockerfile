@@ -1,7 +1,9 @@
 # loopprep in a container: a Debian 12 + Swift 6.3 build stage, and a slim Debian 12 runtime with only FFmpeg
-# 5.1's shared libraries and the Swift runtime loopprep links.
+# 5.1's shared libraries, which loopprep loads when it first needs them (the Swift runtime is linked in).
 #   docker build -t loopprep .
-#   docker run --rm -v "$PWD/media:/media" loopprep analyze /media --format github
+#   docker run --rm -v "$PWD:/repo" -w /repo loopprep analyze media --format github
+# (the repository mounted and paths relative to it, so CI annotations attach to the files; .dockerignore keeps
+# build folders and benchmark outputs out of the context)
 FROM swift:6.3-bookworm AS build
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev \

@@ -33,12 +33,12 @@ PY
 objects() { LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -c "file=.*generating link map" || true; }
 
 webm="$ROOT/fixtures/vp9-opus.webm"
-c=$(median "$floor"); lp=$(median "$LP" analyze --no-seam "$clip"); v=$(median "$LP" --version)
+c=$(median "$floor"); lp=$(median "$LP" analyze --no-seam "$clip"); v=$(median "$LP" --help)
 lpw=$(median "$LP" analyze --no-seam "$webm")
-echo "one clip (fixtures/clean.mp4), median of $RUNS runs; shared objects loaded: loopprep $(objects "$LP" --version), C program $(objects "$floor")"
+echo "one clip (fixtures/clean.mp4), median of $RUNS runs; shared objects loaded: loopprep $(objects "$LP" --help), C program $(objects "$floor")"
 row "what" "loopprep" "peer" "ratio"
 row "analyze --no-seam vs a C program linking libavformat+libavcodec" "${lp}ms" "${c}ms" "$(ratio "$lp" "$c")"
-row "  loopprep --version (start-up alone) vs the same C program" "${v}ms" "${c}ms" "$(ratio "$v" "$c")"
+row "  loopprep --help (start-up alone) vs the same C program" "${v}ms" "${c}ms" "$(ratio "$v" "$c")"
 row "  a WebM (FFmpeg loaded on first use) vs the same C program" "${lpw}ms" "${c}ms" "$(ratio "$lpw" "$c")"
 if command -v mediainfo >/dev/null; then
   mi=$(median mediainfo --Output=JSON "$clip")

@@ -5,10 +5,18 @@ import LoopMedia
 import Synchronization
 
 struct Analyze: AsyncParsableCommand {
+    /// Each rule and what it finds, a paragraph each (`analyze --help`).
+    static var ruleMeanings: String {
+        Analyzer.allIDs.compactMap(RuleID.init(rawValue:)).map { "\($0.rawValue): \($0.meaning)." }
+            .joined(separator: "\n\n")
+    }
+
     static let configuration = CommandConfiguration(
         abstract: "Find every cause of a stuttering loop, per file and per track.",
         discussion: """
-            Rules: \(Analyzer.allIDs.joined(separator: ", ")).
+            Rules:
+
+            \(ruleMeanings)
 
             A project sets its own target, minimum loop, disabled rules, seam thresholds \
             (\(Analyzer.thresholds.keys.sorted().joined(separator: ", "))) \

@@ -63,6 +63,7 @@ struct Loop: AsyncParsableCommand {
     @OptionGroup var batch: BatchOptions
 
     func validate() throws {
+        try InputPaths.refuseStandardInput(paths)
         guard min > 0, max >= min else { throw ValidationError("--min must be above 0 and --max at least --min") }
         guard top >= 1, pick >= 1, pick <= top else { throw ValidationError("--pick must be between 1 and --top") }
         if let crossfade {
@@ -71,6 +72,13 @@ struct Loop: AsyncParsableCommand {
             }
         }
         guard output != nil || write.dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
+    }
+
+    static func namesAFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue)
     }
 
     /// `--format json`: the results with the tool and its version, as every report carries them.
@@ -89,7 +97,9 @@ struct Loop: AsyncParsableCommand {
         let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
         defer { withExtendedLifetime(signals) {} }
         let items = Inputs.collect(paths).filter(batch.keeps)
-        let single = items.count == 1 && items[0].explicit
+        // One clip and an output that is not a folder (no trailing slash, not an existing folder): the output is the
+        // loop itself; otherwise a folder that gets each clip's loop under its own name.
+        let single = items.count == 1 && !(output.map(Self.namesAFolder) ?? false)
         var request = LoopRequest(
             minimum: Rational(decimal: min) ?? .one, maximum: Rational(decimal: max) ?? .one, top: top, pick: pick,
             crossfade: crossfade.flatMap { Rational(decimal: $0) })

@@ -1,9 +1,20 @@
 import ArgumentParser
 import Foundation
 import LoopAnalysis
+import LoopMedia
 
 @main
 struct LoopPrep: AsyncParsableCommand {
+    /// `loopprep --version`: the version on its own line (as scripts read it), then the FFmpeg libraries it runs
+    /// on (loaded to ask them their versions).
+    static func main() async {
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print("\(Report.toolVersion)\nFFmpeg: \(FFmpegLibraries.loadedDescription)")
+            return
+        }
+        await main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "loopprep",
         abstract: "Prepare video clips for gapless looping and stitched playlists.",
@@ -28,7 +39,7 @@ extension Target: ExpressibleByArgument {}
 extension FailOn: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, junit, github, sarif
+    case text, json, jsonl, junit, github, sarif, gitlab
 }
 
 /// `--report FORMAT=PATH`: one more report, written to a file.
@@ -53,6 +64,18 @@ struct InputPaths: ParsableArguments {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one file or folder") }
+        try Self.refuseStandardInput(paths)
+    }
+
+    /// `-` is not a clip: loopprep seeks in what it reads (an MP4's index may be at its end), which a pipe cannot do.
+    static func refuseStandardInput(_ paths: [String]) throws {
+        guard !paths.contains("-") else {
+            throw ValidationError(
+                """
+                '-' (standard input) cannot be read: loopprep seeks in its inputs; save the stream to a file and \
+                name it
+                """)
+        }
     }
 }
 
@@ -132,7 +155,10 @@ struct BatchOptions: ParsableArguments {
 /// Options every reporting command shares (analyze, fix, stitch, loop, report).
 struct ReportOptions: ParsableArguments {
     @Option(
-        help: "Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github or sarif.")
+        help: """
+            Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github, sarif or \
+            gitlab (GitLab's Code Quality report).
+            """)
     var format: OutputFormat = .text
 
     @Option(

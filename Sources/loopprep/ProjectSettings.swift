@@ -53,11 +53,21 @@ struct ProjectSettings: Sendable {
         return absolute.hasPrefix(root) ? String(absolute.dropFirst(root.count)) : nil
     }
 
-    /// Found by searching a folder, and skipped whole by an `ignore` entry (a file named on the command line
-    /// is analysed whatever the config says).
+    /// Skipped whole by an `ignore` entry. A file named on the command line (as pre-commit names every staged
+    /// file) is skipped too, with a note saying which entry and how to analyse it anyway (eslint's way).
     func skips(_ item: Inputs.Item) -> Bool {
-        guard item.searched, let relative = relative(item.path) else { return false }
-        return config.ignoredRules(at: relative) == nil
+        guard let relative = relative(item.path), let pattern = config.skippingPattern(at: relative) else {
+            return false
+        }
+        if !item.searched {
+            Console.stderr(
+                """
+                loopprep: note: \(item.path) is skipped: \(file ?? ProjectConfig.fileName) ignores "\(pattern)" \
+                (--no-config analyzes it)
+
+                """)
+        }
+        return true
     }
 
     /// The rules not checked on this file (its `ignore` entries that name rules).

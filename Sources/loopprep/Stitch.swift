@@ -98,6 +98,7 @@ struct Stitch: AsyncParsableCommand {
     @OptionGroup var report: ReportOptions
 
     func validate() throws {
+        try InputPaths.refuseStandardInput(inputs)
         guard !inputs.isEmpty || playlist != nil else {
             throw ValidationError("name clips, a folder, or --playlist FILE")
         }

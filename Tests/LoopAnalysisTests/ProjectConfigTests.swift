@@ -58,7 +58,11 @@ import Testing
     }
 
     @Test func sayWhatIsWrong() {
-        #expect(Self.error("{ target: web }") == "is not valid JSON")
+        #expect(Self.error("{ target: web }") == "is not valid JSON (line 1, column 3)")
+        // The place of the fault, counted from the bytes: line 3, after the 2 spaces and `"disable": [` and `"a" `.
+        #expect(
+            Self.error("{\n  \"target\": \"web\",\n  \"disable\": [\"a\" \"b\"]\n}\n")
+                == "is not valid JSON (line 3, column 19)")
         #expect(Self.error("[1]") == "must hold one JSON object")
         #expect(Self.error(#"{ "thresholdz": {} }"#)?.hasPrefix(#"has an unknown key "thresholdz""#) == true)
         #expect(Self.error(#"{ "target": "android" }"#)?.hasPrefix(#""target" must be one of apple, web"#) == true)

@@ -133,20 +133,34 @@ import Testing
         #expect(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n" == run.stdout)
     }
 
-    @Test func junitHasATestcasePerFileAndAFailurePerFinding() throws {
-        let run = try Run.loopprep([
-            "analyze", "--format", "junit", Run.fixture("clean.mp4"), Run.fixture("video-longer.mp4"),
-            Run.fixture("zero-bytes.mp4"), Run.fixture("moov-at-end.mp4"),
-        ])
+    /// One testcase per finding (issue 24, item 11: several failures in one testcase collapse in dashboards),
+    /// one for a file without any; counted against the same run's JSON report.
+    @Test func junitHasATestcasePerFinding() throws {
+        let files = ["clean.mp4", "video-longer.mp4", "zero-bytes.mp4", "moov-at-end.mp4"].map(Run.fixture)
+        let run = try Run.loopprep(["analyze", "--no-seam", "--format", "junit"] + files)
         #expect(run.status == 2)
+        let json = try Run.loopprep(["analyze", "--no-seam", "--format", "json"] + files)
+        let report = try JSONDecoder().decode(Report.self, from: Data(json.stdout.utf8))
+        let findings = report.files.flatMap(\.findings)
+        let clean = report.files.filter(\.findings.isEmpty).count
+        #expect(clean == 1)
         let doc = try XMLDocument(data: Data(run.stdout.utf8))
-        #expect(try doc.nodes(forXPath: "//testcase").count == 4)
+        #expect(try doc.nodes(forXPath: "//testcase").count == findings.count + clean)
+        #expect(
+            try doc.nodes(forXPath: "//testcase/failure").count
+                == findings.filter { $0.severity == .error && $0.rule != "unreadable" }.count)
         #expect(try doc.nodes(forXPath: "//testcase/failure[@type='video-longer-than-audio']").count == 1)
         #expect(try doc.nodes(forXPath: "//testcase/error[@type='unreadable']").count == 1)
-        // The warning is below --fail-on error: listed, not failed.
-        #expect(try doc.nodes(forXPath: "//testcase/system-out").first?.stringValue?.contains("moov-at-end") == true)
+        // No testcase holds two results.
+        for node in try doc.nodes(forXPath: "//testcase") {
+            #expect(
+                (node.children ?? []).filter { ["failure", "error", "system-out"].contains($0.name ?? "") }.count <= 1)
+        }
+        // The warning is below --fail-on error: its own testcase, passed, the finding in its output.
+        let moov = try doc.nodes(forXPath: "//testcase[@classname='loopprep.analyze.moov-at-end']")
+        #expect(moov.count == 1 && moov.first?.stringValue?.contains("moov") == true)
         let suite = try #require(try doc.nodes(forXPath: "//testsuite").first as? XMLElement)
-        #expect(suite.attribute(forName: "failures")?.stringValue == "1")
+        #expect(suite.attribute(forName: "tests")?.stringValue == "\(findings.count + clean)")
         #expect(suite.attribute(forName: "errors")?.stringValue == "1")
     }
 

@@ -48,7 +48,7 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "data:image/png;base64,").count - 1 == 3 && html.contains("(chosen)"))
         // It says which loopprep wrote it, and how it searched.
-        let version = try Run.loopprep(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = String(try Run.loopprep(["--version"]).stdout.split(separator: "\n").first ?? "")
         #expect(
             html.contains("loopprep \(version), written ")
                 && html.contains("Settings: loops of 1.0 to 2.0 s, top 3, pick 1."))
@@ -117,6 +117,34 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         for name in ["a.mp4", "b.mp4"] {
             #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/" + name).path))
+        }
+    }
+
+    /// A folder holding one clip, or one clip, with an output that names a folder (a trailing slash, or one that
+    /// exists): the loop goes inside it under the clip's name (issue 24, item 3: it tried to write the folder
+    /// itself). An output that is not a folder is the loop itself, whether the clip came alone or in a folder.
+    @Test func anOutputFolderTakesTheClipsName() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("loop-period45.mp4"), toPath: clips.appendingPathComponent("one.mp4").path)
+        let existing = dir.appendingPathComponent("existing")
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: true)
+        let cases: [(input: String, output: String, written: String)] = [
+            (clips.path, dir.appendingPathComponent("slash").path + "/", "slash/one.mp4"),
+            (
+                clips.appendingPathComponent("one.mp4").path, dir.appendingPathComponent("alone").path + "/",
+                "alone/one.mp4"
+            ),
+            (clips.path, existing.path, "existing/one.mp4"),
+            (clips.path, dir.appendingPathComponent("named.mp4").path, "named.mp4"),
+        ]
+        for c in cases {
+            let run = try Run.loopprep(["loop", c.input, "--min", "1", "--max", "2", "-o", c.output])
+            #expect(run.status == 0, "\(c.output): \(run.stdout)\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(c.written).path), "\(c.written)")
         }
     }
 

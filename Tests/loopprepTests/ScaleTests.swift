@@ -136,6 +136,48 @@ import Testing
                 (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
                     "artifactLocation"] as? [String: Any])?["uri"] as? String
             #expect(uri.map { !$0.isEmpty && URL(string: $0) != nil } == true)
+            // What code scanning needs to place and track a result (issue 24, item 11): a region (line 1 of a
+            // binary file), a base for a relative path, a fingerprint.
+            let location = try #require(
+                ((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]))
+            #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 1)
+            let artifact = try #require(location["artifactLocation"] as? [String: Any])
+            if let relative = artifact["uri"] as? String, !relative.hasPrefix("file:") {
+                #expect(artifact["uriBaseId"] as? String == "%SRCROOT%" && !relative.hasPrefix("/"))
+            }
+            #expect((r["partialFingerprints"] as? [String: String])?.isEmpty == false)
+        }
+        // Each rule explains itself: its meaning and what to do, not its id again.
+        for rule in try #require(driver["rules"] as? [[String: Any]]) {
+            let id = rule["id"] as? String ?? ""
+            let short = (rule["shortDescription"] as? [String: Any])?["text"] as? String ?? ""
+            #expect(!short.isEmpty && !short.contains(id), "\(id): \(short)")
+            #expect(((rule["help"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+        }
+        // The base is the working folder, a URI ending in a slash.
+        let base = (runs[0]["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any]
+        #expect((base?["uri"] as? String).map { $0.hasPrefix("file:///") && $0.hasSuffix("/") } == true)
+    }
+
+    /// GitLab's Code Quality report: one issue per finding of the same run's JSON report, each with what GitLab
+    /// requires (description, check_name, a unique fingerprint, a severity it knows, a relative path and line).
+    @Test func gitlabCodeQualityHasAnIssuePerFinding() throws {
+        let issues = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try Self.analyze(["--format", "gitlab", "--fail-on", "never"]).utf8)) as? [[String: Any]])
+        let report = try JSONDecoder().decode(
+            Report.self, from: Data(try Self.analyze(["--format", "json", "--fail-on", "never"]).utf8))
+        #expect(issues.count == report.files.flatMap(\.findings).count)
+        let fingerprints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(Set(fingerprints).count == issues.count)
+        for issue in issues {
+            #expect((issue["description"] as? String)?.isEmpty == false)
+            #expect(Analyzer.allIDs.contains(issue["check_name"] as? String ?? ""))
+            #expect(["info", "minor", "major", "critical", "blocker"].contains(issue["severity"] as? String ?? ""))
+            let location = try #require(issue["location"] as? [String: Any])
+            let path = try #require(location["path"] as? String)
+            #expect(!path.hasPrefix("/") && FileManager.default.fileExists(atPath: path), "\(path)")
+            #expect((location["lines"] as? [String: Any])?["begin"] as? Int == 1)
         }
     }
 

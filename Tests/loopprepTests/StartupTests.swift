@@ -17,7 +17,7 @@ import Testing
         // The report still names the FFmpeg it was built for (the sonames it would load).
         #expect(run.stdout.contains("\"ffmpeg\" : \"libavformat "), "\(run.stdout.prefix(300))")
         #expect(run.stdout.contains("\"codec\" : \"h264\""))
-        #expect(!Self.loaded(try Run.loopprep(["--version"], environment: ["LD_DEBUG": "files"])))
+        #expect(!Self.loaded(try Run.loopprep(["--help"], environment: ["LD_DEBUG": "files"])))
     }
 
     /// What the index cannot say loads FFmpeg when it is needed, in the same run: a WebM, the seam check's

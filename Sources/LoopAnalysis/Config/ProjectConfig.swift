@@ -34,7 +34,7 @@ public struct ProjectConfig: Sendable, Equatable {
     public static func parse(_ bytes: [UInt8]) throws(ConfigError) -> ProjectConfig {
         let root: JSON
         do { root = try JSONDecoder().decode(JSON.self, from: Data(bytes)) } catch {
-            throw ConfigError("is not valid JSON")
+            throw ConfigError("is not valid JSON\(Self.place(in: bytes))")
         }
         guard case .object(let object) = root else { throw ConfigError("must hold one JSON object") }
         let keys = ["target", "min-loop", "disable", "thresholds", "ignore"]
@@ -111,6 +111,28 @@ public struct ProjectConfig: Sendable, Equatable {
             rules.formUnion(listed)
         }
         return rules
+    }
+
+    /// Where the JSON is broken, as " (line L, column C)": JSONDecoder does not say, so Foundation's
+    /// JSONSerialization reads it again, whose message names the offset ("around character 39"). Nothing when it
+    /// names none.
+    static func place(in bytes: [UInt8]) -> String {
+        var message = ""
+        do { _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
+            message = "\((error as NSError).userInfo)"
+        }
+        guard let range = message.range(of: #"character \d+"#, options: .regularExpression),
+            let offset = Int(message[range].dropFirst("character ".count))
+        else { return "" }
+        let before = bytes.prefix(max(0, min(offset, bytes.count)))
+        let line = before.filter { $0 == 10 }.count + 1
+        let column = before.count - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+        return " (line \(line), column \(column))"
+    }
+
+    /// The pattern of the first entry that skips the file at `relativePath` whole, or nil.
+    public func skippingPattern(at relativePath: String) -> String? {
+        ignores.first { $0.rules == nil && $0.path.matches(relativePath) }?.path.text
     }
 
     /// The options with this file's settings under the command line's (`target`, `minimumLoopSeconds`: nil when

@@ -503,7 +503,10 @@ public enum FixPlanner {
                 .min(by: { samples[$0].pts < samples[$1].pts })
             else {
                 throw PlanError(
-                    "--reencode-head: no keyframe after the start inside the clip; it would all be re-encoded")
+                    """
+                    the start is inside a GOP and no keyframe follows it inside the clip: keeping its first frames \
+                    would re-encode all of it (start at a keyframe, or re-encode the clip)
+                    """)
             }
             let frames = samples.filter {
                 !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts

@@ -23,6 +23,12 @@ public enum FFmpegLibraries {
         .joined(separator: ", ")
     }
 
+    /// The loaded libraries' own versions, loading them if nothing has yet (`loopprep --version`).
+    public static var loadedDescription: String {
+        _ = avformat_version()
+        return description
+    }
+
     /// Whether anything has called into FFmpeg in this process.
     public static var loaded: Bool { lp_ffmpeg_loaded() != 0 }
 }

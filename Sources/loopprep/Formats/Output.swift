@@ -15,9 +15,10 @@ enum Output {
 
     /// One line per finding on stderr (and per failed output unless `failures` is false: stitch names its own).
     static func diagnose(_ report: Report, options: ReportOptions, failures: Bool = true) {
-        // On a terminal the text report already shows every finding: the diagnostics would print each twice.
-        let sameTerminal = options.format == .text && Console.stdoutIsTTY && Console.stderrIsTTY
-        if !options.quiet && !sameTerminal { Console.stderr(Diagnostics.render(report, failures: failures)) }
+        // Where stdout and stderr meet (a terminal, a CI log, `2>&1 | tee`) the text report already shows every
+        // finding: the diagnostics would print each twice.
+        let oneLog = options.format == .text && Console.oneOutput
+        if !options.quiet && !oneLog { Console.stderr(Diagnostics.render(report, failures: failures)) }
     }
 
     /// Each --report FORMAT=PATH.
@@ -40,6 +41,7 @@ enum Output {
         case .junit: sink(JUnitFormat.render(report, failOn: failOn))
         case .github: sink(GitHubFormat.render(report))
         case .sarif: sink(SARIFFormat.render(report))
+        case .gitlab: sink(CodeQualityFormat.render(report))
         }
     }
 }
@@ -154,44 +156,50 @@ enum GitHubFormat {
 }
 
 enum JUnitFormat {
-    /// One testcase per file; a <failure> per finding at or above --fail-on, an <error> for an unreadable file.
-    /// Findings below the bar are listed in <system-out> so they are visible without failing the build.
+    /// One testcase per finding (dashboards collapse several failures in one testcase into one): failed at or
+    /// above --fail-on, passed below it (the finding in its <system-out>); an <error> for an unreadable file, a
+    /// <failure> for an output that could not be made; a file with no finding is one passing testcase.
     static func render(_ report: Report, failOn: FailOn) -> String {
         var failures = 0
         var errors = 0
+        var tests = 0
         var cases = ""
         for file in report.files {
-            let name = xml(file.path)
-            cases += "    <testcase classname=\"loopprep.\(report.command)\" name=\"\(name)\" file=\"\(name)\">\n"
-            var notes: [String] = []
+            let path = xml(file.path)
+            func testcase(_ rule: String?, track: Int?, body: String) {
+                tests += 1
+                let what = rule.map { " [\($0)]" + (track.map { " track \($0)" } ?? "") } ?? ""
+                let classname = "loopprep.\(report.command)" + (rule.map { ".\($0)" } ?? "")
+                cases += "    <testcase classname=\"\(classname)\" name=\"\(path)\(xml(what))\" file=\"\(path)\""
+                cases += body.isEmpty ? "/>\n" : ">\n\(body)    </testcase>\n"
+            }
             if let reason = file.fixFailure {
                 failures += 1
-                cases +=
-                    """
-                          <failure type=\"\(RuleID.fixFailed.rawValue)\" \
-                    message=\"\(xml(reason))\">\(xml(reason))</failure>\n
-                    """
+                let rule = RuleID.fixFailed.rawValue
+                testcase(
+                    rule, track: nil,
+                    body: "      <failure type=\"\(rule)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n")
             }
             for f in file.findings {
+                let text = xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)")
                 if f.ruleID == .unreadable {
                     errors += 1
-                    cases += "      <error type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml(f.message))</error>\n"
+                    testcase(
+                        f.rule, track: nil,
+                        body:
+                            "      <error type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(xml(f.message))</error>\n")
                 } else if failOn.fails(f.severity) {
                     failures += 1
-                    cases +=
-                        """
-                              <failure type=\"\(f.rule)\" \
-                        message=\"\(xml(f.message))\">\
-                        \(xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)"))</failure>\n
-                        """
+                    testcase(
+                        f.rule, track: f.track,
+                        body: "      <failure type=\"\(f.rule)\" message=\"\(xml(f.message))\">\(text)</failure>\n")
                 } else {
-                    notes.append("[\(f.severity.rawValue)] [\(f.rule)] \(f.message)")
+                    testcase(f.rule, track: f.track, body: "      <system-out>\(text)</system-out>\n")
                 }
             }
-            if !notes.isEmpty { cases += "      <system-out>\(xml(notes.joined(separator: "\n")))</system-out>\n" }
-            cases += "    </testcase>\n"
+            if file.findings.isEmpty && file.fixFailure == nil { testcase(nil, track: nil, body: "") }
         }
-        let counts = "tests=\"\(report.files.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
+        let counts = "tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\""
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites name="loopprep" \(counts)>

@@ -86,24 +86,12 @@ final class JSONLines: Sendable {
             + line(command: report.command, options: report.options, file: nil, summary: report.summary)
     }
 
-    /// Reads JSON Lines back: the file objects.
-    static func files(_ text: String) throws -> (command: String, options: AnalysisOptions, files: [FileReport]) {
-        struct Row: Decodable {
-            var kind: String
-            var command: String
-            var options: AnalysisOptions
-            var file: FileReport?
-        }
-        var command = "analyze"
-        var options = AnalysisOptions()
-        var files: [FileReport] = []
-        for line in text.split(separator: "\n") where !line.isEmpty {
-            let row = try JSONDecoder().decode(Row.self, from: Data(line.utf8))
-            command = row.command
-            options = row.options
-            if row.kind == "file", let file = row.file { files.append(file) }
-        }
-        return (command, options, files)
+    /// One line read back (`loopprep report`).
+    struct Row: Decodable {
+        var kind: String
+        var command: String
+        var options: AnalysisOptions
+        var file: FileReport?
     }
 }
 
@@ -120,18 +108,36 @@ enum SARIFFormat {
             .filter {
                 used.contains($0)
             }.sorted()
-            .map {
-                [
-                    "id": $0, "name": $0, "shortDescription": ["text": "loopprep rule \($0)"],
-                    "helpUri": "https://github.com/loopprep/loopprep#rules",
+            .map { id -> [String: Any] in
+                let rule = RuleID(rawValue: id)
+                let meaning = rule?.meaning ?? "loopprep rule \(id)"
+                let remedy = rule?.remedy ?? ""
+                return [
+                    "id": id, "name": id, "shortDescription": ["text": meaning],
+                    "fullDescription": ["text": meaning],
+                    "help": ["text": remedy, "markdown": "**\(id)**: \(meaning).\n\nWhat to do: \(remedy)."],
+                    "helpUri": "https://github.com/loopprep/loopprep#why-loops-stutter",
+                    "defaultConfiguration": ["level": Self.defaultLevel(rule)],
                 ]
             }
         var results: [[String: Any]] = []
         for file in report.files {
-            func result(_ rule: String, _ level: String, _ message: String) -> [String: Any] {
+            // A media file has no lines: the region is its first (code scanning needs one to place a result). The
+            // fingerprint keeps a result's identity across runs: the file, the rule, the track.
+            func result(_ rule: String, _ level: String, _ message: String, track: Int? = nil) -> [String: Any] {
                 [
                     "ruleId": rule, "level": level, "message": ["text": message],
-                    "locations": [["physicalLocation": ["artifactLocation": ["uri": uri(file.path)]]]],
+                    "locations": [
+                        [
+                            "physicalLocation": [
+                                "artifactLocation": artifact(file.path),
+                                "region": ["startLine": 1],
+                            ]
+                        ]
+                    ],
+                    "partialFingerprints": [
+                        "loopprepFinding/v1": "\(file.path):\(rule):\(track.map(String.init) ?? "-")"
+                    ],
                 ]
             }
             if let failure = file.fixFailure { results.append(result(RuleID.fixFailed.rawValue, "error", failure)) }
@@ -142,7 +148,7 @@ enum SARIFFormat {
                     case .warning: "warning"
                     case .info: "note"
                     }
-                results.append(result(f.rule, level, f.message + " (fix: " + f.hint + ")"))
+                results.append(result(f.rule, level, f.message + " (fix: " + f.hint + ")", track: f.track))
             }
         }
         let doc: [String: Any] = [
@@ -158,6 +164,8 @@ enum SARIFFormat {
                         ]
                     ],
                     "results": results,
+                    // Paths are relative to where loopprep ran: code scanning resolves them from the checkout.
+                    "originalUriBaseIds": ["%SRCROOT%": ["uri": "file://" + Self.workingFolder]],
                 ]
             ],
         ]
@@ -167,8 +175,94 @@ enum SARIFFormat {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
+    static func defaultLevel(_ rule: RuleID?) -> String {
+        switch rule {
+        case .rotation: "note"
+        case .unreadable, .fixFailed, .stitchFailed, .loopFailed, .notPlayableOnTarget: "error"
+        default: "warning"
+        }
+    }
+
+    /// The working folder as a URI with a trailing slash (SARIF requires one on a base).
+    static var workingFolder: String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let path = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return path.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed) ?? path
+    }
+
+    /// Where a file is, for code scanning: relative to %SRCROOT% (the working folder) when it lies under it,
+    /// else an absolute file URI.
+    static func artifact(_ path: String) -> [String: String] {
+        let cwd = FileManager.default.currentDirectoryPath
+        let root = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        var relative = path
+        if path.hasPrefix("/") {
+            guard path.hasPrefix(root) else { return ["uri": "file://" + uri(path)] }
+            relative = String(path.dropFirst(root.count))
+        }
+        while relative.hasPrefix("./") { relative.removeFirst(2) }
+        return ["uri": uri(relative), "uriBaseId": "%SRCROOT%"]
+    }
+
     /// A relative path as a URI reference (SARIF's artifactLocation.uri): percent-encoded, slashes kept.
     static func uri(_ path: String) -> String {
         path.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlPathAllowed) ?? path
+    }
+}
+
+/// GitLab's Code Quality report (`artifacts: reports: codequality`): a JSON array, one issue per finding (and per
+/// output that could not be made), at line 1 of the file's path relative to the working folder (the checkout),
+/// with a fingerprint that keeps its identity across runs (the file, the rule, the track).
+enum CodeQualityFormat {
+    static func render(_ report: Report) -> String {
+        var issues: [[String: Any]] = []
+        for file in report.files {
+            let path = relativePath(file.path)
+            func issue(_ rule: String, _ severity: String, _ text: String, track: Int?) {
+                issues.append([
+                    "description": text, "check_name": rule, "severity": severity,
+                    "fingerprint": fingerprint("\(path):\(rule):\(track.map(String.init) ?? "-")"),
+                    "location": ["path": path, "lines": ["begin": 1]],
+                ])
+            }
+            if let failure = file.fixFailure { issue(RuleID.fixFailed.rawValue, "critical", failure, track: nil) }
+            for f in file.findings {
+                let severity: String
+                switch f.severity {
+                case _ where f.ruleID == .unreadable: severity = "blocker"
+                case .error: severity = "critical"
+                case .warning: severity = "major"
+                case .info: severity = "info"
+                }
+                issue(f.rule, severity, f.message + " (fix: " + f.hint + ")", track: f.track)
+            }
+        }
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: issues, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// A path relative to the working folder when it lies under it (GitLab places issues by repository path).
+    static func relativePath(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let root = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        var relative = path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+        while relative.hasPrefix("./") { relative.removeFirst(2) }
+        return relative
+    }
+
+    /// 64-bit FNV-1a, twice (two seeds), as 32 hex digits: stable across runs and machines.
+    static func fingerprint(_ text: String) -> String {
+        func fnv(_ seed: UInt64) -> UInt64 {
+            var h = seed
+            for byte in text.utf8 {
+                h ^= UInt64(byte)
+                h = h &* 0x100_0000_01b3
+            }
+            return h
+        }
+        let hex = [fnv(0xcbf2_9ce4_8422_2325), fnv(0x8422_2325_cbf2_9ce4)].map { String($0, radix: 16) }
+        return hex.map { String(repeating: "0", count: 16 - $0.count) + $0 }.joined()
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// One set of guardrails in every command (issue 24, items 8 and 9): what --version names, colour and NO_COLOR,
+/// a finding printed once where stdout and stderr meet, `-`, and the reports `report` refuses to merge.
+@Suite struct GuardrailTests {
+    /// `--version` names the FFmpeg libraries it runs on: the same versions ffprobe reports for the libraries
+    /// it loads (Debian's one FFmpeg).
+    @Test func versionNamesTheFFmpegLibraries() throws {
+        let run = try Run.loopprep(["--version"])
+        #expect(run.status == 0)
+        let probe = try Run.tool(["ffprobe", "-version"])
+        for library in ["libavformat", "libavcodec", "libavutil"] {
+            // ffprobe: "libavformat    59. 27.100 / 59. 27.100" (built against / loaded).
+            let line = try #require(probe.stdout.split(separator: "\n").first { $0.hasPrefix(library) })
+            let loaded = String(line.split(separator: "/").last ?? "").replacingOccurrences(of: " ", with: "")
+            #expect(run.stdout.contains("\(library) \(loaded)"), "\(run.stdout) vs \(line)")
+        }
+        // The version alone on the first line, as scripts read it.
+        #expect(run.stdout.split(separator: "\n").first?.contains(" ") == false, "\(run.stdout)")
+    }
+
+    /// Colour on a terminal unless NO_COLOR is set and not empty (no-color.org); an empty one does not count.
+    @Test(arguments: [("", true), ("1", false)])
+    func noColorCountsOnlyWhenNotEmpty(value: String, coloured: Bool) throws {
+        let command = "NO_COLOR='\(value)' '\(Run.binary.path)' analyze --no-seam '\(Run.fixture("rotated.mp4"))'"
+        let run = try Run.tool(["script", "-qec", command, "/dev/null"])
+        #expect(run.stdout.contains("rotation"), "\(run.stdout)")
+        #expect(run.stdout.contains("\u{1b}[") == coloured, "\(run.stdout.debugDescription)")
+    }
+
+    /// stdout and stderr in one log (`2>&1`, as CI runs it): each finding once. Apart: the report on stdout and
+    /// the `path: level: [rule]` line on stderr, as before.
+    @Test func aFindingIsPrintedOnceInOneLog() throws {
+        let clip = Run.fixture("rotated.mp4")
+        let together = try Run.tool(["sh", "-c", "'\(Run.binary.path)' analyze --no-seam '\(clip)' 2>&1 | cat"])
+        #expect(together.stdout.components(separatedBy: "[rotation]").count - 1 == 1, "\(together.stdout)")
+        let apart = try Run.loopprep(["analyze", "--no-seam", clip])
+        #expect(apart.stdout.contains("[rotation]") && apart.stderr.contains("\(clip): info: [rotation]"))
+    }
+
+    /// `-` is refused where a clip is expected (loopprep seeks in its inputs), in one sentence, exit 64; `report`
+    /// reads a report from standard input.
+    @Test(arguments: [
+        ["analyze", "-"], ["fix", "-", "-o", "/tmp/x"], ["loop", "-", "-o", "/tmp/x.mp4"],
+        ["stitch", "-", "-o", "/tmp/x.mp4"],
+    ])
+    func standardInputIsRefusedForClips(arguments: [String]) throws {
+        let run = try Run.loopprep(arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("'-' (standard input) cannot be read"), "\(run.stderr)")
+    }
+
+    @Test func reportReadsStandardInput() throws {
+        let clip = Run.fixture("rotated.mp4")
+        let binary = Run.binary.path
+        let run = try Run.tool([
+            "sh", "-c", "'\(binary)' analyze --no-seam --format jsonl '\(clip)' | '\(binary)' report - --format json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\"rule\" : \"rotation\""), "\(run.stdout)")
+    }
+
+    /// Shards that one run could not have written are refused, each in one sentence naming the shard (and the
+    /// line), exit 2: the same shard twice, a shard whose run was killed (no summary line, or a cut-off last
+    /// line), shards made for different targets.
+    @Test func reportRefusesShardsOneRunCouldNotHaveWritten() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func shard(_ name: String, _ clip: String, target: String = "apple") throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            let run = try Run.loopprep([
+                "analyze", "--no-seam", "--format", "jsonl", "--target", target, Run.fixture(clip),
+            ])
+            try Data(run.stdout.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let a = try shard("a.jsonl", "clean.mp4")
+        let b = try shard("b.jsonl", "rotated.mp4")
+        let web = try shard("web.jsonl", "rotated.mp4", target: "web")
+        let whole = try String(contentsOfFile: a, encoding: .utf8)
+        let lines = whole.split(separator: "\n")
+        // Killed before the summary: every line whole, no summary.
+        let killed = dir.appendingPathComponent("killed.jsonl").path
+        try Data((lines.dropLast().joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: killed))
+        // Killed while writing: the last line cut in half.
+        let cut = dir.appendingPathComponent("cut.jsonl").path
+        let last = lines[lines.count - 1]
+        try Data((lines.dropLast().joined(separator: "\n") + "\n" + last.prefix(last.count / 2)).utf8).write(
+            to: URL(fileURLWithPath: cut))
+
+        let merged = try Run.loopprep(["report", a, b, "--format", "json"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let cases: [([String], String)] = [
+            ([a, a], "is in both \(a) and \(a) (given twice)"),
+            ([killed, b], "\(killed) has no summary line"),
+            ([cut, b], "\(cut) is cut off at line \(lines.count)"),
+            ([a, web], "\(web) was made for the web target and \(a) for apple"),
+        ]
+        for (shards, message) in cases {
+            let run = try Run.loopprep(["report"] + shards + ["--format", "json"])
+            #expect(run.status == 2, "\(shards): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+}
