@@ -60,6 +60,8 @@ struct Loop: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var project: ConfigOptions
+
     @OptionGroup var batch: BatchOptions
 
     func validate() throws {
@@ -106,7 +108,8 @@ struct Loop: AsyncParsableCommand {
         request.pictures = html != nil
         request.force = write.force
         request.forWeb = webPlayer.enabled
-        request.analysis = report.applied(AnalysisOptions())
+        request.analysis = report.applied(
+            AnalysisOptions(), settings: try project.settings(verbose: report.verbose), target: project.target)
         let (output, dryRun, loopRequest, web) = (output, write.dryRun, request, webPlayer.enabled)
         if items.isEmpty && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")

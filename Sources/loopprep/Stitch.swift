@@ -97,6 +97,8 @@ struct Stitch: AsyncParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var project: ConfigOptions
+
     func validate() throws {
         try InputPaths.refuseStandardInput(inputs)
         guard !inputs.isEmpty || playlist != nil else {
@@ -134,9 +136,12 @@ struct Stitch: AsyncParsableCommand {
         request.normalize = normalize
         request.codec = codec
         request.audioCurve = audioCurve
-        // A WebM is meant for browsers: its findings are the web target's.
+        // The target: --target, else the project's .loopprep.json, else the web for a WebM and Apple otherwise.
+        // The output must play there, or it is not kept.
+        let settings = try project.settings(verbose: report.verbose)
         request.analysis = report.applied(
-            AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple))
+            AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple),
+            settings: settings, target: project.target)
         var result: StitchReport
         do {
             let bar = Progress(total: 0, label: "stitching")

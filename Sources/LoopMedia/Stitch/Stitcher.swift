@@ -61,7 +61,8 @@ public enum Stitcher {
         do {
             let facts = try write(
                 prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
-                normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec, progress: progress)
+                normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
+                analysis: request.analysis, progress: progress)
             report.facts = facts
             report.findings = Analyzer.findings(in: facts, options: request.analysis)
         } catch {
@@ -119,7 +120,7 @@ public enum Stitcher {
     public static func write(
         _ clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, to destination: String,
         temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
-        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        analysis: AnalysisOptions = AnalysisOptions(), progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ClipFacts {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
@@ -149,8 +150,23 @@ public enum Stitcher {
             try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits())
         }
         let after = try Probe.facts(path: temp)
-        // The codecs are the clips' and the container the name's: whether it plays where the user means is for
-        // the report to say (it does), not a reason to discard a right file.
+        // An output the target cannot play is not a right output (hev1 for Apple, VP9 and Opus in an MP4): it is
+        // not kept, and the sentence says what would play. `--disable not-playable-on-target` keeps it anyway (a
+        // player loopprep does not model).
+        var forTarget = analysis
+        forTarget.seamChecks = false
+        let target = analysis.target
+        if let unplayable = Analyzer.findings(in: after, options: forTarget).first(where: {
+            $0.ruleID == .notPlayableOnTarget && $0.severity == .error
+        }) {
+            throw MediaError(
+                "stitch",
+                reason: """
+                    the output would not play on the \(target.rawValue) target: \(unplayable.message) \
+                    (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
+                    not-playable-on-target writes it anyway)
+                    """)
+        }
         let ignored: Set<RuleID> = [.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]
         let bad = Analyzer.findings(in: after).filter { f in
             f.severity >= .warning && !(f.ruleID.map(ignored.contains) ?? false)
