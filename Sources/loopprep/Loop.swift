@@ -14,6 +14,11 @@ struct Loop: AsyncParsableCommand {
             may start inside a GOP: the frames up to the next keyframe are re-encoded; other codecs start on a \
             keyframe), or with --crossfade its last D seconds blended into its first. The output is analyzed with its \
             seam measured.
+
+            The scores are analyze's seam measures on the loop to be written; a candidate analyze would flag \
+            (seam-visual-jump, seam-audio-click, at its thresholds or the project's) ranks after every one it would \
+            not. When the chosen one would be flagged, loop says "no repeat found", writes nothing and exits 1, \
+            unless --crossfade blends the seam.
             """)
 
     @Argument(help: "Clips, or folders of clips.", completion: .file())

@@ -51,11 +51,11 @@ import Testing
     @Test func audioJumpIsMeasuredAtTheSeam() {
         var (frames, times) = Self.clip(period: 37, frames: 120)
         for k in frames.indices {
-            frames[k].edge = [0, 0, 0, 0]
+            frames[k].edges = [[0, 0, 0, 0]]
             frames[k].levelBefore = 0.1
             frames[k].levelAfter = 0.1
         }
-        frames[74].edge = [0.5, 0.5, 0.5, 0.5]  // a loop ending at 74 jumps from 0.5 to the start's 0
+        frames[74].edges = [[0.5, 0.5, 0.5, 0.5]]  // a loop ending at 74 jumps from 0.5 to the start's 0
         let clean = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 38, outFrame: 75)
         let jumpy = LoopFinder.measure(frames, times: times, end: Rational(4), inFrame: 37, outFrame: 74)
         #expect(clean.audioJump == 0 && abs(jumpy.audioJump - 0.5) < 1e-6)

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAnalysis
 import Testing
 
 /// `loopprep loop` on clips whose loop is known by how they were made (fixtures/make-fixtures.sh).
@@ -16,6 +17,10 @@ import Testing
             var outFrame: Int
             var pictureDifference: Double
             var audioJump: Double
+            var seamDifference: Double
+            var seamMotion: Double
+            var levelDifference: Double
+            var seamless: Bool
         }
         var files: [File]
     }
@@ -148,24 +153,87 @@ import Testing
         }
     }
 
-    /// Footage that never repeats (a moving test pattern with a running clock): the best candidate's scores
-    /// say so and its loop shows a cut; with --crossfade the written loop does not. --dry-run writes nothing.
-    @Test func noRepeatIsHonestAndCrossfadeSmoothsIt() throws {
+    /// Footage that never repeats: a picture that brightens 50 levels a second (1.7 a frame), so every loop of 0.5
+    /// to 0.8 s ends 25 to 40 levels brighter than it starts, far above both analyze's floor (6) and three times
+    /// the motion (5): loop says "no repeat found", exits 1 and writes nothing; with --crossfade it writes a loop
+    /// analyze finds seamless. The tone (480 Hz: 100 samples a cycle, 16 cycles a frame) is in phase at every
+    /// frame boundary, so the sound never decides it.
+    @Test func noRepeatIsRefusedAndCrossfadeLoopsIt() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let source = Run.fixture("h264-gop10-a.mp4")
+        let source = dir.appendingPathComponent("ramp.mp4").path
+        #expect(
+            try Run.tool([
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                "nullsrc=s=160x90:r=30:d=4,geq=lum='clip(20+T*50,0,255)':cb=128:cr=128", "-f", "lavfi", "-i",
+                "sine=frequency=480:sample_rate=48000:duration=4", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-c:a", "aac", "-shortest", source,
+            ]).status == 0)
         let dry = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "--dry-run", "--format", "json"])
+        #expect(dry.status == 1, "\(dry.stderr)")
         let found = try JSONDecoder().decode(Found.self, from: Data(dry.stdout.utf8))
-        #expect((found.files.first?.candidates.first?.pictureDifference ?? 0) > 5)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let best = try #require(found.files.first?.candidates.first)
+        #expect(!best.seamless && best.seamDifference > 20, "\(best)")
+        #expect(found.files.first?.error?.hasPrefix("no repeat found") == true)
         let cut = dir.appendingPathComponent("cut.mp4").path
+        let refused = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "-o", cut])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("no repeat found") && refused.stderr.contains("[seam-visual-jump]"))
+        #expect(!FileManager.default.fileExists(atPath: cut))
         let blended = dir.appendingPathComponent("blended.mp4").path
-        _ = try Run.loopprep(["loop", source, "--min", "0.5", "--max", "0.8", "-o", cut])
-        #expect(try Run.loopprep(["analyze", cut]).stdout.contains("seam-visual-jump"))
         let run = try Run.loopprep([
             "loop", source, "--min", "0.5", "--max", "0.8", "--crossfade", "0.2", "-o", blended,
         ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!(try Run.loopprep(["analyze", blended]).stdout.contains("seam-visual-jump")))
+    }
+
+    /// The scores are analyze's: the chosen loop's seam figures (its last frame against its first, its last two,
+    /// the audio's jump) are what analyze then measures on the written file (the pictures within 0.5 of 255: the
+    /// loop starts inside a GOP and its first frames are encoded again). The winner does not depend on --top.
+    @Test(arguments: ["loop-period45.mp4", "h264-gop10-a.mp4"])
+    func scoresAreWhatAnalyzeMeasures(clip: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let range = clip.hasPrefix("loop") ? ["--min", "1", "--max", "2"] : ["--min", "0.5", "--max", "0.8"]
+        let run = try Run.loopprep(["loop", Run.fixture(clip), "-o", out, "--format", "json"] + range)
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = try #require(try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8)).files.first)
+        let chosen = try #require(file.chosen.map { file.candidates[$0] })
+        let analyzed = try Run.loopprep(["analyze", out, "--format", "json", "--fail-on", "never"])
+        let report = try JSONDecoder().decode(Report.self, from: Data(analyzed.stdout.utf8))
+        let seam = try #require(report.files.first?.facts?.seam)
+        #expect(abs((seam.videoDifference ?? -1) - chosen.seamDifference) < 0.5, "\(seam) vs \(chosen)")
+        #expect(abs((seam.videoMotion ?? -1) - chosen.seamMotion) < 0.5, "\(seam) vs \(chosen)")
+        #expect(abs((seam.audioJump?.max() ?? -1) - chosen.audioJump) < 1e-4, "\(seam) vs \(chosen)")
+        for top in ["1", "10"] {
+            let other = try Run.loopprep(
+                ["loop", Run.fixture(clip), "--dry-run", "--format", "json", "--top", top] + range)
+            let f = try #require(try JSONDecoder().decode(Found.self, from: Data(other.stdout.utf8)).files.first)
+            let c = try #require(f.chosen.map { f.candidates[$0] })
+            #expect((c.inFrame, c.outFrame) == (chosen.inFrame, chosen.outFrame), "--top \(top)")
+        }
+    }
+
+    /// Sound counts: the picture repeats every 45 frames everywhere, the tone's level rises from 0.05 to 0.5
+    /// over 6 s. A 1.5 s loop near the end changes level least: 0.5 / 0.3875 = 2.2 dB at 4.5-6 s, against 20 *
+    /// log10(0.1625 / 0.05) = 10.2 dB at 0-1.5 s; the chosen loop is within 3 dB.
+    @Test func theLevelAtTheSeamCounts() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("rising.mp4").path
+        #expect(
+            try Run.tool([
+                "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                "nullsrc=s=160x90:r=30:d=6,geq=lum='128+90*sin(2*PI*(X/40+N/45))':cb=128:cr=128", "-f", "lavfi",
+                "-i", "aevalsrc='(0.05+0.075*t)*sin(2*PI*480*t)':s=48000:d=6", "-c:v", "libx264", "-pix_fmt",
+                "yuv420p", "-x264-params", "keyint=15", "-c:a", "aac", "-b:a", "128k", "-shortest", source,
+            ]).status == 0)
+        let run = try Run.loopprep(["loop", source, "--min", "1", "--max", "2", "--dry-run", "--format", "json"])
+        let file = try #require(try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8)).files.first)
+        let chosen = try #require(file.chosen.map { file.candidates[$0] })
+        #expect(chosen.levelDifference < 3, "\(chosen)")
+        #expect(chosen.levelDifference > 0.5, "the level was measured: \(chosen)")
     }
 }

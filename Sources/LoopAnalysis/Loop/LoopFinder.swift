@@ -1,47 +1,57 @@
 import Foundation
 
 /// What the loop finder knows of each presented frame: a small grey picture (64x36 luma), and the audio at
-/// the frame's start (the last two samples before it and the first two from it, and the level around it).
+/// the frame's start (per channel the last two samples before it and the first two from it, and the level around
+/// it).
 public struct FrameSignature: Sendable, Equatable {
     public var luma: [UInt8]
-    /// Audio samples at the boundary: x[-2], x[-1] (before the frame starts), x[0], x[1] (from it); the loudest
-    /// channel's.
-    public var edge: [Float]
+    /// Per channel, the audio samples at the boundary: x[-2], x[-1] (before the frame starts), x[0], x[1] (from
+    /// it).
+    public var edges: [[Float]]
     /// RMS of the 50 ms before and the 50 ms from the frame's start.
     public var levelBefore: Float, levelAfter: Float
     /// The tone of the same 50 ms: zero crossings a second (a rough centre of the spectrum: a hiss crosses
     /// thousands of times, a hum a hundred).
     public var crossingsBefore: Float = 0, crossingsAfter: Float = 0
 
-    public init(luma: [UInt8], edge: [Float] = [0, 0, 0, 0], levelBefore: Float = 0, levelAfter: Float = 0) {
+    public init(luma: [UInt8], edges: [[Float]] = [], levelBefore: Float = 0, levelAfter: Float = 0) {
         self.luma = luma
-        self.edge = edge
+        self.edges = edges
         self.levelBefore = levelBefore
         self.levelAfter = levelAfter
     }
 
-    /// Bytes a frame's signature keeps (64x36 luma, the coarse 8x4 one, the audio figures).
-    public static let bytes = 64 * 36 + 32 + 8 * 4
+    /// Bytes a frame's signature keeps (64x36 luma, the coarse 8x4 one, the audio figures of two channels).
+    public static let bytes = 64 * 36 + 32 + 8 * 6
 }
 
 /// A loop: frames [inFrame, outFrame) played again and again, so frame `outFrame` would follow where frame
-/// `inFrame` does. Scores in plain units; lower is better.
+/// `inFrame` does. Scores in plain units; lower is better. `seamDifference`, `seamMotion` and `audioJump` are
+/// analyze's seam measures (seam-visual-jump, seam-audio-click) as the written loop will show them.
 public struct LoopCandidate: Codable, Sendable, Equatable {
     public var inFrame: Int
     public var outFrame: Int
     public var start: Rational
     public var end: Rational
-    /// Mean absolute luma difference (0-255) between the frame after the loop's last and its first.
+    /// How unlike the loop's first frame is the frame that would follow its last (mean absolute luma
+    /// difference, 0-255): 0 where the clip repeats exactly.
     public var pictureDifference: Double
     /// How differently the picture moves into the cut and out of it: mean absolute difference (0-255) of the
     /// frame-to-frame changes on either side.
     public var motionDifference: Double
-    /// The audio's jump at the seam, of full scale (the seam-audio-click measure).
+    /// analyze's seam-visual-jump figures on the written loop: its last frame against its first, and its last two
+    /// frames against each other (mean luma difference of 255, 64x36).
+    public var seamDifference: Double = 0
+    public var seamMotion: Double = 0
+    /// analyze's seam-audio-click figure: the largest jump over the channels, of full scale.
     public var audioJump: Double
     /// Level difference at the seam in dB.
     public var levelDifference: Double
     /// Tone difference at the seam: how far apart the zero-crossing rates are, in octaves.
     public var toneDifference: Double = 0
+    /// Whether analyze will find the written loop's seam clean: no seam-visual-jump, no seam-audio-click, at the
+    /// thresholds analyze uses (the project's, when it sets them).
+    public var seamless: Bool = true
     public var cost: Double
     public var frames: Int { outFrame - inFrame }
 }
@@ -55,12 +65,25 @@ public enum LoopFinder {
         /// Frames a loop may start on (keyframes, where the start cannot be re-encoded); nil: any.
         public var allowedIn: Set<Int>?
         public var top: Int
-        public init(minFrames: Int, maxFrames: Int, allowedIn: Set<Int>? = nil, top: Int = 5) {
+        /// analyze's thresholds: the mean luma difference under which a seam is never a cut, and the audio jump
+        /// above which it clicks.
+        public var visualThreshold: Double
+        public var clickThreshold: Double
+        public init(
+            minFrames: Int, maxFrames: Int, allowedIn: Set<Int>? = nil, top: Int = 5,
+            visualThreshold: Double = SeamVisualJump.floor, clickThreshold: Double = SeamAudioClick.threshold
+        ) {
             self.minFrames = minFrames
             self.maxFrames = maxFrames
             self.allowedIn = allowedIn
             self.top = top
+            self.visualThreshold = visualThreshold
+            self.clickThreshold = clickThreshold
         }
+
+        /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
+        /// never which one wins.
+        public static let kept = 256
     }
 
     /// `times[k]`: frame k's start; `end`: the last frame's end.
@@ -72,7 +95,7 @@ public enum LoopFinder {
         let coarse = frames.map { coarseSignature($0.luma) }
         // Coarse pass: the best `keep` pairs by the coarse picture distance (out ranges to n: frame n is the
         // clip's end, compared as its last frame's successor would be: not available, so out < n).
-        let keep = max(64, o.top * 20)
+        let keep = Options.kept
         var best: [(cost: Int, inFrame: Int, outFrame: Int)] = []
         var worstKept = Int.max
         for i in 0..<n where o.allowedIn?.contains(i) ?? true {
@@ -94,7 +117,7 @@ public enum LoopFinder {
         best.sort { $0.cost < $1.cost }
         // Fine pass.
         var ranked = best.prefix(keep).map { c in
-            measure(frames, times: times, end: end, inFrame: c.inFrame, outFrame: c.outFrame)
+            measure(frames, times: times, end: end, inFrame: c.inFrame, outFrame: c.outFrame, options: o)
         }
         ranked.sort { $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
         // One candidate per place: drop those within two frames of a better one.
@@ -107,9 +130,10 @@ public enum LoopFinder {
         return out
     }
 
-    static func measure(_ f: [FrameSignature], times: [Rational], end: Rational, inFrame i: Int, outFrame j: Int)
-        -> LoopCandidate
-    {
+    static func measure(
+        _ f: [FrameSignature], times: [Rational], end: Rational, inFrame i: Int, outFrame j: Int,
+        options o: Options = Options(minFrames: 1, maxFrames: 1)
+    ) -> LoopCandidate {
         let picture = difference(f[j].luma, f[i].luma)
         // The changes into frame j and into frame i (the loop's last frame to what follows it, and the frame
         // before the start to the start) should be alike.
@@ -123,21 +147,40 @@ public enum LoopFinder {
             for k in a.indices { sum += abs((Int(a[k]) - Int(b[k])) - (Int(c[k]) - Int(d[k]))) }
             motion = Double(sum) / Double(max(a.count, 1))
         }
-        // Audio: the loop's last samples (before frame j) run into its first (from frame i).
-        let before = f[j].edge
-        let after = f[i].edge
-        let predicted = Double(before[1]) + (Double(before[1] - before[0]) + Double(after[1] - after[0])) / 2
-        let jump = abs(Double(after[0]) - predicted)
+        // analyze's seam figures on the written loop: its last frame (j - 1) against its first (i), its last two.
+        let seamDifference = difference(f[j - 1].luma, f[i].luma)
+        let seamMotion = j - 2 >= i ? difference(f[j - 2].luma, f[j - 1].luma) : 0
+        // Audio, per channel: the loop's last samples (before frame j) run into its first (from frame i), where
+        // they were heading (analyze's seam-audio-click measure).
+        var jump = 0.0
+        // Each edge holds x[-2], x[-1], x[0], x[1] around its frame's start: the loop ends on frame j's x[-2],
+        // x[-1] and starts on frame i's x[0], x[1].
+        for (before, after) in zip(f[j].edges, f[i].edges) where before.count == 4 && after.count == 4 {
+            let final = Double(before[1])
+            let predicted = final + ((final - Double(before[0])) + (Double(after[3]) - Double(after[2]))) / 2
+            jump = max(jump, abs(Double(after[2]) - predicted))
+        }
         func db(_ a: Float, _ b: Float) -> Double { abs(20 * log10(Double(max(a, 1e-5)) / Double(max(b, 1e-5)))) }
-        let level = max(db(f[j].levelBefore, f[i].levelBefore), db(f[j].levelAfter, f[i].levelAfter))
+        // Before the clip's first frame there is nothing to compare: only what follows it counts there.
+        let levelAfter = db(f[j].levelAfter, f[i].levelAfter)
+        let level = i > 0 ? max(db(f[j].levelBefore, f[i].levelBefore), levelAfter) : levelAfter
         func octaves(_ a: Float, _ b: Float) -> Double { abs(log2(Double(max(a, 10)) / Double(max(b, 10)))) }
-        let tone = max(
-            octaves(f[j].crossingsBefore, f[i].crossingsBefore), octaves(f[j].crossingsAfter, f[i].crossingsAfter))
-        let cost = picture + 0.5 * motion + 100 * jump + 0.5 * min(level, 40) + 2 * min(tone, 10)
+        let toneAfter = octaves(f[j].crossingsAfter, f[i].crossingsAfter)
+        let tone = i > 0 ? max(octaves(f[j].crossingsBefore, f[i].crossingsBefore), toneAfter) : toneAfter
+        let cut = seamDifference > max(o.visualThreshold, 3 * seamMotion)
+        let click = jump > o.clickThreshold
+        // Sound counts as much as the picture: a level step of 10 dB or an octave of tone weighs like a visible
+        // change; a seam analyze would flag costs more than any it would not.
+        let cost =
+            picture + 0.5 * motion + 100 * jump + 2 * min(level, 40) + 10 * min(tone, 10)
+            + (cut || click ? 1000 : 0)
         var c = LoopCandidate(
             inFrame: i, outFrame: j, start: times[i], end: j < times.count ? times[j] : end,
             pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: cost)
+        c.seamDifference = seamDifference
+        c.seamMotion = seamMotion
         c.toneDifference = tone
+        c.seamless = !cut && !click
         return c
     }
 

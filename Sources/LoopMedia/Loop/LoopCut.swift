@@ -22,7 +22,9 @@ public enum LoopCut {
             // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
             let options = LoopFinder.Options(
                 minFrames: Int((request.minimum * fps).rounded), maxFrames: Int((request.maximum * fps).rounded),
-                allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top)
+                allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
+                visualThreshold: request.analysis.threshold(.seamVisualJump),
+                clickThreshold: request.analysis.threshold(.seamAudioClick))
             result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
             if request.pictures { result.strips = try result.candidates.map { try LoopStrip.png(s.frames, $0) } }
             guard result.candidates.count >= request.pick else {
@@ -32,6 +34,13 @@ public enum LoopCut {
                 return result
             }
             result.chosen = request.pick - 1
+            // Footage that does not repeat well enough is said so, not written: the seam analyze would flag is the
+            // bar (the same thresholds); a crossfade is the way to loop it anyway.
+            let chosen = result.candidates[request.pick - 1]
+            if !chosen.seamless && request.crossfade == nil {
+                result.error = Self.noRepeat(chosen, pick: request.pick, options: options)
+                return result
+            }
             guard let destination else { return result }
             if let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
                 result.error = refusal
@@ -51,6 +60,26 @@ public enum LoopCut {
             result.error = MediaError.describe(error)
         }
         return result
+    }
+
+    /// Why the chosen candidate is not written: which seam rule the loop would trip, with its figures.
+    static func noRepeat(_ c: LoopCandidate, pick: Int, options: LoopFinder.Options) -> String {
+        var why: [String] = []
+        if c.seamDifference > max(options.visualThreshold, 3 * c.seamMotion) {
+            let (difference, motion) = (String(format: "%.1f", c.seamDifference), String(format: "%.1f", c.seamMotion))
+            why.append(
+                "[seam-visual-jump] its last frame differs from its first by \(difference) against \(motion) "
+                    + "between its last two")
+        }
+        if c.audioJump > options.clickThreshold {
+            why.append("[seam-audio-click] the audio jumps by \(String(format: "%.3f", c.audioJump)) of full scale")
+        }
+        let which = pick == 1 ? "the best loop" : "loop #\(pick)"
+        return """
+            no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
+            \(why.joined(separator: " and ")); nothing was written (--crossfade SECONDS blends the seam, or try \
+            other --min and --max)
+            """
     }
 
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).

@@ -48,7 +48,10 @@ public enum LoopSearch {
         var keys = Set<Int>()
         var firstPts: Int64?
         var lastDuration = Rational.zero
-        var edges = AudioEdges(rate: audio?.sampleRate ?? 48000)
+        // Audio sample k is presented at the audio track's start + k / rate; video times count from the first
+        // frame's presentation: the offset between them places each frame boundary on the audio.
+        var edges = AudioEdges(
+            rate: audio?.sampleRate ?? 48000, offset: video.startSeconds - (audio?.startSeconds ?? video.startSeconds))
         let packet = try Packet()
         let frame = try Frame()
         func takeVideo(_ f: Frame) throws {
@@ -64,15 +67,8 @@ public enum LoopSearch {
             lastDuration = Rational(max(lp_frame_duration(f.pointer), 0)) * vtb
         }
         func takeAudio(_ f: Frame) {
-            let channels = f.channelCount
-            for i in 0..<f.sampleCount {
-                var loudest: Float = 0
-                for c in 0..<channels {
-                    let v = f.sample(channel: c, index: i)
-                    if abs(v) > abs(loudest) { loudest = v }
-                }
-                edges.add(loudest)
-            }
+            let samples = (0..<f.channelCount).map { c in (0..<f.sampleCount).map { f.sample(channel: c, index: $0) } }
+            edges.add(samples)
         }
         while try input.read(into: packet) {
             if packet.streamIndex == video.index {
@@ -85,7 +81,7 @@ public enum LoopSearch {
         try audioDecoder?.decode(nil, into: frame, takeAudio)
         edges.finish()
         for (k, e) in edges.features where k < frames.count {
-            frames[k].edge = e.edge
+            frames[k].edges = e.edge
             frames[k].levelBefore = e.before
             frames[k].levelAfter = e.after
             frames[k].crossingsBefore = e.crossingsBefore
@@ -101,42 +97,60 @@ public enum LoopSearch {
             codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds, tick: vtb)
     }
 
-    /// The audio at each frame boundary, from a rolling window: the two samples either side and the level of the
-    /// 50 ms either side.
+    /// The audio at each frame boundary, from a rolling window: per channel the two samples either side, and the
+    /// level and tone of the 50 ms either side. The window keeps two seconds behind the newest sample as well as
+    /// what a pending boundary needs: the video decoder hands its frames over later than the audio decoder (it
+    /// holds some back), so a boundary can arrive after its samples did.
     struct AudioEdges {
+        struct Feature {
+            var edge: [[Float]]
+            var before: Float, after: Float
+            var crossingsBefore: Float, crossingsAfter: Float
+        }
         let rate: Int
         let half: Int
-        var window: [Float] = []
-        var windowStart = 0  // sample index of window[0]
+        let keep: Int
+        let offset: Rational
+        var window: [[Float]] = []  // per channel
+        var windowStart = 0  // sample index of window[c][0]
         var received = 0
         var pending: [(frame: Int, sample: Int)] = []
         var frameCount = 0
-        var features:
-            [Int: (edge: [Float], before: Float, after: Float, crossingsBefore: Float, crossingsAfter: Float)] = [:]
+        var features: [Int: Feature] = [:]
 
-        init(rate: Int) {
+        init(rate: Int, offset: Rational = .zero) {
             self.rate = rate
             half = max(rate / 20, 2)
+            keep = max(2 * rate, 4 * half)
+            self.offset = offset
         }
 
         mutating func boundary(at t: Rational) {
-            pending.append((frameCount, (t * Int64(rate)).rounded.clamped))
+            pending.append((frameCount, ((t + offset) * Int64(rate)).rounded.clamped))
             frameCount += 1
+            drain()
         }
 
-        mutating func add(_ v: Float) {
-            window.append(v)
-            received += 1
+        /// One decoded frame's samples, per channel.
+        mutating func add(_ samples: [[Float]]) {
+            guard let count = samples.first?.count, count > 0 else { return }
+            if window.isEmpty { window = Array(repeating: [], count: samples.count) }
+            for c in window.indices { window[c] += c < samples.count ? samples[c] : Array(repeating: 0, count: count) }
+            received += count
+            drain()
+            // Keep two seconds, and what the earliest pending boundary still needs.
+            let keepFrom = min(pending.first?.sample ?? received, received - keep) - half
+            if keepFrom - windowStart > keep {
+                let drop = min(keepFrom - windowStart, window.first?.count ?? 0)
+                for c in window.indices { window[c].removeFirst(drop) }
+                windowStart += drop
+            }
+        }
+
+        mutating func drain() {
             while let p = pending.first, received >= p.sample + half {
                 measure(p)
                 pending.removeFirst()
-            }
-            // Keep what the earliest pending boundary still needs.
-            let keepFrom = (pending.first?.sample ?? received) - half
-            if keepFrom - windowStart > 4 * half {
-                let drop = keepFrom - windowStart
-                window.removeFirst(min(drop, window.count))
-                windowStart += min(drop, window.count)
             }
         }
 
@@ -146,30 +160,32 @@ public enum LoopSearch {
         }
 
         mutating func measure(_ p: (frame: Int, sample: Int)) {
-            func at(_ i: Int) -> Float {
+            func at(_ c: Int, _ i: Int) -> Float {
                 let k = i - windowStart
-                return k >= 0 && k < window.count ? window[k] : 0
+                return c < window.count && k >= 0 && k < window[c].count ? window[c][k] : 0
             }
             func rms(_ from: Int, _ to: Int) -> Float {
                 var sum: Float = 0
                 var n = 0
-                for i in from..<to {
-                    let v = at(i)
-                    sum += v * v
-                    n += 1
+                for c in window.indices {
+                    for i in from..<to {
+                        let v = at(c, i)
+                        sum += v * v
+                        n += 1
+                    }
                 }
                 return n > 0 ? (sum / Float(n)).squareRoot() : 0
             }
             func crossings(_ from: Int, _ to: Int) -> Float {
                 var n = 0
-                for i in (from + 1)..<to where (at(i - 1) < 0) != (at(i) < 0) { n += 1 }
+                for i in (from + 1)..<to where (at(0, i - 1) < 0) != (at(0, i) < 0) { n += 1 }
                 return Float(n) * Float(rate) / Float(max(to - from, 1))
             }
             let s = p.sample
-            features[p.frame] = (
-                [at(s - 2), at(s - 1), at(s), at(s + 1)], rms(s - half, s), rms(s, s + half),
-                crossings(s - half, s), crossings(s, s + half)
-            )
+            features[p.frame] = Feature(
+                edge: window.indices.map { c in [at(c, s - 2), at(c, s - 1), at(c, s), at(c, s + 1)] },
+                before: rms(s - half, s), after: rms(s, s + half), crossingsBefore: crossings(s - half, s),
+                crossingsAfter: crossings(s, s + half))
         }
     }
 }

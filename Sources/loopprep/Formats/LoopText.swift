@@ -30,17 +30,20 @@ enum LoopText {
             out +=
                 """
                 <div class=\"scroll\"><table><tr><th>#</th><th>start s</th><th>end \
-                s</th><th>frames</th><th>picture</th><th>motion</th><th>audio jump</th><th>level dB</th><th>tone \
-                octaves</th></tr>
+                s</th><th>frames</th><th>seam</th><th>seam motion</th><th>audio jump</th><th>level dB</th><th>tone \
+                octaves</th><th>picture</th><th>motion</th><th>seamless</th></tr>
                 """
             for (k, c) in r.candidates.enumerated() {
                 out += String(
                     format:
                         "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td>"
-                        + "<td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td></tr>",
-                    k == r.chosen ? " class=\"chosen\"" : "", k + 1, k == r.chosen ? " (chosen)" : "",
-                    c.start.doubleValue, c.end.doubleValue,
-                    c.frames, c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
+                        + "<td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td>%.1f</td>"
+                        + "<td>%@</td></tr>",
+                    k == r.chosen ? " class=\"chosen\"" : "", k + 1,
+                    k == r.chosen ? (r.output != nil ? " (written)" : " (chosen)") : "",
+                    c.start.doubleValue, c.end.doubleValue, c.frames, c.seamDifference, c.seamMotion, c.audioJump,
+                    c.levelDifference, c.toneDifference, c.pictureDifference, c.motionDifference,
+                    c.seamless ? "yes" : "no")
             }
             out += "</table></div>"
             for (k, strip) in r.strips.enumerated() {
@@ -64,12 +67,12 @@ enum LoopText {
             out += String(
                 format:
                     """
-                      %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): picture %.1f, motion %.1f, audio jump %.3f, \
-                    level %.1f dB, tone %.2f octaves\n
+                      %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): %@seam %.1f against motion %.1f, audio jump \
+                    %.3f, level %.1f dB, tone %.2f octaves (picture %.1f, motion %.1f)\n
                     """,
                 k == r.chosen ? "*" : " ", k + 1, c.start.doubleValue, c.end.doubleValue, c.inFrame, c.outFrame - 1,
-                c.frames,
-                c.pictureDifference, c.motionDifference, c.audioJump, c.levelDifference, c.toneDifference)
+                c.frames, c.seamless ? "" : "NOT SEAMLESS: ", c.seamDifference, c.seamMotion, c.audioJump,
+                c.levelDifference, c.toneDifference, c.pictureDifference, c.motionDifference)
         }
         if let output = r.output { out += "  wrote \(output)\n" }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
