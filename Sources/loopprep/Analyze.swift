@@ -28,7 +28,7 @@ struct Analyze: AsyncParsableCommand {
     @Option(
         name: .customLong("min-loop"),
         help: "Seconds below which a clip is too short for a queue looper. Default: .loopprep.json's, else 1.")
-    var minLoop: Double?
+    var minLoop: TimeAmount?
 
     @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
     var noSeam = false
@@ -66,8 +66,8 @@ struct Analyze: AsyncParsableCommand {
         if webPlayer && html == nil {
             throw ValidationError("--web-player puts a play button on the HTML report: give --html too")
         }
-        if let minLoop, !(minLoop >= 0 && minLoop < 86_400) {
-            throw ValidationError("--min-loop must be between 0 and 86400 seconds")
+        if let minLoop, !(minLoop.fixedSeconds.map { $0 < Rational(86_400) } ?? false) {
+            throw ValidationError("--min-loop takes a time under a day, in seconds or milliseconds (1, 1s, 800ms)")
         }
     }
 
@@ -77,7 +77,7 @@ struct Analyze: AsyncParsableCommand {
         // --min-loop is typed in decimal: exactly what was typed.
         let options = report.applied(
             AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target,
-            minimumLoopSeconds: minLoop.flatMap { Rational(decimal: $0) })
+            minimumLoopSeconds: minLoop?.fixedSeconds)
         let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose

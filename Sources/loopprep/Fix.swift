@@ -45,9 +45,9 @@ struct Fix: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Repeat a clip shorter than SECONDS whole, the fewest times that reach it (audio re-encoded).",
-            valueName: "seconds"))
-    var unroll: Double?
+            "Repeat a clip shorter than TIME whole, the fewest times that reach it (audio re-encoded).",
+            valueName: "time"))
+    var unroll: TimeAmount?
 
     @Option(
         help: ArgumentHelp(
@@ -58,9 +58,15 @@ struct Fix: AsyncParsableCommand {
     @Option(
         name: .customLong("seam-fade"),
         help: ArgumentHelp(
-            "Fade the audio out and in over MS milliseconds at the loop point (audio re-encoded, never video).",
-            valueName: "ms"))
-    var seamFade: Int?
+            """
+            Fade the audio out and in over TIME at the loop point (audio re-encoded, never video): 10ms, 0.01s. \
+            A bare number is refused: it meant milliseconds before every option read seconds.
+            """,
+            valueName: "time"))
+    var seamFade: String?
+
+    /// --seam-fade as a time (validated).
+    var seamFadeTime: Rational? { seamFade.flatMap { TimeAmount($0)?.fixedSeconds } }
 
     @Flag(
         name: .customLong("reencode-head"),
@@ -110,12 +116,17 @@ struct Fix: AsyncParsableCommand {
             throw ValidationError("--priming must be between 0 and 8192 samples")
         }
         if unroll != nil && loops != nil { throw ValidationError("use either --unroll or --loops, not both") }
-        if let unroll, !(unroll > 0 && unroll <= 3600) {
-            throw ValidationError("--unroll takes seconds between 0 and 3600")
+        if let unroll, !(unroll.fixedSeconds.map { $0 > .zero && $0 <= Rational(3600) } ?? false) {
+            throw ValidationError("--unroll takes a time above 0 and up to an hour, in seconds or milliseconds")
         }
         if let loops, !(1...10_000).contains(loops) { throw ValidationError("--loops takes a count from 1 to 10000") }
-        if let seamFade, !(1...5000).contains(seamFade) {
-            throw ValidationError("--seam-fade takes milliseconds from 1 to 5000")
+        if let seamFade {
+            if Double(seamFade) != nil {
+                throw ValidationError("--seam-fade needs a unit: \(seamFade)ms (or seconds: 0.01s)")
+            }
+            guard let fade = TimeAmount(seamFade)?.fixedSeconds, fade >= Rational(1, 1000), fade <= Rational(5) else {
+                throw ValidationError("--seam-fade takes a time from 1ms to 5s (10ms, 0.01s)")
+            }
         }
     }
 
@@ -128,8 +139,8 @@ struct Fix: AsyncParsableCommand {
         let settings = try project.settings(verbose: report.verbose)
         let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: project.target)
         var fixOptions = FixOptions(
-            assumedPriming: priming, unrollTo: unroll.flatMap { Rational(decimal: $0) },
-            loops: loops, seamFade: seamFade.map { Rational(Int64($0), 1000) }, reencodeHead: reencodeHead,
+            assumedPriming: priming, unrollTo: unroll?.fixedSeconds,
+            loops: loops, seamFade: seamFadeTime, reencodeHead: reencodeHead,
             bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
         fixOptions.convertTo = to?.rawValue

@@ -29,11 +29,11 @@ struct Loop: AsyncParsableCommand {
         help: ArgumentHelp("The loop (a file for one clip, else a folder).", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(help: "Shortest loop, in seconds.")
-    var min: Double = 1
+    @Option(help: ArgumentHelp("Shortest loop: \(TimeAmount.help).", valueName: "time"))
+    var min: TimeAmount = .seconds(.one)
 
-    @Option(help: "Longest loop, in seconds.")
-    var max: Double = 10
+    @Option(help: ArgumentHelp("Longest loop: \(TimeAmount.help).", valueName: "time"))
+    var max: TimeAmount = .seconds(Rational(10))
 
     @Option(help: "How many candidates to report.")
     var top: Int = 5
@@ -44,11 +44,11 @@ struct Loop: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             """
-            Blend the loop's last SECONDS into its first (re-encodes that much), for footage that never quite \
-            repeats.
+            Blend the loop's last TIME into its first (re-encodes that much), for footage that never quite \
+            repeats: \(TimeAmount.help).
             """,
-            valueName: "seconds"))
-    var crossfade: Double?
+            valueName: "time"))
+    var crossfade: TimeAmount?
 
     @OptionGroup var write: WriteOptions
 
@@ -71,13 +71,22 @@ struct Loop: AsyncParsableCommand {
 
     func validate() throws {
         try InputPaths.refuseStandardInput(paths)
-        guard min > 0, max >= min else { throw ValidationError("--min must be above 0 and --max at least --min") }
-        guard top >= 1, pick >= 1, pick <= top else { throw ValidationError("--pick must be between 1 and --top") }
-        if let crossfade {
-            guard crossfade > 0, crossfade * 2 < min else {
-                throw ValidationError("--crossfade must be above 0 and under half of --min")
-            }
+        // Lengths in the same unit are checked here; seconds against frames once the clip's frame rate is known.
+        var rangeOK = true
+        switch (min, max) {
+        case (.seconds(let a), .seconds(let b)): rangeOK = a > .zero && b >= a
+        case (.frames(let a), .frames(let b)): rangeOK = a > 0 && b >= a
+        default: break
         }
+        guard rangeOK else { throw ValidationError("--min must be above 0 and --max at least --min") }
+        guard top >= 1, pick >= 1, pick <= top else { throw ValidationError("--pick must be between 1 and --top") }
+        var crossfadeOK = true
+        switch (crossfade, min) {
+        case (.seconds(let c), .seconds(let m)): crossfadeOK = c > .zero && c * 2 < m
+        case (.frames(let c), .frames(let m)): crossfadeOK = c > 0 && c * 2 < m
+        default: break
+        }
+        guard crossfadeOK else { throw ValidationError("--crossfade must be above 0 and under half of --min") }
         guard output != nil || write.dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
     }
 
@@ -107,9 +116,7 @@ struct Loop: AsyncParsableCommand {
         // One clip and an output that is not a folder (no trailing slash, not an existing folder): the output is the
         // loop itself; otherwise a folder that gets each clip's loop under its own name.
         let single = items.count == 1 && !(output.map(Self.namesAFolder) ?? false)
-        var request = LoopRequest(
-            minimum: Rational(decimal: min) ?? .one, maximum: Rational(decimal: max) ?? .one, top: top, pick: pick,
-            crossfade: crossfade.flatMap { Rational(decimal: $0) })
+        var request = LoopRequest(minimum: min, maximum: max, top: top, pick: pick, crossfade: crossfade)
         request.pictures = html != nil
         request.force = write.force
         request.forWeb = webPlayer.enabled
@@ -149,8 +156,8 @@ struct Loop: AsyncParsableCommand {
         Output.diagnose(full, options: report)
         try Output.writeExtra(full, options: report)
         if let html {
-            var settings = ["loops of \(min) to \(max) s", "top \(top)", "pick \(pick)"]
-            if let crossfade { settings.append("crossfade \(crossfade) s") }
+            var settings = ["loops of \(min) to \(max)", "top \(top)", "pick \(pick)"]
+            if let crossfade { settings.append("crossfade \(crossfade)") }
             try Data(LoopText.page(results, settings: settings, path: html).utf8).write(
                 to: URL(fileURLWithPath: html), options: .atomic)
         }

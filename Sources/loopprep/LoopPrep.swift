@@ -36,6 +36,12 @@ struct LoopPrep: AsyncParsableCommand {
 }
 
 extension Target: ExpressibleByArgument {}
+
+/// Every option that takes a length reads the same units: 0.5 or 0.5s, 500ms, 12f.
+extension TimeAmount: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public static var defaultCompletionKind: CompletionKind { .default }
+}
 extension FailOn: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -141,8 +147,13 @@ struct BatchOptions: ParsableArguments {
             valueName: "K/N"))
     var shard: Shard?
 
-    @Option(help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(
+        name: .customLong("jobs"),
+        help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
+    var jobsGiven: Int?
+
+    /// --jobs, else the number of cores.
+    var jobs: Int { jobsGiven ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }

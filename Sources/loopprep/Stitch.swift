@@ -58,8 +58,9 @@ struct Stitch: AsyncParsableCommand {
             valueName: "curve"))
     var audioCurve: FadeCurve = .qsin
 
-    @Option(help: "Transition length in seconds (rounded to whole frames).")
-    var duration: Double = 0.5
+    @Option(
+        help: ArgumentHelp("Transition length (rounded to whole frames): \(TimeAmount.help).", valueName: "time"))
+    var duration: TimeAmount = .seconds(Rational(1, 2))
 
     @Flag(help: "Also join the last clip back into the first, so the file itself loops seamlessly.")
     var loop = false
@@ -110,7 +111,14 @@ struct Stitch: AsyncParsableCommand {
         guard output != nil || write.dryRun else {
             throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)")
         }
-        guard duration > 0 && duration <= 60 else { throw ValidationError("--duration takes seconds between 0 and 60") }
+        let durationOK: Bool
+        switch duration {
+        case .seconds(let s): durationOK = s > .zero && s <= Rational(60)
+        case .frames(let n): durationOK = n >= 1
+        }
+        guard durationOK else {
+            throw ValidationError("--duration takes a time above 0 and up to 60 s (0.5, 500ms, 12f)")
+        }
         if let codec {
             guard normalize else { throw ValidationError("--codec re-encodes every clip: use it with --normalize") }
             guard ["h264", "hevc", "vp8", "vp9", "av1"].contains(codec) else {
@@ -208,9 +216,19 @@ struct Stitch: AsyncParsableCommand {
         throw ExitCode(refusal.unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)
     }
 
+    /// --duration in seconds: frames are counted at the first clip's frame rate (its index says it).
+    func transitionSeconds() throws -> Rational {
+        guard case .frames(let n) = duration else { return duration.fixedSeconds ?? Rational(1, 2) }
+        let first = playlist == nil ? Inputs.collect(inputs).first { $0.explicit }?.path : nil
+        guard let first, let rate = (try? Probe.facts(path: first))?.mainVideo?.frameRate, rate > .zero else {
+            throw ValidationError("--duration \(n)f: the first clip's frame rate is unknown; give seconds (0.5s)")
+        }
+        return Rational(Int64(n)) / rate
+    }
+
     /// Clips and per-join transitions from the command line or the playlist.
     func resolve() throws -> StitchRequest {
-        let seconds = TransitionRequest(kind: transition, duration: Rational(decimal: duration) ?? Rational(1, 2))
+        let seconds = TransitionRequest(kind: transition, duration: try transitionSeconds())
         if let playlist {
             return try Playlist.load(playlist).request(
                 base: (playlist as NSString).deletingLastPathComponent, transition: seconds, loop: loop)

@@ -105,4 +105,23 @@ import Testing
             #expect(run.stdout.isEmpty)
         }
     }
+
+    /// Lengths read the same units in every command: a loop of 45f is the 1.5 s one; a stitch --duration of 9f is
+    /// 0.3 s at 30 fps (the same 9-frame join as "0.3"); --seam-fade without a unit is refused in one sentence
+    /// (it meant milliseconds); --jobs states its default once.
+    @Test func lengthsReadTheSameUnitsEverywhere() throws {
+        let clip = Run.fixture("loop-period45.mp4")
+        let frames = try Run.loopprep(["loop", clip, "--min", "40f", "--max", "50f", "--dry-run", "--format", "json"])
+        let seconds = try Run.loopprep([
+            "loop", clip, "--min", "1333ms", "--max", "1.667s", "--dry-run", "--format", "json",
+        ])
+        #expect(frames.status == 0 && seconds.status == 0, "\(frames.stderr)\(seconds.stderr)")
+        #expect(frames.stdout.contains("\"outFrame\""))
+        #expect(frames.stdout == seconds.stdout)
+        let bare = try Run.loopprep(["fix", clip, "-o", "/tmp/never", "--seam-fade", "10"])
+        #expect(bare.status == 64 && bare.stderr.contains("--seam-fade needs a unit: 10ms"), "\(bare.stderr)")
+        let help = try Run.loopprep(["analyze", "--help"]).stdout
+        #expect(help.components(separatedBy: "default").filter { $0.contains("cores") }.count <= 1)
+        #expect(!help.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"), "\(help)")
+    }
 }

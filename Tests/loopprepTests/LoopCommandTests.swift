@@ -56,7 +56,7 @@ import Testing
         let version = String(try Run.loopprep(["--version"]).stdout.split(separator: "\n").first ?? "")
         #expect(
             html.contains("loopprep \(version), written ")
-                && html.contains("Settings: loops of 1.0 to 2.0 s, top 3, pick 1."))
+                && html.contains("Settings: loops of 1.000 s to 2.000 s, top 3, pick 1."))
         let frames = try Run.tool([
             "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
             "-of", "csv=p=0", out,

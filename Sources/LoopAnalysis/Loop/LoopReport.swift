@@ -1,14 +1,14 @@
 /// What `loop` is asked for each clip: how long a loop may be, how many candidates to rank and which to write,
 /// and whether to blend the seam.
 public struct LoopRequest: Sendable {
-    /// Shortest and longest loop, seconds.
-    public var minimum: Rational
-    public var maximum: Rational
+    /// Shortest and longest loop (frames are the clip's own).
+    public var minimum: TimeAmount
+    public var maximum: TimeAmount
     public var top: Int
     /// Write candidate `pick` of the ranking (1: the best).
     public var pick: Int
-    /// Blend the loop's last seconds into its first.
-    public var crossfade: Rational?
+    /// Blend the loop's last seconds (or frames) into its first.
+    public var crossfade: TimeAmount?
     /// Also draw each candidate's seam strip (for the HTML page).
     public var pictures = false
     /// Replace an existing output.
@@ -19,7 +19,7 @@ public struct LoopRequest: Sendable {
     /// after the loop's end (a browser's append window drops such a frame with the frames that need it).
     public var forWeb = false
 
-    public init(minimum: Rational, maximum: Rational, top: Int, pick: Int, crossfade: Rational? = nil) {
+    public init(minimum: TimeAmount, maximum: TimeAmount, top: Int, pick: Int, crossfade: TimeAmount? = nil) {
         self.minimum = minimum
         self.maximum = maximum
         self.top = top

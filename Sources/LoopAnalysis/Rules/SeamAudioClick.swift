@@ -23,7 +23,7 @@ public struct SeamAudioClick: Rule {
                     the audio jumps by \(String(format: "%.3f", jump)) of full scale \
                     (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)
                     """,
-                hint: "fade the seam: loopprep fix --seam-fade 10",
+                hint: "fade the seam: loopprep fix --seam-fade 10ms",
                 figures: ["jump": jump, "channel": Double(channel + 1)])
         ]
     }

@@ -19,25 +19,34 @@ public enum LoopCut {
         }
         do {
             let fps = s.frameRate ?? Rational(30)
+            func frames(_ t: TimeAmount) -> Int {
+                switch t {
+                case .frames(let n): n
+                case .seconds(let seconds): Int((seconds * fps).rounded)
+                }
+            }
+            let crossfade = request.crossfade.flatMap { $0.seconds(frameRate: fps) }
+            if let crossfade, !(crossfade > .zero && crossfade * 2 < Rational(Int64(frames(request.minimum))) / fps) {
+                result.error = "--crossfade must be above 0 and under half of --min (at this clip's frame rate)"
+                return result
+            }
             // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
             let options = LoopFinder.Options(
-                minFrames: Int((request.minimum * fps).rounded), maxFrames: Int((request.maximum * fps).rounded),
+                minFrames: frames(request.minimum), maxFrames: frames(request.maximum),
                 allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
                 visualThreshold: request.analysis.threshold(.seamVisualJump),
                 clickThreshold: request.analysis.threshold(.seamAudioClick))
             result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
             if request.pictures { result.strips = try result.candidates.map { try LoopStrip.png(s.frames, $0) } }
             guard result.candidates.count >= request.pick else {
-                result.error =
-                    "no loop between \(Figures.seconds(request.minimum)) and \(Figures.seconds(request.maximum)) fits "
-                    + "in the clip"
+                result.error = "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
                 return result
             }
             result.chosen = request.pick - 1
             // Footage that does not repeat well enough is said so, not written: the seam analyze would flag is the
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = result.candidates[request.pick - 1]
-            if !chosen.seamless && request.crossfade == nil {
+            if !chosen.seamless && crossfade == nil {
                 result.error = Self.noRepeat(chosen, pick: request.pick, options: options)
                 return result
             }
@@ -47,7 +56,7 @@ public enum LoopCut {
                 return result
             }
             let report = write(
-                path, loop: result.candidates[request.pick - 1], to: destination, crossfade: request.crossfade,
+                path, loop: result.candidates[request.pick - 1], to: destination, crossfade: crossfade,
                 reencodeHead: s.codec == "h264", videoStart: s.videoStart, variableTiming: s.hasVariableTiming,
                 analysis: request.analysis, forWeb: request.forWeb, temporaries: temporaries)
             result.findings = report.findings
