@@ -49,7 +49,12 @@ struct ReportCommand: ParsableCommand {
             command: first?.command ?? "analyze", options: first?.options ?? AnalysisOptions(),
             files: shards.flatMap(\.files))
         try Output.emit(full, options: report)
-        try Pictures.write(full, strips: [:], folder: nil, html: html)
+        // The page says it is a merge, and of what (a reader of one page cannot otherwise tell a shard's).
+        let merged =
+            shards.count > 1
+            ? ["merged by loopprep report from \(shards.count) reports: \(shards.map(\.path).joined(separator: ", "))"]
+            : ["read by loopprep report from \(shards.first?.path ?? "standard input")"]
+        try Pictures.write(full, strips: [:], folder: nil, html: html, notes: merged)
         throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
     }
 

@@ -89,8 +89,12 @@ import Testing
         try Data((lines.dropLast().joined(separator: "\n") + "\n" + last.prefix(last.count / 2)).utf8).write(
             to: URL(fileURLWithPath: cut))
 
-        let merged = try Run.loopprep(["report", a, b, "--format", "json"])
+        let page = dir.appendingPathComponent("merged.html").path
+        let merged = try Run.loopprep(["report", a, b, "--format", "json", "--html", page])
         #expect(merged.status == 0, "\(merged.stderr)")
+        // The page says it is a merge, and of which shards (issue 24, item 13).
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("merged by loopprep report from 2 reports: \(a), \(b)"), "\(html.prefix(2000))")
         let cases: [([String], String)] = [
             ([a, a], "is in both \(a) and \(a) (given twice)"),
             ([killed, b], "\(killed) has no summary line"),

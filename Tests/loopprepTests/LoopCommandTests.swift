@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import LoopAnalysis
 import Testing
 
@@ -56,7 +57,27 @@ import Testing
         let version = String(try Run.loopprep(["--version"]).stdout.split(separator: "\n").first ?? "")
         #expect(
             html.contains("loopprep \(version), written ")
-                && html.contains("Settings: loops of 1.000 s to 2.000 s, top 3, pick 1."))
+                && html.contains("Settings: loops of 1.000 s to 2.000 s \u{00B7} top 3 \u{00B7} pick 1"))
+        // One template for every page (issue 24, item 4): the analyze page's head and style, light and dark, XHTML
+        // an XML parser reads; each strip drawn as analyze draws a seam, with its time labels and the sound
+        // either side (taller than the 90-pixel picture tiles alone).
+        _ = try XMLDocument(data: Data(html.utf8))
+        let analyzePage = dir.appendingPathComponent("analyze.html").path
+        _ = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--html", analyzePage])
+        func style(_ page: String) -> Substring? {
+            guard let a = page.range(of: "<style>"), let b = page.range(of: "</style>") else { return nil }
+            return page[a.upperBound..<b.lowerBound]
+        }
+        let analyzeHTML = try String(contentsOfFile: analyzePage, encoding: .utf8)
+        #expect(style(html) != nil && style(html) == style(analyzeHTML))
+        #expect(html.contains("prefers-color-scheme: dark") && html.contains("with the sound either side"))
+        let png = try #require(
+            html.components(separatedBy: "data:image/png;base64,").dropFirst().first.map {
+                String($0.prefix { $0 != "\"" })
+            }
+            .flatMap { Data(base64Encoded: $0) })
+        let height = png.subdata(in: 20..<24).reduce(0) { $0 << 8 | Int($1) }
+        #expect(height > 90 + 40, "strip height \(height)")
         let frames = try Run.tool([
             "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
             "-of", "csv=p=0", out,

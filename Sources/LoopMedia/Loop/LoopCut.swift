@@ -37,7 +37,15 @@ public enum LoopCut {
                 visualThreshold: request.analysis.threshold(.seamVisualJump),
                 clickThreshold: request.analysis.threshold(.seamAudioClick))
             result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
-            if request.pictures { result.strips = try result.candidates.map { try LoopStrip.png(s.frames, $0) } }
+            if request.pictures {
+                // The seams' sound, from one more pass over the audio only (the search keeps four samples a frame).
+                let boundaries = Set(result.candidates.flatMap { [$0.start, $0.end] })
+                let audio = try? LoopSearch.seamAudio(path, at: boundaries, offset: s.audioOffset)
+                result.strips = try result.candidates.map {
+                    try LoopStrip.png(
+                        s.frames, $0, times: s.times, audio: audio, clickThreshold: options.clickThreshold)
+                }
+            }
             guard result.candidates.count >= request.pick else {
                 result.error = "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
                 return result

@@ -21,6 +21,9 @@ public enum LoopSearch {
         /// The video's clock step (seconds).
         public var tick: Rational = .zero
 
+        /// Where video time t falls on the audio: sample (t + audioOffset) x rate of the decoded audio.
+        public var audioOffset: Rational = .zero
+
         /// Frames whose lengths differ by more than one tick of their clock (stitch's test for a constant rate:
         /// Matroska's 33 and 34 ms at 30 fps are one tick apart; an FLV remux's on a 16 kHz clock are not).
         public var hasVariableTiming: Bool {
@@ -94,7 +97,60 @@ public enum LoopSearch {
         return Signatures(
             frames: frames, times: times, end: lastStart + (lastDuration.isZero ? step : lastDuration),
             keyframes: keys,
-            codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds, tick: vtb)
+            codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds, tick: vtb,
+            audioOffset: edges.offset)
+    }
+
+    /// The audio either side of each boundary (video time, on the signatures' clock), per channel: the 50 ms
+    /// that end there and the 50 ms that start there, for the pictures of a few candidates' seams. One pass over
+    /// the main audio track; nothing when the clip has none.
+    public struct SeamAudio: Sendable {
+        public var before: [Rational: [[Float]]] = [:]
+        public var after: [Rational: [[Float]]] = [:]
+        public var rate: Int = 48000
+        public var channelNames: [String] = []
+    }
+
+    public static func seamAudio(_ path: String, at boundaries: Set<Rational>, offset: Rational) throws -> SeamAudio {
+        let probe = try Probe.probe(path)
+        var result = SeamAudio()
+        guard let input = probe.input, let audio = probe.facts.mainAudio, let rate = audio.sampleRate, rate > 0 else {
+            return result
+        }
+        result.rate = rate
+        let window = rate / 20
+        let decoder = try Decoder(input, stream: audio.index)
+        let starts = Dictionary(
+            boundaries.map { ($0, Int(clamping: ((($0 + offset) * Int64(rate)).rounded))) },
+            uniquingKeysWith: { a, _ in a })
+        var position = 0
+        let packet = try Packet()
+        let frame = try Frame()
+        func take(_ f: Frame) {
+            if result.channelNames.isEmpty { result.channelNames = f.channelNames }
+            let count = f.sampleCount
+            for (t, s) in starts where s - window < position + count && s + window > position {
+                for (range, before) in [((s - window)..<s, true), (s..<(s + window), false)] {
+                    let (lo, hi) = (max(range.lowerBound, position), min(range.upperBound, position + count))
+                    guard lo < hi else { continue }
+                    var lanes =
+                        (before ? result.before[t] : result.after[t])
+                        ?? Array(repeating: [Float](repeating: 0, count: window), count: f.channelCount)
+                    for i in lo..<hi {
+                        for c in lanes.indices where c < f.channelCount {
+                            lanes[c][i - range.lowerBound] = f.sample(channel: c, index: i - position)
+                        }
+                    }
+                    if before { result.before[t] = lanes } else { result.after[t] = lanes }
+                }
+            }
+            position += count
+        }
+        while try input.read(into: packet) {
+            if packet.streamIndex == audio.index { try decoder.decode(packet, into: frame, take) }
+        }
+        try decoder.decode(nil, into: frame, take)
+        return result
     }
 
     /// The audio at each frame boundary, from a rolling window: per channel the two samples either side, and the

@@ -3,7 +3,12 @@ import LoopAnalysis
 /// A candidate's seam as a picture, from the search's own signatures (the same measurement as its scores): the
 /// loop's last three frames, the seam, its first three, each grey thumbnail enlarged to a 160-wide tile.
 public enum LoopStrip {
-    public static func png(_ frames: [FrameSignature], _ c: LoopCandidate) throws -> [UInt8] {
+    /// `times`: each frame's start; `audio`: the audio either side of the seam (LoopSearch.seamAudio), drawn as
+    /// the strip's lanes as analyze draws a file's seam.
+    public static func png(
+        _ frames: [FrameSignature], _ c: LoopCandidate, times: [Rational] = [], audio: LoopSearch.SeamAudio? = nil,
+        clickThreshold: Double = SeamAudioClick.threshold
+    ) throws -> [UInt8] {
         func tile(_ k: Int) -> RGBImage? {
             guard k >= 0, k < frames.count, frames[k].luma.count == Thumbnail.width * Thumbnail.height else {
                 return nil
@@ -23,8 +28,23 @@ public enum LoopStrip {
             return image
         }
         var shot = SeamCapture()
-        shot.lastFrames = (c.outFrame - 3..<c.outFrame).compactMap(tile)
-        shot.firstFrames = (c.inFrame..<c.inFrame + 3).compactMap(tile)
-        return try PNG.encode(SeamStrip.draw(shot, cut: c.pictureDifference >= 10))
+        let last = Array(max(c.outFrame - 3, 0)..<c.outFrame)
+        let first = Array(c.inFrame..<min(c.inFrame + 3, frames.count))
+        shot.lastFrames = last.compactMap(tile)
+        shot.firstFrames = first.compactMap(tile)
+        // Times from the loop point: the last frames before it (negative), the first from 0.
+        if times.count == frames.count, c.outFrame <= times.count {
+            let end = c.end
+            shot.lastFrameTimes = last.map { times[$0] - end }
+            shot.firstFrameTimes = first.map { times[$0] - c.start }
+        }
+        if let audio, let before = audio.before[c.end], let after = audio.after[c.start] {
+            shot.audioBefore = before
+            shot.audioAfter = after
+            shot.channelNames = audio.channelNames
+            shot.sampleRate = audio.rate
+        }
+        return try PNG.encode(
+            SeamStrip.draw(shot, click: c.audioJump > clickThreshold, cut: !c.seamless))
     }
 }

@@ -28,25 +28,32 @@ enum HTMLReport {
                 file, strip: strips[file.path], player: players[file.path].map { PlayerButton.html($0, page: page) })
         }
         body += "</div>\n"
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE html>
-            <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
-            <head>
-            <meta charset="utf-8"/>
-            <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>loopprep \(x(report.command)) report</title>
-            <style>\(css)\(TimelinePicture.css)</style>
-            </head>
-            <body>
-            \(body)<script>//<![CDATA[
-            \(script)
-            \(players.isEmpty ? "" : PlayerButton.script)
-            //]]></script>
-            </body>
-            </html>
+        return document(
+            title: "loopprep \(report.command) report", body: body,
+            script: script + "\n" + (players.isEmpty ? "" : PlayerButton.script))
+    }
 
-            """
+    /// The one page every command writes (analyze, report, stitch, loop): the same head, style (light and dark by
+    /// the reader's scheme), XHTML that an XML parser reads, and a script kept as plain text.
+    static func document(title: String, body: String, script: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE html>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(x(title))</title>
+        <style>\(css)\(TimelinePicture.css)</style>
+        </head>
+        <body>
+        \(body)<script>//<![CDATA[
+        \(script)
+        //]]></script>
+        </body>
+        </html>
+
+        """
     }
 
     /// Which loopprep, when, and the settings the findings depend on.
@@ -316,6 +323,9 @@ enum HTMLReport {
         .findings li.info .sev { color: var(--info); } .sev { font-weight: 700; text-transform: uppercase; \
         font-size: .8rem; }
         .hint, .facts, figcaption { color: var(--muted); } .facts { font-size: .9rem; }
+        table.scores { border-collapse: collapse; font-variant-numeric: tabular-nums; } table.scores td, \
+        table.scores th { padding: .15rem .6rem; text-align: right; border-bottom: 1px solid var(--line); \
+        white-space: nowrap; } table.scores tr.chosen { font-weight: 700; }
         table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; \
         text-align: left; border-bottom: 1px solid var(--line); }
         figure { margin: .5rem 0; } img { max-width: 100%; height: auto; display: block; }

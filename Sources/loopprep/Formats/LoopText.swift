@@ -7,58 +7,67 @@ enum LoopText {
     /// `path`: where the page is written (the "play loop" buttons load the web players relative to it).
     static func page(_ results: [LoopReport], settings: [String], path: String = "", written: Date = Date()) -> String {
         let x = HTMLReport.x
-        var out = """
-            <!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-            <title>loopprep loop</title><style>
-            body{font:14px/1.4 system-ui,sans-serif;margin:1em;max-width:60em}td,th{padding:.2em .6em;text-align:right}
-            td:first-child,th:first-child{text-align:left}img{max-width:100%}\
-            h2{overflow-wrap:anywhere}.chosen{font-weight:bold}
-            .scroll{overflow-x:auto}.meta{color:#666;font-size:.9em}
-            </style></head><body><h1>loopprep loop</h1>
-            <p class="meta">loopprep \(Report.toolVersion), written \(HTMLReport.stamp(written)). Settings: \
-            \(x(settings.joined(separator: ", "))).</p>
-            <p>Scores: picture and motion are mean luma differences (0-255) at the seam; audio jump is of full scale;
-            level in dB. Lower is better. Pick another with <code>--pick N</code>.</p>
+        var body = """
+            <h1>loopprep loop</h1>
+            <p class="meta">loopprep \(Report.toolVersion), written \(x(HTMLReport.stamp(written)))</p>
+            <p class="meta">Settings: \(settings.map(x).joined(separator: " \u{00B7} "))</p>
+            <p class="note">Seam and seam motion are analyze's seam-visual-jump figures on the loop as it would be \
+            written (mean luma difference of 255), the audio jump its seam-audio-click figure (of full scale); \
+            seamless means analyze will find neither. Lower is better. Another candidate: <code>--pick N</code>.</p>
 
             """
         for r in results {
-            out += "<h2>\(x(r.path))</h2>"
-            if let output = r.output { out += "<p>wrote \(x(output))</p>" }
-            if let web = r.webPlayer { out += PlayerButton.html(web, page: path) }
-            if let error = r.error { out += "<p>NOT WRITTEN: \(x(error))</p>" }
-            for f in r.findings { out += "<p>\(f.severity.rawValue) [\(f.rule)] \(x(f.message))</p>" }
-            out +=
-                """
-                <div class=\"scroll\"><table><tr><th>#</th><th>start s</th><th>end \
-                s</th><th>frames</th><th>seam</th><th>seam motion</th><th>audio jump</th><th>level dB</th><th>tone \
-                octaves</th><th>picture</th><th>motion</th><th>seamless</th></tr>
+            let state = r.output != nil ? "ok" : r.error != nil ? "error" : "info"
+            body += "<section class=\"clip \(state)\">\n<h2>\(HTMLReport.wrappable(r.path))</h2>\n"
+            if let output = r.output {
+                body += "<p><span class=\"badge ok\">written</span> \(x(output))</p>\n"
+            }
+            if let web = r.webPlayer { body += PlayerButton.html(web, page: path) }
+            if let error = r.error {
+                body += "<p><span class=\"badge error\">not written</span> \(x(error))</p>\n"
+            }
+            if !r.findings.isEmpty {
+                body += "<ul class=\"findings\">"
+                for f in r.findings {
+                    body += """
+                        <li class="\(f.severity.rawValue)"><span class="sev">\(f.severity.rawValue)</span> \
+                        [\(x(f.rule))] \(x(f.message))</li>
+                        """
+                }
+                body += "</ul>\n"
+            }
+            body += """
+                <div class="scroll"><table class="scores"><tr><th>#</th><th>start s</th><th>end s</th>\
+                <th>frames</th><th>seam</th><th>seam motion</th><th>audio jump</th><th>level dB</th>\
+                <th>tone octaves</th><th>picture</th><th>motion</th><th>seamless</th></tr>
+
                 """
             for (k, c) in r.candidates.enumerated() {
-                out += String(
+                let mark = k == r.chosen ? (r.output != nil ? " (written)" : " (chosen)") : ""
+                body += String(
                     format:
                         "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td>"
                         + "<td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td>%.1f</td>"
-                        + "<td>%@</td></tr>",
-                    k == r.chosen ? " class=\"chosen\"" : "", k + 1,
-                    k == r.chosen ? (r.output != nil ? " (written)" : " (chosen)") : "",
-                    c.start.doubleValue, c.end.doubleValue, c.frames, c.seamDifference, c.seamMotion, c.audioJump,
-                    c.levelDifference, c.toneDifference, c.pictureDifference, c.motionDifference,
-                    c.seamless ? "yes" : "no")
+                        + "<td>%@</td></tr>\n",
+                    k == r.chosen ? " class=\"chosen\"" : "", k + 1, mark, c.start.doubleValue, c.end.doubleValue,
+                    c.frames, c.seamDifference, c.seamMotion, c.audioJump, c.levelDifference, c.toneDifference,
+                    c.pictureDifference, c.motionDifference, c.seamless ? "yes" : "no")
             }
-            out += "</table></div>"
+            body += "</table></div>\n"
             for (k, strip) in r.strips.enumerated() {
-                out +=
+                body += """
+                    <figure><img class="strip" alt="seam of candidate \(k + 1)" \
+                    src="data:image/png;base64,\(Data(strip).base64EncodedString())"/>\
+                    <figcaption>#\(k + 1): the loop's last three frames, the seam, its first three, with the sound \
+                    either side</figcaption></figure>
+
                     """
-                    <figure><img alt=\"seam of candidate \(k + 1)\" \
-                    src=\"data:image/png;base64,\(Data(strip).base64EncodedString())\"/>
-                    """
-                    + "<figcaption>#\(k + 1): the loop's last three frames, then its first three</figcaption></figure>"
             }
+            body += "</section>\n"
         }
-        if results.contains(where: { $0.webPlayer != nil }) {
-            out += "<script>\n\(PlayerButton.script)</script>\n"
-        }
-        return out + "</body></html>\n"
+        return HTMLReport.document(
+            title: "loopprep loop report", body: body,
+            script: results.contains(where: { $0.webPlayer != nil }) ? PlayerButton.script : "")
     }
 
     static func text(_ r: LoopReport) -> String {

@@ -6,7 +6,7 @@ import LoopAnalysis
 enum Pictures {
     static func write(
         _ report: Report, strips: [String: [UInt8]], folder: String?, html: String?,
-        players: [String: WebPlayerOutput] = [:]
+        players: [String: WebPlayerOutput] = [:], notes: [String] = []
     ) throws {
         if let folder {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -21,7 +21,7 @@ enum Pictures {
             let url = URL(fileURLWithPath: html)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(HTMLReport.render(report, strips: strips, players: players, page: html).utf8).write(
+            try Data(HTMLReport.render(report, strips: strips, notes: notes, players: players, page: html).utf8).write(
                 to: url, options: .atomic)
         }
     }
