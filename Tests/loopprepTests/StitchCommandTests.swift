@@ -482,6 +482,55 @@ import Testing
         #expect(web.status == 0, "\(web.stderr)")
     }
 
+    /// The timeline's labels never overlap and stay inside the picture (issue 24, item 13): four 1 s clips joined
+    /// by 0.3 s crossfades and --loop put three join labels and the loop join's long one on one line; the ticks
+    /// fall on round times (1, 2 or 5 times a power of ten) from 0. Each label is measured at 0.62 em a character
+    /// of its 11-pixel font, wider than any common glyph but W and M.
+    @Test func timelineLabelsDoNotOverlap() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try (0..<4).map { k -> String in
+            let path = dir.appendingPathComponent("clip\(k).mp4").path
+            try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: path)
+            return path
+        }
+        let page = dir.appendingPathComponent("t.html").path
+        let run = try Run.loopprep(
+            ["stitch"] + clips + [
+                "--transition", "crossfade", "--duration", "0.3", "--loop", "--dry-run", "--html", page,
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let svg = try #require(
+            html.range(of: "<svg").flatMap { a in html.range(of: "</svg>").map { html[a.lowerBound..<$0.upperBound] } })
+        let regex = try NSRegularExpression(
+            pattern: #"<text x="([\d.]+)" y="([\d.]+)" class="small[^"]*" text-anchor="start">([^<]*)</text>"#)
+        let text = String(svg)
+        let labels = regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            m -> (Double, Double, String) in
+            func group(_ i: Int) -> String { String(text[Range(m.range(at: i), in: text)!]) }
+            return (Double(group(1)) ?? -1, Double(group(2)) ?? -1, group(3))
+        }
+        #expect(
+            labels.contains { $0.2.contains("loop join") } && labels.filter { $0.2.hasPrefix("crossfade") }.count == 3)
+        for (i, a) in labels.enumerated() {
+            let aEnd = a.0 + Double(a.2.count) * 11 * 0.62
+            #expect(a.0 >= 0 && aEnd <= 760, "\(a.2) runs out of the picture")
+            for b in labels[(i + 1)...] where b.1 == a.1 {
+                let bEnd = b.0 + Double(b.2.count) * 11 * 0.62
+                #expect(aEnd <= b.0 || bEnd <= a.0, "\(a.2) overlaps \(b.2)")
+            }
+        }
+        let ticks = labels.filter { $0.2.hasSuffix("s") && Double($0.2.dropLast()) != nil }.map {
+            Double($0.2.dropLast())!
+        }
+        #expect(ticks.first == 0 && ticks.count >= 3)
+        let step = ticks[1] - ticks[0]
+        let power = pow(10, floor(log10(step)))
+        #expect([1.0, 2, 5].contains { abs(step - $0 * power) < 1e-9 }, "step \(step)")
+        #expect(zip(ticks, ticks.dropFirst()).allSatisfy { abs($1 - $0 - step) < 1e-9 })
+    }
+
     struct WebMStitch: CustomTestStringConvertible, Sendable {
         var transition: String
         var loop: Bool

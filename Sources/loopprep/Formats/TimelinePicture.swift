@@ -17,7 +17,28 @@ enum TimelinePicture {
         let total = max(t.duration.doubleValue, 0.001)
         func x(_ seconds: Rational) -> Double { 10 + (width - 20) * seconds.doubleValue / total }
         let lanes = 2
-        let height = top + Double(lanes) * (lane + 8) + axis + 14
+        // Join labels under the lanes, in as many rows as keep them apart (close joins, the loop join's long one
+        // at the right).
+        let below = top + Double(lanes) * (lane + 8) + 10
+        var joinLabels: [(text: String, x: Double, anchor: Anchor, wrap: Bool)] = []
+        for join in t.joins {
+            let wrap = t.isLoopJoin(join)
+            guard join.frames > 0 || wrap else { continue }
+            let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s"
+            if wrap {
+                // The loop's own join, at the end: the last clip back into the first (whose opening plays here).
+                let first = fit((t.clips[0].path as NSString).lastPathComponent, 24)
+                let text =
+                    join.frames > 0
+                    ? "\u{21BB} loop join: \(length) back into \(first)" : "\u{21BB} loop join: cut back to \(first)"
+                joinLabels.append((text, width - 10, .end, true))
+            } else {
+                joinLabels.append((length, (x(join.span.start) + x(join.span.end)) / 2, .middle, false))
+            }
+        }
+        let rows = Self.rows(joinLabels.map { ($0.x, Self.textWidth($0.text), $0.anchor) }, within: width)
+        let joinRows = (rows.max() ?? -1) + 1
+        let height = top + Double(lanes) * (lane + 8) + axis + 14 + Double(max(joinRows - 1, 0)) * 13
         var out =
             """
             <svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" viewBox=\"0 0 \(Int(width)) \
@@ -69,7 +90,6 @@ enum TimelinePicture {
                     """
             }
         }
-        let below = top + Double(lanes) * (lane + 8) + 10
         for join in t.joins {
             let wrap = t.isLoopJoin(join)
             guard join.frames > 0 || wrap else { continue }
@@ -81,37 +101,83 @@ enum TimelinePicture {
                 height=\"\(f(Double(lanes) * (lane + 8) - 8))\" fill=\"url(#hatch)\" \
                 class=\"join\(wrap ? " wrap" : "")\"/>\n
                 """
-            let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s"
-            if wrap {
-                // The loop's own join, at the end: the last clip back into the first (whose opening plays here).
-                let first = fit((t.clips[0].path as NSString).lastPathComponent, 24)
-                let text =
-                    join.frames > 0
-                    ? "\u{21BB} loop join: \(length) back into \(first)" : "\u{21BB} loop join: cut back to \(first)"
-                out +=
-                    """
-                    <text x=\"\(f(width - 10))\" y=\"\(f(below))\" class=\"small wrap-label\" \
-                    text-anchor=\"end\">\(esc(text))</text>\n
-                    """
-            } else {
-                out +=
-                    """
-                    <text x=\"\(f((x0 + x1) / 2))\" y=\"\(f(below))\" class=\"small\" \
-                    text-anchor=\"middle\">\(esc(length))</text>\n
-                    """
-            }
         }
-        out += labels
-        let y = height - 6
-        for k in 0...10 {
-            let seconds = Rational(Int64(k)) * t.duration / Rational(10)
+        for (label, row) in zip(joinLabels, rows) {
+            let (x0, _) = Self.extent(label.x, Self.textWidth(label.text), label.anchor, within: width)
+            let kind = label.wrap ? "small wrap-label" : "small"
             out +=
                 """
-                <text x=\"\(f(x(seconds)))\" y=\"\(f(y))\" class=\"small\" \
-                text-anchor=\"middle\">\(Figures.decimal(seconds, places: 1))s</text>\n
+                <text x=\"\(f(x0))\" y=\"\(f(below + Double(row) * 13))\" class=\"\(kind)\" \
+                text-anchor=\"start\">\(esc(label.text))</text>\n
                 """
         }
+        out += labels
+        // Ticks at round times (a step of 1, 2 or 5 times a power of ten, ten ticks at most), each label kept
+        // inside the picture (the first starts at its tick, the last ends at it).
+        let y = height - 6
+        let step = Self.tickStep(total)
+        var k = 0.0
+        while k * step <= total + 1e-9 {
+            let seconds = k * step
+            let text = Self.tickText(seconds, step: step)
+            let at = 10 + (width - 20) * seconds / total
+            let (x0, _) = Self.extent(at, Self.textWidth(text), .middle, within: width)
+            out +=
+                """
+                <text x=\"\(f(x0))\" y=\"\(f(y))\" class=\"small tick\" text-anchor=\"start\">\(text)</text>\n
+                """
+            k += 1
+        }
         return out + "</svg>\n"
+    }
+
+    enum Anchor { case start, middle, end }
+
+    /// Width of an 11-pixel system-ui label: 0.62 em a character is wider than any common glyph but W and M.
+    static func textWidth(_ text: String) -> Double { Double(text.count) * 11 * 0.62 }
+
+    /// Where a label of `w` anchored at `x` starts and ends, moved inside [2, width - 2].
+    static func extent(_ x: Double, _ w: Double, _ anchor: Anchor, within width: Double) -> (Double, Double) {
+        var x0 =
+            switch anchor {
+            case .start: x
+            case .middle: x - w / 2
+            case .end: x - w
+            }
+        x0 = min(max(x0, 2), max(width - 2 - w, 2))
+        return (x0, x0 + w)
+    }
+
+    /// A row for each label so that no two in a row overlap (first fit, in order of position).
+    static func rows(_ labels: [(x: Double, w: Double, anchor: Anchor)], within width: Double) -> [Int] {
+        let extents = labels.map { extent($0.x, $0.w, $0.anchor, within: width) }
+        var rowEnds: [Double] = []
+        var rows = Array(repeating: 0, count: labels.count)
+        for i in extents.indices.sorted(by: { extents[$0].0 < extents[$1].0 }) {
+            let (x0, x1) = extents[i]
+            if let row = rowEnds.firstIndex(where: { $0 + 6 <= x0 }) {
+                rows[i] = row
+                rowEnds[row] = x1
+            } else {
+                rows[i] = rowEnds.count
+                rowEnds.append(x1)
+            }
+        }
+        return rows
+    }
+
+    /// 1, 2 or 5 times a power of ten: the smallest that gives at most ten steps.
+    static func tickStep(_ total: Double) -> Double {
+        var power = pow(10, floor(log10(max(total, 1e-3) / 10)))
+        while true {
+            for m in [1.0, 2, 5] where total / (m * power) <= 10 { return m * power }
+            power *= 10
+        }
+    }
+
+    static func tickText(_ seconds: Double, step: Double) -> String {
+        let places = max(0, Int(-floor(log10(step) + 1e-9)))
+        return String(format: "%.\(places)fs", seconds)
     }
 
     /// `text` in at most `room` characters, its end replaced by an ellipsis when cut; empty when under 3.
