@@ -41,9 +41,15 @@ public enum LoopCut {
                 // The seams' sound, from one more pass over the audio only (the search keeps four samples a frame).
                 let boundaries = Set(result.candidates.flatMap { [$0.start, $0.end] })
                 let audio = try? LoopSearch.seamAudio(path, at: boundaries, offset: s.audioOffset)
+                let wanted = Set(
+                    result.candidates.flatMap {
+                        Array(max($0.outFrame - 3, 0)..<$0.outFrame) + Array($0.inFrame..<$0.inFrame + 3)
+                    })
+                let colour = (try? LoopSearch.tiles(path, frames: wanted)) ?? [:]
                 result.strips = try result.candidates.map {
                     try LoopStrip.png(
-                        s.frames, $0, times: s.times, audio: audio, clickThreshold: options.clickThreshold)
+                        s.frames, $0, times: s.times, audio: audio, colour: colour,
+                        clickThreshold: options.clickThreshold)
                 }
             }
             guard result.candidates.count >= request.pick else {

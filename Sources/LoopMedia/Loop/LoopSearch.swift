@@ -101,6 +101,33 @@ public enum LoopSearch {
             audioOffset: edges.offset)
     }
 
+    /// Colour tiles (160 wide, as analyze draws a seam) of the frames asked for, counted as `signatures` counts
+    /// them (presented frames in order, a repeated time skipped): a second decode of the video, for the page only.
+    public static func tiles(_ path: String, frames wanted: Set<Int>) throws -> [Int: RGBImage] {
+        let probe = try Probe.probe(path)
+        guard let input = probe.input, let video = probe.facts.mainVideo, !wanted.isEmpty else { return [:] }
+        let decoder = try Decoder(input, stream: video.index, threads: 0, fast: true)
+        let scaler = SeamProbe.tileScaler(video)
+        var tiles: [Int: RGBImage] = [:]
+        var count = 0
+        var lastPts: Int64?
+        let last = wanted.max() ?? 0
+        let packet = try Packet()
+        let frame = try Frame()
+        func take(_ f: Frame) throws {
+            guard let pts = f.pts else { return }
+            if let lastPts, pts <= lastPts { return }
+            lastPts = pts
+            if wanted.contains(count) { tiles[count] = try scaler.image(f) }
+            count += 1
+        }
+        while count <= last, try input.read(into: packet) {
+            if packet.streamIndex == video.index { try decoder.decode(packet, into: frame, take) }
+        }
+        if count <= last { try decoder.decode(nil, into: frame, take) }
+        return tiles
+    }
+
     /// The audio either side of each boundary (video time, on the signatures' clock), per channel: the 50 ms
     /// that end there and the 50 ms that start there, for the pictures of a few candidates' seams. One pass over
     /// the main audio track; nothing when the clip has none.

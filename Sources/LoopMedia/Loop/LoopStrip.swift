@@ -1,15 +1,17 @@
 import LoopAnalysis
 
-/// A candidate's seam as a picture, from the search's own signatures (the same measurement as its scores): the
-/// loop's last three frames, the seam, its first three, each grey thumbnail enlarged to a 160-wide tile.
+/// A candidate's seam as a picture, drawn as analyze draws a file's seam: the loop's last three frames, the seam,
+/// its first three (in colour when a second decode gave them, else the search's own grey thumbnails enlarged to a
+/// 160-wide tile), with their times from the loop point and the sound either side.
 public enum LoopStrip {
     /// `times`: each frame's start; `audio`: the audio either side of the seam (LoopSearch.seamAudio), drawn as
     /// the strip's lanes as analyze draws a file's seam.
     public static func png(
         _ frames: [FrameSignature], _ c: LoopCandidate, times: [Rational] = [], audio: LoopSearch.SeamAudio? = nil,
-        clickThreshold: Double = SeamAudioClick.threshold
+        colour: [Int: RGBImage] = [:], clickThreshold: Double = SeamAudioClick.threshold
     ) throws -> [UInt8] {
         func tile(_ k: Int) -> RGBImage? {
+            if let image = colour[k] { return image }
             guard k >= 0, k < frames.count, frames[k].luma.count == Thumbnail.width * Thumbnail.height else {
                 return nil
             }
