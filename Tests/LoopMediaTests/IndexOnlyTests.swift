@@ -59,7 +59,7 @@ import Testing
         for name in [
             "clean.mp4", "clean-2997.mp4", "clean-44k.mp4", "hevc.mp4", "hevc-hev1.mp4", "rotated.mp4",
             "video-only.mp4", "audio-only.m4a", "two-audio.mp4", "moov-at-end.mp4", "negative-cts.mp4",
-            "surround-51.mp4", "h264-10bit.mp4",
+            "surround-51.mp4", "h264-10bit.mp4", "gst-opus.mp4",
         ] {
             #expect(try pure(name), "\(name) should be read from its index alone")
         }
@@ -69,5 +69,29 @@ import Testing
         ] {
             #expect(try !pure(name), "\(name) should be left to FFmpeg")
         }
+    }
+
+    /// Shapes made here with the ffmpeg CLI, beyond the fixtures: stereo Opus, 44.1 kHz stereo AAC, a video turned
+    /// 180 and 90 degrees, a language in mdhd, HEVC tagged hvc1. Each is read from its index alone, as FFmpeg reads it.
+    @Test(arguments: [
+        ["-f", "lavfi", "-i", "sine=duration=1", "-ac", "2", "-c:a", "libopus", "-strict", "-2"],
+        ["-f", "lavfi", "-i", "sine=duration=1:sample_rate=44100", "-ac", "2", "-c:a", "aac"],
+        ["-metadata:s:v", "rotate=180", "-metadata:s:v", "language=fra", "-c:v", "libx264"],
+        ["-metadata:s:v", "rotate=90", "-c:v", "libx264", "-profile:v", "main", "-pix_fmt", "yuv420p"],
+        ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=none"],
+    ])
+    func shapesMadeHereReadAsFFmpegReadsThem(arguments: [String]) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("shape.mp4").path
+        let video = arguments.contains("-c:v") ? ["-f", "lavfi", "-i", "testsrc=size=64x36:rate=25:duration=1"] : []
+        let made = try Tool.run(
+            "ffmpeg", ["-nostdin", "-v", "error"] + video + arguments + (video.isEmpty ? [] : ["-an"]) + [path])
+        #expect(made.status == 0, "\(String(decoding: made.err, as: UTF8.self))")
+        let iso = try #require(try ISOFile.read(path: path, fileSize: try Probe.fileSize(path)))
+        let own = try #require(iso.streamBasics(), "\(arguments) should be read from its index alone")
+        let input = try InputFile(path: path)
+        #expect(own == (0..<input.streamCount).map { input.basics($0) })
+        #expect(try Probe.probe(path, keepInput: false).facts == (try Probe.probe(path, keepInput: true).facts))
     }
 }

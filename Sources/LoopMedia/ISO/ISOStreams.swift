@@ -46,10 +46,10 @@ extension ISOFile {
     static let demuxerName = "mov,mp4,m4a,3gp,3g2,mj2"
 
     /// Every stream as FFmpeg's mov demuxer presents it, read from the boxes alone, so that analysing an MP4
-    /// needs no FFmpeg. Only the shapes this reads exactly as the demuxer does: H.264, HEVC, AV1 and VP9 video,
-    /// AAC-LC above 24 kHz (lower rates may hide SBR that only a decoder finds), Opus, AC-3 and E-AC-3 audio, in
-    /// a movie of plain vide and soun tracks (no cover picture, no timecode, text or chapter track, no
-    /// fragments). Anything else is nil: FFmpeg reads it. Tests hold each shape to FFmpeg's own reading.
+    /// needs no FFmpeg. Only the shapes this reads exactly as the demuxer does: H.264 and HEVC video whose stts
+    /// every FFmpeg declares alike, AAC-LC above 24 kHz (lower rates may hide SBR that only a decoder finds) and
+    /// Opus audio, in a movie of plain vide and soun tracks (no cover picture, no timecode, text or chapter track,
+    /// no fragments). Anything else is nil: FFmpeg reads it. IndexOnlyTests hold each shape to FFmpeg's reading.
     func streamBasics() -> [TrackBasics]? {
         guard !fragmented, !coverArt, movieMatrix == Self.identity, !trakOrder.isEmpty else { return nil }
         var basics: [TrackBasics] = []
@@ -161,6 +161,22 @@ extension ISOFile {
             b.profile = "LC"
             b.sampleRate = lc.rate
             b.channels = lc.channels
+        case "Opus":
+            // The sample entry's channels and rate (FFmpeg's reading; 48 kHz is Opus's only output rate), the
+            // pre-skip from dOps; a dOps that disagrees on the channels is left to FFmpeg.
+            guard var dops = config("dOps"), dops.remaining >= 11 else { return nil }
+            var r = ByteReader(entry, from: 24, to: entry.count)
+            let channels = Int(r.u16())
+            r.skip(6)
+            let rate = Int(r.u16())
+            _ = dops.u8()  // version
+            let dopsChannels = Int(dops.u8())
+            let preSkip = Int64(dops.u16())
+            guard rate == 48000, channels > 0, channels == dopsChannels else { return nil }
+            b.codec = "opus"
+            b.sampleRate = rate
+            b.channels = channels
+            b.codecDelay = preSkip
         default:
             return nil
         }
