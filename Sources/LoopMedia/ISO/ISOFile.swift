@@ -199,6 +199,10 @@ struct ISOFile {
                 let bytes = Array(body.bytes[body.position..<body.end])
                 gapless = ITunesGapless.parse(bytes)
                 coverArt = coverArt || Data(bytes).range(of: Data("covr".utf8)) != nil
+            case "meta":
+                // QuickTime metadata straight under moov may hold a cover too.
+                let bytes = Array(body.bytes[body.position..<body.end])
+                coverArt = coverArt || Data(bytes).range(of: Data("covr".utf8)) != nil
             default: break
             }
         }
