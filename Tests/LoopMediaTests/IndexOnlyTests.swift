@@ -79,6 +79,8 @@ import Testing
         ["-metadata:s:v", "rotate=180", "-metadata:s:v", "language=fra", "-c:v", "libx264"],
         ["-metadata:s:v", "rotate=90", "-c:v", "libx264", "-profile:v", "main", "-pix_fmt", "yuv420p"],
         ["-c:v", "libx265", "-tag:v", "hvc1", "-x265-params", "log-level=none"],
+        // QuickTime: a version 1 sound description, its esds inside a wave box.
+        ["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "aac", "-f", "mov"],
     ])
     func shapesMadeHereReadAsFFmpegReadsThem(arguments: [String]) throws {
         let dir = try Scratch.directory()

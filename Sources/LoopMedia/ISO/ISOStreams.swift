@@ -87,7 +87,8 @@ extension ISOFile {
             let letters = [10, 5, 0].map { UInt8(0x60 + (Int(header.language) >> $0) & 0x1f) }
             let code = String(decoding: letters, as: UTF8.self)
             b.language = code == "und" ? nil : code
-        default: return nil  // another Macintosh code, or none (FFmpeg's table and empty value)
+        case 0x7fff: b.language = nil  // none: FFmpeg sets no language
+        default: return nil  // another Macintosh code (FFmpeg's table)
         }
         return b
     }
