@@ -165,6 +165,13 @@ struct ISOFile {
         return data
     }
 
+    /// Whether metadata may hold a picture FFmpeg makes a stream of: an iTunes covr atom, or QuickTime's
+    /// com.apple.quicktime.artwork key. A false alarm only costs FFmpeg's reading.
+    static func mayHoldCover(_ bytes: [UInt8]) -> Bool {
+        let data = Data(bytes)
+        return data.range(of: Data("covr".utf8)) != nil || data.range(of: Data("quicktime.artwork".utf8)) != nil
+    }
+
     /// Reads mvhd and every trak; returns the fragment defaults (trex) by track id.
     private mutating func parseMoov(_ r: inout ByteReader, end: Int, fileSize: Int64, locations: Bool) throws -> [Int:
         Fragments.Defaults]
@@ -198,11 +205,10 @@ struct ISOFile {
             case "udta":
                 let bytes = Array(body.bytes[body.position..<body.end])
                 gapless = ITunesGapless.parse(bytes)
-                coverArt = coverArt || Data(bytes).range(of: Data("covr".utf8)) != nil
+                coverArt = coverArt || Self.mayHoldCover(bytes)
             case "meta":
                 // QuickTime metadata straight under moov may hold a cover too.
-                let bytes = Array(body.bytes[body.position..<body.end])
-                coverArt = coverArt || Data(bytes).range(of: Data("covr".utf8)) != nil
+                coverArt = coverArt || Self.mayHoldCover(Array(body.bytes[body.position..<body.end]))
             default: break
             }
         }
