@@ -40,8 +40,12 @@ extension InputFile {
         if kind == .audio {
             b.sampleRate = Int(par.sample_rate)
             b.channels = Int(par.ch_layout.nb_channels)
-            if par.initial_padding > 0 { b.codecDelay = Int64(par.initial_padding) }
-            if par.codec_id == AV_CODEC_ID_OPUS, b.codecDelay == nil { b.codecDelay = Self.opusPreSkip(par) }
+            // The delay the codec's own header carries (Opus's pre-skip, or Matroska's CodecDelay for it). FFmpeg 9
+            // also reports an MP4 AAC track's edit-list priming as initial_padding: that is the edit list's to say,
+            // and read from it.
+            if par.codec_id == AV_CODEC_ID_OPUS {
+                b.codecDelay = par.initial_padding > 0 ? Int64(par.initial_padding) : Self.opusPreSkip(par)
+            }
         }
         if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) {
             b.primingRemoved = Int64(String(cString: tag.pointee.value))
