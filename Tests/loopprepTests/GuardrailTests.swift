@@ -20,8 +20,11 @@ import Testing
         #expect(run.stdout.split(separator: "\n").first?.contains(" ") == false, "\(run.stdout)")
     }
 
-    /// Colour on a terminal unless NO_COLOR is set and not empty (no-color.org); an empty one does not count.
-    @Test(arguments: [("", true), ("1", false)])
+    /// Colour on a terminal unless NO_COLOR is set and not empty (no-color.org); an empty one does not count. The
+    /// terminal is script(1)'s (util-linux); where it is missing (a minimal chroot) the test is reported skipped.
+    static let hasScript = (try? Run.tool(["script", "--version"]).status) == 0
+
+    @Test(.enabled(if: hasScript, "needs script(1) for a terminal"), arguments: [("", true), ("1", false)])
     func noColorCountsOnlyWhenNotEmpty(value: String, coloured: Bool) throws {
         let command = "NO_COLOR='\(value)' '\(Run.binary.path)' analyze --no-seam '\(Run.fixture("rotated.mp4"))'"
         let run = try Run.tool(["script", "-qec", command, "/dev/null"])
