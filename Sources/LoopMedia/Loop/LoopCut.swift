@@ -38,18 +38,17 @@ public enum LoopCut {
                 clickThreshold: request.analysis.threshold(.seamAudioClick))
             result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
             if request.pictures {
-                // The seams' sound, from one more pass over the audio only (the search keeps four samples a frame).
-                let boundaries = Set(result.candidates.flatMap { [$0.start, $0.end] })
-                let audio = try? LoopSearch.seamAudio(path, at: boundaries, offset: s.audioOffset)
+                // The seams in colour and with their sound, from one more pass over the file.
                 let wanted = Set(
                     result.candidates.flatMap {
                         Array(max($0.outFrame - 3, 0)..<$0.outFrame) + Array($0.inFrame..<$0.inFrame + 3)
                     })
-                let colour = (try? LoopSearch.tiles(path, frames: wanted)) ?? [:]
+                let seam = try? LoopSearch.seamPictures(
+                    path, frames: wanted, boundaries: Set(result.candidates.flatMap { [$0.start, $0.end] }),
+                    offset: s.audioOffset)
                 result.strips = try result.candidates.map {
                     try LoopStrip.png(
-                        s.frames, $0, times: s.times, audio: audio, colour: colour,
-                        clickThreshold: options.clickThreshold)
+                        s.frames, $0, times: s.times, seam: seam, clickThreshold: options.clickThreshold)
                 }
             }
             guard result.candidates.count >= request.pick else {
@@ -88,13 +87,14 @@ public enum LoopCut {
     /// Why the chosen candidate is not written: which seam rule the loop would trip, with its figures.
     static func noRepeat(_ c: LoopCandidate, pick: Int, options: LoopFinder.Options) -> String {
         var why: [String] = []
-        if c.seamDifference > max(options.visualThreshold, 3 * c.seamMotion) {
+        let (cut, click) = options.seamFlags(c)
+        if cut {
             let (difference, motion) = (String(format: "%.1f", c.seamDifference), String(format: "%.1f", c.seamMotion))
             why.append(
                 "[seam-visual-jump] its last frame differs from its first by \(difference) against \(motion) "
                     + "between its last two")
         }
-        if c.audioJump > options.clickThreshold {
+        if click {
             why.append("[seam-audio-click] the audio jumps by \(String(format: "%.3f", c.audioJump)) of full scale")
         }
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"

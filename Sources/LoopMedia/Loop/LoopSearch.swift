@@ -101,64 +101,56 @@ public enum LoopSearch {
             audioOffset: edges.offset)
     }
 
-    /// Colour tiles (160 wide, as analyze draws a seam) of the frames asked for, counted as `signatures` counts
-    /// them (presented frames in order, a repeated time skipped): a second decode of the video, for the page only.
-    public static func tiles(_ path: String, frames wanted: Set<Int>) throws -> [Int: RGBImage] {
-        let probe = try Probe.probe(path)
-        guard let input = probe.input, let video = probe.facts.mainVideo, !wanted.isEmpty else { return [:] }
-        let decoder = try Decoder(input, stream: video.index, threads: 0, fast: true)
-        let scaler = SeamProbe.tileScaler(video)
-        var tiles: [Int: RGBImage] = [:]
-        var count = 0
-        var lastPts: Int64?
-        let last = wanted.max() ?? 0
-        let packet = try Packet()
-        let frame = try Frame()
-        func take(_ f: Frame) throws {
-            guard let pts = f.pts else { return }
-            if let lastPts, pts <= lastPts { return }
-            lastPts = pts
-            if wanted.contains(count) { tiles[count] = try scaler.image(f) }
-            count += 1
-        }
-        while count <= last, try input.read(into: packet) {
-            if packet.streamIndex == video.index { try decoder.decode(packet, into: frame, take) }
-        }
-        if count <= last { try decoder.decode(nil, into: frame, take) }
-        return tiles
-    }
-
-    /// The audio either side of each boundary (video time, on the signatures' clock), per channel: the 50 ms
-    /// that end there and the 50 ms that start there, for the pictures of a few candidates' seams. One pass over
-    /// the main audio track; nothing when the clip has none.
-    public struct SeamAudio: Sendable {
+    /// What the page draws of a few candidates' seams, from one more pass over the file (the search keeps 64x36
+    /// grey pictures and four samples a frame): colour tiles (160 wide, as analyze draws a seam) of the frames
+    /// asked for, counted as `signatures` counts them (presented frames in order, a repeated time skipped), and
+    /// per channel the 50 ms of audio that end at each boundary (video time) and the 50 ms that start there.
+    public struct SeamPictures: Sendable {
+        public var tiles: [Int: RGBImage] = [:]
         public var before: [Rational: [[Float]]] = [:]
         public var after: [Rational: [[Float]]] = [:]
         public var rate: Int = 48000
         public var channelNames: [String] = []
     }
 
-    public static func seamAudio(_ path: String, at boundaries: Set<Rational>, offset: Rational) throws -> SeamAudio {
+    public static func seamPictures(
+        _ path: String, frames wanted: Set<Int>, boundaries: Set<Rational>, offset: Rational
+    ) throws -> SeamPictures {
         let probe = try Probe.probe(path)
-        var result = SeamAudio()
-        guard let input = probe.input, let audio = probe.facts.mainAudio, let rate = audio.sampleRate, rate > 0 else {
-            return result
+        var result = SeamPictures()
+        guard let input = probe.input else { return result }
+        let video = try probe.facts.mainVideo.map { v in
+            (track: v, decoder: try Decoder(input, stream: v.index, threads: 0, fast: true))
         }
+        let scaler = probe.facts.mainVideo.map(SeamProbe.tileScaler)
+        let audio = try probe.facts.mainAudio.flatMap { a -> (track: TrackFacts, decoder: Decoder, rate: Int)? in
+            guard let rate = a.sampleRate, rate > 0 else { return nil }
+            return (a, try Decoder(input, stream: a.index), rate)
+        }
+        let rate = audio?.rate ?? result.rate
         result.rate = rate
         let window = rate / 20
-        let decoder = try Decoder(input, stream: audio.index)
         let starts = Dictionary(
             boundaries.map { ($0, Int(clamping: ((($0 + offset) * Int64(rate)).rounded))) },
             uniquingKeysWith: { a, _ in a })
+        let lastFrame = wanted.max() ?? -1
+        let lastSample = (starts.values.max() ?? 0) + window
+        var count = 0
+        var lastPts: Int64?
         var position = 0
-        let packet = try Packet()
-        let frame = try Frame()
-        func take(_ f: Frame) {
+        func takeVideo(_ f: Frame) throws {
+            guard let pts = f.pts, let scaler else { return }
+            if let lastPts, pts <= lastPts { return }
+            lastPts = pts
+            if wanted.contains(count) { result.tiles[count] = try scaler.image(f) }
+            count += 1
+        }
+        func takeAudio(_ f: Frame) {
             if result.channelNames.isEmpty { result.channelNames = f.channelNames }
-            let count = f.sampleCount
-            for (t, s) in starts where s - window < position + count && s + window > position {
+            let n = f.sampleCount
+            for (t, s) in starts where s - window < position + n && s + window > position {
                 for (range, before) in [((s - window)..<s, true), (s..<(s + window), false)] {
-                    let (lo, hi) = (max(range.lowerBound, position), min(range.upperBound, position + count))
+                    let (lo, hi) = (max(range.lowerBound, position), min(range.upperBound, position + n))
                     guard lo < hi else { continue }
                     var lanes =
                         (before ? result.before[t] : result.after[t])
@@ -171,12 +163,21 @@ public enum LoopSearch {
                     if before { result.before[t] = lanes } else { result.after[t] = lanes }
                 }
             }
-            position += count
+            position += n
         }
-        while try input.read(into: packet) {
-            if packet.streamIndex == audio.index { try decoder.decode(packet, into: frame, take) }
+        let packet = try Packet()
+        let frame = try Frame()
+        func videoDone() -> Bool { video == nil || count > lastFrame }
+        func audioDone() -> Bool { audio == nil || position >= lastSample }
+        while !(videoDone() && audioDone()), try input.read(into: packet) {
+            if let v = video, !videoDone(), packet.streamIndex == v.track.index {
+                try v.decoder.decode(packet, into: frame, takeVideo)
+            } else if let a = audio, !audioDone(), packet.streamIndex == a.track.index {
+                try a.decoder.decode(packet, into: frame, takeAudio)
+            }
         }
-        try decoder.decode(nil, into: frame, take)
+        if !videoDone() { try video?.decoder.decode(nil, into: frame, takeVideo) }
+        if !audioDone() { try audio?.decoder.decode(nil, into: frame, takeAudio) }
         return result
     }
 

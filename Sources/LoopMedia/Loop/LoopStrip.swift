@@ -4,14 +4,14 @@ import LoopAnalysis
 /// its first three (in colour when a second decode gave them, else the search's own grey thumbnails enlarged to a
 /// 160-wide tile), with their times from the loop point and the sound either side.
 public enum LoopStrip {
-    /// `times`: each frame's start; `audio`: the audio either side of the seam (LoopSearch.seamAudio), drawn as
-    /// the strip's lanes as analyze draws a file's seam.
+    /// `times`: each frame's start; `seam`: colour tiles and the audio either side of the seam
+    /// (LoopSearch.seamPictures), drawn as analyze draws a file's seam.
     public static func png(
-        _ frames: [FrameSignature], _ c: LoopCandidate, times: [Rational] = [], audio: LoopSearch.SeamAudio? = nil,
-        colour: [Int: RGBImage] = [:], clickThreshold: Double = SeamAudioClick.threshold
+        _ frames: [FrameSignature], _ c: LoopCandidate, times: [Rational] = [],
+        seam: LoopSearch.SeamPictures? = nil, clickThreshold: Double = SeamAudioClick.threshold
     ) throws -> [UInt8] {
         func tile(_ k: Int) -> RGBImage? {
-            if let image = colour[k] { return image }
+            if let image = seam?.tiles[k] { return image }
             guard k >= 0, k < frames.count, frames[k].luma.count == Thumbnail.width * Thumbnail.height else {
                 return nil
             }
@@ -40,11 +40,11 @@ public enum LoopStrip {
             shot.lastFrameTimes = last.map { times[$0] - end }
             shot.firstFrameTimes = first.map { times[$0] - c.start }
         }
-        if let audio, let before = audio.before[c.end], let after = audio.after[c.start] {
+        if let seam, let before = seam.before[c.end], let after = seam.after[c.start] {
             shot.audioBefore = before
             shot.audioAfter = after
-            shot.channelNames = audio.channelNames
-            shot.sampleRate = audio.rate
+            shot.channelNames = seam.channelNames
+            shot.sampleRate = seam.rate
         }
         return try PNG.encode(
             SeamStrip.draw(shot, click: c.audioJump > clickThreshold, cut: !c.seamless))
