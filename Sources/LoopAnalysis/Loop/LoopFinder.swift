@@ -81,6 +81,15 @@ public enum LoopFinder {
             self.clickThreshold = clickThreshold
         }
 
+        /// analyze's two seam rules on a candidate's figures: a visible cut (seam-visual-jump: above the floor and
+        /// three times the motion) and a click (seam-audio-click).
+        public func seamFlags(_ c: LoopCandidate) -> (cut: Bool, click: Bool) {
+            (
+                SeamVisualJump.isCut(difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold),
+                c.audioJump > clickThreshold
+            )
+        }
+
         /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
         /// never which one wins.
         public static let kept = 256
@@ -167,19 +176,19 @@ public enum LoopFinder {
         func octaves(_ a: Float, _ b: Float) -> Double { abs(log2(Double(max(a, 10)) / Double(max(b, 10)))) }
         let toneAfter = octaves(f[j].crossingsAfter, f[i].crossingsAfter)
         let tone = i > 0 ? max(octaves(f[j].crossingsBefore, f[i].crossingsBefore), toneAfter) : toneAfter
-        let cut = seamDifference > max(o.visualThreshold, 3 * seamMotion)
-        let click = jump > o.clickThreshold
+        var c = LoopCandidate(
+            inFrame: i, outFrame: j, start: times[i], end: j < times.count ? times[j] : end,
+            pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: 0)
+        c.seamDifference = seamDifference
+        c.seamMotion = seamMotion
+        c.toneDifference = tone
+        let (cut, click) = o.seamFlags(c)
         // Sound counts as much as the picture: a level step of 10 dB or an octave of tone weighs like a visible
         // change; a seam analyze would flag costs more than any it would not.
         let cost =
             picture + 0.5 * motion + 100 * jump + 2 * min(level, 40) + 10 * min(tone, 10)
             + (cut || click ? 1000 : 0)
-        var c = LoopCandidate(
-            inFrame: i, outFrame: j, start: times[i], end: j < times.count ? times[j] : end,
-            pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: cost)
-        c.seamDifference = seamDifference
-        c.seamMotion = seamMotion
-        c.toneDifference = tone
+        c.cost = cost
         c.seamless = !cut && !click
         return c
     }

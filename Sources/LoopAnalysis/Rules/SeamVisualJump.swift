@@ -10,10 +10,17 @@ public struct SeamVisualJump: Rule {
     /// its own: `.loopprep.json` thresholds).
     public static let floor = 6.0
 
+    /// The rule itself, on figures (also how loop judges a candidate before writing it).
+    public static func isCut(difference: Double, motion: Double, threshold: Double) -> Bool {
+        difference > max(threshold, 3 * motion)
+    }
+
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
         let motion = clip.seam?.videoMotion ?? 0
-        guard difference > max(options.threshold(ids[0]), 3 * motion) else { return [] }
+        guard Self.isCut(difference: difference, motion: motion, threshold: options.threshold(ids[0])) else {
+            return []
+        }
         return [
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
