@@ -252,6 +252,35 @@ import Testing
     }
 }
 
+/// AAC priming marked by a composition offset (issue 31, item 4): samples 0 and 1 both presented at 1024 (ctts
+/// +1024, then 0) is one frame of priming before the content, read as the edit that says so.
+@Suite struct CompositionOffsetPrimingTests {
+    static func shape(offsets: [Int64]) -> TrackTimeline {
+        var samples = Make.aac(packets: offsets.count)
+        for i in samples.indices { samples[i].pts = samples[i].dts + offsets[i] }
+        return TrackTimeline(timeBase: Rational(1, 44100), samples: samples)
+    }
+
+    @Test func theFramePresentedWithTheFirstContentFrameIsPriming() throws {
+        let repaired = try #require(CompositionOffsetPriming.timeline(Self.shape(offsets: [1024, 0, 0, 0])))
+        #expect(repaired.samples.map(\.pts) == [0, 1024, 2048, 3072])
+        #expect(repaired.edits == [Edit(mediaTime: 1024, duration: Rational(3 * 1024, 44100))])
+        #expect(repaired.primingMethod == "composition offset")
+        // Two frames presented with the third: two frames of priming.
+        let two = try #require(CompositionOffsetPriming.timeline(Self.shape(offsets: [2048, 1024, 0, 0])))
+        #expect(two.edits?.first?.mediaTime == 2048)
+    }
+
+    /// No offsets, a media edit already, or offsets that reorder the content are left alone.
+    @Test func otherShapesAreLeftAlone() {
+        #expect(CompositionOffsetPriming.timeline(Self.shape(offsets: [0, 0, 0, 0])) == nil)
+        var edited = Self.shape(offsets: [1024, 0, 0, 0])
+        edited.edits = [Edit(mediaTime: 0, duration: Rational(1, 10))]
+        #expect(CompositionOffsetPriming.timeline(edited) == nil)
+        #expect(CompositionOffsetPriming.timeline(Self.shape(offsets: [0, 2048, 0, 0])) == nil)
+    }
+}
+
 /// Fixed-frame audio on FLV's millisecond clock put on its sample clock (issue 21): AAC frames of 1024 samples
 /// at 48 kHz stored at 0, 21, 43, 64 ms become 0, 1024, 2048, 3072, a frame each, so a hidden priming is 1024
 /// samples, not the 1008 that 21 ms rounds to.

@@ -106,6 +106,53 @@ import Testing
         }
     }
 
+    /// AAC stored with durations rounded from a millisecond clock (1016/1024/1032 samples) and an edit that
+    /// hides 784 of the first frame's samples: the decoder plays every frame 1024 long from the first one, and fix
+    /// lays them so (the edit kept where FFmpeg's reading of the source puts it): the fixed file's audio is, sample
+    /// for sample, the source's as FFmpeg decodes it, cut to the 200 frames of video (8 s = 384000 samples).
+    @Test func millisecondClockAACKeepsWhatTheDecoderPlays() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = Fixtures.path("loop-ms-clock-50.mp4")
+        let out = dir.appendingPathComponent("fixed.mp4").path
+        let report = Self.fix(source, to: out)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let before = try FFmpegDecode.audio(source)
+        let after = try FFmpegDecode.audio(out)
+        let channels = 2
+        #expect(after.count >= 384000 * channels)
+        #expect(Array(after.prefix(384000 * channels)) == Array(before.prefix(384000 * channels)))
+    }
+
+    /// AAC priming marked by a composition offset (issue 31, item 4; fixtures/make-fixtures.sh): FFmpeg's AAC of
+    /// N samples (1024 of priming before them) with a ctts presenting the first frame at the second's time. The
+    /// content is the N samples: analyze says the priming is signalled, fix hides exactly the first frame, and
+    /// FFmpeg decodes the fixed file to the source's frames from sample 1024 on.
+    @Test(arguments: [("ctts-priming.m4a", 162496, 2), ("ctts-priming-48k.m4a", 48000, 1)])
+    func compositionOffsetPrimingIsHidden(file: String, samples: Int, channels: Int) throws {
+        let source = Fixtures.path(file)
+        let facts = try Probe.facts(path: source)
+        let audio = try #require(facts.mainAudio)
+        #expect(audio.priming?.samples == 1024 && audio.priming?.signalled == true)
+        #expect(audio.sampleCount == Rational(Int64(samples)))
+        let found = Set(Analyzer.findings(in: facts).map(\.rule))
+        #expect(
+            found.isDisjoint(with: [RuleID.primingNotSignalled, .startOffset, .timestampGap].map(\.rawValue)),
+            "\(found)")
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(file).path
+        let report = Self.fix(source, to: out)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let probed = try #require(try FFprobe.streams(out).first)
+        #expect(probed.duration_ts == Int64(samples))
+        let before = try FFmpegDecode.audio(source)
+        let after = try FFmpegDecode.audio(out)
+        let presented = samples * channels
+        #expect(after.count >= presented && before.count >= 1024 * channels + presented)
+        #expect(Array(after.prefix(presented)) == Array(before[(1024 * channels)..<(1024 * channels + presented)]))
+    }
+
     /// Negative composition offsets: the copied frames are the source's, and the first one shown is the
     /// source's first (FFmpeg's mov muxer used to start 80 ms late with 2 frames lost).
     @Test(arguments: ["negative-cts.mp4", "signed-ctts-v0.mp4", "fragmented.mp4"])

@@ -17,6 +17,7 @@ enum FFprobe {
         var codec_name: String?
         var start_time: String?
         var duration: String?
+        var duration_ts: Int64?
         var nb_frames: String?
         /// Packets FFmpeg's demuxer returns (-count_packets): for MOV PCM, chunks split at 1024 frames.
         var nb_read_packets: String?

@@ -126,6 +126,33 @@ import Testing
         #expect(blended.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "36")
     }
 
+    /// ffmpeg-encoded AAC whose stored durations were rounded from a Matroska millisecond clock (1016, 1024 and
+    /// 1032 samples; the decoder plays 1024), made as issue 31 item 1 says (fixtures/make-fixtures.sh): a period
+    /// of 50 (80) frames at 25 fps looped by the CLI, so the loop is 50 frames and 2 s = 96000 samples (80 and
+    /// 3.2 s = 153600). Counted by FFmpeg (frames decoded, the audio's presented length), and analyze finds
+    /// nothing: the cut places the AAC frames back to back as the decoder plays them, as fix does.
+    @Test(arguments: [("loop-ms-clock-50.mp4", 50, "3", 96000), ("loop-ms-clock-80.mp4", 80, "3.5", 153600)])
+    func millisecondClockAACLoopsExactly(file: String, frames: Int, maximum: String, samples: Int) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", Run.fixture(file), "--min", "1.5", "--max", maximum, "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let counted = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", out,
+        ])
+        #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(frames))
+        let audio = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+        ])
+        #expect(
+            audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == String(format: "%.6f", Double(samples) / 48000))
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
+    }
+
     /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.
     @Test func aFolderOfClips() throws {
         let dir = try Run.temporaryDirectory()

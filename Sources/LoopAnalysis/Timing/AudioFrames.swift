@@ -79,12 +79,21 @@ public enum AudioFrames {
     /// them keep their stored time (the median offset from the frame grid: a stretched first packet or
     /// millisecond jitter from an FLV remux does not move the rest). The last keeps its stored length when
     /// shorter. Edits are unchanged: they are in media time.
-    public static func regular(_ t: TrackTimeline, frame: Int64) -> TrackTimeline {
-        guard !t.samples.isEmpty else { return t }
+    /// `fromFirst`: placed from the first packet instead, where an index says where decoding starts (MP4/MOV:
+    /// an edit's media time counts from the first sample, and FFmpeg and players decode from it, back to back;
+    /// the median would move every sample from where they play it: AAC durations rounded from a millisecond
+    /// clock drift by hundreds of samples over a clip). A first packet stretched by half a frame or more (a
+    /// fragmented file's priming, held until the content's start) is laid just before the second.
+    public static func regular(_ t: TrackTimeline, frame: Int64, fromFirst: Bool = false) -> TrackTimeline {
+        guard let first = t.samples.first else { return t }
         var offsets = t.samples.enumerated().map { $0.element.dts - Int64($0.offset) * frame }
         offsets.sort()
-        let anchor = Swift.max(offsets[offsets.count / 2], 0)
+        let stretched = t.samples.count > 1 && 2 * (first.duration - frame).magnitude >= frame
+        let anchor =
+            fromFirst
+            ? (stretched ? t.samples[1].dts - frame : first.dts) : Swift.max(offsets[offsets.count / 2], 0)
         var out = t
+        out.laidAnew = true
         for i in out.samples.indices {
             let dts = anchor + Int64(i) * frame
             out.samples[i].pts = dts + (out.samples[i].pts - out.samples[i].dts)

@@ -45,6 +45,9 @@ public struct TrackTimeline: Sendable, Equatable {
     /// What signals the priming when it is not the container's own edit list or skip: "iTunSMPB" (iTunes
     /// metadata, read as the edit it describes).
     public var primingMethod: String?
+    /// The times were laid anew as the decoder plays the packets (`AudioFrames.regular`): a packet reader takes
+    /// them over the ones the container stores.
+    public var laidAnew = false
 
     public init(
         timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0

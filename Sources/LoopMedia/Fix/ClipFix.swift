@@ -340,7 +340,7 @@ public enum ClipFix {
         defer { temporaries.remove(muxed) }
         let written = try Remuxer.write(
             source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
-            timelines: inputISO ? [:] : timelines)
+            timelines: PacketReader.timelines(facts, timelines))
         let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let layout = try ISOFile.read(path: muxed, fileSize: size) else {
             throw MediaError("finalize", reason: "cannot read the muxed file back")

@@ -15,8 +15,8 @@ enum Remuxer {
     }
 
     /// `inputISO`: the source is MP4/MOV. `iso`: the output is (edit lists follow).
-    /// `timelines`: the probe's, for packets the demuxer gives no decode time or duration (Matroska); empty for
-    /// an MP4/MOV source.
+    /// `timelines`: the probe's, as `PacketReader.timelines` picks them (packets the demuxer gives no decode time
+    /// or duration, as Matroska's; an MP4/MOV's only where laid anew as the decoder plays them).
     static func write(
         _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil,
         timelines: [Int: TrackTimeline] = [:]

@@ -28,11 +28,13 @@ enum MP4Import: TimelineImporter {
         for b in basics {
             if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline }
         }
-        // An AAC priming frame stored with no length gets its frame back (ZeroLengthPriming).
+        // An AAC priming frame stored with no length gets its frame back (ZeroLengthPriming); one presented at
+        // the first content frame's time by a composition offset is hidden by the edit that means
+        // (CompositionOffsetPriming).
         for b in basics where b.codec == "aac" {
             guard let t = timelines[b.index], let rate = b.sampleRate, rate > 0 else { continue }
-            timelines[b.index] = ZeroLengthPriming.timeline(
-                t, frame: (Rational(1024, Int64(rate)) / t.timeBase).rounded)
+            let framed = ZeroLengthPriming.timeline(t, frame: (Rational(1024, Int64(rate)) / t.timeBase).rounded)
+            timelines[b.index] = CompositionOffsetPriming.timeline(framed) ?? framed
         }
         // iTunSMPB says the first audio track's priming and padding where no edit list does.
         if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),

@@ -108,6 +108,14 @@ final class PacketReader {
     }
 }
 
+extension PacketReader {
+    /// The probe's timelines a reader of this file retimes packets by: every track's where the container's packets
+    /// lack times (no index loopprep reads itself), else (MP4/MOV) only those laid anew as the decoder plays them.
+    static func timelines(_ facts: ClipFacts, _ timelines: [Int: TrackTimeline]) -> [Int: TrackTimeline] {
+        facts.moovBeforeMdat == nil ? timelines : timelines.filter(\.value.laidAnew)
+    }
+}
+
 extension InputFile {
     /// A file opened as every pipeline reads it: MP4/MOV in raw media time (the mov demuxer's `ignore_editlist`;
     /// any other demuxer leaves it unused), so its streams and packets are the index's.
@@ -138,9 +146,10 @@ private struct IndexClock {
 }
 
 /// Packets on their timeline's clock. FFmpeg gives Matroska video no DTS and SimpleBlocks no duration, MPEG-PS
-/// packets often no PTS, and an Opus timeline in Matroska is on the sample clock, finer than the stream's
-/// milliseconds: the probe's timeline has every packet, in the same order, so the n-th packet of a stream takes
-/// the n-th sample's times.
+/// packets often no PTS, an Opus timeline in Matroska is on the sample clock, finer than the stream's
+/// milliseconds, and fixed-frame audio stored with rounded durations (AAC remuxed from a millisecond clock) is
+/// laid back to back as the decoder plays it: the probe's timeline has every packet, in the same order, so the
+/// n-th packet of a stream takes the n-th sample's times.
 private struct PacketRetimer {
     let timelines: [Int: TrackTimeline]
     private var read: [Int: Int] = [:]
@@ -153,7 +162,7 @@ private struct PacketRetimer {
         read[index] = n + 1
         guard let timeline = timelines[index], n < timeline.samples.count else { return }
         let known = timeline.samples[n]
-        if timeline.timeBase != input.timeBase(index) {
+        if timeline.timeBase != input.timeBase(index) || timeline.laidAnew {
             packet.pts = known.pts
             packet.dts = known.dts
             packet.duration = known.duration

@@ -98,7 +98,7 @@ public enum Probe {
         // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
         for track in tracks {
             if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] {
-                timelines[track.index] = AudioFrames.regular(t, frame: frame)
+                timelines[track.index] = AudioFrames.regular(t, frame: frame, fromFirst: iso != nil)
             }
         }
         return Result(facts: facts, timelines: timelines, input: input, iso: iso)

@@ -50,7 +50,7 @@ extension Stitcher {
             source: source, facts: probe.facts, avcc: video.codec == "h264" ? extradata.flatMap { AVCConfig($0) } : nil,
             hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil,
             pixelFormat: try firstFrameFormat(input, stream: video.index),
-            timelines: probe.facts.moovBeforeMdat != nil ? [:] : probe.timelines)
+            timelines: PacketReader.timelines(probe.facts, probe.timelines))
     }
 
     /// A plan's refusal in the media layer's words (the operation named, as every MediaError does).
