@@ -225,11 +225,13 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// The picture the player loops on: the first video track.
     public var mainVideo: TrackFacts? { videoTracks.first }
 
-    /// The finest difference the container can express between tracks. ISO-BMFF edit lists trim to any tick
-    /// of a movie timescale loopprep chooses, so there is none; containers without edit lists (Matroska,
-    /// WebM: milliseconds) cannot place a track finer than one tick of its time base.
+    /// The finest difference the container can express between tracks: the finest end each track can be cut
+    /// to, not the coarsest clock in the file. ISO-BMFF edit lists trim to any tick of a movie timescale
+    /// loopprep chooses, and Ogg counts granules (whole frames, whole samples: the last page's granule ends the
+    /// audio on any sample), so there is none; other containers without edit lists (Matroska, WebM:
+    /// milliseconds) cannot place a track finer than one tick of its time base.
     public var timestampResolution: Rational {
-        guard moovBeforeMdat == nil else { return .zero }
+        guard moovBeforeMdat == nil, container != "ogg" else { return .zero }
         return tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.timeBase).max() ?? .zero
     }
     public var mainAudio: TrackFacts? { audioTracks.first }

@@ -228,6 +228,19 @@ import Testing
     }
 }
 
+/// Ogg counts granules (issue 31, item 3): a Theora clock of 1/25 s is no tolerance for the audio's end, which a
+/// page's granule places to the sample. 70 frames (2.8 s) over 133120 samples (2.773 s) is 26.7 ms too long.
+@Suite struct OggResolutionTests {
+    @Test func theFinestCutNotTheCoarsestClock() {
+        var video = Clips.video(frames: 70, step: 1, timescale: 25, edits: nil)
+        video.codec = "theora"
+        let audio = Clips.audio(seconds: Rational(133120, 48000), priming: nil, codec: "vorbis")
+        let ogg = Clips.clip([video, audio], container: "ogg", moovFirst: nil)
+        #expect(ogg.timestampResolution == .zero)
+        #expect(Clips.rules(ogg, options: AnalysisOptions(target: .web)).contains("video-longer-than-audio"))
+    }
+}
+
 /// Opus's dOps written little-endian (issue 21): an implausible pre-skip whose bytes swapped are a usual one.
 @Suite struct OpusHeaderByteOrderTests {
     static func opus(preSkip: Int64) -> TrackFacts {

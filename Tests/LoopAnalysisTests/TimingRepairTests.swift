@@ -93,6 +93,27 @@ import Testing
         #expect(VorbisInOgg.timeline(signalled).samples == samples)
     }
 
+    /// Vorbis packets last previous_blocksize/4 + current_blocksize/4 (issue 31, item 5): blocks S S L L S S S
+    /// (256 and 2048) make packets of 128, 576, 1024, 576, 128, 128 after the warm-up. FFmpeg's Ogg demuxer gives
+    /// the long-to-short packet 128 at 2176, a hole of 448 after the long one ends at 1728; laid as the decoder
+    /// plays them the packets run end to end from the second one's time to the last granule (2560).
+    @Test func vorbisPacketsRunEndToEndByTheirBlocks() throws {
+        let pts: [Int64] = [-128, 0, 128, 704, 2176, 2304, 2432]
+        let stored: [Int64] = [128, 128, 576, 1024, 128, 128, 128]
+        let samples = zip(pts, stored).map { SampleTiming(dts: $0, pts: $0, duration: $1, isSync: true) }
+        let t = TrackTimeline(timeBase: Rational(1, 44100), samples: samples)
+        let lengths: [Int64?] = [128, 128, 576, 1024, 576, 128, 128]
+        let laid = try #require(VorbisInOgg.laid(t, lengths: lengths))
+        #expect(laid.samples.map(\.pts) == [-128, 0, 128, 704, 1728, 2304, 2432])
+        #expect(laid.samples.map(\.duration) == [128, 128, 576, 1024, 576, 128, 128])
+        #expect(laid.laidAnew)
+        // The decoded samples end at the last granule: nothing between the packets.
+        #expect(VorbisInOgg.timeline(laid).presentedRange()?.duration == Rational(2560, 44100))
+        // A length unknown, or a last granule outside the last packet laid so: left as it was.
+        #expect(VorbisInOgg.laid(t, lengths: [128, nil, 576, 1024, 576, 128, 128]) == nil)
+        #expect(VorbisInOgg.laid(t, lengths: [128, 128, 1024, 1024, 576, 128, 128]) == nil)
+    }
+
     /// An MP3 whose LAME header says 576 + 529 = 1105 samples of delay and 300 of padding (FFmpeg's skip
     /// samples), in 1152-sample frames at 44.1 kHz on the sample clock: one edit from sample 1105, 3 x 1152 -
     /// 1105 - 300 long.

@@ -42,6 +42,52 @@ import Testing
         #expect(decoded > 44100 - 2048 && decoded <= 44100, "\(decoded) samples")
     }
 
+    /// The shortest track sets the end in Ogg (issue 31, item 3): GStreamer's oggmux file (Theora 75 frames at
+    /// 25 fps, Vorbis 133120 samples at 48 kHz = 2.773 s) keeps 69 frames (2.76 s, the last boundary at or before
+    /// the audio's end) and 132480 samples; ffmpeg's at 29.97 fps with 2.5 s of 44.1 kHz Vorbis keeps 74 frames
+    /// (2.469133 s) and 108889 samples (74 x 1001/30000 x 44100 = 108888.66, the nearest sample). Counted by
+    /// ffmpeg decoding the output; the video never outlasts the audio.
+    @Test(arguments: [
+        ("gst-theora-vorbis.ogg", 69, Int64(132480)), ("theora-2997-audio-short.ogg", 74, 108889),
+    ])
+    func oggEndsWithItsShortestTrack(file: String, frames: Int, samples: Int64) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix(file, in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(try FFmpegDecode.frames(out).count == frames)
+        #expect(try FFmpegDecode.audio(out).count == Int(samples))
+        let after = try Probe.facts(path: out)
+        let found = Analyzer.findings(in: after).map(\.rule)
+        #expect(
+            !found.contains(RuleID.videoLongerThanAudio.rawValue)
+                && !found.contains(RuleID.audioLongerThanVideo.rawValue))
+    }
+
+    /// Vorbis with short and long blocks (issue 31, item 5; fixtures/make-fixtures.sh): 3 s at 44.1 kHz, a
+    /// burst every 0.25 s. Analyze finds no timestamp break in any container, fix copies the Ogg alone as it is
+    /// (132300 samples) and cuts it beside 2 s of video at 25 fps to 50 frames and 88200 samples, in Ogg (to the
+    /// sample) and in a WebM whose block times kept FFmpeg's holes (to the millisecond's 44 samples); mkvmerge's
+    /// Matroska of it has no break either.
+    @Test(arguments: [
+        ("vorbis-blocks.ogg", 0, Int64(132300)), ("vorbis-blocks-theora.ogg", 50, 88200),
+        ("vorbis-blocks.webm", 50, 88200), ("vorbis-blocks-mkvmerge.mkv", 0, nil),
+    ])
+    func vorbisBlocksHaveNoHoles(file: String, frames: Int, samples: Int64?) throws {
+        let facts = try Probe.facts(path: Fixtures.path(file))
+        #expect(!Analyzer.findings(in: facts).contains { $0.rule == RuleID.timestampGap.rawValue })
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix(file, in: dir)
+        #expect(
+            report.fix?.status == (file == "vorbis-blocks.ogg" ? .unchanged : .fixed), "\(report.fix?.reason ?? "")")
+        if frames > 0 { #expect(try FFmpegDecode.frames(out).count == frames) }
+        if let samples {
+            let decoded = Int64(try FFmpegDecode.audio(out).count)
+            #expect(abs(decoded - samples) <= (file.hasSuffix(".webm") ? 44 : 0), "\(decoded) samples")
+        }
+    }
+
     /// GStreamer's and mkvmerge's shapes (fixtures/make-other-muxers.sh): flvmux's repeated video decode times
     /// (0, 0, 0: remade from the presentation order), webmmux's Vorbis (warm-up and second packet both at 0 ms),
     /// mkvmerge's AAC in Matroska. 30 frames each, decoded by ffmpeg without an error; the audio to the video's

@@ -29,4 +29,29 @@ public enum VorbisInOgg {
         out.skipStart = phantom
         return out.shifted(by: -phantom)
     }
+
+    /// The packets laid back to back as the decoder plays them: a Vorbis packet lasts previous_blocksize/4 +
+    /// current_blocksize/4 (`lengths`, from the block sizes; the first is the warm-up's). FFmpeg's Ogg demuxer
+    /// times packets inside a page by lengths of its own that disagree at a long-to-short block transition (a
+    /// hole of (2048 - 256) / 4 = 448 samples each time, where the decoder plays none). The second packet's time
+    /// (FFmpeg's, reckoned back from the first page's granule) and the last packet's end (the last granule) are
+    /// kept; nil when a length is unknown or the last granule does not fall inside the last packet laid so.
+    public static func laid(_ t: TrackTimeline, lengths: [Int64?]) -> TrackTimeline? {
+        guard t.samples.count == lengths.count, t.samples.count > 2, let last = t.samples.last else { return nil }
+        let counted = lengths.dropFirst().compactMap { $0 }
+        guard counted.count == lengths.count - 1, counted.allSatisfy({ $0 > 0 }) else { return nil }
+        let end = last.pts + last.duration
+        var out = t
+        out.laidAnew = true
+        var start = t.samples[1].pts
+        for (k, length) in zip(out.samples.indices.dropFirst(), counted) {
+            out.samples[k].pts = start
+            out.samples[k].dts = start
+            out.samples[k].duration = length
+            start += length
+        }
+        guard let final = out.samples.last, final.pts < end, end <= final.pts + final.duration else { return nil }
+        out.samples[out.samples.count - 1].duration = end - final.pts
+        return out
+    }
 }
