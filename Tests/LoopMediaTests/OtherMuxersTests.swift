@@ -88,6 +88,31 @@ import Testing
         }
     }
 
+    /// Matroska stream-copy cuts (issue 31, item 7; `ffmpeg -ss 1.3 -i src -t 3 -c copy`, fixtures/make-fixtures.sh),
+    /// as FFmpeg reads them: H.264 from 75 ms to 3.635 s (89 frames of 40 ms) over AAC to 3.563 s, the video's
+    /// start between two AAC frames (0 and 21.3 ms apart: the nearest starts 11 ms earlier, and Matroska cannot
+    /// start inside one), so the audio moves 11 ms to start with it and covers 87 frames (3.48 s); VP9 to 3.32 s
+    /// over Opus from 7 ms (rebased to 0, under half a frame) to 3.281 s: 3.274 s cover 81 frames (3.24 s). The
+    /// frames kept are the source's first ones, and the audio ends with them to the millisecond.
+    @Test(arguments: [("mkv-copy-cut.mkv", 87), ("webm-copy-cut.webm", 81)])
+    func matroskaCopyCutsAreFixed(file: String, frames: Int) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix(file, in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let kept = try FFmpegDecode.frames(out)
+        #expect(kept.count == frames)
+        #expect(Array(try FFmpegDecode.frames(Fixtures.path(file)).prefix(frames)) == kept)
+        let reading = try FFmpegReading.read(out)
+        let audio = try #require(reading.tracks.first { $0.kind == .audio })
+        #expect((audio.start ?? Rational(1)).magnitude <= Rational(1, 1000))
+        #expect(abs((audio.samples ?? 0) - Int64(frames) * 48000 / 25) <= 48, "\(audio.samples ?? 0) samples")
+        let after = try Probe.facts(path: out)
+        let found = Set(Analyzer.findings(in: after).map(\.rule))
+        let timing = [RuleID.videoLongerThanAudio, .audioLongerThanVideo, .startOffset].map(\.rawValue)
+        #expect(found.isDisjoint(with: timing), "\(found)")
+    }
+
     /// GStreamer's and mkvmerge's shapes (fixtures/make-other-muxers.sh): flvmux's repeated video decode times
     /// (0, 0, 0: remade from the presentation order), webmmux's Vorbis (warm-up and second packet both at 0 ms),
     /// mkvmerge's AAC in Matroska. 30 frames each, decoded by ffmpeg without an error; the audio to the video's

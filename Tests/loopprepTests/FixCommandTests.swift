@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import TestSupport
 import Testing
 
 @Suite struct FixCommandTests {
@@ -30,6 +31,25 @@ import Testing
         #expect(!all.contains { $0.contains(".loopprep-") })
         // And the outputs analyze clean.
         #expect(try Run.loopprep(["analyze", "--no-seam", "--fail-on", "warning", out.path]).status == 0)
+    }
+
+    /// A file right but for its movie clock (issue 31, item 8; fixtures/make-fixtures.sh): 62 frames at 29.97 fps
+    /// over 62 x 1601.6 = 99299 samples, whose edits say 2069 ms on a clock of 1000, which FFmpeg reads to the end.
+    /// fix exits 0 with the edits on an exact clock (FFmpeg then reads 62 x 1001 = 62062 ticks of 1/30000 and
+    /// 99299 samples), and a second fix copies that unchanged.
+    @Test func aFileRightButForItsMovieClockIsWrittenExactly() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let once = work.appendingPathComponent("once").path
+        let run = try Run.loopprep(["fix", Run.fixture("ntsc-62-frames-ms-clock.mp4"), "-o", once])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let written = once + "/ntsc-62-frames-ms-clock.mp4"
+        let lengths = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "stream=time_base,duration_ts", "-of", "csv=p=0", written,
+        ])
+        #expect(lengths.stdout.split(separator: "\n") == ["1/30000,62062", "1/48000,99299"], "\(lengths.stdout)")
+        let twice = try Run.loopprep(["fix", written, "-o", work.appendingPathComponent("twice").path])
+        #expect(twice.status == 0 && twice.stdout.contains("already clean: copied unchanged"), "\(twice.stdout)")
     }
 
     @Test func inPlaceReplacesOnlyAfterVerification() throws {
@@ -217,18 +237,28 @@ import Testing
         }
     }
 
+    /// mkv-video-late.mkv: 1 s of 30 fps video starting 0.2 s into 1.2 s of 48 kHz AAC, whose frames (21.3 ms)
+    /// do not start with the video. Kept in Matroska, which cannot start inside one, the audio starts on the frame
+    /// nearest the video's start, moved under half a frame (issue 31, item 7); --to mp4 cuts it to the sample.
     @Test func matroskaThatCannotStartAACMidFrameSaysSoAndMP4Can() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // mkv-video-late.mkv: 1 s of 30 fps video starting 0.2 s into 1.2 s of 48 kHz AAC.
         let source = Run.fixture("mkv-video-late.mkv")
         let before = try FixCommandTests.checksum(source)
-        let kept = try Run.loopprep(["fix", "--no-config", source, "-o", dir.path])
-        #expect(kept.status == 1)
-        #expect(
-            kept.stdout.contains(
-                "(Matroska cannot hide part of an AAC frame; --to mp4 writes an MP4, whose edit list can)"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let keptDir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: keptDir) }
+        let kept = try Run.loopprep(["fix", "--no-config", source, "-o", keptDir.path])
+        #expect(kept.status == 0, "\(kept.stdout)")
+        #expect(kept.stdout.contains("Matroska cannot start AAC inside a frame: starts on the frame nearest"))
+        let matroska = keptDir.appendingPathComponent("mkv-video-late.mkv").path
+        let inMatroska = try Self.streams(matroska)
+        #expect(inMatroska.count == 2 && inMatroska[0].frames == 30 && abs(inMatroska[1].start) <= 0.001)
+        // The audio decoded: the video's second to Matroska's millisecond (48 samples).
+        let decoded =
+            try Subprocess.tool(
+                "ffmpeg", ["-v", "error", "-i", matroska, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"]
+            ).out.count / 2
+        #expect(abs(decoded - 48000) <= 48, "\(decoded) samples")
 
         let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", source, "-o", dir.path])
         #expect(run.status == 0, "\(run.stdout)")

@@ -102,7 +102,7 @@ public enum FixPlanner {
             }
             mappings.append(m)
         }
-        let shifts = rebase(&mappings, notes: &notes)
+        var shifts = rebase(&mappings, notes: &notes)
         guard let latestStart = mappings.map(\.start).max(), let earliestEnd = mappings.map(\.end).min() else {
             throw PlanError("no audio or video track to keep")
         }
@@ -130,18 +130,26 @@ public enum FixPlanner {
             throw PlanError("the tracks do not overlap: nothing is presented by all of them")
         }
 
+        // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
+        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
         var start = commonStart
         var end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
+            let reencodeHead = options.reencodeHead && video.track.codec == "h264"
             (start, end) = try videoBounds(
-                video, tracks: mappings, from: commonStart, to: commonEnd,
-                reencodeHead: options.reencodeHead && video.track.codec == "h264",
+                video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
                 resolution: resolution, cap: options.range?.end, notes: &notes)
+            let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
+            if !moved.isEmpty {
+                shifts.merge(moved) { $0 + $1 }
+                let ends = mappings.map(\.end).min() ?? commonEnd
+                (start, end) = try videoBounds(
+                    video, tracks: mappings, from: start, to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
+                    resolution: resolution, cap: options.range?.end, notes: &notes)
+            }
         }
         let duration = end - start
 
-        // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
-        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
         var cuts: [TrackCut] = []
         for m in mappings {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
@@ -223,6 +231,15 @@ public enum FixPlanner {
                 """
                 \(Figures.trackName(cut)): HE-AAC is written on its core clock (\(cut.coreRate ?? 0) Hz): on its \
                 \(cut.sampleRate ?? 0) Hz clock FFmpeg-based players hide twice the priming its edit list says
+                """
+            )
+        }
+        for m in mappings where iso && !noop {
+            guard let past = editOverrun(m), let clock = facts.movieTimescale else { continue }
+            notes.append(
+                """
+                \(Figures.trackName(m.track)): its edit runs \(Figures.ms(past)) past its last sample (the movie clock \
+                of \(clock) cannot say its length), which FFmpeg plays: written on a movie clock of \(timescale)
                 """
             )
         }
@@ -340,10 +357,23 @@ public enum FixPlanner {
         }
         // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
         let edited = !iso || mappings.allSatisfy { $0.timeline.primingMethod == nil }
+        let exact = mappings.allSatisfy { editOverrun($0) == nil }
         // HEVC tagged hev1 is written again as hvc1, which Apple's players want.
         let tagged = !iso || facts.tracks.allSatisfy { !($0.codec == "hevc" && $0.codecTag == "hev1") }
-        return whole && edited && tagged && dropped.isEmpty && facts.tracks.allSatisfy { $0.irregularDurations == nil }
+        return whole && edited && exact && tagged && dropped.isEmpty
+            && facts.tracks.allSatisfy { $0.irregularDurations == nil }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
+    }
+
+    /// How far (seconds) a track's edit runs past its last sample: a movie clock of milliseconds cannot say
+    /// 2068.729 ms and says 2069, which FFmpeg reads to its end, playing the codec's padding there. Such a file is
+    /// written again, its edits on an exact clock. nil: the edit ends inside the media, or there is none.
+    static func editOverrun(_ m: Mapping) -> Rational? {
+        guard let edit = m.timeline.edits?.first, let media = edit.mediaTime, let span = m.timeline.mediaSpan else {
+            return nil
+        }
+        let past = (Rational(media) + edit.duration / m.tb - Rational(span.end)) * m.tb
+        return past > .zero ? past : nil
     }
 
     /// A video track's frame length (seconds): its frame rate's, else its first frame's; nil when neither says.
@@ -394,6 +424,43 @@ public enum FixPlanner {
             )
         }
         return shifts
+    }
+
+    /// Matroska cannot hide part of a frame of AAC, MP3 or AC-3 (no edit list; only Opus has a skip in every
+    /// player): an audio track whose cut would start inside a packet (a stream-copied cut, `-ss 1.3 -c copy`)
+    /// starts on its packet nearest the start instead, moved by under half a packet to start with the video,
+    /// every sample kept (A/V sync shifts by that much, as a rebase does). Returns the seconds each moved track
+    /// moved earlier (later: negative).
+    static func snapToPackets(
+        _ mappings: inout [Mapping], start: Rational, container: String, resolution: Rational, notes: inout [String]
+    ) -> [Int: Rational] {
+        guard ClipFacts.isMatroska(container), !resolution.isZero else { return [:] }
+        let frame = mappings.first { $0.track.kind == .video }.flatMap { frameLength($0.track, $0.timeline) }
+        var moved: [Int: Rational] = [:]
+        for i in mappings.indices where mappings[i].track.kind == .audio {
+            let m = mappings[i]
+            guard !keepsPreRoll(m.track, container: container), m.track.codec != "vorbis" else { continue }
+            let at = m.ticks(start)
+            let content = m.timeline.samples.filter { !$0.isDiscarded && Rational($0.pts) >= m.mediaStart }
+            func distance(_ s: SampleTiming) -> Rational { (Rational(s.pts) - at).magnitude }
+            guard let nearest = content.min(by: { distance($0) < distance($1) }),
+                distance(nearest) * 2 <= Rational(nearest.duration)
+            else { continue }
+            let delta = (Rational(nearest.pts) - at) * m.tb
+            // (Under half a video frame, as any rebase.)
+            guard delta.magnitude > resolution, frame.map({ delta.magnitude * 2 < $0 }) ?? true else { continue }
+            mappings[i].start = m.start - delta
+            mappings[i].end = m.end - delta
+            moved[m.track.index] = delta
+            notes.append(
+                """
+                \(Figures.trackName(m.track)): Matroska cannot start \(m.track.codec.uppercased()) inside a frame: \
+                starts on the frame nearest the video's start, moved \(Figures.ms(delta.magnitude)) \
+                \(delta.isNegative ? "later" : "earlier"), every sample kept (A/V sync shifts by as much)
+                """
+            )
+        }
+        return moved
     }
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last

@@ -60,7 +60,9 @@ enum FixText {
             )
         }
         if let shift = cut.shift {
-            parts.append("moves \(amount(shift, cut)) earlier to start with the other tracks (every frame kept)")
+            let way = shift.isNegative ? "later" : "earlier"
+            parts.append(
+                "moves \(amount(shift.magnitude, cut)) \(way) to start with the other tracks (every frame kept)")
         }
         let what = parts.isEmpty ? "unchanged" : parts.joined(separator: ", ")
         // Video presents whole frames, counted (variable frame rates have no one frame length to divide by).
