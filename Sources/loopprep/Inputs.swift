@@ -1,4 +1,5 @@
 import Foundation
+import LoopMedia
 
 /// Expands the command line's paths: files as given, folders recursively (hidden entries skipped), in a
 /// deterministic order. In a folder, files with a media extension are always analyzed (so a broken .mp4 is
@@ -26,9 +27,12 @@ struct Inputs {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                // A URL's name is its path's last component, without the query (a presigned URL's signature).
-                let name = (String(path.split(separator: "?", maxSplits: 1).first ?? Substring(path)) as NSString)
-                    .lastPathComponent
+                // A URL's name is its path's last component, without the query (a presigned URL's signature); a
+                // local file's is its own, a `?` in it included.
+                let local = !RemoteFile.isRemote(path)
+                let name =
+                    (String(local ? Substring(path) : path.split(separator: "?", maxSplits: 1).first ?? "")
+                    as NSString).lastPathComponent
                 items.append(Item(path: path, relativePath: name, explicit: true))
                 continue
             }

@@ -118,4 +118,24 @@ import Testing
         #expect(a.duration * 48000 == Rational(48000) && a.mediaStart == 1024)
         #expect(plan.start.isZero)
     }
+
+    /// The loop's cut counts from the video's first frame (issue 31, item 10): on WebM's shape (video 7 ms after
+    /// the audio, rebased to 0) frames 0-14 with a keyframe every 15 are 15 frames from the first, not a start
+    /// 7 ms in that moves to the next keyframe. The plan is the candidate chosen; one that is not is said.
+    @Test func aLoopRangeCountsFromTheRebasedVideo() throws {
+        let (clip, timelines) = Self.clip(videoDelay: 210, gop: 15)
+        var options = FixOptions()
+        options.range = (.zero, Rational(1, 2))
+        let plan = try FixPlanner.plan(clip, timelines: timelines, options: options)
+        let video = try #require(plan.tracks.first { $0.kind == .video })
+        #expect(video.presentedFrames == 15 && video.mediaStart == 210 && plan.duration == Rational(1, 2))
+        let chosen = LoopCandidate(
+            inFrame: 0, outFrame: 15, start: .zero, end: Rational(1, 2), pictureDifference: 0, motionDifference: 0,
+            audioJump: 0, levelDifference: 0, cost: 0)
+        #expect(LoopPlanCheck.difference(plan, chosen: chosen) == nil)
+        var other = chosen
+        other.outFrame = 45
+        other.end = Rational(3, 2)
+        #expect(LoopPlanCheck.difference(plan, chosen: other)?.hasPrefix("the cut would hold 15 frames") == true)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import LoopAnalysis
+import TestSupport
 import Testing
 
 /// `loopprep loop` on clips whose loop is known by how they were made (fixtures/make-fixtures.sh).
@@ -151,6 +152,49 @@ import Testing
                 == String(format: "%.6f", Double(samples) / 48000))
         let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
         #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
+    }
+
+    /// VP9 + Opus WebM made by the ffmpeg CLI (issue 31, item 10; fixtures/make-fixtures.sh): the 45-frame period,
+    /// a keyframe every 30, the video 7 ms after the audio. `--target web` writes the candidate chosen, 45 frames
+    /// and 1.5 s of audio (72000 samples), counted by ffmpeg decoding the output (it wrote 15 frames before).
+    @Test func webmLoopIsTheCandidateChosen() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.webm").path
+        let run = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.webm"), "--min", "1", "--max", "2.5", "--target", "web", "-o", out,
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let counted = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", out,
+        ])
+        #expect(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "45")
+        let samples =
+            try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"]).out
+            .count / 2
+        #expect(samples == 72000)
+        #expect(!run.stdout.contains("too-short-to-loop"))
+    }
+
+    /// The findings loop reports are for its target (issue 31, item 11): a Matroska H.264 clip of one GOP whose
+    /// second candidate starts inside it (refused: nothing can start there without re-encoding all of it), with
+    /// `--target web`, names the web target, never Apple's (fix inside loop used the default target).
+    @Test func findingsAreForTheLoopsTarget() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("one-gop.mkv").path
+        let made = try Run.tool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+            "nullsrc=s=160x90:r=30:d=3,geq=lum='128+90*sin(2*PI*(X/40+N/45))':cb=128:cr=128", "-c:v", "libx264",
+            "-g", "300", "-pix_fmt", "yuv420p", clip,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let run = try Run.loopprep([
+            "loop", clip, "--min", "1", "--max", "2", "--pick", "2", "--target", "web", "-o",
+            dir.appendingPathComponent("loop.mkv").path,
+        ])
+        #expect(run.stdout.contains("on the web target") && !run.stdout.contains("apple"), "\(run.stdout)")
     }
 
     /// A folder: every clip searched (in parallel), each loop written at its relative path under -o.

@@ -74,6 +74,8 @@ import Testing
         #expect(
             ((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int
                 == expected)
+        // The facts name the output, not the temporary file they were read from (issue 31, item 11).
+        #expect((report["facts"] as? [String: Any])?["path"] as? String == out)
         let probe = String(
             decoding: try Self.run([
                 "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,

@@ -28,6 +28,27 @@ import Testing
         #expect(loop["length"] as? String == "1" && loop["origin"] as? String == "1")
     }
 
+    /// A clip named with `&`, `<`, quotes, `#`, `?` and spaces (issue 31, item 11): the page fetches its manifest by
+    /// a URL inside a `<script>` (where HTML entities are not decoded), percent-encoded: decoded, it is the
+    /// manifest's own name, and nothing in it can end the script or the string.
+    @Test func anOddNameFetchesItsOwnManifest() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = #"R&D "q" <1> 'a b' #2?"#
+        let clip = dir.appendingPathComponent(name + ".mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: clip)
+        let out = dir.appendingPathComponent("out")
+        let run = try Run.loopprep(["fix", clip, "-o", out.path, "--web-player"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let page = try String(contentsOf: out.appendingPathComponent(name + ".html"), encoding: .utf8)
+        let fetched = try #require(
+            page.components(separatedBy: "fetch(\"").dropFirst().first?.components(separatedBy: "\")").first)
+        #expect(!fetched.contains("<") && !fetched.contains("\"") && !fetched.contains("&") && !fetched.contains("#"))
+        let decoded = try #require(fetched.removingPercentEncoding)
+        #expect(decoded == name + ".web.json")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(decoded).path))
+    }
+
     /// stitch of clean.mp4 twice: a 2 s loop (60 frames) with its player; the text report names the page.
     @Test func stitchWritesThePlayerToo() throws {
         let dir = try Repository.temporaryDirectory()

@@ -118,7 +118,9 @@ public struct FixOptions: Sendable, Equatable {
     /// --reencode-audio: encode the audio again (with its codec) where its container cannot say a trim around
     /// copied frames (an MP3 gets a new LAME header saying its delay and padding).
     public var reencodeAudio = false
-    /// Keep only this span of the presented range (seconds on the clip's clock): the loop command's cut.
+    /// Keep only this span of the presented range: the loop command's cut, in seconds from the main video's first
+    /// presented frame (where it is presented once a start under half a frame is rebased: a WebM's video 7 ms
+    /// after its Opus counts from 0, not from 7 ms).
     public var range: (start: Rational, end: Rational)?
     /// --to mp4|mov: write a file from another container (Matroska, WebM, MPEG-TS...) as MP4 or MOV, whose edit
     /// lists say any trim; nil: Matroska and WebM keep theirs, the others become MP4 (MOV for PCM).

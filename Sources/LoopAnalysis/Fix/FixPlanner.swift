@@ -118,7 +118,10 @@ public enum FixPlanner {
 
         var commonStart = latestStart
         var commonEnd = earliestEnd
-        if let range = options.range {
+        // The loop's cut counts from the main video's first frame, where it is presented after the rebase.
+        let origin = mappings.first { $0.track.kind == .video }?.start ?? .zero
+        let range = options.range.map { (start: origin + $0.start, end: origin + $0.end) }
+        if let range {
             commonStart = Rational.max(commonStart, range.start)
             commonEnd = Rational.min(commonEnd, range.end)
         }
@@ -138,14 +141,14 @@ public enum FixPlanner {
             let reencodeHead = options.reencodeHead && video.track.codec == "h264"
             (start, end) = try videoBounds(
                 video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
-                resolution: resolution, cap: options.range?.end, notes: &notes)
+                resolution: resolution, cap: range?.end, notes: &notes)
             let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
             if !moved.isEmpty {
                 shifts.merge(moved) { $0 + $1 }
                 let ends = mappings.map(\.end).min() ?? commonEnd
                 (start, end) = try videoBounds(
                     video, tracks: mappings, from: start, to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
-                    resolution: resolution, cap: options.range?.end, notes: &notes)
+                    resolution: resolution, cap: range?.end, notes: &notes)
             }
         }
         let duration = end - start

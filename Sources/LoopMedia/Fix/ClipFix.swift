@@ -96,7 +96,10 @@ public enum ClipFix {
             // The verification does not heed --disable: a rule turned off for the report still guards the output.
             var strict = analysis
             strict.disabled = nil
-            if let bad = Analyzer.findings(in: after, options: strict).first(where: { mustBeClean.contains($0.rule) }) {
+            // (An info-level finding is a remark, not a fault: it never blocks a write.)
+            if let bad = Analyzer.findings(in: after, options: strict).first(where: {
+                mustBeClean.contains($0.rule) && $0.severity != .info
+            }) {
                 // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
                 let primed = after.tracks.first { $0.index == bad.track && ["aac", "mp3"].contains($0.codec) }
                 let hint =

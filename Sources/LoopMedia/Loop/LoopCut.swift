@@ -70,7 +70,7 @@ public enum LoopCut {
             }
             let report = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: crossfade,
-                reencodeHead: s.codec == "h264", videoStart: s.videoStart, variableTiming: s.hasVariableTiming,
+                reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming,
                 analysis: request.analysis, forWeb: request.forWeb, temporaries: temporaries)
             result.findings = report.findings
             if let reason = report.fix?.reason ?? report.error {
@@ -108,7 +108,7 @@ public enum LoopCut {
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        videoStart: Rational = .zero, variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
+        variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
         forWeb: Bool = false, temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
@@ -138,16 +138,30 @@ public enum LoopCut {
             }
         } else {
             var options = FixOptions(reencodeHead: reencodeHead, bakeVideo: forWeb)
-            // The loop's times count from the first frame; fix's range is on the file's timeline.
-            options.range = (loop.start + videoStart, loop.end + videoStart)
+            // The loop's times count from the first frame, as fix's range does.
+            options.range = (loop.start, loop.end)
             let source: String
             do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
                 return ClipAnalysis.unreadable(path: path, error: error)
             }
             defer { if source != path { temporaries.remove(source) } }
+            // The source's findings, where the cut is refused, are said for the loop's target (not the default one).
+            var quick = analysis
+            quick.seamChecks = false
+            // The cut planned must be the loop chosen (its frames and length) before anything is written; the
+            // output is then checked against that plan.
+            let planned = ClipFix.fix(
+                source, to: destination, options: options, analysis: quick, dryRun: true,
+                temporaries: temporaries)
+            if let plan = planned.fix?.plan, let difference = LoopPlanCheck.difference(plan, chosen: loop) {
+                var refused = planned
+                refused.fix?.status = .failed
+                refused.fix?.reason = difference
+                return refused
+            }
             // The output was checked above (never the input; an existing one only with --force).
             let fixed = ClipFix.fix(
-                source, to: destination, options: options, analysis: .init(seamChecks: false), dryRun: false,
+                source, to: destination, options: options, analysis: quick, dryRun: false,
                 force: true, temporaries: temporaries)
 
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }

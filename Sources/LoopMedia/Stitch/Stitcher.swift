@@ -63,8 +63,11 @@ public enum Stitcher {
                 prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
                 normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
                 analysis: request.analysis, progress: progress)
-            report.facts = facts
-            report.findings = Analyzer.findings(in: facts, options: request.analysis)
+            // The facts were read from the temporary file before its rename: they name the output.
+            var named = facts
+            named.path = output
+            report.facts = named
+            report.findings = Analyzer.findings(in: named, options: request.analysis)
         } catch {
             report.error = MediaError.whileWriting(error)
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The web player's files: one dependency-free ES module (`loopprep-loop.js`) and the page that uses it.
 enum PlayerAssets {
     /// A page that loops one clip by itself, muted (browsers start muted video without a gesture).
@@ -19,7 +21,7 @@ enum PlayerAssets {
             <video id="loop" muted autoplay playsinline></video>
             <script type="module">
               import { LoopPlayer } from "./\(PlayerAssets.moduleName)";
-              const manifest = await (await fetch("\(escape(manifest))")).json();
+              const manifest = await (await fetch("\(relativeURL(manifest))")).json();
               window.loopPlayer = new LoopPlayer(document.getElementById("loop"), manifest);
               await window.loopPlayer.start();
             </script>
@@ -30,6 +32,14 @@ enum PlayerAssets {
     }
 
     static let moduleName = "loopprep-loop.js"
+
+    /// A file name as a relative URL inside a JavaScript string in a `<script>` (where HTML entities are not
+    /// decoded): percent-encoded, so `&`, `#`, `?`, `<`, quotes, spaces and a colon (a scheme) are only the name.
+    static func relativeURL(_ name: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ":&'+;=$!*(),@")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    }
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
