@@ -130,6 +130,22 @@ import Testing
         #expect(LAMEGapless.timeline(TrackTimeline(timeBase: Rational(1, 44100), samples: samples)).edits == nil)
     }
 
+    /// The LAME tag's own figures (issue 31, item 6): MPEG-2 frames of 576 samples at 24 kHz, 87 of them, a delay
+    /// of 576 and a padding of 1536 (more than a frame past the decoder's 529): the content is 87 x 576 - 576 -
+    /// 1536 = 48000 samples from 576 + 529 = 1105 on.
+    @Test func lameTagFiguresAreTheEdit() throws {
+        let samples = (0..<87).map {
+            SampleTiming(dts: Int64($0) * 576, pts: Int64($0) * 576, duration: 576, isSync: true)
+        }
+        let t = TrackTimeline(timeBase: Rational(1, 24000), samples: samples, skipStart: 1105, skipEnd: 576)
+        let exact = try #require(LAMEGapless.timeline(t, delay: 576, padding: 1536, rate: 24000))
+        #expect(exact.edits == [Edit(mediaTime: 1105, duration: Rational(48000, 24000))])
+        #expect(exact.skipEnd == 0 && exact.primingMethod == "LAME header")
+        // Figures that leave nothing, or a clock that does not count whole samples: not believed.
+        #expect(LAMEGapless.timeline(t, delay: 576, padding: 50000, rate: 24000) == nil)
+        #expect(LAMEGapless.timeline(t, delay: 576, padding: 1536, rate: 44100) == nil)
+    }
+
     /// iTunSMPB with Apple's 2112 samples of priming and 44100 of length, on an AAC track counting samples
     /// (timescale 44100): one edit from 2112, 1 s long; figures that claim more than the track holds are not
     /// believed, and a track with its own media edit keeps it.

@@ -416,3 +416,23 @@ import Testing
         #expect(report.fix?.status == .unchanged)
     }
 }
+
+/// MP3 of MPEG-2 and 2.5 Layer III whose LAME padding runs more than a frame past the decoder's delay (issue 31,
+/// item 6; fixtures/make-other-muxers.sh: LAME, 2 s of a tone at 24 and 12 kHz, one more frame of padding): the
+/// tag's own bytes say the content, 48000 and 24000 samples, and fix copies the file as it is (it refused it).
+@Suite struct LAMETagTests {
+    @Test(arguments: [("lame-mpeg2-24000.mp3", Int64(48000), Int64(576)), ("lame-mpeg2-12000.mp3", 24000, 576)])
+    func aFileThatNeedsNothingIsCopied(file: String, samples: Int64, frame: Int64) throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file))))
+        let tag = try #require(LAMETag(fileStart: bytes))
+        #expect(tag.frameSamples == frame && tag.delay == 576 && tag.padding > 576 + LAMEGapless.decoderDelay)
+        let facts = try Probe.facts(path: Fixtures.path(file))
+        #expect(facts.mainAudio?.sampleCount == Rational(samples))
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix(file, in: dir)
+        #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
+        // ffmpeg decodes the copy to the content (2 channels).
+        #expect(Int64(try FFmpegDecode.audio(out).count) == samples * 2)
+    }
+}

@@ -204,7 +204,7 @@ import Testing
         #expect(summary["unreadable"] as? Int == 3)
         // Every clip in the folder is reported; the scripts that make them and their notes are not media.
         let clips = try FileManager.default.contentsOfDirectory(atPath: Run.fixtures.path).filter {
-            !$0.hasSuffix(".sh") && !$0.hasSuffix(".md") && !$0.hasPrefix(".")
+            !$0.hasSuffix(".sh") && !$0.hasSuffix(".py") && !$0.hasSuffix(".md") && !$0.hasPrefix(".")
         }
         #expect(clips.count >= 24)
         #expect((json["files"] as? [Any])?.count == clips.count)

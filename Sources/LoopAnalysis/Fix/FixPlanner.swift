@@ -355,8 +355,14 @@ public enum FixPlanner {
                 slack.isZero
                 ? cut.trimmedHead.isZero && cut.trimmedTail.isZero
                 : cut.trimmedHead.magnitude <= slack && cut.trimmedTail.magnitude <= slack
-            return cut.first == 0 && cut.last == m.timeline.samples.count - 1 && cut.head == nil && cut.tail == nil
-                && untrimmed && m.start.isZero && start
+            // Packets after the last presented one that the LAME tag's padding hides (a whole frame of it) are
+            // kept by a copy, presenting the same: players read the tag. (Nothing else that FFmpeg would play.)
+            let samples = m.timeline.samples
+            let end = m.timeline.primingMethod == "LAME header" ? m.timeline.presentedRange()?.mediaEnd : nil
+            let all =
+                cut.last == samples.count - 1
+                || end.map { end in samples[(cut.last + 1)...].allSatisfy { Rational($0.pts) >= end } } == true
+            return cut.first == 0 && all && cut.head == nil && cut.tail == nil && untrimmed && m.start.isZero && start
         }
         // Priming said only by iTunSMPB is written as an edit list too, which every player honours.
         let edited = !iso || mappings.allSatisfy { $0.timeline.primingMethod == nil }
