@@ -153,11 +153,24 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     public var videoMotion: Double?
     /// Per channel: how far the first sample lands from where the last samples were heading (full scale = 1).
     public var audioJump: [Double]?
+    /// The picture's structure at the seam (SeamStructure): the last frame against the first (1 - SSIM), and
+    /// the frame pairs around it (the last two transitions, the first two).
+    public var structure: SeamStructureFigures?
 
     public init(videoDifference: Double? = nil, videoMotion: Double? = nil, audioJump: [Double]? = nil) {
         self.videoDifference = videoDifference
         self.videoMotion = videoMotion
         self.audioJump = audioJump
+    }
+}
+
+/// The seam's and its neighbours' dissimilarity (1 - SSIM on the 64x36 luma).
+public struct SeamStructureFigures: Codable, Sendable, Equatable {
+    public var seam: Double
+    public var neighbours: [Double]
+    public init(seam: Double, neighbours: [Double]) {
+        self.seam = seam
+        self.neighbours = neighbours
     }
 }
 

@@ -228,6 +228,47 @@ import Testing
     }
 }
 
+/// The seam's structure against the frames around it (issue 31, item 2), on pictures built in code: a 64x36
+/// pattern of sparse dots is its own match (0); the same dots elsewhere are a cut however small the mean luma
+/// step; unrelated noise is about half unlike; and the verdict weighs the seam against its neighbours' spread.
+@Suite struct SeamStructureTests {
+    static func dots(_ seed: Int) -> [UInt8] {
+        var state = UInt64(seed) &* 6_364_136_223_846_793_005 &+ 1
+        return (0..<(64 * 36)).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 60 == 0 ? 255 : 0
+        }
+    }
+
+    @Test func dissimilaritySeesStructure() {
+        let a = Self.dots(1)
+        let b = Self.dots(2)
+        #expect(SeamStructure.dissimilarity(a, a, width: 64, height: 36) == 0)
+        let mean = zip(a, b).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(a.count)
+        // Sparse dots elsewhere: a small mean luma step (about 2 x 255/16 = 30 is the most), a large change of structure.
+        #expect(mean < 40 && SeamStructure.dissimilarity(a, b, width: 64, height: 36) > 0.5)
+    }
+
+    @Test func theVerdictWeighsTheSeamAgainstItsNeighbours() {
+        // Game of Life's figures: neighbours 0.04-0.05, the seam 0.33.
+        #expect(SeamStructure.verdict(seam: 0.33, neighbours: [0.035, 0.052, 0.036, 0.04]) == .cut)
+        // A repeat under temporal noise: the seam like its neighbours.
+        #expect(SeamStructure.verdict(seam: 0.012, neighbours: [0.014, 0.012, 0.012, 0.015]) == .seamless)
+        #expect(SeamStructure.verdict(seam: 0.042, neighbours: [0.025, 0.047, 0.017, 0.085]) == .seamless)
+        // Noise: every pair half unlike.
+        #expect(SeamStructure.verdict(seam: 0.5, neighbours: [0.5, 0.49, 0.45, 0.47]) == .noStructure)
+        // Under the floor, never a cut.
+        #expect(SeamStructure.verdict(seam: 0.09, neighbours: [0, 0, 0, 0]) == .seamless)
+        // analyze's rule takes it: a seam-visual-jump with a small luma step.
+        var clip = Clips.clean
+        clip.seam = SeamFacts(videoDifference: 6.8, videoMotion: 2.4)
+        clip.seam?.structure = SeamStructureFigures(seam: 0.33, neighbours: [0.035, 0.052, 0.036, 0.04])
+        #expect(Clips.rules(clip).contains("seam-visual-jump"))
+        clip.seam?.structure = nil
+        #expect(!Clips.rules(clip).contains("seam-visual-jump"))
+    }
+}
+
 /// Ogg counts granules (issue 31, item 3): a Theora clock of 1/25 s is no tolerance for the audio's end, which a
 /// page's granule places to the sample. 70 frames (2.8 s) over 133120 samples (2.773 s) is 26.7 ms too long.
 @Suite struct OggResolutionTests {

@@ -17,6 +17,7 @@ import Testing
         struct Candidate: Decodable {
             var inFrame: Int
             var outFrame: Int
+            var seamDissimilarity: Double
             var pictureDifference: Double
             var audioJump: Double
             var seamDifference: Double
@@ -280,15 +281,58 @@ import Testing
         #expect(!(try Run.loopprep(["analyze", blended]).stdout.contains("seam-visual-jump")))
     }
 
+    /// A repeat means a repeat (issue 31, item 2): footage that never repeats, made as the issue says (lavfi
+    /// sources, 4 s at 25 fps with pink noise under it): Game of Life's sparse cells, a slow pan over a still
+    /// (10 pixels a second) and noise give "no repeat found", exit 1 and nothing written, each for its reason (the
+    /// picture's structure at the seam against the frames around it; a picture with none); with --crossfade each
+    /// is written. A still under fresh noise every frame repeats: it is written.
+    @Test(
+        arguments: [
+            ("life", "life=s=320x240:mold=10:r=25:ratio=0.1:seed=7", "[seam-visual-jump]"),
+            (
+                "pan", "testsrc2=s=640x480:r=1:d=1,loop=loop=-1:size=1,fps=25,crop=320:240:x='t*10':y=0",
+                "[seam-visual-jump]"
+            ),
+            (
+                "noise", "nullsrc=s=320x240:r=25,geq=lum='random(1)*255':cb=128:cr=128",
+                "changes entirely from frame to frame"
+            ),
+            ("still", "testsrc2=s=320x240:r=1:d=1,loop=loop=-1:size=1,fps=25,noise=alls=6:allf=t:all_seed=3", nil),
+        ] as [(String, String, String?)])
+    func aRepeatMeansARepeat(name: String, picture: String, refusal: String?) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent(name + ".mp4").path
+        let made = try Run.tool([
+            "ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", picture, "-f", "lavfi", "-i",
+            "anoisesrc=color=pink:r=48000:seed=5", "-t", "4", "-c:v", "libx264", "-g", "25", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", source,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", source, "--min", "1", "--max", "2", "-o", out])
+        guard let refusal else {
+            #expect(run.status == 0 && FileManager.default.fileExists(atPath: out), "\(run.stdout)\(run.stderr)")
+            return
+        }
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stderr.contains("no repeat found") && run.stderr.contains(refusal), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let blended = try Run.loopprep(["loop", source, "--min", "1", "--max", "2", "--crossfade", "0.3", "-o", out])
+        #expect(blended.status == 0 && FileManager.default.fileExists(atPath: out), "\(blended.stderr)")
+    }
+
     /// The scores are analyze's: the chosen loop's seam figures (its last frame against its first, its last two,
     /// the audio's jump) are what analyze then measures on the written file (the pictures within 0.5 of 255: the
     /// loop starts inside a GOP and its first frames are encoded again). The winner does not depend on --top.
-    @Test(arguments: ["loop-period45.mp4", "h264-gop10-a.mp4"])
+    /// (loop-ms-clock-50.mp4 repeats every 50 frames with a keyframe every 25: its loop starts inside a GOP.
+    /// h264-gop10-a.mp4, a moving test pattern with a clock, never repeats: issue 31 item 2 refuses it.)
+    @Test(arguments: ["loop-period45.mp4", "loop-ms-clock-50.mp4"])
     func scoresAreWhatAnalyzeMeasures(clip: String) throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("loop.mp4").path
-        let range = clip.hasPrefix("loop") ? ["--min", "1", "--max", "2"] : ["--min", "0.5", "--max", "0.8"]
+        let range = clip == "loop-period45.mp4" ? ["--min", "1", "--max", "2"] : ["--min", "1.5", "--max", "3"]
         let run = try Run.loopprep(["loop", Run.fixture(clip), "-o", out, "--format", "json"] + range)
         #expect(run.status == 0, "\(run.stderr)")
         let file = try #require(try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8)).files.first)
@@ -299,6 +343,8 @@ import Testing
         #expect(abs((seam.videoDifference ?? -1) - chosen.seamDifference) < 0.5, "\(seam) vs \(chosen)")
         #expect(abs((seam.videoMotion ?? -1) - chosen.seamMotion) < 0.5, "\(seam) vs \(chosen)")
         #expect(abs((seam.audioJump?.max() ?? -1) - chosen.audioJump) < 1e-4, "\(seam) vs \(chosen)")
+        // The structure at the seam too (one measure for both, issue 31 item 2).
+        #expect(abs((seam.structure?.seam ?? -1) - chosen.seamDissimilarity) < 0.05, "\(seam) vs \(chosen)")
         for top in ["1", "10"] {
             let other = try Run.loopprep(
                 ["loop", Run.fixture(clip), "--dry-run", "--format", "json", "--top", top] + range)

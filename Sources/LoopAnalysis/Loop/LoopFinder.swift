@@ -21,6 +21,8 @@ public struct FrameSignature: Sendable, Equatable {
         self.levelAfter = levelAfter
     }
 
+    /// The grey picture's size.
+    public static let width = 64, height = 36
     /// Bytes a frame's signature keeps (64x36 luma, the coarse 8x4 one, the audio figures of two channels).
     public static let bytes = 64 * 36 + 32 + 8 * 6
 }
@@ -43,6 +45,12 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     /// frames against each other (mean luma difference of 255, 64x36).
     public var seamDifference: Double = 0
     public var seamMotion: Double = 0
+    /// The seam's structure (SeamStructure, as analyze measures it): its last frame against its first (1 - SSIM)
+    /// and the pairs around it, the loop's last two transitions and its first two.
+    public var seamDissimilarity: Double = 0
+    public var neighbourDissimilarity: [Double] = []
+    /// analyze's verdict on that structure.
+    public var structure: String = SeamStructure.Verdict.seamless.rawValue
     /// analyze's seam-audio-click figure: the largest jump over the channels, of full scale.
     public var audioJump: Double
     /// Level difference at the seam in dB.
@@ -83,9 +91,13 @@ public enum LoopFinder {
 
         /// analyze's two seam rules on a candidate's figures: a visible cut (seam-visual-jump: above the floor and
         /// three times the motion) and a click (seam-audio-click).
+        /// Footage with no structure to repeat (noise) is never seamless either.
         public func seamFlags(_ c: LoopCandidate) -> (cut: Bool, click: Bool) {
             (
-                SeamVisualJump.isCut(difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold),
+                SeamVisualJump.isCut(
+                    difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold,
+                    structure: (c.seamDissimilarity, c.neighbourDissimilarity))
+                    || c.structure == SeamStructure.Verdict.noStructure.rawValue,
                 c.audioJump > clickThreshold
             )
         }
@@ -159,6 +171,13 @@ public enum LoopFinder {
         // analyze's seam figures on the written loop: its last frame (j - 1) against its first (i), its last two.
         let seamDifference = difference(f[j - 1].luma, f[i].luma)
         let seamMotion = j - 2 >= i ? difference(f[j - 2].luma, f[j - 1].luma) : 0
+        func unlike(_ a: Int, _ b: Int) -> Double {
+            SeamStructure.dissimilarity(
+                f[a].luma, f[b].luma, width: FrameSignature.width, height: FrameSignature.height)
+        }
+        let seamDissimilarity = unlike(j - 1, i)
+        let around = [(j - 3, j - 2), (j - 2, j - 1), (i, i + 1), (i + 1, i + 2)].filter { $0.0 >= i && $0.1 < j }
+        let neighbours = around.map { unlike($0.0, $0.1) }
         // Audio, per channel: the loop's last samples (before frame j) run into its first (from frame i), where
         // they were heading (analyze's seam-audio-click measure).
         var jump = 0.0
@@ -181,6 +200,9 @@ public enum LoopFinder {
             pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: 0)
         c.seamDifference = seamDifference
         c.seamMotion = seamMotion
+        c.seamDissimilarity = seamDissimilarity
+        c.neighbourDissimilarity = neighbours
+        c.structure = SeamStructure.verdict(seam: seamDissimilarity, neighbours: neighbours).rawValue
         c.toneDifference = tone
         let (cut, click) = o.seamFlags(c)
         // Sound counts as much as the picture: a level step of 10 dB or an octave of tone weighs like a visible

@@ -10,16 +10,46 @@ public struct SeamVisualJump: Rule {
     /// its own: `.loopprep.json` thresholds).
     public static let floor = 6.0
 
-    /// The rule itself, on figures (also how loop judges a candidate before writing it).
-    public static func isCut(difference: Double, motion: Double, threshold: Double) -> Bool {
+    /// The rule itself, on figures (also how loop judges a candidate before writing it): the mean luma step
+    /// against the motion (a brightness jump), or the picture's structure against the changes around the seam
+    /// (SeamStructure: a sparse picture's cut). `structure`: the seam's dissimilarity and its neighbours'.
+    public static func isCut(
+        difference: Double, motion: Double, threshold: Double, structure: (seam: Double, neighbours: [Double])? = nil
+    ) -> Bool {
         difference > max(threshold, 3 * motion)
+            || structure.map {
+                SeamStructure.verdict(seam: $0.seam, neighbours: $0.neighbours, floor: structureFloor(threshold))
+                    == .cut
+            } == true
     }
+
+    /// The structural floor for a luma threshold: SeamStructure's at the default floor, in proportion to a
+    /// project's own (`.loopprep.json` thresholds: 255 turns the rule off either way).
+    static func structureFloor(_ threshold: Double) -> Double { SeamStructure.floor * threshold / floor }
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
         let motion = clip.seam?.videoMotion ?? 0
-        guard Self.isCut(difference: difference, motion: motion, threshold: options.threshold(ids[0])) else {
+        let structure = clip.seam?.structure.map { (seam: $0.seam, neighbours: $0.neighbours) }
+        guard
+            Self.isCut(
+                difference: difference, motion: motion, threshold: options.threshold(ids[0]), structure: structure)
+        else {
             return []
+        }
+        if let structure, difference <= max(options.threshold(ids[0]), 3 * motion) {
+            let around = structure.neighbours.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+            return [
+                Finding(
+                    rule: ids[0], severity: .warning, track: track.index,
+                    message:
+                        """
+                        the picture's structure changes at the loop point by \(String(format: "%.2f", structure.seam)) \
+                        (1 - SSIM) against \(around) between the frames around it: the loop point shows as a cut
+                        """,
+                    hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
+                    figures: ["dissimilarity": structure.seam, "difference": difference, "motion": motion])
+            ]
         }
         return [
             Finding(

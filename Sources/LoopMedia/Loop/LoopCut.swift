@@ -88,7 +88,20 @@ public enum LoopCut {
     static func noRepeat(_ c: LoopCandidate, pick: Int, options: LoopFinder.Options) -> String {
         var why: [String] = []
         let (cut, click) = options.seamFlags(c)
-        if cut {
+        let around = c.neighbourDissimilarity.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+        if c.structure == SeamStructure.Verdict.noStructure.rawValue {
+            why.append(
+                """
+                [seam-visual-jump] a picture that changes entirely from frame to frame (1 - SSIM \(around) between \
+                its neighbouring frames): nothing in it repeats
+                """)
+        } else if cut, c.seamDifference <= max(options.visualThreshold, 3 * c.seamMotion) {
+            why.append(
+                """
+                [seam-visual-jump] its picture's structure changes at the seam by \
+                \(String(format: "%.2f", c.seamDissimilarity)) (1 - SSIM) against \(around) between the frames around it
+                """)
+        } else if cut {
             let (difference, motion) = (String(format: "%.1f", c.seamDifference), String(format: "%.1f", c.seamMotion))
             why.append(
                 "[seam-visual-jump] its last frame differs from its first by \(difference) against \(motion) "

@@ -53,6 +53,7 @@ public enum SeamProbe {
 
         // The head: the first presented frame(s) and samples.
         var first: Thumbnail?
+        var firstFew: [Thumbnail] = []
         var head: [[Float]] = []
         var firstVideoPts: Int64?
         var firstAudioPts: Int64?
@@ -66,10 +67,12 @@ public enum SeamProbe {
             if let d = videoDecoder, framesSeen < wantFrames, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
                     guard framesSeen < wantFrames else { return }
+                    let thumbnail = try scaler.thumbnail(f)
                     if first == nil {
-                        first = try scaler.thumbnail(f)
+                        first = thumbnail
                         firstVideoPts = f.pts
                     }
+                    firstFew.append(thumbnail)
                     if capture, let tiles, let v = video {
                         shot.firstFrames.append(try tiles.image(f))
                         shot.firstFrameTimes.append(Rational((f.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
@@ -117,11 +120,11 @@ public enum SeamProbe {
         videoDecoder?.reset()
         audioDecoder?.reset()
 
-        var lastTwo: [Thumbnail] = []
+        var lastFew: [Thumbnail] = []
         func takeVideo(_ f: Frame) throws {
             guard let pts = f.pts, let end = videoEnd, pts < end else { return }
-            lastTwo.append(try scaler.thumbnail(f))
-            if lastTwo.count > 2 { lastTwo.removeFirst() }
+            lastFew.append(try scaler.thumbnail(f))
+            if lastFew.count > SeamCapture.frames { lastFew.removeFirst() }
             if capture, let tiles, let v = video {
                 shot.lastFrames.append(try tiles.image(f))
                 shot.lastFrameTimes.append(Rational(pts - end) * v.timeBase)
@@ -184,9 +187,15 @@ public enum SeamProbe {
         try audioDecoder?.decode(nil, into: frame, takeAudio)
 
         var seam = SeamFacts()
-        if let first, let last = lastTwo.last {
+        if let first, let last = lastFew.last {
             seam.videoDifference = last.difference(first)
-            seam.videoMotion = lastTwo.count == 2 ? lastTwo[0].difference(last) : 0
+            seam.videoMotion = lastFew.count >= 2 ? lastFew[lastFew.count - 2].difference(last) : 0
+            // The structure at the seam against the pairs around it: the last transitions, the first ones.
+            func unlike(_ a: Thumbnail, _ b: Thumbnail) -> Double {
+                SeamStructure.dissimilarity(a.luma, b.luma, width: Thumbnail.width, height: Thumbnail.height)
+            }
+            let pairs = zip(lastFew, lastFew.dropFirst()).map(unlike) + zip(firstFew, firstFew.dropFirst()).map(unlike)
+            seam.structure = SeamStructureFigures(seam: unlike(last, first), neighbours: pairs)
         }
         if head.allSatisfy({ $0.count >= 2 }), !head.isEmpty, tail.count == head.count,
             tail.allSatisfy({ $0.count >= 2 })

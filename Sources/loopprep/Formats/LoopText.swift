@@ -76,12 +76,13 @@ enum LoopText {
             out += String(
                 format:
                     """
-                      %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): %@seam %.1f against motion %.1f, audio jump \
-                    %.3f, level %.1f dB, tone %.2f octaves (picture %.1f, motion %.1f)\n
+                      %@#%d  %.3f-%.3f s (frames %d-%d, %d frames): %@seam %.1f against motion %.1f, structure \
+                    %.2f against %.2f, audio jump %.3f, level %.1f dB, tone %.2f octaves (picture %.1f, motion %.1f)\n
                     """,
                 k == r.chosen ? "*" : " ", k + 1, c.start.doubleValue, c.end.doubleValue, c.inFrame, c.outFrame - 1,
-                c.frames, c.seamless ? "" : "NOT SEAMLESS: ", c.seamDifference, c.seamMotion, c.audioJump,
-                c.levelDifference, c.toneDifference, c.pictureDifference, c.motionDifference)
+                c.frames, c.seamless ? "" : "NOT SEAMLESS: ", c.seamDifference, c.seamMotion, c.seamDissimilarity,
+                c.neighbourDissimilarity.max() ?? 0, c.audioJump, c.levelDifference, c.toneDifference,
+                c.pictureDifference, c.motionDifference)
         }
         if let output = r.output { out += "  wrote \(output)\n" }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
