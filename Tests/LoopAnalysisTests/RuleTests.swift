@@ -245,7 +245,8 @@ import Testing
         let b = Self.dots(2)
         #expect(SeamStructure.dissimilarity(a, a, width: 64, height: 36) == 0)
         let mean = zip(a, b).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(a.count)
-        // Sparse dots elsewhere: a small mean luma step (about 2 x 255/16 = 30 is the most), a large change of structure.
+        // Sparse dots elsewhere (1 pixel in 16 lit): a mean luma step of about 2 x 255/16 = 30 at most, a large
+        // change of structure.
         #expect(mean < 40 && SeamStructure.dissimilarity(a, b, width: 64, height: 36) > 0.5)
     }
 
