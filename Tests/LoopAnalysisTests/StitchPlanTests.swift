@@ -68,3 +68,22 @@ import Testing
         }
     }
 }
+
+/// The audio tracks a stitch joins when clips carry different ones (issue 31, item 9).
+@Suite struct SharedAudioTests {
+    @Test func theLanguagesEveryClipHasAreJoined() throws {
+        // English and French beside English only: English joined, French left out.
+        let both = try #require(SharedAudio.choose([["eng", "fra"], ["eng"]]))
+        #expect(both.kept == [[0], [0]] && both.left == [[1], []])
+        // In the first clip's order, wherever each clip has them.
+        let order = try #require(SharedAudio.choose([["fra", "eng", "deu"], ["eng", "fra"]]))
+        #expect(order.kept == [[0, 1], [1, 0]] && order.left == [[2], []])
+        // No language shared (none said): each clip's first track.
+        let none = try #require(SharedAudio.choose([["eng", "fra"], [nil]]))
+        #expect(none.kept == [[0], [0]] && none.left == [[1], []])
+        // Clips that agree track for track, or a clip with no audio: nothing chosen here.
+        #expect(SharedAudio.choose([["eng", "fra"], ["eng", "fra"]]) == nil)
+        #expect(SharedAudio.choose([[nil], ["eng"]]) == nil)
+        #expect(SharedAudio.choose([["eng"], []]) == nil)
+    }
+}

@@ -272,12 +272,7 @@ import Testing
         let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
         #expect(abs(crossings - 2640) < 40, "\(crossings) zero crossings")
 
-        let refused = try Run.loopprep([
-            "stitch", clip, Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("no.mp4").path,
-        ])
-        #expect(refused.status == 1)
-        #expect(refused.stderr.contains("clean.mp4: 1 audio track, where \(clip) has 2"))
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.mp4").path))
+        // Beside a clip with one track, the one they share is joined (clipsJoinTheAudioTheyShare).
     }
 
     /// Clips with negative composition offsets (ctts version 1, and DaVinci's signed version 0: a frame shown
@@ -456,21 +451,76 @@ import Testing
             "\(streams)")
     }
 
-    /// The output must play on the target (issue 24, item 5: stitch kept an output Apple will not play, exit 0):
-    /// hev1-tagged HEVC and VP9 + Opus in an MP4 are refused for the apple target, one sentence naming what and
-    /// what would play, exit 1, nothing written; --target (or the project's .loopprep.json) names another target.
-    @Test func theOutputMustPlayOnTheTarget() throws {
+    /// A clip with two audio languages joined to one with one (issue 31, item 9; fixtures/make-fixtures.sh:
+    /// two-audio.mp4 has English and French, clean.mp4 one track with no language): was refused, with a remedy
+    /// (--normalize) that refused too. The tracks shared are joined (none by language: each clip's first), the
+    /// French one is said in text and JSON, and the output has one audio track of the 2 s (96000 samples).
+    @Test func clipsJoinTheAudioTheyShare() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("joined.mp4").path
+        let clips = [Run.fixture("two-audio.mp4"), Run.fixture("clean.mp4")]
+        let text = try Run.loopprep(["stitch"] + clips + ["-o", out, "--no-config"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("two-audio.mp4: audio track 2 (aac) (fra) left out: not every clip has it"))
+        let json = try Run.loopprep(["stitch"] + clips + ["-o", out, "-y", "--no-config", "--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((report["audioLeftOut"] as? [String])?.count == 1)
+        let audio = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of", "csv=p=0",
+            out,
+        ])
+        #expect(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "96000")
+    }
+
+    /// hev1 clips are stitched as hvc1 (issue 31, item 9; it was refused for the apple target): the sample entry
+    /// says hvc1, no copied frame keeps a parameter set in band (NAL types 32-34: the source's keyframes each
+    /// had three), and ffmpeg decodes the 60 frames to the source's 30 twice.
+    @Test func hev1IsStitchedAsHvc1() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let hev1 = Run.fixture("hevc-hev1.mp4")
         let out = dir.appendingPathComponent("hev1.mp4").path
-        let refused = try Run.loopprep(["stitch", hev1, hev1, "-o", out])
-        #expect(refused.status == 1, "\(refused.stderr)")
-        #expect(refused.stderr.contains("the output would not play on the apple target"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("hev1"), "\(refused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out))
-        // A project that ships to browsers says so once, in .loopprep.json: then hev1 is fine.
+        let run = try Run.loopprep(["stitch", hev1, hev1, "-o", out, "--no-config"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let tag = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_tag_string", "-of",
+            "csv=p=0", out,
+        ])
+        #expect(tag.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "hvc1")
+        func nalTypes(_ path: String) throws -> [Int] {
+            let raw = try Subprocess.tool(
+                "ffmpeg", ["-v", "error", "-i", path, "-map", "0:v", "-c", "copy", "-f", "rawvideo", "-"]
+            ).out
+            var types: [Int] = []
+            var at = raw.startIndex
+            while at + 4 < raw.endIndex {
+                let length = raw[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+                types.append(Int(raw[at + 4] >> 1) & 0x3f)
+                at += 4 + length
+            }
+            return types
+        }
+        #expect(try nalTypes(hev1).contains(32))
+        #expect(try !nalTypes(out).contains { (32...34).contains($0) })
+        let frames = { (path: String) in
+            try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:v", "-f", "framemd5", "-"]).stdout
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: ",").last ?? "" }
+        }
+        let source = try frames(hev1)
+        #expect(try frames(out) == source + source)
+    }
+
+    /// The output must play on the target (issue 24, item 5: stitch kept an output Apple will not play, exit 0):
+    /// VP9 + Opus in an MP4 is refused for the apple target, one sentence naming what and what would play, exit
+    /// 1, nothing written; --target (or the project's .loopprep.json) names another target.
+    @Test func theOutputMustPlayOnTheTarget() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A project that ships to browsers says so once, in .loopprep.json.
         try Data(#"{ "target": "chrome" }"#.utf8).write(to: dir.appendingPathComponent(".loopprep.json"))
+        let hev1 = Run.fixture("hevc-hev1.mp4")
+        let out = dir.appendingPathComponent("hev1.mp4").path
         let chrome = try Run.loopprep(["stitch", hev1, hev1, "-o", out], in: dir)
         #expect(chrome.status == 0, "\(chrome.stderr)")
         #expect(FileManager.default.fileExists(atPath: out))

@@ -64,6 +64,8 @@ public struct StitchReport: Encodable, Sendable {
     public var findings: [Finding] = []
     /// Clips re-encoded whole rather than copied, each with why.
     public var reencoded: [String] = []
+    /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
+    public var audioLeftOut: [String] = []
     public var error: String?
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?

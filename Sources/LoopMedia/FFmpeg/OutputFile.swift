@@ -80,6 +80,14 @@ public final class OutputFile {
         return Int(st.pointee.index)
     }
 
+    /// The stream's four-character code (MP4's sample entry: hvc1 for HEVC whose parameter sets are all in it).
+    func setCodecTag(_ tag: String, stream: Int) {
+        let b = Array(tag.utf8)
+        guard b.count == 4 else { return }
+        self.stream(stream).pointee.codecpar.pointee.codec_tag =
+            UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
     /// The pixel format a stream's frames decode to, where the copied parameters do not say it.
     func setPixelFormat(_ format: Int32, stream: Int) {
         let par: UnsafeMutablePointer<AVCodecParameters> = self.stream(stream).pointee.codecpar

@@ -64,6 +64,16 @@ public final class Packet {
         av_packet_rescale_ts(pointer, from.avRational, to.avRational)
     }
 
+    /// The payload replaced by `bytes`, no longer than it was (NAL units taken out of a copied frame).
+    func replacePayload(with bytes: [UInt8]) throws {
+        guard bytes.count <= size else { throw MediaError("write packet", reason: "a payload can only shrink") }
+        try check(av_packet_make_writable(pointer), "write packet")
+        bytes.withUnsafeBufferPointer { b in
+            if let from = b.baseAddress, let to = pointer.pointee.data { to.update(from: from, count: b.count) }
+        }
+        shrink(to: bytes.count)
+    }
+
     /// Keeps only the first `count` payload bytes (uncompressed audio cut to the frame).
     func shrink(to count: Int) {
         if count >= 0, count < size { av_shrink_packet(pointer, Int32(count)) }

@@ -17,8 +17,24 @@ public struct PreparedClip: Sendable {
     let timelines: [Int: TrackTimeline]
 
     public var path: String { source.path }
+
+    /// The clip with only these audio tracks (indices into its audio tracks, in this order): the ones every
+    /// clip of the stitch shares (SharedAudio).
+    func keepingAudio(_ kept: [Int]) -> PreparedClip {
+        var source = self.source
+        source.audio = kept.compactMap { source.audio.indices.contains($0) ? source.audio[$0] : nil }
+        var facts = self.facts
+        let audio = facts.audioTracks
+        let keptIndices = kept.compactMap { audio.indices.contains($0) ? audio[$0].index : nil }
+        let others = facts.tracks.filter { $0.kind != .audio }
+        facts.tracks = others + keptIndices.compactMap { i in facts.tracks.first { $0.index == i } }
+        return PreparedClip(
+            source: source, facts: facts, avcc: avcc, hvcc: hvcc, pixelFormat: pixelFormat, timelines: timelines)
+    }
     /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
     var isISO: Bool { facts.moovBeforeMdat != nil }
+    /// HEVC in an MP4/MOV sample entry tagged hev1 (parameter sets in band as well).
+    var isHEV1: Bool { isISO && facts.mainVideo.map { $0.codec == "hevc" && $0.codecTag == "hev1" } == true }
     public var frameCount: Int { source.frameCount }
 
     /// The configuration's parameter sets as values (what the render plan merges and numbers).

@@ -46,6 +46,11 @@ final class StitchWriter {
         let input = try settings.input(0)
         // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
         _ = try output.addStream(copying: input, stream: first.source.video.index, keepTag: first.isISO && !matroska)
+        // HEVC tagged hev1 (parameter sets in band) is written as hvc1, which Apple's players want: the sets go in
+        // the sample entry and the copied frames lose their in-band copies (hvc1Clips).
+        if !matroska, transcoding == nil, clips.contains(where: { $0.isHEV1 }) {
+            output.setCodecTag("hvc1", stream: videoOut)
+        }
         // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
         output.setPixelFormat(first.pixelFormat, stream: videoOut)
         output.setTimeBase(plan.clock.timeBase, stream: videoOut)
@@ -125,6 +130,7 @@ final class StitchWriter {
             // those frames are drawn by the run before the body, and no later frame may lean on them (RASL).
             if read.pts < clip.source.frames[body.start].pts { continue }
             let packet = read.packet
+            if !matroska, clip.isHEV1 { try Self.dropParameterSets(packet, clip: clip) }
             packet.pts = geometry.place(c, read.pts)
             packet.dts = geometry.place(c, read.dts)
             if grid { packet.duration = plan.clock.frameTicks }
@@ -165,5 +171,25 @@ final class StitchWriter {
                 lastSampleDuration: lane.lastDuration)
         }
         return edits
+    }
+
+    /// A copied hev1 frame's in-band parameter sets taken out (hvc1 has them in its sample entry only): they must
+    /// be the clip's own configuration's, or the stream changes its parameters and cannot be written as hvc1.
+    static func dropParameterSets(_ packet: Packet, clip: PreparedClip) throws {
+        guard let config = clip.hvcc else { return }
+        let known = Set([32, 33, 34].flatMap { config.units($0) })
+        let units = packet.withBytes { FrameBytes.content(Array($0), codec: "hevc", extradata: config.bytes) }
+        let sets = units.filter { (32...34).contains(HEVC.type($0)) }
+        guard !sets.isEmpty else { return }
+        guard sets.allSatisfy(known.contains) else {
+            throw MediaError(
+                "stitch",
+                reason: """
+                    \(clip.path) changes its HEVC parameter sets mid-stream (hev1), which hvc1, the tag Apple's \
+                    players want, cannot carry; re-encode it, or stitch with --normalize
+                    """)
+        }
+        try packet.replacePayload(
+            with: lengthPrefixed(units.filter { !(32...34).contains(HEVC.type($0)) }, size: config.lengthSize))
     }
 }

@@ -28,6 +28,21 @@ public enum Stitcher {
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
         }
         guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
+        // Audio tracks not every clip has are left out: the ones they share are joined.
+        var audioLeftOut: [String] = []
+        if let choice = SharedAudio.choose(prepared.map { $0.facts.audioTracks.map(\.language) }) {
+            for (c, left) in choice.left.enumerated() {
+                let tracks = prepared[c].facts.audioTracks
+                for k in left {
+                    audioLeftOut.append(
+                        """
+                        \(prepared[c].path): \(Figures.trackName(tracks[k]))\
+                        \(tracks[k].language.map { " (\($0))" } ?? "") left out: not every clip has it
+                        """)
+                }
+            }
+            prepared = zip(prepared, choice.kept).map { $0.keepingAudio($1) }
+        }
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
             throw StitchRefusal(
@@ -44,6 +59,7 @@ public enum Stitcher {
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
         } catch { throw StitchRefusal(["loopprep: error: \(MediaError.describe(error))"]) }
         var report = StitchReport(output: request.output, timeline: timeline)
+        report.audioLeftOut = audioLeftOut
         report.ffmpeg = FFmpegLibraries.description
         // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
         let plan: StitchRenderPlan
