@@ -78,9 +78,19 @@ struct Analyze: AsyncParsableCommand {
         let options = report.applied(
             AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target,
             minimumLoopSeconds: minLoop?.fixedSeconds)
-        let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
+        let collected = Inputs.collect(inputs.paths).filter { batch.keeps($0) }
+        let items = collected.filter { !settings.skips($0) }
         let picture = html != nil || seamImages != nil
         let verbose = report.verbose
+        // Files the project's settings ignore are not a failure (a pre-commit hook given only those): a note,
+        // an empty report, exit 0.
+        if items.isEmpty, !collected.isEmpty, batch.shard == nil {
+            let which = collected.count == 1 ? "the file named is" : "all \(collected.count) files named are"
+            Console.stderr(
+                "loopprep: note: nothing to analyze: \(which) ignored by the project's settings (.loopprep.json)\n")
+            try Output.emit(Report(command: "analyze", options: options, files: []), options: report, streamed: false)
+            return
+        }
         let stream = ReportStream(command: "analyze", options: options, report: report, keepsFiles: picture)
         if items.isEmpty && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")

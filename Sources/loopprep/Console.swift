@@ -26,13 +26,18 @@ enum Console {
     static func stdout(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
     static func stderr(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 
-    /// On SIGINT or SIGTERM: run `cleanUp` (remove temporaries), then exit 130 / 143. Keep the result alive.
-    static func cleanUpOnSignals(_ cleanUp: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    /// On SIGINT or SIGTERM: run `cleanUp` (remove temporaries), say so in one line (with `done`, what was
+    /// finished: "5 of 6 written"), then exit 130 / 143. Keep the result alive.
+    static func cleanUpOnSignals(
+        done: (@Sendable () -> String)? = nil, _ cleanUp: @escaping @Sendable () -> Void
+    ) -> [DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 cleanUp()
+                let so = done.map { "\($0()), " } ?? ""
+                Console.stderr("\nloopprep: interrupted: \(so)nothing partial left (temporary files removed)\n")
                 exit(128 + number)
             }
             source.resume()

@@ -133,7 +133,10 @@ struct Fix: AsyncParsableCommand {
     func run() async throws {
         Console.configureFFmpegLog(verbose: report.verbose)
         let temporaries = TemporaryFiles()
-        let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
+        // What an interruption says: how many outputs were already written (whole, verified).
+        let written = Mutex((done: 0, of: 0))
+        let signals = Console.cleanUpOnSignals(
+            done: { written.withLock { "\($0.done) of \($0.of) written" } }, { temporaries.removeAll() })
         defer { withExtendedLifetime(signals) {} }
 
         let settings = try project.settings(verbose: report.verbose)
@@ -158,6 +161,7 @@ struct Fix: AsyncParsableCommand {
         if !dryRun { exiting.failOnGiven = report.failOnGiven ?? .never }
         let report = exiting
         let stream = ReportStream(command: "fix", options: analysis, report: report)
+        written.withLock { $0.of = items.count }
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
@@ -169,6 +173,9 @@ struct Fix: AsyncParsableCommand {
             else { return nil }
             result.ignoredRules = ignored
             if webPlayer, !dryRun { Self.addWebPlayer(&result, temporaries: temporaries) }
+            if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
+                written.withLock { $0.done += 1 }
+            }
             return stream.take(result) ? result : nil
         }
         // Files were found but none of them is media (a folder of text or pictures): nothing was reported.

@@ -83,6 +83,11 @@ import Testing
             run.stderr.contains(
                 #"loopprep: note: raw/too-short.mp4 is skipped: "#), "\(run.stderr)")
         #expect(run.stderr.contains(#"ignores "raw/" (--no-config analyzes it)"#), "\(run.stderr)")
+        // Only ignored files named (a pre-commit hook on a commit touching raw/ alone, issue 32 item 4): not a
+        // failure, a note and an empty report, exit 0 (it was exit 2, "no media found", and refused the commit).
+        let ignoredOnly = try Run.loopprep(["analyze", "--fail-on", "error", "raw/too-short.mp4"], in: root)
+        #expect(ignoredOnly.status == 0, "\(ignoredOnly.stderr)")
+        #expect(ignoredOnly.stderr.contains("nothing to analyze: the file named is ignored by the project's settings"))
         // --no-config: the defaults, every file.
         let bare = try Run.loopprep(
             ["analyze", "--format", "json", "--fail-on", "never", "--no-config", "."], in: root)

@@ -205,12 +205,16 @@ import Testing
         let inputs = try Run.copies(of: "video-longer.mp4", ["a", "b", "c"], in: work)
         let before = try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let out = work.appendingPathComponent("out")
-        let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs)
+        let said = Pipe()
+        let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs, stderr: said)
         // Once a.mp4 is in place and b.mp4's temporary is being written.
         Run.wait(for: out, seconds: 60) { $0.contains("a.mp4") && $0.contains { $0.contains("b.mp4.loopprep-") } }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
+        // It says what it did (issue 32, item 11: it said nothing).
+        let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("loopprep: interrupted: 1 of 3 written, nothing partial left"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.mp4"])
         #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent("a.mp4").path]).status == 0)
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)

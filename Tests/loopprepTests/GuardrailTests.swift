@@ -131,4 +131,49 @@ import Testing
         #expect(help.components(separatedBy: "default").filter { $0.contains("cores") }.count <= 1)
         #expect(!help.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"), "\(help)")
     }
+
+    /// A checkout without Git LFS (issue 32, item 2): a 130-byte pointer named .mp4 is said to be one, with the
+    /// remedy, not "not a video or audio file"; the batch goes on (exit 2: unreadable).
+    @Test func aGitLFSPointerIsNamed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pointer = dir.appendingPathComponent("hero.mp4")
+        try Data(
+            """
+            version https://git-lfs.github.com/spec/v1
+            oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393
+            size 12345
+
+            """.utf8
+        ).write(to: pointer)
+        let run = try Run.loopprep(["analyze", pointer.path, Run.fixture("clean.mp4")])
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("hero.mp4") && run.stderr.contains("a Git LFS pointer, not the media"))
+        #expect(!run.stderr.contains("not a video or audio file"))
+        #expect(run.stdout.contains("clean.mp4"))
+    }
+
+    /// `--report junit=out/x.xml` into a folder that does not exist yet (issue 32, item 9): the folder is made, as
+    /// --html makes its own (it failed with exit 64 after the whole run).
+    @Test func aReportFolderIsMade() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let junit = dir.appendingPathComponent("out/nested/loopprep.xml")
+        let run = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--report", "junit=" + junit.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuite"))
+    }
+
+    /// An MP4 cut off before its moov (issue 32, item 10: moov-at-end.mp4's first half: ftyp and part of mdat) is
+    /// said to be one, with the remedy, not "not a video or audio file".
+    @Test func anMP4CutOffBeforeItsIndexIsNamed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Run.fixture("moov-at-end.mp4")))
+        let cut = dir.appendingPathComponent("recording.mp4")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let run = try Run.loopprep(["analyze", cut.path])
+        #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(run.stderr)")
+    }
 }

@@ -52,13 +52,15 @@ struct Run {
         }
     }
 
-    /// The binary started in the background (stderr discarded), for tests that act on it mid-run.
-    static func start(_ arguments: [String], stdout: Any = FileHandle.nullDevice) throws -> Process {
+    /// The binary started in the background (stderr discarded unless given), for tests that act on it mid-run.
+    static func start(
+        _ arguments: [String], stdout: Any = FileHandle.nullDevice, stderr: Any = FileHandle.nullDevice
+    ) throws -> Process {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
+        process.standardError = stderr
         try process.run()
         return process
     }

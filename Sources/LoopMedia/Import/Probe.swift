@@ -25,6 +25,14 @@ public enum Probe {
     /// `locations`: keep every MP4/MOV sample's place in the file (fix writes from them).
     public static func probe(_ path: String, keepInput: Bool = true, locations: Bool = false) throws -> Result {
         let size = try fileSize(path)
+        if size < 1024, isLFSPointer(path) {
+            throw MediaError(
+                "open",
+                reason: """
+                    a Git LFS pointer, not the media: the repository was checked out without LFS (git lfs pull, or \
+                    lfs: true in actions/checkout)
+                    """)
+        }
         // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
         // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
         let index = try ISOFile.read(path: path, fileSize: size, locations: locations)
@@ -35,7 +43,18 @@ public enum Probe {
         {
             return result
         }
-        let input = try InputFile(path: path)
+        let input: InputFile
+        do { input = try InputFile(path: path) } catch {
+            // An MP4/MOV whose moov was never written (a recording stopped early, a partial download): FFmpeg
+            // finds no container; the file's own first box says which it was.
+            guard index == nil, startsAsISO(path) else { throw error }
+            throw MediaError(
+                "open",
+                reason: """
+                    an MP4/MOV with no index (no moov box): it was cut off before its end was written (a recording \
+                    stopped early, or a partial download); copy or export it again
+                    """)
+        }
         let format = input.formatName
         // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
         if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
@@ -162,6 +181,22 @@ public enum Probe {
             }
         }
         return basics
+    }
+
+    /// Whether the file begins with an ISO-BMFF ftyp box (an MP4, MOV, M4A, 3GP).
+    static func startsAsISO(_ path: String) -> Bool {
+        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 8)).map { [UInt8]($0) } ?? []
+        return head.count == 8 && Array(head[4..<8]) == Array("ftyp".utf8)
+    }
+
+    /// A Git LFS pointer file (a checkout without LFS): a few lines of text that name the real file's hash.
+    static func isLFSPointer(_ path: String) -> Bool {
+        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 64)).map { [UInt8]($0) } ?? []
+        return head.starts(with: Array("version https://git-lfs.github.com/spec/".utf8))
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

@@ -26,7 +26,13 @@ enum Output {
         for extra in options.reports {
             var text = ""
             try render(report, format: extra.format, failOn: options.failOn) { text += $0 }
-            do { try Data(text.utf8).write(to: URL(fileURLWithPath: extra.path)) } catch {
+            // A folder that does not exist yet is made, as --html makes its own (out/junit.xml in a fresh CI job).
+            let url = URL(fileURLWithPath: extra.path)
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            } catch {
                 throw ValidationError(
                     "cannot write the \(extra.format.rawValue) report to \(extra.path): \(error.localizedDescription)")
             }
