@@ -33,6 +33,31 @@ import Testing
         #expect(try Run.loopprep(["analyze", "--no-seam", "--fail-on", "warning", out.path]).status == 0)
     }
 
+    /// 29.97 fps with 44.1 kHz audio repeated (issue 32, item 1; fixtures/make-fixtures.sh: 60 frames over 88288
+    /// samples, a loop of 88288.2): --loops 3 and --unroll 5 (three loops reach 5 s) write 180 frames over
+    /// 3 x 88288.2 = 264864.6, so 264865 samples (the fraction spread over the repeats), and every join verifies
+    /// (they were refused over loopprep's own output, 0.6 samples off); the dry run says it would write.
+    @Test(arguments: [["--loops", "3"], ["--unroll", "5"]])
+    func ntscAt44kRepeatsExactly(repeat: [String]) throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let dry = try Run.loopprep(["fix", Run.fixture("ntsc-44k.mp4"), "--dry-run", "-o", work.path] + `repeat`)
+        #expect(dry.status == 0 && !dry.stdout.contains("NOT FIXED"), "\(dry.stdout)")
+        let run = try Run.loopprep(["fix", Run.fixture("ntsc-44k.mp4"), "-o", work.path] + `repeat`)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let out = work.appendingPathComponent("ntsc-44k.mp4").path
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", out,
+        ])
+        #expect(frames.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "180")
+        let samples = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of", "csv=p=0",
+            out,
+        ])
+        #expect(samples.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "264865")
+    }
+
     /// A file right but for its movie clock (issue 31, item 8; fixtures/make-fixtures.sh): 62 frames at 29.97 fps
     /// over 62 x 1601.6 = 99299 samples, whose edits say 2069 ms on a clock of 1000, which FFmpeg reads to the end.
     /// fix exits 0 with the edits on an exact clock (FFmpeg then reads 62 x 1001 = 62062 ticks of 1/30000 and

@@ -98,6 +98,25 @@ public struct FixPlan: Sendable, Equatable, Codable {
     /// Audio is decoded, shaped and encoded again (video never is).
     public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio }
     public var outputDuration: Rational { duration * Int64(repeats) }
+
+    /// Samples of a re-encoded audio cut in repeat `pass`: the whole samples between the loop's boundaries on the
+    /// video's grid, so the fraction a loop leaves (2.002 s at 44.1 kHz is 88288.2 samples) is spread over the
+    /// repeats (88288, 88288, 88289) and every join, and the end, falls within half a sample of its frame.
+    public func passSamples(_ cut: TrackCut, pass: Int) -> Int64 {
+        guard let rate = cut.sampleRate else { return 0 }
+        guard repeats > 1 else { return (cut.duration * Int64(rate)).rounded }
+        let loop = duration * Int64(rate)
+        return (loop * Int64(pass + 1)).rounded - (loop * Int64(pass)).rounded
+    }
+
+    /// What a cut presents in the output, every repeat counted (an audio track's repeats as `passSamples` lays
+    /// them).
+    public func presented(_ cut: TrackCut) -> Rational {
+        guard repeats > 1, cut.kind == .audio, let rate = cut.sampleRate, rate > 0 else {
+            return cut.duration * Int64(repeats)
+        }
+        return Rational((0..<repeats).reduce(Int64(0)) { $0 + passSamples(cut, pass: $1) }, Int64(rate))
+    }
 }
 
 public struct FixOptions: Sendable, Equatable {

@@ -24,7 +24,7 @@ public enum FixVerifier {
         let slack = output.timestampResolution
         for (cut, track) in pairs {
             let name = Figures.trackName(track)
-            let planned = cut.duration * Int64(plan.repeats)
+            let planned = plan.presented(cut)
             if (track.startSeconds - .zero).magnitude > slack {
                 return "\(name) starts at \(Figures.ms(track.startSeconds)), not at 0"
             }

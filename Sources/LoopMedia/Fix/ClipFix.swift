@@ -144,7 +144,7 @@ public enum ClipFix {
     static func independentDifference(_ plan: FixPlan, output: String) -> String? {
         let expected = plan.tracks.map { cut in
             ExpectedTrack(
-                kind: cut.kind, duration: cut.duration * Int64(plan.repeats),
+                kind: cut.kind, duration: plan.presented(cut),
                 frames: cut.presentedFrames.map { $0 * plan.repeats })
         }
         let outcome = Verification.check(expected, output: output)
@@ -366,7 +366,7 @@ public enum ClipFix {
             let shift = plan.bakeVideo && cut.kind == .video ? mediaTime : 0
             edits[out + 1] = ISOEditor.TrackEdit(
                 mediaTime: mediaTime - shift,
-                duration: (cut.duration * Int64(plan.repeats) * plan.movieTimescale).rounded,
+                duration: (plan.presented(cut) * plan.movieTimescale).rounded,
                 lastSampleDuration: last, compositionShift: shift)
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)

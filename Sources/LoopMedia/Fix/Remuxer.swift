@@ -171,6 +171,9 @@ private final class RemuxWriter {
             var window = PacketWindow(cut)
             // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
             if opus[cut.index] != nil { window.through = .max }
+            // A repeat may take one sample past the cut (the loop's fraction of a sample, spread): the packet after
+            // it is read too, and the slice takes what it needs.
+            if encoders[cut.index] != nil, plan.repeats > 1 { window.through = .max }
             return window
         }
         let reader = try PacketReader(path: source, windows: windows, timelines: timelines)
@@ -186,7 +189,7 @@ private final class RemuxWriter {
             guard let cut = cuts[read.stream] else { continue }
             if let decoder = decoders[read.stream] {
                 if OggImport.decodesPastTheEnd(reader.input, stream: read.stream) { read.packet.clearSkipEnd() }
-                try decoder.decode(read.packet, into: frame) { try take($0, cut: cut, reader: reader) }
+                try decoder.decode(read.packet, into: frame) { try take($0, cut: cut, reader: reader, pass: pass) }
             } else {
                 try copy(read, cut: cut, pass: pass)
                 if opus[read.stream]?.isComplete == true { reader.finish(read.stream) }
@@ -201,8 +204,8 @@ private final class RemuxWriter {
         for (index, tail) in tails.sorted(by: { $0.key < $1.key }) { try writeSegment(tail, track: index, pass: pass) }
         for (index, decoder) in decoders {
             guard let cut = cuts[index] else { continue }
-            try decoder.decode(nil, into: frame) { try take($0, cut: cut, reader: reader) }
-            let count = (cut.duration * Int64(cut.sampleRate ?? 0)).rounded
+            try decoder.decode(nil, into: frame) { try take($0, cut: cut, reader: reader, pass: pass) }
+            let count = plan.passSamples(cut, pass: pass)
             guard taken[index] == count else {
                 throw MediaError(
                     "decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")
@@ -289,10 +292,10 @@ private final class RemuxWriter {
     }
 
     /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
-    private func take(_ frame: Frame, cut: TrackCut, reader: PacketReader) throws {
+    private func take(_ frame: Frame, cut: TrackCut, reader: PacketReader, pass: Int) throws {
         let index = cut.index
         guard let rate = cut.sampleRate, let encoder = encoders[index], let pts = frame.pts else { return }
-        let count = (cut.duration * Int64(rate)).rounded
+        let count = plan.passSamples(cut, pass: pass)
         let already = taken[index] ?? 0
         var chunk = PresentedAudio.slice(
             frame, at: reader.mediaTime(ofDecoded: pts, stream: index), cut: cut, taken: already, count: count,
