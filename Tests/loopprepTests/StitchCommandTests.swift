@@ -451,6 +451,29 @@ import Testing
             "\(streams)")
     }
 
+    /// A clip without audio in a stitch (issue 32, item 3; fixtures/make-fixtures.sh: video-only.mp4 and clean.mp4,
+    /// 1 s each at 30 fps, clean.mp4's a 440 Hz tone at 48 kHz): silence in the others' format is laid under it,
+    /// and said; first, in the middle, and with --normalize. The output's audio is 3 s (144000 samples): the tone,
+    /// silence, the tone, as ffmpeg decodes it.
+    @Test func aClipWithoutAudioGetsSilence() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (clean, silent) = (Run.fixture("clean.mp4"), Run.fixture("video-only.mp4"))
+        let out = dir.appendingPathComponent("joined.mp4").path
+        let run = try Run.loopprep(["stitch", clean, silent, clean, "-o", out, "--no-config"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("video-only.mp4 has no audio: silence is laid under it"), "\(run.stdout)")
+        let raw = try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-f", "f32le", "-"]).out
+        let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(samples.count >= 144000)
+        func rms(_ r: Range<Int>) -> Float { (samples[r].map { $0 * $0 }.reduce(0, +) / Float(r.count)).squareRoot() }
+        #expect(rms(1000..<47000) > 0.05 && rms(49000..<95000) < 1e-4 && rms(97000..<143000) > 0.05)
+        for clips in [[silent, clean], [clean, silent]] {
+            let other = try Run.loopprep(["stitch"] + clips + ["-o", out, "-y", "--no-config", "--normalize"])
+            #expect(other.status == 0, "\(other.stderr)")
+        }
+    }
+
     /// A clip with two audio languages joined to one with one (issue 31, item 9; fixtures/make-fixtures.sh:
     /// two-audio.mp4 has English and French, clean.mp4 one track with no language): was refused, with a remedy
     /// (--normalize) that refused too. The tracks shared are joined (none by language: each clip's first), the

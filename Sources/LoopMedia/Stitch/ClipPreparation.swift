@@ -95,11 +95,12 @@ extension Stitcher {
     /// rotation (which it does not turn) and an encodable first clip matter.
     public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String]
     {
-        // Every audio track is stitched as its own stream, so the clips must agree on them, track for track.
+        // Every audio track is stitched as its own stream, so the clips must agree on them, track for track; a
+        // clip with no audio at all gets silence in the others' format (Stitcher says so).
         var extraAudio: [String] = []
-        if let first = clips.first {
+        if let first = clips.first(where: { !$0.facts.audioTracks.isEmpty }) {
             let a0 = first.facts.audioTracks
-            for clip in clips.dropFirst() {
+            for clip in clips where clip.path != first.path && !clip.facts.audioTracks.isEmpty {
                 let a = clip.facts.audioTracks
                 guard a.count == a0.count else {
                     extraAudio.append(
@@ -154,15 +155,14 @@ extension Stitcher {
                 TransitionGraph.formatName(clip.pixelFormat))
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
-            for (k, (a0, a)) in zip(first.facts.audioTracks, clip.facts.audioTracks).enumerated() {
+            let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
+            for (k, (a0, a)) in zip(voiced.facts.audioTracks, clip.facts.audioTracks).enumerated() {
                 let track = k == 0 ? "" : " (audio track \(k + 1))"
                 differ("audio\(track)", a0.codec, a.codec)
                 differ("sample rate\(track)", "\(a0.sampleRate ?? 0)", "\(a.sampleRate ?? 0)")
                 differ("channels\(track)", "\(a0.channels ?? 0)", "\(a.channels ?? 0)")
             }
-            if first.facts.audioTracks.isEmpty != clip.facts.audioTracks.isEmpty {
-                differ("audio", first.facts.mainAudio?.codec ?? "none", clip.facts.mainAudio?.codec ?? "none")
-            }
+
         }
         return out
     }

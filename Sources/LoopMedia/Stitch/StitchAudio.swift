@@ -28,6 +28,15 @@ extension StitchWriter {
         let taking = lanes.filter {
             $0.track < clip.source.audio.count && clip.source.audio[$0.track].sampleRate != nil
         }
+        // A clip without audio: silence for its span in every lane.
+        if clip.source.audio.isEmpty {
+            for lane in lanes {
+                lane.mixer.begin(clip: c)
+                lane.mixer.last = Array(repeating: 0, count: lane.mixer.channels)
+                try lane.mixer.end { try lane.encoder.encode($0) { try write(lane, $0) } }
+            }
+            return
+        }
         guard !taking.isEmpty else { return }
         let cuts = taking.map { clip.source.audio[$0.track] }
         let reader = try PacketReader(path: clip.path, windows: cuts.map(PacketWindow.init), timelines: clip.timelines)

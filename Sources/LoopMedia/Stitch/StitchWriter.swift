@@ -54,7 +54,11 @@ final class StitchWriter {
         // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
         output.setPixelFormat(first.pixelFormat, stream: videoOut)
         output.setTimeBase(plan.clock.timeBase, stream: videoOut)
-        for (k, a) in first.source.audio.enumerated() {
+        // The audio's format from the first clip that has audio (one without gets silence in it).
+        let voiced = clips.firstIndex { !$0.source.audio.isEmpty } ?? 0
+        let audioInput = try settings.input(voiced)
+        for (k, a) in clips[voiced].source.audio.enumerated() {
+            let input = audioInput
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
             // Every lane on the joins' one sample grid: a track at another rate (a second language recorded
             // apart) is resampled to the first track's, as its mixer lays it.

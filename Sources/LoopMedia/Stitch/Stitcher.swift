@@ -30,8 +30,15 @@ public enum Stitcher {
         guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
         // Audio tracks not every clip has are left out: the ones they share are joined.
         var audioLeftOut: [String] = []
-        if let choice = SharedAudio.choose(prepared.map { $0.facts.audioTracks.map(\.language) }) {
-            for (c, left) in choice.left.enumerated() {
+        if prepared.contains(where: { !$0.facts.audioTracks.isEmpty }) {
+            for clip in prepared where clip.facts.audioTracks.isEmpty {
+                audioLeftOut.append("\(clip.path) has no audio: silence is laid under it")
+            }
+        }
+        let voiced = prepared.indices.filter { !prepared[$0].facts.audioTracks.isEmpty }
+        if let choice = SharedAudio.choose(voiced.map { prepared[$0].facts.audioTracks.map(\.language) }) {
+            for (v, left) in choice.left.enumerated() {
+                let c = voiced[v]
                 let tracks = prepared[c].facts.audioTracks
                 for k in left {
                     audioLeftOut.append(
@@ -41,7 +48,7 @@ public enum Stitcher {
                         """)
                 }
             }
-            prepared = zip(prepared, choice.kept).map { $0.keepingAudio($1) }
+            for (v, kept) in choice.kept.enumerated() { prepared[voiced[v]] = prepared[voiced[v]].keepingAudio(kept) }
         }
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
@@ -112,7 +119,8 @@ public enum Stitcher {
                 StitchClip(path: $0.path, frames: normalize ? $0.source.outputFrames(rate: fps) : $0.frameCount)
             },
             transitions: transitions,
-            frameRate: fps, sampleRate: clips.first?.facts.mainAudio?.sampleRate, loop: loop)
+            frameRate: fps, sampleRate: clips.first { $0.facts.mainAudio != nil }?.facts.mainAudio?.sampleRate,
+            loop: loop)
     }
 
     /// The render plan, built once: which frames are copied, which re-encoded, with which decode times and
@@ -193,11 +201,12 @@ public enum Stitcher {
         if let bad = bad.first {
             throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)")
         }
-        guard after.audioTracks.count == clips[0].source.audio.count else {
+        let lanes = clips.map(\.source.audio.count).max() ?? 0
+        guard after.audioTracks.count == lanes else {
             throw MediaError(
                 "verify output",
                 reason:
-                    "the output has \(after.audioTracks.count) audio tracks, the clips \(clips[0].source.audio.count)")
+                    "the output has \(after.audioTracks.count) audio tracks, the clips \(lanes)")
         }
         if let samples = timeline.samples,
             let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) })
