@@ -158,6 +158,16 @@ struct Stitch: AsyncParsableCommand {
             }
             bar.finish()
         } catch { try refuse(error) }
+        // The written output's own findings, its seam measured, as analyze (and the --html page) draws them: a
+        // loop's wrap that shows as a cut is said here and counts for --fail-on.
+        if result.error == nil, let written = result.output, !write.dryRun {
+            let analyzed = ClipAnalysis.report(path: written, options: request.analysis)
+            if analyzed.error == nil, var facts = analyzed.facts {
+                facts.path = written
+                result.facts = facts
+                result.findings = analyzed.findings
+            }
+        }
         if webPlayer.enabled, result.error == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {
             case .success(let web): result.webPlayer = web

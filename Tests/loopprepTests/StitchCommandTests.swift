@@ -451,6 +451,24 @@ import Testing
             "\(streams)")
     }
 
+    /// `stitch --loop --transition none` over two unlike clips (issue 32, item 7: h264-gop10-a.mp4 is testsrc2,
+    /// -b rgbtestsrc): the wrap is a cut, and stitch says so as its --html page does, in text and JSON, and
+    /// `--fail-on warning` fails the run on it (it said nothing and exited 0).
+    @Test func stitchReportsTheSeamItDraws() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = [Run.fixture("h264-gop10-a.mp4"), Run.fixture("h264-gop10-b.mp4")]
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let base = ["stitch"] + clips + ["--loop", "--transition", "none", "-o", out, "-y", "--no-config"]
+        let text = try Run.loopprep(base)
+        #expect(text.status == 0 && text.stdout.contains("warning [seam-visual-jump]"), "\(text.stdout)")
+        let json = try Run.loopprep(base + ["--format", "json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let rules = (report["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
+        #expect(rules.contains("seam-visual-jump"), "\(rules)")
+        #expect(try Run.loopprep(base + ["--fail-on", "warning"]).status == 1)
+    }
+
     /// A clip without audio in a stitch (issue 32, item 3; fixtures/make-fixtures.sh: video-only.mp4 and clean.mp4,
     /// 1 s each at 30 fps, clean.mp4's a 440 Hz tone at 48 kHz): silence in the others' format is laid under it,
     /// and said; first, in the middle, and with --normalize. The output's audio is 3 s (144000 samples): the tone,
