@@ -162,6 +162,9 @@ struct Fix: AsyncParsableCommand {
         let report = exiting
         let stream = ReportStream(command: "fix", options: analysis, report: report)
         written.withLock { $0.of = items.count }
+        // Two outputs with one stem in one folder (hero.mp4, hero.webm) get web players named in full.
+        let clashing = WebPlayerOption.qualified(
+            items.map { Self.destination($0, outputDir: outputDir, inPlace: inPlace) })
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
@@ -172,7 +175,12 @@ struct Fix: AsyncParsableCommand {
                     temporaries: temporaries)
             else { return nil }
             result.ignoredRules = ignored
-            if webPlayer, !dryRun { Self.addWebPlayer(&result, temporaries: temporaries) }
+            if webPlayer, !dryRun {
+                Self.addWebPlayer(
+                    &result,
+                    qualified: clashing.contains(Self.destination(item, outputDir: outputDir, inPlace: inPlace)),
+                    temporaries: temporaries)
+            }
             if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
                 written.withLock { $0.done += 1 }
             }
@@ -191,11 +199,11 @@ struct Fix: AsyncParsableCommand {
     }
 
     /// The web player beside a written (or unchanged, copied) output; a failure fails the file, its output kept.
-    static func addWebPlayer(_ result: inout FileReport, temporaries: TemporaryFiles) {
+    static func addWebPlayer(_ result: inout FileReport, qualified: Bool = false, temporaries: TemporaryFiles) {
         guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
             return
         }
-        switch WebPlayerOption.package(output, temporaries: temporaries) {
+        switch WebPlayerOption.package(output, qualified: qualified, temporaries: temporaries) {
         case .success(let web): fix.webPlayer = web
         case .failure(let failure):
             fix.status = .failed
@@ -204,14 +212,18 @@ struct Fix: AsyncParsableCommand {
         result.fix = fix
     }
 
+    /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself.
+    static func destination(_ item: Inputs.Item, outputDir: String?, inPlace: Bool) -> String {
+        inPlace
+            ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
+    }
+
     static func fixOne(
         _ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, force: Bool, options: FixOptions,
         analysis: AnalysisOptions,
         temporaries: TemporaryFiles
     ) -> FileReport? {
-        let destination =
-            inPlace
-            ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
+        let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace)
         if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
             // An output that cannot be written, as in every command: exit 1 (the input was read).
             return FileReport(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LoopAnalysis
 import LoopMedia
 
@@ -17,8 +18,10 @@ struct WebPlayerOption: ParsableArguments {
     var enabled = false
 
     /// The package for a written and verified output, or the sentence saying why there is none.
-    static func package(_ output: String, temporaries: TemporaryFiles) -> Result<WebPlayerOutput, WebPlayerFailure> {
-        do { return .success(try WebPackage.write(output, temporaries: temporaries)) } catch {
+    static func package(_ output: String, qualified: Bool = false, temporaries: TemporaryFiles)
+        -> Result<WebPlayerOutput, WebPlayerFailure>
+    {
+        do { return .success(try WebPackage.write(output, qualified: qualified, temporaries: temporaries)) } catch {
             return .failure(
                 WebPlayerFailure(
                     reason: "\(output) is written and verified, but not its web player: \(MediaError.describe(error))"))
@@ -27,3 +30,12 @@ struct WebPlayerOption: ParsableArguments {
 }
 
 struct WebPlayerFailure: Error { var reason: String }
+
+extension WebPlayerOption {
+    /// Outputs whose web player needs its whole name: those that share a folder and a stem with another output of
+    /// the run (hero.mp4 and hero.webm into site/ would each write site/hero.html).
+    static func qualified(_ outputs: [String]) -> Set<String> {
+        let stems = Dictionary(grouping: outputs) { ($0 as NSString).deletingPathExtension }
+        return Set(stems.values.filter { $0.count > 1 }.flatMap { $0 })
+    }
+}

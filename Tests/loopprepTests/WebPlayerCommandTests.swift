@@ -28,6 +28,28 @@ import Testing
         #expect(loop["length"] as? String == "1" && loop["origin"] as? String == "1")
     }
 
+    /// Two web players, one name (issue 32, item 8): hero.mp4 and hero.webm fixed into one folder each get their own
+    /// page and manifest, named in full (hero.mp4.html, hero.webm.html), and each page fetches its own manifest
+    /// (the MP4's page was silently replaced by the WebM's).
+    @Test func twoOutputsWithOneStemKeepTheirOwnPlayers() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mp4 = dir.appendingPathComponent("hero.mp4").path
+        let webm = dir.appendingPathComponent("hero.webm").path
+        try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: mp4)
+        try FileManager.default.copyItem(atPath: Run.fixture("vp9-opus.webm"), toPath: webm)
+        let site = dir.appendingPathComponent("site")
+        let run = try Run.loopprep(["fix", mp4, webm, "-o", site.path, "--web-player"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        for name in ["hero.mp4", "hero.webm"] {
+            let page = try String(contentsOf: site.appendingPathComponent(name + ".html"), encoding: .utf8)
+            #expect(page.contains("fetch(\"\(name).web.json\")"), "\(name)")
+            let manifest = try String(contentsOf: site.appendingPathComponent(name + ".web.json"), encoding: .utf8)
+            #expect(manifest.contains(name.hasSuffix("webm") ? "webm" : "mp4"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("hero.html").path))
+    }
+
     /// A clip named with `&`, `<`, quotes, `#`, `?` and spaces (issue 31, item 11): the page fetches its manifest by
     /// a URL inside a `<script>` (where HTML entities are not decoded), percent-encoded: decoded, it is the
     /// manifest's own name, and nothing in it can end the script or the string.

@@ -11,9 +11,11 @@ public enum WebPackage {
 
     /// Writes the package for the loop-ready file `output` (already verified) beside it, or into `folder` (analyze's
     /// report: the clip looped as it is, its page and manifest pointing back at it).
-    public static func write(_ output: String, into folder: String? = nil, temporaries: TemporaryFiles) throws
-        -> WebPlayerOutput
-    {
+    /// `qualified`: the page and its files are named after the output's whole name (hero.webm.html), where
+    /// another output of the run has the same stem (hero.mp4 beside hero.webm: one page would replace the other).
+    public static func write(
+        _ output: String, into folder: String? = nil, qualified: Bool = false, temporaries: TemporaryFiles
+    ) throws -> WebPlayerOutput {
         // The probe's own opening serves the configuration records too (no second opening for them).
         let probed = try Probe.probe(output, keepInput: true)
         let facts = probed.facts
@@ -21,7 +23,7 @@ public enum WebPackage {
         // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is).
         let file = relative(output, from: folder)
         let leaf = (output as NSString).lastPathComponent
-        let name = (leaf as NSString).deletingPathExtension
+        let name = qualified ? leaf : (leaf as NSString).deletingPathExtension
         let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
         let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let main = facts.mainVideo ?? facts.mainAudio else {
