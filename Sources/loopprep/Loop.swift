@@ -161,6 +161,8 @@ struct Loop: AsyncParsableCommand {
             try Data(LoopText.page(results, settings: settings, path: html).utf8).write(
                 to: URL(fileURLWithPath: html), options: .atomic)
         }
-        throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
+        // A written loop exits 0 whatever its findings (the clip's own codec, reported) unless --fail-on says
+        // otherwise; a loop not written ("no repeat found", a refused cut) exits 1 (the README's table).
+        throw ExitCode(full.exitStatus(failOn: report.failOnGiven ?? .never).rawValue)
     }
 }

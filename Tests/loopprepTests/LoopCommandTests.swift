@@ -318,8 +318,28 @@ import Testing
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.stderr.contains("no repeat found") && run.stderr.contains(refusal), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
-        let blended = try Run.loopprep(["loop", source, "--min", "1", "--max", "2", "--crossfade", "0.3", "-o", out])
+        // The crossfade it suggests is one loop takes (issue 32, item 12: it suggested one over half of --min).
+        let suggested = try #require(
+            run.stderr.components(separatedBy: "--crossfade ").dropFirst().first?.split(separator: " ").first)
+        let blended = try Run.loopprep([
+            "loop", source, "--min", "1", "--max", "2", "--crossfade", String(suggested), "-o", out,
+        ])
         #expect(blended.status == 0 && FileManager.default.fileExists(atPath: out), "\(blended.stderr)")
+    }
+
+    /// A loop written exits 0 whatever its findings (issue 32, item 12; the README's table): a WebM loop (VP9 and
+    /// Opus) the apple target does not play is written and reported, exit 0; --fail-on error fails on it.
+    @Test func aWrittenLoopExitsZero() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("loop-period45.webm")
+        let out = dir.appendingPathComponent("loop.webm").path
+        let run = try Run.loopprep(["loop", clip, "--min", "1", "--max", "2", "-o", out, "--target", "apple"])
+        #expect(run.status == 0 && run.stdout.contains("not-playable-on-target"), "\(run.stdout)\(run.stderr)")
+        let strict = try Run.loopprep([
+            "loop", clip, "--min", "1", "--max", "2", "-o", out, "-y", "--target", "apple", "--fail-on", "error",
+        ])
+        #expect(strict.status == 1)
     }
 
     /// The scores are analyze's: the chosen loop's seam figures (its last frame against its first, its last two,

@@ -111,10 +111,14 @@ public enum LoopCut {
             why.append("[seam-audio-click] the audio jumps by \(String(format: "%.3f", c.audioJump)) of full scale")
         }
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"
+        // A crossfade loop accepts: over 0 and under half of --min; a third of it, to the millisecond, always fits.
+        let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
+        let fade = Rational((minimum * Rational(1000, 3)).floor, 1000)
+        let suggestion =
+            fade > .zero ? "--crossfade \(Figures.decimal(fade, places: 3)) blends the seam" : "a crossfade blends it"
         return """
             no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
-            \(why.joined(separator: " and ")); nothing was written (--crossfade SECONDS blends the seam, or try \
-            other --min and --max)
+            \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)
             """
     }
 
