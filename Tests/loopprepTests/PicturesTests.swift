@@ -197,6 +197,26 @@ import Testing
         #expect(names.allSatisfy { $0.hasSuffix(".seam.png") })
     }
 
+    /// Non-Latin names keep their letters, and no strip is a hidden dot-file (issue 32, item 10: 日本語.mp4 became
+    /// `.mp4-24d77d1d.seam.png`).
+    @Test func seamImageNamesKeepEveryScript() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clips = work.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+        // Japanese, Greek, and a dot-file.
+        let japanese = "\u{65E5}\u{672C}\u{8A9E}.mp4"
+        let greek = "\u{0395}\u{03BB}\u{03BB}\u{03B7}\u{03BD}\u{03B9}\u{03BA}\u{03AC}.mp4"
+        let paths = [japanese, greek, ".hidden.mp4"].map { clips.appendingPathComponent($0).path }
+        for path in paths { try FileManager.default.copyItem(atPath: Run.fixture("clean.mp4"), toPath: path) }
+        let strips = work.appendingPathComponent("strips")
+        let run = try Run.loopprep(["analyze", "--no-config", "--seam-images", strips.path] + paths)
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: strips.path)
+        #expect(names.count == 3 && names.allSatisfy { !$0.hasPrefix(".") }, "\(names)")
+        #expect(names.contains { $0.contains(japanese) } && names.contains { $0.contains(greek) }, "\(names)")
+    }
+
     @Test func everyJSONReportNamesTheVersion() throws {
         let version = String(try Run.loopprep(["--version"]).stdout.split(separator: "\n").first ?? "")
         #expect(!version.isEmpty)

@@ -42,13 +42,16 @@ enum Pictures {
         }
     }
 
-    /// One flat name per input path: every character but letters, digits, '-' and '.' becomes '_'.
+    /// One flat name per input path: every character but letters and digits (of any script: a Japanese or Greek
+    /// name keeps them), '-' and '.' becomes '_'; never a leading dot (a hidden file) or underscore.
     static func fileName(_ path: String) -> String {
         let trimmed = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
         let safe = String(
-            trimmed.unicodeScalars.map { c -> Character in
-                CharacterSet.alphanumerics.contains(c) && c.isASCII || c == "-" || c == "." ? Character(c) : "_"
-            })
-        return safe.trimmingCharacters(in: CharacterSet(charactersIn: "_")) + ".seam.png"
+            String.UnicodeScalarView(
+                trimmed.unicodeScalars.map { c in
+                    CharacterSet.alphanumerics.contains(c) || c == "-" || c == "." ? c : "_"
+                }))
+        let name = String(safe.drop { $0 == "." || $0 == "_" }).trimmingCharacters(in: CharacterSet(charactersIn: "_"))
+        return (name.isEmpty ? "clip" : name) + ".seam.png"
     }
 }
