@@ -153,6 +153,12 @@ struct Fix: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
+        // One clip and an -o that names a media file (not a folder, not one that exists as a folder): that file is
+        // the output (`fix one.mov -o one-fixed.mov`), not a folder of that name.
+        let outputFile = output.flatMap { o in
+            items.count == 1 && !Loop.namesAFolder(o)
+                && Inputs.mediaExtensions.contains((o as NSString).pathExtension.lowercased()) ? o : nil
+        }
         let (outputDir, inPlace, dryRun, webPlayer, force) = (output, inPlace, dryRun, webPlayer.enabled, force)
         // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
         // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
@@ -164,13 +170,14 @@ struct Fix: AsyncParsableCommand {
         written.withLock { $0.of = items.count }
         // Two outputs with one stem in one folder (hero.mp4, hero.webm) get web players named in full.
         let clashing = WebPlayerOption.qualified(
-            items.map { Self.destination($0, outputDir: outputDir, inPlace: inPlace) })
+            items.map { Self.destination($0, outputDir: outputDir, inPlace: inPlace, file: outputFile) })
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
             guard
                 var result = Self.fixOne(
-                    item, outputDir: outputDir, inPlace: inPlace, dryRun: dryRun, force: force, options: options,
+                    item, outputDir: outputDir, outputFile: outputFile, inPlace: inPlace, dryRun: dryRun, force: force,
+                    options: options,
                     analysis: fileAnalysis,
                     temporaries: temporaries)
             else { return nil }
@@ -178,7 +185,8 @@ struct Fix: AsyncParsableCommand {
             if webPlayer, !dryRun {
                 Self.addWebPlayer(
                     &result,
-                    qualified: clashing.contains(Self.destination(item, outputDir: outputDir, inPlace: inPlace)),
+                    qualified: clashing.contains(
+                        Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)),
                     temporaries: temporaries)
             }
             if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
@@ -213,17 +221,19 @@ struct Fix: AsyncParsableCommand {
     }
 
     /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself.
-    static func destination(_ item: Inputs.Item, outputDir: String?, inPlace: Bool) -> String {
-        inPlace
+    static func destination(_ item: Inputs.Item, outputDir: String?, inPlace: Bool, file: String? = nil) -> String {
+        if let file { return file }
+        return inPlace
             ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
     }
 
     static func fixOne(
-        _ item: Inputs.Item, outputDir: String?, inPlace: Bool, dryRun: Bool, force: Bool, options: FixOptions,
+        _ item: Inputs.Item, outputDir: String?, outputFile: String? = nil, inPlace: Bool, dryRun: Bool, force: Bool,
+        options: FixOptions,
         analysis: AnalysisOptions,
         temporaries: TemporaryFiles
     ) -> FileReport? {
-        let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace)
+        let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
         if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
             // An output that cannot be written, as in every command: exit 1 (the input was read).
             return FileReport(

@@ -33,6 +33,21 @@ import Testing
         #expect(try Run.loopprep(["analyze", "--no-seam", "--fail-on", "warning", out.path]).status == 0)
     }
 
+    /// One clip and an -o naming a media file (issue 32, item 10): `fix one.mov -o one-fixed.mov` writes that file
+    /// (it made a folder of that name); an -o without a media extension is still a folder.
+    @Test func oneClipToANamedFile() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let file = work.appendingPathComponent("one-fixed.mp4").path
+        let run = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", file])
+        #expect(run.status == 0, "\(run.stderr)")
+        var isDirectory: ObjCBool = true
+        #expect(FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) && !isDirectory.boolValue)
+        let folder = work.appendingPathComponent("out")
+        #expect(try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", folder.path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("audio-longer.mp4").path))
+    }
+
     /// 29.97 fps with 44.1 kHz audio repeated (issue 32, item 1; fixtures/make-fixtures.sh: 60 frames over 88288
     /// samples, a loop of 88288.2): --loops 3 and --unroll 5 (three loops reach 5 s) write 180 frames over
     /// 3 x 88288.2 = 264864.6, so 264865 samples (the fraction spread over the repeats), and every join verifies
