@@ -36,8 +36,8 @@ enum Console {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 cleanUp()
-                let so = done.map { "\($0()), " } ?? ""
-                Console.stderr("\nloopprep: interrupted: \(so)nothing partial left (temporary files removed)\n")
+                let finished = done.map { "\($0()), " } ?? ""
+                Console.stderr("\nloopprep: interrupted: \(finished)nothing partial left (temporary files removed)\n")
                 exit(128 + number)
             }
             source.resume()

@@ -160,12 +160,15 @@ struct Stitch: AsyncParsableCommand {
         } catch { try refuse(error) }
         // The written output's own findings, its seam measured, as analyze (and the --html page) draws them: a
         // loop's wrap that shows as a cut is said here and counts for --fail-on.
+        // One analysis serves the report and the --html page (its strip).
+        var analyzed: (report: FileReport, strip: [UInt8]?)?
         if result.error == nil, let written = result.output, !write.dryRun {
-            let analyzed = ClipAnalysis.report(path: written, options: request.analysis)
-            if analyzed.error == nil, var facts = analyzed.facts {
+            let (report, strip) = ClipAnalysis.report(path: written, options: request.analysis, picture: html != nil)
+            analyzed = (report, strip)
+            if report.error == nil, var facts = report.facts {
                 facts.path = written
                 result.facts = facts
-                result.findings = analyzed.findings
+                result.findings = report.findings
             }
         }
         if webPlayer.enabled, result.error == nil, let output = result.output {
@@ -174,7 +177,7 @@ struct Stitch: AsyncParsableCommand {
             case .failure(let failure): result.webPlayerError = failure.reason
             }
         }
-        try writePictures(result, analysis: request.analysis)
+        try writePictures(result, analyzed: analyzed, analysis: request.analysis)
         if let manifest, result.error == nil {
             try Data(try StitchText.encoder.encode(StitchManifest(result.timeline, output: output))).write(
                 to: URL(fileURLWithPath: manifest), options: .atomic)
@@ -190,14 +193,16 @@ struct Stitch: AsyncParsableCommand {
     }
 
     /// The HTML page: the timeline as a picture, the output's findings and seam strip.
-    func writePictures(_ result: StitchReport, analysis: AnalysisOptions) throws {
+    /// `analyzed`: the written output's analysis, with its strip.
+    func writePictures(
+        _ result: StitchReport, analyzed: (report: FileReport, strip: [UInt8]?)?, analysis: AnalysisOptions
+    ) throws {
         guard let html else { return }
         var files: [FileReport] = []
         var strips: [String: [UInt8]] = [:]
-        if result.error == nil, let output, !write.dryRun {
-            let (analyzed, strip) = ClipAnalysis.report(path: output, options: analysis, picture: true)
-            files.append(analyzed)
-            strips[output] = strip
+        if let analyzed, let output {
+            files.append(analyzed.report)
+            strips[output] = analyzed.strip
         }
         let players = result.webPlayer.flatMap { web in output.map { [$0: web] } } ?? [:]
         let page = HTMLReport.render(

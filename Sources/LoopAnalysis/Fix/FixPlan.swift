@@ -115,7 +115,8 @@ public struct FixPlan: Sendable, Equatable, Codable {
         guard repeats > 1, cut.kind == .audio, let rate = cut.sampleRate, rate > 0 else {
             return cut.duration * Int64(repeats)
         }
-        return Rational((0..<repeats).reduce(Int64(0)) { $0 + passSamples(cut, pass: $1) }, Int64(rate))
+        // The passes' samples add up to the whole repeated length rounded (their sum telescopes).
+        return Rational((duration * Int64(rate) * Int64(repeats)).rounded, Int64(rate))
     }
 }
 

@@ -49,8 +49,6 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     /// and the pairs around it, the loop's last two transitions and its first two.
     public var seamDissimilarity: Double = 0
     public var neighbourDissimilarity: [Double] = []
-    /// analyze's verdict on that structure.
-    public var structure: String = SeamStructure.Verdict.seamless.rawValue
     /// analyze's seam-audio-click figure: the largest jump over the channels, of full scale.
     public var audioJump: Double
     /// Level difference at the seam in dB.
@@ -94,12 +92,17 @@ public enum LoopFinder {
         /// Footage with no structure to repeat (noise) is never seamless either.
         public func seamFlags(_ c: LoopCandidate) -> (cut: Bool, click: Bool) {
             (
-                SeamVisualJump.isCut(
-                    difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold,
-                    structure: (c.seamDissimilarity, c.neighbourDissimilarity))
-                    || c.structure == SeamStructure.Verdict.noStructure.rawValue,
+                SeamVisualJump.isCut(difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold)
+                    || structure(c) != .seamless,
                 c.audioJump > clickThreshold
             )
+        }
+
+        /// The seam's structure against the frames around it, at analyze's threshold (SeamVisualJump's rule).
+        public func structure(_ c: LoopCandidate) -> SeamStructure.Verdict {
+            SeamStructure.verdict(
+                seam: c.seamDissimilarity, neighbours: c.neighbourDissimilarity,
+                floor: SeamVisualJump.structureFloor(visualThreshold))
         }
 
         /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
@@ -202,7 +205,6 @@ public enum LoopFinder {
         c.seamMotion = seamMotion
         c.seamDissimilarity = seamDissimilarity
         c.neighbourDissimilarity = neighbours
-        c.structure = SeamStructure.verdict(seam: seamDissimilarity, neighbours: neighbours).rawValue
         c.toneDifference = tone
         let (cut, click) = o.seamFlags(c)
         // Sound counts as much as the picture: a level step of 10 dB or an octave of tone weighs like a visible

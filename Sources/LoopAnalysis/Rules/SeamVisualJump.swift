@@ -16,16 +16,21 @@ public struct SeamVisualJump: Rule {
     public static func isCut(
         difference: Double, motion: Double, threshold: Double, structure: (seam: Double, neighbours: [Double])? = nil
     ) -> Bool {
-        difference > max(threshold, 3 * motion)
+        isBrightnessCut(difference: difference, motion: motion, threshold: threshold)
             || structure.map {
                 SeamStructure.verdict(seam: $0.seam, neighbours: $0.neighbours, floor: structureFloor(threshold))
                     == .cut
             } == true
     }
 
+    /// The mean luma step alone: above the threshold and three times the motion between the last two frames.
+    public static func isBrightnessCut(difference: Double, motion: Double, threshold: Double) -> Bool {
+        difference > max(threshold, 3 * motion)
+    }
+
     /// The structural floor for a luma threshold: SeamStructure's at the default floor, in proportion to a
     /// project's own (`.loopprep.json` thresholds: 255 turns the rule off either way).
-    static func structureFloor(_ threshold: Double) -> Double { SeamStructure.floor * threshold / floor }
+    public static func structureFloor(_ threshold: Double) -> Double { SeamStructure.floor * threshold / floor }
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
@@ -37,7 +42,9 @@ public struct SeamVisualJump: Rule {
         else {
             return []
         }
-        if let structure, difference <= max(options.threshold(ids[0]), 3 * motion) {
+        if let structure,
+            !Self.isBrightnessCut(difference: difference, motion: motion, threshold: options.threshold(ids[0]))
+        {
             let around = structure.neighbours.map { String(format: "%.2f", $0) }.joined(separator: ", ")
             return [
                 Finding(

@@ -1,13 +1,10 @@
 /// The gapless figures an MP3's first frame carries (LAME's tag after the Xing/Info header, as LAME, FFmpeg's
-/// "Lavc"/"Lavf" and other gapless encoders write it): the encoder delay and the padding, 12 bits each, and the
-/// Xing header's frame and byte counts. FFmpeg hands on only what fits its last packet of the padding (an MPEG-2
-/// frame is 576 samples; LAME pads up to 1,423), so the figures are read here, from the bytes.
+/// "Lavc"/"Lavf" and other gapless encoders write it): the encoder delay and the padding, 12 bits each. FFmpeg
+/// hands on only what fits its last packet of the padding (an MPEG-2 frame is 576 samples; LAME pads up to 1,423),
+/// so the figures are read here, from the bytes.
 struct LAMETag: Equatable {
     var delay: Int64
     var padding: Int64
-    /// Audio frames and bytes the Xing header counts (nil: not given).
-    var frames: Int64?
-    var bytes: Int64?
     /// Samples in one frame: 1152 (MPEG-1 Layer III), 576 (MPEG-2 and 2.5).
     var frameSamples: Int64
 
@@ -32,19 +29,10 @@ struct LAMETag: Equatable {
         guard let magic = word(p), magic == 0x5869_6e67 || magic == 0x496e_666f, let flags = word(p + 4) else {
             return nil
         }
-        p += 8
-        frames = nil
-        bytes = nil
-        if flags & 1 != 0 {
-            frames = word(p)
-            p += 4
-        }
-        if flags & 2 != 0 {
-            bytes = word(p)
-            p += 4
-        }
-        if flags & 4 != 0 { p += 100 }
-        if flags & 8 != 0 { p += 4 }
+        // Past the frame and byte counts, the seek table and the quality, where the flags say they are.
+        p +=
+            8 + (flags & 1 != 0 ? 4 : 0) + (flags & 2 != 0 ? 4 : 0) + (flags & 4 != 0 ? 100 : 0)
+            + (flags & 8 != 0 ? 4 : 0)
         // The extension: a 9-byte encoder string, then (21 bytes in) the delay and padding.
         guard let encoder = word(p), [0x4c41_4d45, 0x4c61_7666, 0x4c61_7663].contains(encoder), p + 24 <= b.count
         else { return nil }

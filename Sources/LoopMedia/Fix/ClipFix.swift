@@ -14,9 +14,11 @@ public enum ClipFix {
         ].map(\.rawValue))
 
     /// `force`: replace an output that exists (never the input: in place is `destination` == `path`).
+    /// `accepts`: a caller's condition on the plan before anything is written (loop: the plan is the candidate it
+    /// chose); the sentence it returns refuses the file.
     public static func fix(
         _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
-        dryRun: Bool, force: Bool = false, temporaries: TemporaryFiles
+        dryRun: Bool, force: Bool = false, accepts: ((FixPlan) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
@@ -29,6 +31,7 @@ public enum ClipFix {
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
+        if let refusal = accepts?(plan) { return failed(path, before, analysis, reason: refusal, plan: plan) }
         var destination = destination
         let conversion: (format: String, path: String)?
         do {

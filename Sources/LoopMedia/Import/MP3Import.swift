@@ -1,4 +1,3 @@
-import Foundation
 import LoopAnalysis
 
 /// A raw MP3 file: packet headers, and the LAME/Xing header's delay and padding read as the edit they are
@@ -9,7 +8,8 @@ enum MP3Import: TimelineImporter {
     static func timelines(_ source: ImportSource) throws -> Imported {
         let scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
-        let tag = fileStart(source.input.path).flatMap { LAMETag(fileStart: $0) }
+        // The file's first 64 KiB: an ID3v2 tag, then the first frame.
+        let tag = Probe.head(source.input.path, count: 1 << 16).flatMap { LAMETag(fileStart: $0) }
         for (i, t) in timelines where source.basics[i].codec == "mp3" {
             let exact = tag.flatMap { tag in
                 source.basics[i].sampleRate.flatMap {
@@ -19,12 +19,5 @@ enum MP3Import: TimelineImporter {
             timelines[i] = exact ?? LAMEGapless.timeline(t)
         }
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
-    }
-
-    /// The file's first 64 KiB (an ID3v2 tag, then the first frame); nil for a stream that is not a local file.
-    static func fileStart(_ path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 1 << 16)).map { [UInt8]($0) }
     }
 }

@@ -183,20 +183,22 @@ public enum Probe {
         return basics
     }
 
+    /// A local file's first `count` bytes (fewer where it is shorter); nil for a remote one or one not read.
+    static func head(_ path: String, count: Int) -> [UInt8]? {
+        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
+    }
+
     /// Whether the file begins with an ISO-BMFF ftyp box (an MP4, MOV, M4A, 3GP).
     static func startsAsISO(_ path: String) -> Bool {
-        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 8)).map { [UInt8]($0) } ?? []
-        return head.count == 8 && Array(head[4..<8]) == Array("ftyp".utf8)
+        guard let head = head(path, count: 8), head.count == 8 else { return false }
+        return Array(head[4..<8]) == Array("ftyp".utf8)
     }
 
     /// A Git LFS pointer file (a checkout without LFS): a few lines of text that name the real file's hash.
     static func isLFSPointer(_ path: String) -> Bool {
-        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 64)).map { [UInt8]($0) } ?? []
-        return head.starts(with: Array("version https://git-lfs.github.com/spec/".utf8))
+        head(path, count: 64)?.starts(with: Array("version https://git-lfs.github.com/spec/".utf8)) == true
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

@@ -89,13 +89,16 @@ public enum LoopCut {
         var why: [String] = []
         let (cut, click) = options.seamFlags(c)
         let around = c.neighbourDissimilarity.map { String(format: "%.2f", $0) }.joined(separator: ", ")
-        if c.structure == SeamStructure.Verdict.noStructure.rawValue {
+        if options.structure(c) == .noStructure {
             why.append(
                 """
                 [seam-visual-jump] a picture that changes entirely from frame to frame (1 - SSIM \(around) between \
                 its neighbouring frames): nothing in it repeats
                 """)
-        } else if cut, c.seamDifference <= max(options.visualThreshold, 3 * c.seamMotion) {
+        } else if cut,
+            !SeamVisualJump.isBrightnessCut(
+                difference: c.seamDifference, motion: c.seamMotion, threshold: options.visualThreshold)
+        {
             why.append(
                 """
                 [seam-visual-jump] its picture's structure changes at the seam by \
@@ -166,20 +169,11 @@ public enum LoopCut {
             var quick = analysis
             quick.seamChecks = false
             // The cut planned must be the loop chosen (its frames and length) before anything is written; the
-            // output is then checked against that plan.
-            let planned = ClipFix.fix(
-                source, to: destination, options: options, analysis: quick, dryRun: true,
-                temporaries: temporaries)
-            if let plan = planned.fix?.plan, let difference = LoopPlanCheck.difference(plan, chosen: loop) {
-                var refused = planned
-                refused.fix?.status = .failed
-                refused.fix?.reason = difference
-                return refused
-            }
-            // The output was checked above (never the input; an existing one only with --force).
+            // output is then checked against that plan. The output was checked above (never the input; an
+            // existing one only with --force).
             let fixed = ClipFix.fix(
-                source, to: destination, options: options, analysis: quick, dryRun: false,
-                force: true, temporaries: temporaries)
+                source, to: destination, options: options, analysis: quick, dryRun: false, force: true,
+                accepts: { LoopPlanCheck.difference($0, chosen: loop) }, temporaries: temporaries)
 
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
         }

@@ -139,6 +139,8 @@ extension Stitcher {
             return out
         }
         guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
+        // Audio is compared with the first clip that has some (one without gets silence).
+        let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
         var out: [String] = extraAudio
         for clip in clips.dropFirst() {
             guard let v = clip.facts.mainVideo else {
@@ -155,14 +157,12 @@ extension Stitcher {
                 TransitionGraph.formatName(clip.pixelFormat))
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
-            let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
             for (k, (a0, a)) in zip(voiced.facts.audioTracks, clip.facts.audioTracks).enumerated() {
                 let track = k == 0 ? "" : " (audio track \(k + 1))"
                 differ("audio\(track)", a0.codec, a.codec)
                 differ("sample rate\(track)", "\(a0.sampleRate ?? 0)", "\(a.sampleRate ?? 0)")
                 differ("channels\(track)", "\(a0.channels ?? 0)", "\(a.channels ?? 0)")
             }
-
         }
         return out
     }
