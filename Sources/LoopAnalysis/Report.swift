@@ -83,6 +83,10 @@ public struct Report: Codable, Sendable, Equatable {
         public var infos: Int
         /// How many files each rule fired in.
         public var filesByRule: [String: Int]
+        /// fix (not a dry run): outputs written and verified, or already there as written (nil elsewhere).
+        public var written: Int?
+        /// fix (not a dry run): files read but not written (a refusal, a failed check); nil elsewhere.
+        public var notFixed: Int?
     }
 
     public init(command: String, options: AnalysisOptions, files: [FileReport]) {
@@ -110,6 +114,15 @@ public struct Report: Codable, Sendable, Equatable {
             summary.files += 1
             if file.error != nil { summary.unreadable += 1 }
             if file.fix?.status == .failed { fixFailed = true }
+            switch file.fix?.status {
+            case .fixed, .unchanged: summary.written = (summary.written ?? 0) + 1
+            case .failed where file.error == nil: summary.notFixed = (summary.notFixed ?? 0) + 1
+            default: break
+            }
+            if file.fix.map({ $0.status != .planned }) ?? false {
+                summary.written = summary.written ?? 0
+                summary.notFixed = summary.notFixed ?? 0
+            }
             // An unreadable file is counted once, as unreadable, not also as an error.
             for f in file.findings where f.ruleID != .unreadable {
                 switch f.severity {
@@ -176,6 +189,8 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     public var before: ClipFacts?
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
+    /// The output was already there, byte for byte what this run writes (a run resumed): kept, not written again.
+    public var alreadyWritten: Bool?
 
     public init(
         status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil

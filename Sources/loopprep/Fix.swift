@@ -156,9 +156,10 @@ struct Fix: AsyncParsableCommand {
         // One clip and an -o that names a media file (not a folder, not one that exists as a folder): that file is
         // the output (`fix one.mov -o one-fixed.mov`), not a folder of that name.
         let outputFile = output.flatMap { o in
-            items.count == 1 && !Loop.namesAFolder(o)
+            items.count == 1 && !OutputTarget.namesAFolder(o)
                 && Inputs.mediaExtensions.contains((o as NSString).pathExtension.lowercased()) ? o : nil
         }
+        try OutputTarget.check(output, file: outputFile, outputs: items.count, dryRun: dryRun)
         let (outputDir, inPlace, dryRun, webPlayer, force) = (output, inPlace, dryRun, webPlayer.enabled, force)
         // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
         // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.

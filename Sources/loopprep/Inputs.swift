@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import LoopAnalysis
 import LoopMedia
 
 /// Expands the command line's paths: files as given, folders recursively (hidden entries skipped), in a
@@ -95,5 +97,74 @@ enum NaturalOrder {
         }
         if !current.isEmpty { out.append(current) }
         return out
+    }
+}
+
+/// What `-o` names, checked once before any work: a folder or a file, and whether loopprep can write there.
+enum OutputTarget {
+    /// A folder: ends in `/`, or is one.
+    static func namesAFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    /// Before any work: an `-o` that is a file where outputs go into a folder is a usage error; a folder nothing
+    /// can be written into fails the run (exit 1) in one line. `file`: the one output file -o names, if it does.
+    static func check(_ output: String?, file: String?, outputs: Int, dryRun: Bool) throws {
+        guard let output, !dryRun, !RemoteFile.isRemote(output) else { return }
+        if file == nil, namesAFile(output) {
+            Console.stderr(
+                """
+                loopprep: error: -o \(output) is a file: the \(outputs) output\(outputs == 1 ? "" : "s") \
+                go\(outputs == 1 ? "es" : "") into a folder; name a folder\n
+                """)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        if let why = unwritable(file.map { ($0 as NSString).deletingLastPathComponent } ?? output) {
+            Console.stderr("loopprep: error: \(why); nothing done\n")
+            throw ExitCode(ExitStatus.findings.rawValue)
+        }
+    }
+
+    /// A file that exists (not a folder): where a command that writes into a folder cannot.
+    static func namesAFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Why nothing can be written into `folder`, in loopprep's words, or nil. A file is made and removed in it, or
+    /// (while it does not exist) in the nearest folder above it that does, where the run would create it: a
+    /// folder without write permission, a read-only disk or a file in the way is found before any work, not once
+    /// per input after it; nothing is left behind.
+    static func unwritable(_ folder: String) -> String? {
+        let dir = folder.isEmpty ? "." : folder
+        var existing = dir
+        while !FileManager.default.fileExists(atPath: existing) {
+            let parent = (existing as NSString).deletingLastPathComponent
+            existing = parent.isEmpty ? "." : parent
+        }
+        let verb = existing == dir ? "write into" : "create"
+        guard !namesAFile(existing) else {
+            return "cannot \(verb) the output folder \(dir): \(existing) is a file, in the way"
+        }
+        let probe = (existing as NSString).appendingPathComponent(".loopprep-write-check-\(getpid())")
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { return "cannot \(verb) the output folder \(dir): \(cause(errno: errno))" }
+        close(fd)
+        unlink(probe)
+        return nil
+    }
+
+    /// An errno in words a user acts on.
+    static func cause(errno code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: "permission denied (choose another folder, or change its permissions)"
+        case EROFS: "the disk is read-only"
+        case ENOSPC, EDQUOT: "the disk is full"
+        case ENOTDIR, EEXIST: "a file is in the way of that path"
+        case ENOENT: "part of that path does not exist"
+        default: "the system refused (\(String(cString: strerror(code)).lowercased()))"
+        }
     }
 }

@@ -90,13 +90,6 @@ struct Loop: AsyncParsableCommand {
         guard output != nil || write.dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
     }
 
-    static func namesAFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return path.hasSuffix("/")
-            || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                && isDirectory.boolValue)
-    }
-
     /// `--format json`: the results with the tool and its version, as every report carries them.
     struct Document: Encodable {
         var schemaVersion = 1
@@ -115,7 +108,8 @@ struct Loop: AsyncParsableCommand {
         let items = Inputs.collect(paths).filter(batch.keeps)
         // One clip and an output that is not a folder (no trailing slash, not an existing folder): the output is the
         // loop itself; otherwise a folder that gets each clip's loop under its own name.
-        let single = items.count == 1 && !(output.map(Self.namesAFolder) ?? false)
+        let single = items.count == 1 && !(output.map(OutputTarget.namesAFolder) ?? false)
+        try OutputTarget.check(output, file: single ? output : nil, outputs: items.count, dryRun: write.dryRun)
         var request = LoopRequest(minimum: min, maximum: max, top: top, pick: pick, crossfade: crossfade)
         request.pictures = html != nil
         request.force = write.force

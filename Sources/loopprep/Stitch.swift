@@ -111,6 +111,10 @@ struct Stitch: AsyncParsableCommand {
         guard output != nil || write.dryRun else {
             throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)")
         }
+        if let output, OutputTarget.namesAFolder(output) {
+            let example = (output as NSString).appendingPathComponent("reel.mp4")
+            throw ValidationError("-o \(output) is a folder: stitch writes one file; name it (-o \(example))")
+        }
         let durationOK: Bool
         switch duration {
         case .seconds(let s): durationOK = s > .zero && s <= Rational(60)
@@ -139,6 +143,7 @@ struct Stitch: AsyncParsableCommand {
                 StitchRefusal(
                     ["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], unreadable: true))
         }
+        try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
         request.output = write.dryRun ? nil : output
         request.force = write.force
         request.normalize = normalize

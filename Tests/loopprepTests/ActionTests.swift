@@ -67,4 +67,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.sarif").path))
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pwned").path))
     }
+
+    /// The target input is passed only when set (issue 32, item 9): empty, the project's `.loopprep.json` decides;
+    /// set, it wins over the file, as `--target` does on the command line.
+    @Test(arguments: [("", "web"), ("apple", "apple")])
+    func theTargetIsPassedOnlyWhenSet(input: String, expected: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"{ "target": "web" }"#.write(
+            to: dir.appendingPathComponent(".loopprep.json"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("clean.mp4"), toPath: dir.appendingPathComponent("clip.mp4").path)
+        let script = try #require(Self.script("Analyze"))
+        let environment = [
+            "PATH": Run.binary.deletingLastPathComponent().path + ":/usr/bin:/bin",
+            "LOOPPREP_PATHS": "clip.mp4", "LOOPPREP_FORMAT": "json", "LOOPPREP_FAIL_ON": "never",
+            "LOOPPREP_TARGET": input, "LOOPPREP_JUNIT": "", "LOOPPREP_SARIF": "",
+        ]
+        let run = try Run.launch(
+            URL(fileURLWithPath: "/bin/bash"), ["-e", "-c", script], environment: environment, in: dir)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let options = object?["options"] as? [String: Any]
+        #expect(options?["target"] as? String == expected, "\(run.stdout)")
+    }
 }

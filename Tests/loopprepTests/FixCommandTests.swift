@@ -151,7 +151,10 @@ import Testing
         try Data("not a clip".utf8).write(to: URL(fileURLWithPath: written))
         let again = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", out.path])
         #expect(again.status == 1)
-        #expect(again.stderr.contains("\(written) exists: --force (or -y) replaces it (nothing written)"))
+        #expect(
+            again.stderr.contains(
+                "\(written) exists and differs from what this run writes: --force (or -y) replaces it (nothing written)"
+            ))
         #expect(try String(contentsOfFile: written, encoding: .utf8) == "not a clip")
         #expect(try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", out.path, "-y"]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)).count > 1000)
@@ -170,17 +173,24 @@ import Testing
     @Test func badInputAndUnwritableOutputAreOneLineErrors() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        // The output "folder" is a regular file: nothing can be written under it.
-        let blocker = work.appendingPathComponent("blocker")
-        try "x".write(to: blocker, atomically: true, encoding: .utf8)
         let run = try Run.loopprep([
-            "fix", Run.fixture("zero-bytes.mp4"), Run.fixture("audio-longer.mp4"), "-o", blocker.path,
+            "fix", Run.fixture("zero-bytes.mp4"), Run.fixture("audio-longer.mp4"), "-o", work.path,
         ])
         #expect(run.status == 2)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.contains { $0.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)") })
-        let unwritable = try #require(run.stdout.split(separator: "\n").first { $0.contains("NOT FIXED") })
-        #expect(unwritable.contains("blocker"))
+        #expect(run.stdout.contains("fixed -> \(work.path)/audio-longer.mp4"))
+        // A regular file in the way of the output folder: one line before any work (issue 32, item 10).
+        let blocker = work.appendingPathComponent("blocker")
+        try "x".write(to: blocker, atomically: true, encoding: .utf8)
+        let blocked = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", blocker.path + "/site"])
+        #expect(blocked.status == 1)
+        #expect(
+            blocked.stderr
+                == """
+                loopprep: error: cannot create the output folder \(blocker.path)/site: \(blocker.path) is a file, in \
+                the way; nothing done\n
+                """)
     }
 
     @Test func jsonReportCarriesThePlanAndTheOutput() throws {
@@ -258,10 +268,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.mp4"])
         #expect(try Run.loopprep(["analyze", "--no-seam", out.appendingPathComponent("a.mp4").path]).status == 0)
         #expect(try inputs.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
-        // The re-run completes the batch; a.mp4, already written, is kept and named (replaced only with -y).
+        // The re-run completes the batch; a.mp4, already written as this run writes it, is kept and counted.
         let again = try Run.loopprep(["fix", "--loops", "100", "-o", out.path] + inputs)
-        #expect(again.status == 1)
-        #expect(again.stderr.contains("a.mp4 exists: --force (or -y) replaces it"))
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("kept -> \(out.path)/a.mp4"))
+        #expect(again.stdout.contains("3 files: 3 written, 0 not fixed"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["a.mp4", "b.mp4", "c.mp4"])
         #expect(try Run.loopprep(["fix", "--loops", "100", "-y", "-o", out.path] + inputs).status == 0)
     }

@@ -176,4 +176,90 @@ import Testing
         #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(run.stderr)")
     }
+
+    /// A run resumed (issue 32, item 11; the summary of item 10): outputs already there byte for byte as this run
+    /// writes them are kept and counted as written (exit 0, each file untouched); one that differs is refused
+    /// ("exists ... --force") and counted as not fixed, in the text summary and in JSON's `written`/`notFixed`.
+    @Test func aResumedRunKeepsWhatIsWrittenAndCountsIt() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out")
+        // An MP4 that needs a cut, one that needs nothing, a Matroska and an Ogg (their muxers' own fields).
+        let inputs = ["video-longer.mp4", "clean.mp4", "mkv-copy-cut.mkv", "vorbis-blocks.ogg"].map(Run.fixture)
+        let first = try Run.loopprep(["fix"] + inputs + ["-o", out.path])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("4 files: 4 written, 0 not fixed, 0 unreadable"), "\(first.stdout)")
+        let names = inputs.map { ($0 as NSString).lastPathComponent }
+        func state(_ name: String) throws -> (Data, Int) {
+            let path = out.appendingPathComponent(name).path
+            let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int ?? -1
+            return (try Data(contentsOf: URL(fileURLWithPath: path)), inode)
+        }
+        let before = try names.map(state)
+        let again = try Run.loopprep(["fix"] + inputs + ["-o", out.path])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.components(separatedBy: "already written:").count == 5, "\(again.stdout)")
+        #expect(again.stdout.contains("4 files: 4 written, 0 not fixed, 0 unreadable"), "\(again.stdout)")
+        for (name, (data, inode)) in zip(names, before) {
+            let now = try state(name)
+            #expect(now.0 == data && now.1 == inode, "\(name) was written again")
+        }
+        // One output changed since: refused, kept as it is, counted.
+        let changed = out.appendingPathComponent("clean.mp4")
+        var bytes = before[1].0
+        bytes.append(0)
+        try bytes.write(to: changed)
+        let third = try Run.loopprep(["fix"] + inputs + ["-o", out.path, "--format", "json"])
+        #expect(third.status == 1, "\(third.stdout)\(third.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(third.stdout.utf8)) as? [String: Any]
+        let summary = report?["summary"] as? [String: Any]
+        #expect(summary?["written"] as? Int == 3 && summary?["notFixed"] as? Int == 1, "\(third.stdout)")
+        let files = report?["files"] as? [[String: Any]] ?? []
+        let refused = files.first { ($0["path"] as? String)?.hasSuffix("clean.mp4") == true }?["fix"] as? [String: Any]
+        #expect((refused?["reason"] as? String)?.contains("differs from what this run writes: --force") == true)
+        #expect(try Data(contentsOf: changed) == bytes)
+        let kept = files.filter { (($0["fix"] as? [String: Any])?["alreadyWritten"] as? Bool) == true }
+        #expect(kept.count == 3)
+    }
+
+    /// `-o` checked once before any work (issue 32, item 10): a file where fix writes several outputs into a
+    /// folder, and a folder where stitch writes one file, are usage errors (64) and nothing is made; a folder
+    /// nothing can be written into is one line naming the cause (exit 1), not a reason per input.
+    @Test func theOutputIsCheckedBeforeAnyWork() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("notes.txt")
+        try Data("x".utf8).write(to: file)
+        let clips = [Run.fixture("clean.mp4"), Run.fixture("video-longer.mp4")]
+        let fix = try Run.loopprep(["fix"] + clips + ["-o", file.path])
+        #expect(fix.status == 64, "\(fix.stdout)\(fix.stderr)")
+        #expect(
+            fix.stderr == "loopprep: error: -o \(file.path) is a file: the 2 outputs go into a folder; name a folder\n")
+        #expect(fix.stdout.isEmpty)
+        let stitch = try Run.loopprep(["stitch"] + clips + ["-o", dir.path])
+        #expect(
+            stitch.status == 64 && stitch.stderr.contains("is a folder: stitch writes one file"), "\(stitch.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
+
+        // A folder this user may not write into: root may write anywhere, so the run drops to nobody.
+        let locked = dir.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        let asRoot = getuid() == 0
+        if !asRoot { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path) }
+        let arguments = ["fix"] + clips + ["-o", locked.appendingPathComponent("site").path]
+        let run =
+            asRoot
+            ? try Run.launch(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", Run.binary.path] + arguments)
+            : try Run.loopprep(arguments)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stderr
+                == """
+                loopprep: error: cannot create the output folder \(locked.path)/site: permission denied \
+                (choose another folder, or change its permissions); nothing done\n
+                """)
+        #expect(run.stdout.isEmpty)
+    }
 }

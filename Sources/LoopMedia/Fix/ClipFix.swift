@@ -72,8 +72,11 @@ public enum ClipFix {
                 path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
                 fix: FixOutcome(status: .planned, plan: plan, before: before))
         }
-        // An output that exists is replaced only when asked (in place replaces the input itself, by design).
-        if !OutputPath.sameFile(path, destination),
+        // An output that exists is replaced only when asked (in place replaces the input itself, by design); one
+        // that is already byte for byte what this run writes (a run resumed) is kept and counted as written.
+        let existing =
+            !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
+        if !existing, !OutputPath.sameFile(path, destination),
             let refusal = OutputPath.refusal(destination, inputs: [path], force: force)
         {
             return failed(path, before, analysis, reason: "write output: " + refusal, plan: plan)
@@ -89,8 +92,17 @@ public enum ClipFix {
                     path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
                     converting: conversion?.format, temporaries: temporaries)
             }
+            if existing, !FileManager.default.contentsEqual(atPath: temp, andPath: destination) {
+                return failed(
+                    path, before, analysis,
+                    reason: """
+                        write output: \(destination) exists and differs from what this run writes: --force (or -y) \
+                        replaces it (nothing written)
+                        """,
+                    plan: plan)
+            }
             // The disk write finishes while the output is checked; the rename waits for both.
-            temporaries.beginFlush(temp)
+            if !existing { temporaries.beginFlush(temp) }
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)
@@ -124,13 +136,14 @@ public enum ClipFix {
             if let difference = Self.independentDifference(plan, output: temp) {
                 return failed(path, before, analysis, reason: difference, plan: plan)
             }
-            try temporaries.commit(temp, to: destination)
+            // An output already there as this run writes it (verified again now) is left as it is.
+            if !existing { try temporaries.commit(temp, to: destination) }
             var shown = after
             shown.path = destination
-            return FileReport(
-                path: path, facts: shown, findings: findings,
-                fix: FixOutcome(
-                    status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before))
+            var outcome = FixOutcome(
+                status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
+            if existing { outcome.alreadyWritten = true }
+            return FileReport(path: path, facts: shown, findings: findings, fix: outcome)
         } catch {
             let folder = (destination as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {

@@ -6,6 +6,8 @@ enum FixText {
     static func render(_ fix: FixOutcome) -> String {
         var out = ""
         switch fix.status {
+        case _ where fix.alreadyWritten == true:
+            out += "  already written: the output is exactly what this run writes, kept -> \(fix.output ?? "?")\n"
         case .fixed: out += "  fixed -> \(fix.output ?? "?")\n"
         case .unchanged: out += "  already clean: copied unchanged -> \(fix.output ?? "?")\n"
         case .planned: out += "  plan (dry run, nothing written):\n"

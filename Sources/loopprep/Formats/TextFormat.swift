@@ -34,6 +34,16 @@ enum TextFormat {
         }
         let s = report.summary
         let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
+        // fix: what was written comes first; the findings are the outputs' where written, the inputs' elsewhere.
+        if let written = s.written, let notFixed = s.notFixed {
+            out +=
+                """
+                \(s.files) file\(s.files == 1 ? "" : "s"): \(written) written, \(notFixed) not fixed, \(s.unreadable) \
+                unreadable; findings: \(s.errors) error\(s.errors == 1 ? "" : "s"), \(s.warnings) \
+                warning\(s.warnings == 1 ? "" : "s")\n
+                """
+            return out
+        }
         out +=
             """
             \(s.files) file\(s.files == 1 ? "" : "s"): \(clean) clean, \(s.errors) \
