@@ -20,7 +20,7 @@ public enum Analyzer {
     public static let thresholds: [String: Threshold] = [
         RuleID.seamVisualJump.rawValue: Threshold(
             defaultValue: SeamVisualJump.floor, range: 0...255,
-            unit: "mean luma difference of 255 below which the seam is not a cut"),
+            unit: "mean luma or colour difference of 255 below which the seam is not a cut"),
         RuleID.seamAudioClick.rawValue: Threshold(
             defaultValue: SeamAudioClick.threshold, range: 0...2,
             unit: "jump in full scale above which the seam clicks"),

@@ -270,6 +270,27 @@ import Testing
     }
 }
 
+/// Colour counts at the seam (issue 32, item 6): SeamPicture is the larger of the mean luma and the mean chroma
+/// step. BT.601 (limited range) puts red #FF0000 at Y 81.5, Cb 90, Cr 240 and #3535FF at Y 81.3, Cb 216.7, Cr
+/// 113.6: one luma, a colour step of (127 + 126) / 2 = 126.5.
+@Suite struct SeamPictureTests {
+    @Test func aHueCutAtOneLumaIsAStep() {
+        let luma = [UInt8](repeating: 81, count: 64 * 36)
+        let quarter = 32 * 18
+        let red = [UInt8](repeating: 90, count: quarter) + [UInt8](repeating: 240, count: quarter)
+        let blue = [UInt8](repeating: 217, count: quarter) + [UInt8](repeating: 114, count: quarter)
+        #expect(SeamPicture.difference(luma, red, luma, blue) == 126.5)
+        // The luma alone, as before, where the colour holds (or is not read).
+        let brighter = [UInt8](repeating: 91, count: 64 * 36)
+        #expect(SeamPicture.difference(luma, red, brighter, red) == 10)
+        #expect(SeamPicture.difference(luma, [], brighter, []) == 10)
+        // analyze's rule takes it: a still red field cut to blue (no motion) is a cut.
+        var clip = Clips.clean
+        clip.seam = SeamFacts(videoDifference: SeamPicture.difference(luma, red, luma, blue), videoMotion: 0)
+        #expect(Clips.rules(clip).contains("seam-visual-jump"))
+    }
+}
+
 /// Ogg counts granules (issue 31, item 3): a Theora clock of 1/25 s is no tolerance for the audio's end, which a
 /// page's granule places to the sample. 70 frames (2.8 s) over 133120 samples (2.773 s) is 26.7 ms too long.
 @Suite struct OggResolutionTests {

@@ -394,4 +394,35 @@ import Testing
         #expect(chosen.levelDifference < 3, "\(chosen)")
         #expect(chosen.levelDifference > 0.5, "the level was measured: \(chosen)")
     }
+
+    /// Colour is seen at the seam (issue 32, item 6; fixtures/make-fixtures.sh): hue-cut.mp4 is a red field for 1 s,
+    /// then blue of the same BT.601 luma (81) for 1 s; its loop point steps Cb by 127 and Cr by 126 (a colour step
+    /// of 126.5, SeamPictureTests) and its last two frames not at all. hue-sweep.mp4 turns its bars' hue 90 degrees
+    /// a second (3.6 a frame): every loop of 0.5 to 1.9 s ends 45 to 171 degrees from where it starts, so loop finds
+    /// no repeat (it called a colour jump "seam 0.2"), exit 1, nothing written.
+    @Test func colourIsSeenAtTheSeam() throws {
+        let analyzed = try Run.loopprep([
+            "analyze", Run.fixture("hue-cut.mp4"), Run.fixture("hue-sweep.mp4"), "--format", "json",
+        ])
+        #expect(analyzed.status == 0, "\(analyzed.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(analyzed.stdout.utf8)) as? [String: Any]
+        let files = report?["files"] as? [[String: Any]] ?? []
+        func seam(_ name: String) -> [String: Double]? {
+            let file = files.first { ($0["path"] as? String)?.hasSuffix(name) == true }
+            let findings = file?["findings"] as? [[String: Any]] ?? []
+            return findings.first { $0["rule"] as? String == "seam-visual-jump" }?["figures"] as? [String: Double]
+        }
+        let cut = try #require(seam("hue-cut.mp4"))
+        #expect(abs((cut["difference"] ?? 0) - 126.5) <= 1 && cut["motion"] == 0, "\(cut)")
+        let sweep = try #require(seam("hue-sweep.mp4"))
+        #expect((sweep["difference"] ?? 0) > 3 * (sweep["motion"] ?? 99), "\(sweep)")
+
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let loop = try Run.loopprep(["loop", Run.fixture("hue-sweep.mp4"), "--min", "0.5", "--max", "1.9", "-o", out])
+        #expect(loop.status == 1, "\(loop.stdout)\(loop.stderr)")
+        #expect(loop.stderr.contains("no repeat found") && loop.stderr.contains("[seam-visual-jump]"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// it).
 public struct FrameSignature: Sendable, Equatable {
     public var luma: [UInt8]
+    /// Cb then Cr at 32x18 (SeamPicture: a hue cut at one brightness); empty where only luma was read.
+    public var chroma: [UInt8] = []
     /// Per channel, the audio samples at the boundary: x[-2], x[-1] (before the frame starts), x[0], x[1] (from
     /// it).
     public var edges: [[Float]]
@@ -14,8 +16,11 @@ public struct FrameSignature: Sendable, Equatable {
     /// thousands of times, a hum a hundred).
     public var crossingsBefore: Float = 0, crossingsAfter: Float = 0
 
-    public init(luma: [UInt8], edges: [[Float]] = [], levelBefore: Float = 0, levelAfter: Float = 0) {
+    public init(
+        luma: [UInt8], chroma: [UInt8] = [], edges: [[Float]] = [], levelBefore: Float = 0, levelAfter: Float = 0
+    ) {
         self.luma = luma
+        self.chroma = chroma
         self.edges = edges
         self.levelBefore = levelBefore
         self.levelAfter = levelAfter
@@ -23,8 +28,9 @@ public struct FrameSignature: Sendable, Equatable {
 
     /// The grey picture's size.
     public static let width = 64, height = 36
-    /// Bytes a frame's signature keeps (64x36 luma, the coarse 8x4 one, the audio figures of two channels).
-    public static let bytes = 64 * 36 + 32 + 8 * 6
+    /// Bytes a frame's signature keeps (64x36 luma, 2x32x18 chroma, the coarse 8x4 luma and the mean Cb and Cr,
+    /// the audio figures of two channels).
+    public static let bytes = 64 * 36 + 2 * 32 * 18 + 34 + 8 * 6
 }
 
 /// A loop: frames [inFrame, outFrame) played again and again, so frame `outFrame` would follow where frame
@@ -42,7 +48,7 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     /// frame-to-frame changes on either side.
     public var motionDifference: Double
     /// analyze's seam-visual-jump figures on the written loop: its last frame against its first, and its last two
-    /// frames against each other (mean luma difference of 255, 64x36).
+    /// frames against each other (mean luma or colour difference of 255, SeamPicture).
     public var seamDifference: Double = 0
     public var seamMotion: Double = 0
     /// The seam's structure (SeamStructure, as analyze measures it): its last frame against its first (1 - SSIM)
@@ -71,8 +77,8 @@ public enum LoopFinder {
         /// Frames a loop may start on (keyframes, where the start cannot be re-encoded); nil: any.
         public var allowedIn: Set<Int>?
         public var top: Int
-        /// analyze's thresholds: the mean luma difference under which a seam is never a cut, and the audio jump
-        /// above which it clicks.
+        /// analyze's thresholds: the mean luma or colour difference under which a seam is never a cut, and the
+        /// audio jump above which it clicks.
         public var visualThreshold: Double
         public var clickThreshold: Double
         public init(
@@ -116,7 +122,7 @@ public enum LoopFinder {
     {
         let n = frames.count
         guard n >= 2, times.count == n, o.minFrames >= 1, o.maxFrames >= o.minFrames else { return [] }
-        let coarse = frames.map { coarseSignature($0.luma) }
+        let coarse = frames.map { coarseSignature($0.luma, chroma: $0.chroma) }
         // Coarse pass: the best `keep` pairs by the coarse picture distance (out ranges to n: frame n is the
         // clip's end, compared as its last frame's successor would be: not available, so out < n).
         let keep = Options.kept
@@ -129,6 +135,8 @@ public enum LoopFinder {
             for j in lo...hi {
                 var d = 0
                 for k in 0..<32 { d += abs(Int(coarse[i][k]) - Int(coarse[j][k])) }
+                // The mean Cb and Cr weigh as much as the 32 luma cells together (a hue change over the frame).
+                d += 16 * (abs(Int(coarse[i][32]) - Int(coarse[j][32])) + abs(Int(coarse[i][33]) - Int(coarse[j][33])))
                 guard best.count < keep || d < worstKept else { continue }
                 best.append((d, i, j))
                 if best.count > keep * 2 {
@@ -158,7 +166,7 @@ public enum LoopFinder {
         _ f: [FrameSignature], times: [Rational], end: Rational, inFrame i: Int, outFrame j: Int,
         options o: Options = Options(minFrames: 1, maxFrames: 1)
     ) -> LoopCandidate {
-        let picture = difference(f[j].luma, f[i].luma)
+        let picture = difference(f[j], f[i])
         // The changes into frame j and into frame i (the loop's last frame to what follows it, and the frame
         // before the start to the start) should be alike.
         var motion = 0.0
@@ -172,8 +180,8 @@ public enum LoopFinder {
             motion = Double(sum) / Double(max(a.count, 1))
         }
         // analyze's seam figures on the written loop: its last frame (j - 1) against its first (i), its last two.
-        let seamDifference = difference(f[j - 1].luma, f[i].luma)
-        let seamMotion = j - 2 >= i ? difference(f[j - 2].luma, f[j - 1].luma) : 0
+        let seamDifference = difference(f[j - 1], f[i])
+        let seamMotion = j - 2 >= i ? difference(f[j - 2], f[j - 1]) : 0
         func unlike(_ a: Int, _ b: Int) -> Double {
             SeamStructure.dissimilarity(
                 f[a].luma, f[b].luma, width: FrameSignature.width, height: FrameSignature.height)
@@ -217,19 +225,23 @@ public enum LoopFinder {
         return c
     }
 
-    static func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
-        var sum = 0
-        for k in a.indices where k < b.count { sum += abs(Int(a[k]) - Int(b[k])) }
-        return Double(sum) / Double(max(a.count, 1))
+    /// The seam's picture step between two frames, luma and chroma (SeamPicture, as analyze measures it).
+    static func difference(_ a: FrameSignature, _ b: FrameSignature) -> Double {
+        SeamPicture.difference(a.luma, a.chroma, b.luma, b.chroma)
     }
 
-    /// 8x4 block averages of a 64x36 picture.
-    static func coarseSignature(_ luma: [UInt8]) -> [UInt8] {
+    /// 8x4 block averages of a 64x36 picture, then its mean Cb and Cr (128 without chroma).
+    static func coarseSignature(_ luma: [UInt8], chroma: [UInt8] = []) -> [UInt8] {
         let w = 64
         let h = 36
         let bw = w / 8
         let bh = h / 4
-        var out = [UInt8](repeating: 0, count: 32)
+        var out = [UInt8](repeating: 128, count: 34)
+        let half = chroma.count / 2
+        if half > 0 {
+            out[32] = UInt8(chroma[..<half].reduce(0) { $0 + Int($1) } / half)
+            out[33] = UInt8(chroma[half...].reduce(0) { $0 + Int($1) } / half)
+        }
         guard luma.count >= w * h else { return out }
         for by in 0..<4 {
             for bx in 0..<8 {

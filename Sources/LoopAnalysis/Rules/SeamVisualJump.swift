@@ -6,8 +6,8 @@ public struct SeamVisualJump: Rule {
     public let ids: [RuleID] = [.seamVisualJump]
     public init() {}
 
-    /// Below this mean luma difference (of 255) a cut is not noticeable whatever the motion (a project may set
-    /// its own: `.loopprep.json` thresholds).
+    /// Below this mean luma or chroma difference (SeamPicture, of 255) a cut is not noticeable whatever the
+    /// motion (a project may set its own: `.loopprep.json` thresholds).
     public static let floor = 6.0
 
     /// The rule itself, on figures (also how loop judges a candidate before writing it): the mean luma step
@@ -23,7 +23,8 @@ public struct SeamVisualJump: Rule {
             } == true
     }
 
-    /// The mean luma step alone: above the threshold and three times the motion between the last two frames.
+    /// The picture step alone (luma or colour, SeamPicture): above the threshold and three times the motion
+    /// between the last two frames.
     public static func isBrightnessCut(difference: Double, motion: Double, threshold: Double) -> Bool {
         difference > max(threshold, 3 * motion)
     }
@@ -63,9 +64,9 @@ public struct SeamVisualJump: Rule {
                 rule: ids[0], severity: .warning, track: track.index,
                 message:
                     """
-                    the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma \
-                    difference of 255) against \(String(format: "%.1f", motion)) between the last two frames: the \
-                    loop point shows as a cut
+                    the last frame differs from the first by \(String(format: "%.1f", difference)) (mean luma or \
+                    colour difference, of 255) against \(String(format: "%.1f", motion)) between the last two \
+                    frames: the loop point shows as a cut
                     """,
                 hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
                 figures: ["difference": difference, "motion": motion])

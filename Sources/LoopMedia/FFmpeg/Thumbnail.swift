@@ -1,15 +1,16 @@
 import CFFmpeg
+import LoopAnalysis
 
 /// A small grey picture of a frame, for comparing frames cheaply (the seam check).
 public struct Thumbnail: Sendable, Equatable {
     public static let width = 64, height = 36
     public var luma: [UInt8]
+    /// Cb then Cr, 32x18 each: a hue cut at one brightness is invisible to the luma alone.
+    public var chroma: [UInt8] = []
 
-    /// Mean absolute difference, 0-255.
+    /// The seam's picture step, as loop ranks and analyze judges it (SeamPicture.difference): 0-255.
     public func difference(_ other: Thumbnail) -> Double {
-        var sum = 0
-        for (a, b) in zip(luma, other.luma) { sum += abs(Int(a) - Int(b)) }
-        return Double(sum) / Double(max(luma.count, 1))
+        SeamPicture.difference(luma, chroma, other.luma, other.chroma)
     }
 }
 
@@ -42,11 +43,33 @@ final class Scaler {
     let width: Int, height: Int
     let bytesPerPixel: Int
 
-    init(width: Int, height: Int, format: AVPixelFormat = AV_PIX_FMT_GRAY8) {
+    /// Planar 4:2:0 (luma, then Cb and Cr at half the size each way) unless an RGB or grey format is asked for.
+    let planar: Bool
+
+    init(width: Int, height: Int, format: AVPixelFormat = AV_PIX_FMT_YUV420P) {
         self.width = width
         self.height = height
         bytesPerPixel = format == AV_PIX_FMT_RGB24 ? 3 : 1
+        planar = format == AV_PIX_FMT_YUV420P
         context = ScaleContext(width: Int32(width), height: Int32(height), format: format, flags: lp_sws_area)
+    }
+
+    /// A frame's luma and chroma (planar scalers only), for the seam's and the loop finder's pictures.
+    func planes(_ frame: Frame) throws -> (luma: [UInt8], chroma: [UInt8]) {
+        let (cw, ch) = (width / 2, height / 2)
+        var luma = [UInt8](repeating: 0, count: width * height)
+        var cb = [UInt8](repeating: 0, count: cw * ch)
+        var cr = cb
+        try luma.withUnsafeMutableBufferPointer { y in
+            try cb.withUnsafeMutableBufferPointer { u in
+                try cr.withUnsafeMutableBufferPointer { v in
+                    var dst: [UnsafeMutablePointer<UInt8>?] = [y.baseAddress, u.baseAddress, v.baseAddress, nil]
+                    var strides: [Int32] = [Int32(width), Int32(cw), Int32(cw), 0]
+                    _ = try context.scale(frame, into: &dst, strides: &strides)
+                }
+            }
+        }
+        return (luma, cb + cr)
     }
 
     func scale(_ frame: Frame) throws -> [UInt8] {
@@ -60,6 +83,9 @@ final class Scaler {
         return out
     }
 
-    func thumbnail(_ frame: Frame) throws -> Thumbnail { Thumbnail(luma: try scale(frame)) }
+    func thumbnail(_ frame: Frame) throws -> Thumbnail {
+        let (luma, chroma) = try planes(frame)
+        return Thumbnail(luma: luma, chroma: chroma)
+    }
     func image(_ frame: Frame) throws -> RGBImage { RGBImage(width: width, height: height, pixels: try scale(frame)) }
 }

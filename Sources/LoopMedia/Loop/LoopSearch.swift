@@ -64,7 +64,8 @@ public enum LoopSearch {
             let t = Rational(pts - origin) * vtb
             if let last = times.last, t <= last { return }
             if lp_frame_is_key(f.pointer) != 0 { keys.insert(frames.count) }
-            frames.append(FrameSignature(luma: try scaler.scale(f)))
+            let (luma, chroma) = try scaler.planes(f)
+            frames.append(FrameSignature(luma: luma, chroma: chroma))
             times.append(t)
             edges.boundary(at: t)
             lastDuration = Rational(max(lp_frame_duration(f.pointer), 0)) * vtb

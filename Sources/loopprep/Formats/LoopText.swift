@@ -12,8 +12,9 @@ enum LoopText {
             <p class="meta">loopprep \(Report.toolVersion), written \(x(HTMLReport.stamp(written)))</p>
             <p class="meta">Settings: \(settings.map(x).joined(separator: " \u{00B7} "))</p>
             <p class="note">Seam and seam motion are analyze's seam-visual-jump figures on the loop as it would be \
-            written (mean luma difference of 255), the audio jump its seam-audio-click figure (of full scale); \
-            seamless means analyze will find neither. Lower is better. Another candidate: <code>--pick N</code>.</p>
+            written (mean luma or colour difference of 255), the audio jump its seam-audio-click figure (of full \
+            scale); seamless means analyze will find neither. Lower is better. Another candidate: \
+            <code>--pick N</code>.</p>
 
             """
         for r in results {
