@@ -7,6 +7,9 @@ import Synchronization
 
 enum ConvertTarget: String, ExpressibleByArgument, CaseIterable { case mp4, mov }
 
+/// `--keep`: the track a designed loop is made of.
+enum KeptTrack: String, ExpressibleByArgument, CaseIterable { case video }
+
 struct Fix: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Trim every track to the shortest, exactly and losslessly; start on a keyframe; moov first; verify.",
@@ -99,6 +102,20 @@ struct Fix: AsyncParsableCommand {
             valueName: "container"))
     var to: ConvertTarget?
 
+    @Option(
+        help: ArgumentHelp(
+            """
+            The video is the loop: audio that ends before it plays to its end, then silence to the video's end \
+            (audio re-encoded), instead of the picture being cut to the audio.
+            """,
+            valueName: "video"))
+    var keep: KeptTrack?
+
+    @Flag(
+        name: .customLong("drop-audio"),
+        help: "Leave the audio out: a muted background loop, every frame of the video kept (AVPlayerLooper loops it).")
+    var dropAudio = false
+
     @OptionGroup var webPlayer: WebPlayerOption
 
     @OptionGroup var report: ReportOptions
@@ -116,6 +133,9 @@ struct Fix: AsyncParsableCommand {
             throw ValidationError("--priming must be between 0 and 8192 samples")
         }
         if unroll != nil && loops != nil { throw ValidationError("use either --unroll or --loops, not both") }
+        if keep != nil && dropAudio {
+            throw ValidationError("use either --keep video (pads the audio) or --drop-audio (leaves it out), not both")
+        }
         if let unroll, !(unroll.fixedSeconds.map { $0 > .zero && $0 <= Rational(3600) } ?? false) {
             throw ValidationError("--unroll takes a time above 0 and up to an hour, in seconds or milliseconds")
         }
@@ -146,6 +166,8 @@ struct Fix: AsyncParsableCommand {
             loops: loops, seamFade: seamFadeTime, reencodeHead: reencodeHead,
             bakeVideo: analysis.target.isBrowser)
         fixOptions.reencodeAudio = reencodeAudio
+        fixOptions.keepVideo = keep == .video
+        fixOptions.dropAudio = dropAudio
         fixOptions.convertTo = to?.rawValue
         let options = fixOptions
         let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
@@ -183,6 +205,7 @@ struct Fix: AsyncParsableCommand {
                     temporaries: temporaries)
             else { return nil }
             result.ignoredRules = ignored
+            if !dryRun { FixSeam.check(&result, source: item.path, analysis: fileAnalysis) }
             if webPlayer, !dryRun {
                 Self.addWebPlayer(
                     &result,

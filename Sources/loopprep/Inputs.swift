@@ -121,7 +121,7 @@ enum OutputTarget {
                 """)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        if let why = unwritable(file.map { ($0 as NSString).deletingLastPathComponent } ?? output) {
+        if let why = unwritable(file.map(parent) ?? output) {
             Console.stderr("loopprep: error: \(why); nothing done\n")
             throw ExitCode(ExitStatus.findings.rawValue)
         }
@@ -141,8 +141,8 @@ enum OutputTarget {
         let dir = folder.isEmpty ? "." : folder
         var existing = dir
         while !FileManager.default.fileExists(atPath: existing) {
-            let parent = (existing as NSString).deletingLastPathComponent
-            existing = parent.isEmpty ? "." : parent
+            let up = parent(existing)
+            existing = up.isEmpty ? "." : up
         }
         let verb = existing == dir ? "write into" : "create"
         guard !namesAFile(existing) else {
@@ -154,6 +154,15 @@ enum OutputTarget {
         close(fd)
         unlink(probe)
         return nil
+    }
+
+    /// The folder a path is in ("" for a bare name), in plain string terms: Foundation's
+    /// `deletingLastPathComponent` traps on some short relative paths (".") on Linux.
+    static func parent(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1, p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        return slash == p.startIndex ? "/" : String(p[..<slash])
     }
 
     /// An errno in words a user acts on.

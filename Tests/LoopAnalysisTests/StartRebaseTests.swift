@@ -138,4 +138,35 @@ import Testing
         other.end = Rational(3, 2)
         #expect(LoopPlanCheck.difference(plan, chosen: other)?.hasPrefix("the cut would hold 15 frames") == true)
     }
+
+    /// A designed loop with short audio (issue 32, item 5): 30 frames (1 s) over 30 PCM packets of 1024 samples
+    /// (0.64 s). The shortest sets the end: floor(0.64 x 30) = 19 frames. `--keep video`: every frame, the audio
+    /// presented to 48000 samples, 48000 - 30720 = 17280 of them silence (re-encoded). `--drop-audio`: every
+    /// frame, the audio track left out.
+    @Test func keepVideoPadsAndDropAudioLeavesOut() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000),
+            samples: Make.video(frames: 30, step: 1000, delay: 0, gop: 1, timescale: 30000))
+        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 30))
+        let (clip, timelines) = Clips.pair(video: video, audio: audio, audioCodec: "pcm_s16le")
+
+        let cut = try FixPlanner.plan(clip, timelines: timelines)
+        #expect(cut.tracks.first { $0.kind == .video }?.presentedFrames == 19 && !cut.padsAudio)
+
+        var keep = FixOptions()
+        keep.keepVideo = true
+        let kept = try FixPlanner.plan(clip, timelines: timelines, options: keep)
+        let keptVideo = try #require(kept.tracks.first { $0.kind == .video })
+        let keptAudio = try #require(kept.tracks.first { $0.kind == .audio })
+        #expect(keptVideo.presentedFrames == 30 && kept.duration == .one)
+        #expect(keptAudio.duration == .one && keptAudio.trimmedTail == Rational(30720 - 48000, 48000))
+        #expect(kept.padsAudio && kept.reencodesAudio && !kept.isNoop)
+        #expect(kept.notes.contains { $0.contains("then 17280 samples (360.000 ms) of silence") })
+
+        var drop = FixOptions()
+        drop.dropAudio = true
+        let dropped = try FixPlanner.plan(clip, timelines: timelines, options: drop)
+        #expect(dropped.tracks.map(\.kind) == [.video] && dropped.tracks.first?.presentedFrames == 30)
+        #expect(dropped.dropped == [1] && !dropped.isNoop && !dropped.reencodesAudio)
+    }
 }

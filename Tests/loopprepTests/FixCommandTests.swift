@@ -160,6 +160,65 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)).count > 1000)
     }
 
+    /// A designed loop fix made worse (issue 32, item 5; fixtures/make-fixtures.sh's designed-loop.mp4): 90 frames
+    /// at 30000/1001 fps (3.003 s) of a grating that moves one period in 90 frames, over 2.5 s of a tone. fix cuts
+    /// the picture to the audio, floor(2.5 x 30000 / 1001) = 74 frames, and says the loop point is now a cut (a
+    /// warning: exit 0). `--keep video` keeps the 90 frames and pads the tone with silence to 3.003 x 48000 =
+    /// 144144 samples, as FFmpeg reads its edit list; `--drop-audio` keeps the 90 frames and no audio.
+    @Test func aDesignedLoopIsKeptWhole() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = Run.fixture("designed-loop.mp4")
+        func frames(_ path: String) throws -> String {
+            try Run.tool([
+                "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
+                "stream=nb_read_frames", "-of", "csv=p=0", path,
+            ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func decoded(_ path: String) throws -> [Float] {
+            let raw = try Subprocess.tool("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "f32le", "-"]).out
+            return raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        }
+
+        let cut = try Run.loopprep(["fix", source, "-o", work.appendingPathComponent("cut").path])
+        #expect(cut.status == 0, "\(cut.stdout)\(cut.stderr)")
+        #expect(cut.stdout.contains("fix's cut made the loop worse"), "\(cut.stdout)")
+        #expect(cut.stdout.contains("[seam-visual-jump]") && cut.stdout.contains("--keep video"))
+        #expect(try frames(work.appendingPathComponent("cut/designed-loop.mp4").path) == "74")
+
+        let kept = work.appendingPathComponent("kept/designed-loop.mp4").path
+        let keep = try Run.loopprep(["fix", source, "--keep", "video", "-o", work.appendingPathComponent("kept").path])
+        #expect(keep.status == 0, "\(keep.stdout)\(keep.stderr)")
+        #expect(!keep.stdout.contains("made the loop worse") && !keep.stdout.contains("[seam-"), "\(keep.stdout)")
+        #expect(try frames(kept) == "90")
+        // The edit list's length (FFmpeg's reading of it); its decoder plays the last AAC frame whole.
+        let length = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of", "csv=p=0",
+            kept,
+        ])
+        #expect(length.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "144144")
+        let samples = try decoded(kept)
+        #expect(samples.count >= 144144)
+        // The tone plays to 2.5 s; from 2.6 s (past the AAC frame that holds the end) the rest is silence.
+        #expect(samples[124800...].allSatisfy { abs($0) < 1e-4 })
+        #expect(samples[48000..<96000].contains { abs($0) > 0.1 })
+        let again = try Run.loopprep(["analyze", kept])
+        #expect(again.status == 0 && again.stdout.contains("1 clean"), "\(again.stdout)")
+
+        let muted = work.appendingPathComponent("muted/designed-loop.mp4").path
+        let drop = try Run.loopprep(["fix", source, "--drop-audio", "-o", work.appendingPathComponent("muted").path])
+        #expect(drop.status == 0, "\(drop.stdout)\(drop.stderr)")
+        #expect(drop.stdout.contains("track 1: dropped (--drop-audio)"))
+        #expect(try frames(muted) == "90")
+        let streams = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", muted,
+        ])
+        #expect(streams.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "video")
+
+        let both = try Run.loopprep(["fix", source, "--keep", "video", "--drop-audio", "-o", work.path])
+        #expect(both.status == 64)
+    }
+
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
         let work = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -241,6 +241,14 @@ import Testing
             stitch.status == 64 && stitch.stderr.contains("is a folder: stitch writes one file"), "\(stitch.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
 
+        // Short relative folders (Foundation's path functions trap on some on Linux): written into as named.
+        for folder in ["l", ".", "m/"] {
+            let work = dir.appendingPathComponent("work-\(folder.count)-\(folder.hasPrefix(".") ? "dot" : folder)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            let run = try Run.loopprep(["fix", Run.fixture("clean.mp4"), "-o", folder], in: work)
+            #expect(run.status == 0, "\(folder): \(run.stdout)\(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent(folder + "/clean.mp4").path))
+        }
         // A folder this user may not write into: root may write anywhere, so the run drops to nobody.
         let locked = dir.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)

@@ -95,8 +95,11 @@ public struct FixPlan: Sendable, Equatable, Codable {
     /// file whose own container cannot say a trim, or --to); nil: the input's.
     public var convertsTo: String?
 
+    /// --keep video: an audio track ends before the video and is followed by silence to its end.
+    public var padsAudio = false
+
     /// Audio is decoded, shaped and encoded again (video never is).
-    public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio }
+    public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio || padsAudio }
     public var outputDuration: Rational { duration * Int64(repeats) }
 
     /// Samples of a re-encoded audio cut in repeat `pass`: the whole samples between the loop's boundaries on the
@@ -145,6 +148,11 @@ public struct FixOptions: Sendable, Equatable {
     /// --to mp4|mov: write a file from another container (Matroska, WebM, MPEG-TS...) as MP4 or MOV, whose edit
     /// lists say any trim; nil: Matroska and WebM keep theirs, the others become MP4 (MOV for PCM).
     public var convertTo: String?
+    /// --keep video: the video is the loop; audio that ends before it plays to its end and then silence does, to
+    /// the video's end (audio re-encoded), instead of the picture being cut to the audio.
+    public var keepVideo = false
+    /// --drop-audio: leave the audio out (a muted background loop), every frame of the video kept.
+    public var dropAudio = false
 
     public static func == (a: FixOptions, b: FixOptions) -> Bool {
         a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops
@@ -152,6 +160,7 @@ public struct FixOptions: Sendable, Equatable {
             && a.convertTo == b.convertTo
             && a.reencodeHead == b.reencodeHead && a.bakeVideo == b.bakeVideo && a.reencodeAudio == b.reencodeAudio
             && a.range?.start == b.range?.start && a.range?.end == b.range?.end
+            && a.keepVideo == b.keepVideo && a.dropAudio == b.dropAudio
     }
 
     /// Priming an encoder writes where the file does not say: FFmpeg's AAC encoder 1024 samples (Apple's 2112);

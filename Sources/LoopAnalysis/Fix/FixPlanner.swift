@@ -38,8 +38,13 @@ public enum FixPlanner {
     {
         var notes: [String] = []
         var mappings: [Mapping] = []
+        var droppedAudio: [Int] = []
         for track in facts.tracks where track.kind == .video || track.kind == .audio {
             guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
+            if options.dropAudio, track.kind == .audio {
+                droppedAudio.append(track.index)
+                continue
+            }
             if let swapped = OpusHeaderByteOrder.swappedPreSkip(track) {
                 let stored = track.priming?.samples ?? 0
                 throw PlanError(
@@ -102,8 +107,11 @@ public enum FixPlanner {
             }
             mappings.append(m)
         }
+        try keepNotes(options, droppedAudio: droppedAudio, mappings: mappings, notes: &notes)
         var shifts = rebase(&mappings, notes: &notes)
-        guard let latestStart = mappings.map(\.start).max(), let earliestEnd = mappings.map(\.end).min() else {
+        // The tracks whose ends bound the cut: all of them, or (--keep video) the video's alone.
+        let ending = endingTracks(mappings, options: options)
+        guard let latestStart = mappings.map(\.start).max(), let earliestEnd = ending.map(\.end).min() else {
             throw PlanError("no audio or video track to keep")
         }
         let empty = (facts.emptyTracks ?? []).map(\.index)
@@ -140,20 +148,22 @@ public enum FixPlanner {
         if let video = mappings.first(where: { $0.track.kind == .video }) {
             let reencodeHead = options.reencodeHead && video.track.codec == "h264"
             (start, end) = try videoBounds(
-                video, tracks: mappings, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
+                video, tracks: ending, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
                 resolution: resolution, cap: range?.end, notes: &notes)
             let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
             if !moved.isEmpty {
                 shifts.merge(moved) { $0 + $1 }
-                let ends = mappings.map(\.end).min() ?? commonEnd
+                let ends = endingTracks(mappings, options: options).map(\.end).min() ?? commonEnd
                 (start, end) = try videoBounds(
-                    video, tracks: mappings, from: start, to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
+                    video, tracks: endingTracks(mappings, options: options), from: start,
+                    to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
                     resolution: resolution, cap: range?.end, notes: &notes)
             }
         }
         let duration = end - start
 
         var cuts: [TrackCut] = []
+        var padsAudio = false
         for m in mappings {
             // On a millisecond clock a video's end is known to a tick: audio ending within one tick after it
             // is whole (trimming it would be a guess, and the next fix would trim again).
@@ -162,6 +172,10 @@ public enum FixPlanner {
                 m.track.kind == .video
                 ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
                 : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))
+            if m.track.kind == .audio, options.keepVideo, let padded = padded(cut, m, to: duration, notes: &notes) {
+                cut = padded
+                padsAudio = true
+            }
             if m.track.kind == .audio {
                 cut.coreRate = AudioFrames.sbrCoreRate(
                     codec: m.track.codec, sampleRate: m.track.sampleRate, timeline: m.timeline)
@@ -221,7 +235,7 @@ public enum FixPlanner {
             )
         }
         let noop =
-            isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty)
+            isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
             && cuts.allSatisfy { $0.shift == nil }
             && others.allSatisfy { cut in
                 timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
@@ -302,10 +316,11 @@ public enum FixPlanner {
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
         var plan = FixPlan(
-            tracks: cuts, others: others, dropped: dropped + empty, start: start, duration: duration,
+            tracks: cuts, others: others, dropped: dropped + empty + droppedAudio, start: start, duration: duration,
             movieTimescale: timescale,
             notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
         plan.reencodeAudio = options.reencodeAudio && !noop
+        plan.padsAudio = padsAudio
         return plan
     }
 

@@ -206,6 +206,13 @@ private final class RemuxWriter {
             guard let cut = cuts[index] else { continue }
             try decoder.decode(nil, into: frame) { try take($0, cut: cut, reader: reader, pass: pass) }
             let count = plan.passSamples(cut, pass: pass)
+            // --keep video: audio that ends before the video is followed by silence to its end.
+            if plan.padsAudio, let encoder = encoders[index], let have = taken[index], have < count {
+                let silence = [[Float]](
+                    repeating: [Float](repeating: 0, count: Int(count - have)), count: encoder.channelCount)
+                try encoder.encode(silence) { try writeEncoded($0, track: index) }
+                taken[index] = count
+            }
             guard taken[index] == count else {
                 throw MediaError(
                     "decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")

@@ -23,7 +23,9 @@ enum FixText {
         for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
         let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
         for dropped in plan.dropped {
-            out += "    track \(dropped): dropped (\(empty.contains(dropped) ? "empty" : "neither audio nor video"))\n"
+            let audio = fix.before?.tracks.first { $0.index == dropped }?.kind == .audio
+            let why = empty.contains(dropped) ? "empty" : audio ? "--drop-audio" : "neither audio nor video"
+            out += "    track \(dropped): dropped (\(why))\n"
         }
         out +=
             "    output: \(Figures.seconds(plan.outputDuration))"

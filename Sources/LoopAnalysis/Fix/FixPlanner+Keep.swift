@@ -1,0 +1,49 @@
+/// What a designed loop keeps (issue 32, item 5): `--keep video` makes the video the loop, its audio played to
+/// its end and then silent to the video's end; `--drop-audio` leaves the audio out (a muted background loop).
+extension FixPlanner {
+    /// The tracks whose ends bound the cut: every one (the shortest sets the end), or with --keep video the
+    /// video's alone (where there is one).
+    static func endingTracks(_ mappings: [Mapping], options: FixOptions) -> [Mapping] {
+        guard options.keepVideo else { return mappings }
+        let video = mappings.filter { $0.track.kind == .video }
+        return video.isEmpty ? mappings : video
+    }
+
+    /// An audio cut that ends before the video (by half a sample or more) under --keep video: the same packets,
+    /// presented to the cut's whole length, the samples it lacks silence (its encoder pads them); nil when the
+    /// audio reaches the end.
+    static func padded(_ cut: TrackCut, _ m: Mapping, to duration: Rational, notes: inout [String]) -> TrackCut? {
+        guard let rate = cut.sampleRate else { return nil }
+        let wanted = (duration * Int64(rate)).rounded
+        let has = (cut.duration * Int64(rate)).rounded
+        guard wanted > has else { return nil }
+        var out = cut
+        out.duration = Rational(wanted, Int64(rate))
+        out.trimmedTail = m.track.endSeconds - (cut.startBefore + cut.trimmedHead + out.duration)
+        notes.append(
+            """
+            \(Figures.trackName(m.track)): plays to its end, then \(wanted - has) samples \
+            (\(Figures.ms(Rational(wanted - has, Int64(rate))))) of silence to the video's end (--keep video); \
+            audio re-encoded
+            """
+        )
+        return out
+    }
+
+    /// --drop-audio's note, and its refusal where nothing would be left.
+    static func keepNotes(_ options: FixOptions, droppedAudio: [Int], mappings: [Mapping], notes: inout [String])
+        throws
+    {
+        guard options.dropAudio else { return }
+        guard mappings.contains(where: { $0.track.kind == .video }) else {
+            throw PlanError("--drop-audio leaves nothing: the file has no video")
+        }
+        guard !droppedAudio.isEmpty else { return }
+        notes.append(
+            """
+            drops the audio (--drop-audio: track\(droppedAudio.count == 1 ? "" : "s") \
+            \(droppedAudio.map(String.init).joined(separator: ", "))): the video loops alone, every frame kept
+            """
+        )
+    }
+}
