@@ -91,3 +91,32 @@ final class Progress: Sendable {
         return Int(size.ws_col)
     }
 }
+
+/// One line saying what a long single task is doing (a 20-minute clip's loop search), redrawn at most ten times a
+/// second, on a terminal only (the caller makes one only there).
+final class Activity: Sendable {
+    private let last = Mutex<(text: String, phase: String, at: UInt64)?>(nil)
+
+    /// `phase`: a new one (decoding, then comparing) is shown at once.
+    func show(_ text: String, phase: String = "") {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = last.withLock { previous -> Bool in
+            guard
+                previous.map({ $0.phase != phase || ($0.text != text && now - $0.at >= 100_000_000) }) ?? true
+            else { return false }
+            previous = (text, phase, now)
+            return true
+        }
+        if due { Console.stderr("\r\u{1B}[2K" + String(text.prefix(Progress.columns() - 1))) }
+    }
+
+    func finish() {
+        if last.withLock({ $0 != nil }) { Console.stderr("\r\u{1B}[2K") }
+    }
+
+    /// The loop search's report for `path`: "searching NAME: decoding 42%".
+    func reporter(for path: String) -> @Sendable (String, Double) -> Void {
+        let name = (path as NSString).lastPathComponent
+        return { [self] what, done in show("searching \(name): \(what) \(Int(done * 100))%", phase: what) }
+    }
+}

@@ -121,10 +121,14 @@ struct Loop: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
+        // One clip on a terminal: the search says how far it is (a batch's bar counts the clips instead).
+        let activity = items.count == 1 && Console.stderrIsTTY ? Activity() : nil
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             var result = LoopCut.loop(
-                item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries)
+                item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries,
+                progress: activity?.reporter(for: item.path))
+            activity?.finish()
             if web, result.error == nil, let written = result.output {
                 switch WebPlayerOption.package(written, temporaries: temporaries) {
                 case .success(let page): result.webPlayer = page

@@ -33,6 +33,32 @@ import Testing
         #expect(found[0].start == times[found[0].inFrame] && found[0].end == times[found[0].outFrame])
     }
 
+    /// Ties in the coarse pass spread over the file (issue 32, item 12): 600 frames of fine noise whose 8x9 block
+    /// means are all 128 (each horizontal pixel pair is 128 + s and 128 - s), so every pair of frames ties at a
+    /// coarse cost of 0; the one repeat is late (frame 560 is frame 500). Keeping the earliest tied pairs, the
+    /// fine pass never saw it; kept across the file, it is found.
+    @Test func coarseTiesAreKeptAcrossTheFile() {
+        func noise(_ seed: Int) -> [UInt8] {
+            var state = UInt64(seed &* 2_654_435_761 &+ 7)
+            var out = [UInt8](repeating: 128, count: 64 * 36)
+            for k in stride(from: 0, to: out.count, by: 2) {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let s = Int(state >> 59) - 16
+                out[k] = UInt8(128 + s)
+                out[k + 1] = UInt8(128 - s)
+            }
+            return out
+        }
+        var frames = (0..<600).map { FrameSignature(luma: noise($0)) }
+        frames[560] = frames[500]
+        #expect(Set(frames.map { LoopFinder.coarseSignature($0.luma) }).count == 1)
+        let times = (0..<600).map { Rational(Int64($0), 30) }
+        let found = LoopFinder.find(
+            frames, times: times, end: Rational(20), options: .init(minFrames: 30, maxFrames: 90, top: 1))
+        #expect(found.first?.inFrame == 500 && found.first?.outFrame == 560)
+        #expect(found.first?.pictureDifference == 0)
+    }
+
     /// Starts only where allowed (keyframes), and a range that holds no whole period gets honest, bad scores.
     @Test func keyframesAndNoRepeat() {
         let (frames, times) = Self.clip(period: 37, frames: 300)

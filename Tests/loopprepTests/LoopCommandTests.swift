@@ -425,4 +425,21 @@ import Testing
         #expect(loop.stderr.contains("no repeat found") && loop.stderr.contains("[seam-visual-jump]"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// loop on long footage (issue 32, item 12): on a terminal the search says how far it is (decoding, then
+    /// comparing), on one line it clears; a winner as short as --min is said to be (loop-period45.mp4 repeats
+    /// every 45 frames, 1.5 s at 30 fps: --min 1.5 puts the winner at the bound, --min 1.4 does not).
+    @Test func theSearchSaysHowFarItIsAndWhenItSitsAtMin() throws {
+        let clip = Run.fixture("loop-period45.mp4")
+        // util-linux's script gives the run a terminal.
+        let command = [Run.binary.path, "loop", clip, "--min", "1.5", "--max", "2", "--dry-run"].joined(separator: " ")
+        let tty = try Run.tool(["script", "-qec", command, "/dev/null"])
+        #expect(tty.stdout.contains("searching loop-period45.mp4: decoding"), "\(tty.stdout)")
+        #expect(tty.stdout.contains("searching loop-period45.mp4: comparing"))
+        #expect(tty.stdout.contains("note: the loop chosen is as short as --min 1.500 s allows (45 frames)"))
+        let piped = try Run.loopprep(["loop", clip, "--min", "1.5", "--max", "2", "--dry-run"])
+        #expect(!piped.stderr.contains("searching") && !piped.stdout.contains("searching"))
+        let above = try Run.loopprep(["loop", clip, "--min", "1.4", "--max", "2", "--dry-run"])
+        #expect(above.stdout.contains("(frames 65-109, 45 frames)") && !above.stdout.contains("as short as --min"))
+    }
 }

@@ -29,8 +29,8 @@ public struct FrameSignature: Sendable, Equatable {
     /// The grey picture's size.
     public static let width = 64, height = 36
     /// Bytes a frame's signature keeps (64x36 luma, 2x32x18 chroma, the coarse 8x4 luma and the mean Cb and Cr,
-    /// the audio figures of two channels).
-    public static let bytes = 64 * 36 + 2 * 32 * 18 + 34 + 8 * 6
+    /// 64 spots, the audio figures of two channels).
+    public static let bytes = 64 * 36 + 2 * 32 * 18 + 34 + 64 + 8 * 6
 }
 
 /// A loop: frames [inFrame, outFrame) played again and again, so frame `outFrame` would follow where frame
@@ -117,18 +117,29 @@ public enum LoopFinder {
     }
 
     /// `times[k]`: frame k's start; `end`: the last frame's end.
-    public static func find(_ frames: [FrameSignature], times: [Rational], end: Rational, options o: Options)
-        -> [LoopCandidate]
-    {
+    /// `progress`: told how far the coarse pass is (0-1), once per in-frame.
+    public static func find(
+        _ frames: [FrameSignature], times: [Rational], end: Rational, options o: Options,
+        progress: ((Double) -> Void)? = nil
+    ) -> [LoopCandidate] {
         let n = frames.count
         guard n >= 2, times.count == n, o.minFrames >= 1, o.maxFrames >= o.minFrames else { return [] }
         let coarse = frames.map { coarseSignature($0.luma, chroma: $0.chroma) }
         // Coarse pass: the best `keep` pairs by the coarse picture distance (out ranges to n: frame n is the
         // clip's end, compared as its last frame's successor would be: not available, so out < n).
         let keep = Options.kept
-        var best: [(cost: Int, inFrame: Int, outFrame: Int)] = []
-        var worstKept = Int.max
+        // Pairs of equal coarse cost (long footage holds thousands: a still sky, a slow drone shot) are told apart
+        // by a finer look (64 pixels spread over the picture), then by a hash of the pair, not by their place:
+        // what is kept spreads over the whole file, not its first seconds.
+        let spots = frames.map { Self.spotSignature($0.luma) }
+        typealias Key = (cost: Int, finer: Int, tie: UInt64)
+        var best: [(key: Key, inFrame: Int, outFrame: Int)] = []
+        var worstKept: Key = (Int.max, Int.max, UInt64.max)
+        func before(_ a: Key, _ b: Key) -> Bool {
+            a.cost != b.cost ? a.cost < b.cost : a.finer != b.finer ? a.finer < b.finer : a.tie < b.tie
+        }
         for i in 0..<n where o.allowedIn?.contains(i) ?? true {
+            progress?(Double(i) / Double(n))
             let lo = i + o.minFrames
             let hi = min(i + o.maxFrames, n - 1)
             guard lo <= hi else { continue }
@@ -137,16 +148,20 @@ public enum LoopFinder {
                 for k in 0..<32 { d += abs(Int(coarse[i][k]) - Int(coarse[j][k])) }
                 // The mean Cb and Cr weigh as much as the 32 luma cells together (a hue change over the frame).
                 d += 16 * (abs(Int(coarse[i][32]) - Int(coarse[j][32])) + abs(Int(coarse[i][33]) - Int(coarse[j][33])))
-                guard best.count < keep || d < worstKept else { continue }
-                best.append((d, i, j))
+                guard best.count < keep || d <= worstKept.cost else { continue }
+                var finer = 0
+                for k in 0..<spots[i].count { finer += abs(Int(spots[i][k]) - Int(spots[j][k])) }
+                let key: Key = (d, finer, Self.tieBreak(i, j))
+                guard best.count < keep || before(key, worstKept) else { continue }
+                best.append((key, i, j))
                 if best.count > keep * 2 {
-                    best.sort { $0.cost < $1.cost }
+                    best.sort { before($0.key, $1.key) }
                     best.removeLast(best.count - keep)
-                    worstKept = best.last?.cost ?? worstKept
+                    worstKept = best.last?.key ?? worstKept
                 }
             }
         }
-        best.sort { $0.cost < $1.cost }
+        best.sort { before($0.key, $1.key) }
         // Fine pass.
         var ranked = best.prefix(keep).map { c in
             measure(frames, times: times, end: end, inFrame: c.inFrame, outFrame: c.outFrame, options: o)
@@ -223,6 +238,21 @@ public enum LoopFinder {
         c.cost = cost
         c.seamless = !cut && !click
         return c
+    }
+
+    /// 64 pixels of a 64x36 picture, every 36th (spread over its rows and columns): a finer look for pairs the
+    /// block averages cannot tell apart.
+    static func spotSignature(_ luma: [UInt8]) -> [UInt8] {
+        guard luma.count >= 64 * 36 else { return [] }
+        return (0..<64).map { luma[$0 * 36 + ($0 % 36)] }
+    }
+
+    /// A pair's place in a tie, the same on every run: SplitMix64 of the pair, spread evenly over the file.
+    static func tieBreak(_ i: Int, _ j: Int) -> UInt64 {
+        var z = UInt64(truncatingIfNeeded: i) &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(truncatingIfNeeded: j)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 
     /// The seam's picture step between two frames, luma and chroma (SeamPicture, as analyze measures it).

@@ -46,9 +46,11 @@ public struct LoopReport: Encodable, Sendable {
     public var webPlayer: WebPlayerOutput?
     /// Why `--web-player` wrote no web player beside a written loop (the file fails).
     public var webPlayerError: String?
+    /// What the user should know of the choice (the winner sits at --min), in words.
+    public var notes: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError
+        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError, notes
     }
 
     public init(path: String) { self.path = path }
@@ -56,8 +58,10 @@ public struct LoopReport: Encodable, Sendable {
     /// As one file of a report, for the formats every command shares (a loop not written is a failed repair).
     public var file: FileReport {
         if unreadable, let error { return FileReport.unreadable(path: path, reason: error) }
-        return FileReport(
+        var file = FileReport(
             path: path, facts: nil, findings: findings,
             fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
+        file.notes = notes.isEmpty ? nil : notes
+        return file
     }
 }

@@ -7,12 +7,14 @@ import LoopAnalysis
 public enum LoopCut {
     /// loop's one entry for a clip (as ClipFix.fix is fix's): its signatures searched, the candidates ranked,
     /// and the chosen one written to `destination` (nil: a dry run) and analyzed.
+    /// `progress`: what the search is doing, for a terminal (decoding, comparing), with how far it is (0-1).
     public static func loop(
-        _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles
+        _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles,
+        progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
         let s: LoopSearch.Signatures
-        do { s = try LoopSearch.signatures(path) } catch {
+        do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
             result.error = MediaError.describe(error)
             result.unreadable = true
             return result
@@ -36,7 +38,9 @@ public enum LoopCut {
                 allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
                 visualThreshold: request.analysis.threshold(.seamVisualJump),
                 clickThreshold: request.analysis.threshold(.seamAudioClick))
-            result.candidates = LoopFinder.find(s.frames, times: s.times, end: s.end, options: options)
+            result.candidates = LoopFinder.find(
+                s.frames, times: s.times, end: s.end, options: options,
+                progress: progress.map { p in { p("comparing", $0) } })
             if request.pictures {
                 // The seams in colour and with their sound, from one more pass over the file.
                 let wanted = Set(
@@ -56,6 +60,9 @@ public enum LoopCut {
                 return result
             }
             result.chosen = request.pick - 1
+            if let at = Self.atMinimum(result.candidates[request.pick - 1], options: options, request: request) {
+                result.notes.append(at)
+            }
             // Footage that does not repeat well enough is said so, not written: the seam analyze would flag is the
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = result.candidates[request.pick - 1]
@@ -82,6 +89,16 @@ public enum LoopCut {
             result.error = MediaError.describe(error)
         }
         return result
+    }
+
+    /// The chosen loop is as short as --min allows: the search may have been stopped by the bound, not by the
+    /// footage (said so, with what to try).
+    static func atMinimum(_ c: LoopCandidate, options: LoopFinder.Options, request: LoopRequest) -> String? {
+        guard c.frames <= options.minFrames, options.maxFrames > options.minFrames else { return nil }
+        return """
+            the loop chosen is as short as --min \(request.minimum) allows (\(c.frames) frames): the footage may \
+            repeat sooner, and a lower --min may find a better loop
+            """
     }
 
     /// Why the chosen candidate is not written: which seam rule the loop would trip, with its figures.

@@ -33,7 +33,8 @@ public enum LoopSearch {
         }
     }
 
-    public static func signatures(_ path: String) throws -> Signatures {
+    /// `progress`: how far the decoding is (0-1, by the video's presented time), about ten times a second.
+    public static func signatures(_ path: String, progress: ((Double) -> Void)? = nil) throws -> Signatures {
         // The probe's own input, not yet read (it reopens the file when it had to read packets).
         let probe = try Probe.probe(path)
         guard let input = probe.input else {
@@ -53,6 +54,7 @@ public enum LoopSearch {
         var lastDuration = Rational.zero
         // Audio sample k is presented at the audio track's start + k / rate; video times count from the first
         // frame's presentation: the offset between them places each frame boundary on the audio.
+        let length = video.endSeconds - video.startSeconds
         var edges = AudioEdges(
             rate: audio?.sampleRate ?? 48000, offset: video.startSeconds - (audio?.startSeconds ?? video.startSeconds))
         let packet = try Packet()
@@ -67,6 +69,9 @@ public enum LoopSearch {
             let (luma, chroma) = try scaler.planes(f)
             frames.append(FrameSignature(luma: luma, chroma: chroma))
             times.append(t)
+            if let progress, length > .zero, frames.count % 30 == 0 {
+                progress(min(1, (t / length).doubleValue))
+            }
             edges.boundary(at: t)
             lastDuration = Rational(max(lp_frame_duration(f.pointer), 0)) * vtb
         }

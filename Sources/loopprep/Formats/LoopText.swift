@@ -85,6 +85,7 @@ enum LoopText {
                 c.neighbourDissimilarity.max() ?? 0, c.audioJump, c.levelDifference, c.toneDifference,
                 c.pictureDifference, c.motionDifference)
         }
+        for note in r.notes { out += "  note: \(note)\n" }
         if let output = r.output { out += "  wrote \(output)\n" }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
         if let error = r.webPlayerError { out += "  NO WEB PLAYER: \(error)\n" }
