@@ -71,7 +71,7 @@ python3 scripts/browser/run.py --soak "$(command -v chromium)" "$work/short-aac:
 "$loopprep" analyze "$work/h264-aac.mp4" "$work/vp9-opus.webm" --html "$work/analyze/report.html" --web-player \
   >/dev/null || true
 python3 scripts/browser/run.py --pages "$(command -v chromium)" "$work/stitch:report.html" "$work/loop:report.html" \
-  "$work/analyze:report.html"
+  "$work/analyze:report.html" "$work/h264-aac:h264-aac.html"
 
 # The playability table against the browser: one clip per codec and container, 1 s each, loopprep's
 # `--target chrome` verdict beside what Chromium does with a <video src> (a picture that advances).

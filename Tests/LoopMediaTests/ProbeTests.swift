@@ -149,6 +149,38 @@ import Testing
         }
     }
 
+    /// A portrait clip's seam strip is drawn as it is displayed (issue 32, item 13): rotated.mp4 is coded 160x90
+    /// with a display matrix turning it 90 degrees counter-clockwise (270 clockwise), so its tiles are 160 wide
+    /// and 160 x 160 / 90 = 284 (even) tall, SMPTE bars' right end (blue) on top and their left (grey) below.
+    @Test func aRotatedClipsTilesAreDrawnAsDisplayed() throws {
+        let probe = try Probe.probe(Fixtures.path("rotated.mp4"))
+        let input = try #require(probe.input)
+        let shot = try #require(try SeamProbe.measure(input, facts: probe.facts, capture: true).capture)
+        let tile = try #require(shot.firstFrames.first)
+        #expect(tile.width == 160 && tile.height == 284)
+        func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let i = 3 * (y * tile.width + x)
+            return (Int(tile.pixels[i]), Int(tile.pixels[i + 1]), Int(tile.pixels[i + 2]))
+        }
+        let top = pixel(40, 10)
+        let bottom = pixel(40, 270)
+        #expect(top.2 > 150 && top.0 < 60 && top.1 < 60, "\(top)")
+        #expect(bottom.0 > 150 && bottom.1 > 150 && bottom.2 > 150, "\(bottom)")
+    }
+
+    /// Turning a picture: a 3x2 image whose pixels are numbered, each way a display matrix turns.
+    @Test func rotationMovesEveryPixel() {
+        var image = RGBImage(width: 3, height: 2)
+        for k in 0..<6 { image.pixels[3 * k] = UInt8(k) }
+        func reds(_ i: RGBImage) -> [UInt8] { stride(from: 0, to: i.pixels.count, by: 3).map { i.pixels[$0] } }
+        // 0 1 2 / 3 4 5 turned clockwise: 3 0 / 4 1 / 5 2.
+        let cw = image.rotated(clockwise: 90)
+        #expect(cw.width == 2 && cw.height == 3 && reds(cw) == [3, 0, 4, 1, 5, 2])
+        #expect(reds(image.rotated(clockwise: 180)) == [5, 4, 3, 2, 1, 0])
+        #expect(reds(image.rotated(clockwise: 270)) == [2, 5, 1, 4, 0, 3])
+        #expect(image.rotated(clockwise: 0) == image)
+    }
+
     @Test func seamMeasuresSeparateCleanFromJumpy() throws {
         func seam(_ file: String) throws -> SeamFacts {
             let probe = try Probe.probe(Fixtures.path(file))

@@ -247,4 +247,36 @@ import Testing
             (try JSONSerialization.jsonObject(with: Data(stitch.utf8)) as? [String: Any])?["version"] as? String
                 == version)
     }
+
+    /// The pages as a user meets them (issue 32, item 13): a stitch of three clips counts three clips (it said
+    /// "Clips 1", its output) and one output; a loop page's table has the structure column and fits at 1280 px
+    /// (smaller type, headings that wrap); a page with a "play loop" button stops it on a second press and says
+    /// how to serve the folder when opened from a file (scripts/test-browser.sh presses it in Chromium); a web
+    /// player's own page says so too.
+    @Test func pagesCountStopAndSayHowToServe() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clips = ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "h264-gop10-a.mp4"].map(Run.fixture)
+        let page = work.appendingPathComponent("stitch.html")
+        let out = work.appendingPathComponent("reel.mp4").path
+        let stitch = try Run.loopprep(["stitch"] + clips + ["-o", out, "--html", page.path, "--web-player"])
+        #expect(stitch.status == 0, "\(stitch.stdout)\(stitch.stderr)")
+        let doc = try XMLDocument(contentsOf: page, options: .nodePreserveWhitespace)
+        #expect(try Self.text(doc, "//*[@id='stitched-count']").first?.hasPrefix("Clips 3 ") == true)
+        #expect(try Self.text(doc, "//*[@id='clip-count']").first?.hasPrefix("Output 1 ") == true)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("button.textContent = \"stop\"") && html.contains("python3 -m http.server"))
+        #expect(html.contains(".player video.loop { display: block; width: 100%;"))
+        let player = try String(contentsOf: work.appendingPathComponent("reel.html"), encoding: .utf8)
+        #expect(player.contains("<p id=\"served\" hidden>") && player.contains("location.protocol === \"file:\""))
+
+        let loopPage = work.appendingPathComponent("loop.html")
+        let loop = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--dry-run", "--html", loopPage.path,
+        ])
+        #expect(loop.status == 0, "\(loop.stderr)")
+        let loopDoc = try XMLDocument(contentsOf: loopPage, options: .nodePreserveWhitespace)
+        let headings = try Self.text(loopDoc, "//*[local-name()='table'][@class='scores']//*[local-name()='th']")
+        #expect(headings.contains("structure"), "\(headings)")
+    }
 }

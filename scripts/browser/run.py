@@ -395,7 +395,8 @@ async def playability(loopprep, path, folder):
 
 
 async def pages(path, folder_pages):
-    """Each FOLDER:PAGE: every "play loop" button on the page plays its loop (past a 2 s loop's end in 4 s)."""
+    """Each FOLDER:PAGE: every "play loop" button on the page plays its loop (past a 2 s loop's end in 4 s) and
+    stops on a second press; opened from a file, the page (a report's, or a web player's own) says how to serve it."""
     failures = 0
     async with Browser(path) as browser:
         for item in folder_pages:
@@ -410,13 +411,35 @@ async def pages(path, folder_pages):
             got = await browser.evaluate(
                 "[...document.querySelectorAll('video.loop')].map((v) =>"
                 " ({ hidden: v.hidden, width: v.videoWidth, time: v.currentTime, paused: v.paused }))")
+            # A second press stops it: the video hidden again, the button back to "play loop" (issue 32, item 13).
+            stopped = await browser.evaluate(
+                "(() => { const b = [...document.querySelectorAll('button.play-loop')]; b.forEach((x) => x.click());"
+                " return b.map((x) => x.textContent); })()")
+            await asyncio.sleep(0.5)
+            hidden = await browser.evaluate("[...document.querySelectorAll('video.loop')].map((v) => v.hidden)")
             server.shutdown()
-            for n, video in enumerate(got or [{}]):
+            # A web player's own page (no button) is checked from a file only.
+            for n, video in enumerate((got or [{}]) if buttons else []):
                 plays = bool(video) and not video.get("hidden") and video.get("width", 0) > 0 \
                     and video.get("time", 0) > 2 and not video.get("paused")
                 print(f"{item}: play loop button {n + 1} of {buttons} in {browser.name}: "
                       f"{'plays' if plays else 'FAIL: does not play'} ({video})")
                 failures += not plays
+            if buttons:
+                stops = all(hidden or [False]) and all(t == "play loop" for t in (stopped or ["?"]))
+                print(f"{item}: pressed again, {'stops' if stops else 'FAIL: does not stop'} "
+                      f"({stopped}, hidden {hidden})")
+                failures += not stops
+            # Opened from a file, the page says how to serve the folder (it failed silently).
+            await browser.navigate("file://" + os.path.abspath(os.path.join(folder, page)))
+            await asyncio.sleep(0.5)
+            said = await browser.evaluate(
+                "(() => { const b = document.querySelector('button.play-loop');"
+                " if (!b) { const p = document.getElementById('served'); return p && !p.hidden ? p.textContent : ''; }"
+                " b.click(); const w = document.querySelector('p.warn'); return w ? w.textContent : ''; })()")
+            told = "python3 -m http.server" in (said or "")
+            print(f"{item}: opened from a file, {'says how to serve it' if told else 'FAIL: says nothing'} ({said!r})")
+            failures += not told
     return 1 if failures else 0
 
 

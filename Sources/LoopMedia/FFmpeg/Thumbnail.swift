@@ -35,6 +35,30 @@ public struct RGBImage: Sendable, Equatable {
         self.height = height
         self.pixels = pixels
     }
+
+    /// The picture as a display matrix shows it: turned `degrees` clockwise (multiples of 90; others as is).
+    public func rotated(clockwise degrees: Int) -> RGBImage {
+        let turn = ((degrees % 360) + 360) % 360
+        guard [90, 180, 270].contains(turn) else { return self }
+        let (w, h) = turn == 180 ? (width, height) : (height, width)
+        var out = RGBImage(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                // The source pixel each output pixel shows.
+                let (sx, sy) =
+                    switch turn {
+                    case 90: (y, height - 1 - x)
+                    case 180: (width - 1 - x, height - 1 - y)
+                    default: (width - 1 - y, x)
+                    }
+                let (o, i) = (3 * (y * w + x), 3 * (sy * width + sx))
+                out.pixels[o] = pixels[i]
+                out.pixels[o + 1] = pixels[i + 1]
+                out.pixels[o + 2] = pixels[i + 2]
+            }
+        }
+        return out
+    }
 }
 
 /// Owns a swscale context that converts frames (of whatever size and format) to one output size and format.

@@ -74,7 +74,7 @@ public enum SeamProbe {
                     }
                     firstFew.append(thumbnail)
                     if capture, let tiles, let v = video {
-                        shot.firstFrames.append(try tiles.image(f))
+                        shot.firstFrames.append(try tiles.image(f).rotated(clockwise: v.rotation ?? 0))
                         shot.firstFrameTimes.append(Rational((f.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
                     }
                     framesSeen += 1
@@ -126,7 +126,7 @@ public enum SeamProbe {
             lastFew.append(try scaler.thumbnail(f))
             if lastFew.count > SeamCapture.frames { lastFew.removeFirst() }
             if capture, let tiles, let v = video {
-                shot.lastFrames.append(try tiles.image(f))
+                shot.lastFrames.append(try tiles.image(f).rotated(clockwise: v.rotation ?? 0))
                 shot.lastFrameTimes.append(Rational(pts - end) * v.timeBase)
                 if shot.lastFrames.count > SeamCapture.frames {
                     shot.lastFrames.removeFirst()
@@ -213,11 +213,16 @@ public enum SeamProbe {
         return (seam, capture ? shot : nil)
     }
 
-    /// Tiles 160 pixels wide at the display aspect (sample aspect ratio applied), even height.
+    /// Tiles 160 pixels wide as the picture is displayed (sample aspect ratio applied, even height): a clip a
+    /// display matrix turns a quarter (an iPhone's portrait video) is scaled to 160 tall as coded, then turned.
     static func tileScaler(_ v: TrackFacts) -> Scaler {
         let w = max(v.width ?? 16, 1)
         let h = max(v.height ?? 9, 1)
-        let height = max(2, Int((160.0 * Double(h) / Double(w) / 2).rounded()) * 2)
-        return Scaler(width: 160, height: min(height, 320), format: AV_PIX_FMT_RGB24)
+        let quarter = [90, 270].contains(((v.rotation ?? 0) % 360 + 360) % 360)
+        let (across, down) = quarter ? (h, w) : (w, h)
+        let displayed = min(max(2, Int((160.0 * Double(down) / Double(across) / 2).rounded()) * 2), 320)
+        return quarter
+            ? Scaler(width: displayed, height: 160, format: AV_PIX_FMT_RGB24)
+            : Scaler(width: 160, height: displayed, format: AV_PIX_FMT_RGB24)
     }
 }

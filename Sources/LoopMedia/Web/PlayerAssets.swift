@@ -15,10 +15,17 @@ enum PlayerAssets {
             <style>
               html, body { margin: 0; height: 100%; background: #000; }
               video { display: block; width: 100%; height: 100%; object-fit: contain; }
+              #served { position: fixed; inset: 1rem; color: #fff; font: 16px/1.5 system-ui, sans-serif; }
             </style>
             </head>
             <body>
             <video id="loop" muted autoplay playsinline></video>
+            <p id="served" hidden>This page loops the clip through a module, which a browser will not load from a \
+            file: serve this folder over HTTP (run <code>python3 -m http.server</code> in it) and open \
+            <code>http://localhost:8000/</code> and this page.</p>
+            <script>
+              if (location.protocol === "file:") document.getElementById("served").hidden = false;
+            </script>
             <script type="module">
               import { LoopPlayer } from "./\(PlayerAssets.moduleName)";
               const manifest = await (await fetch("\(relativeURL(manifest))")).json();

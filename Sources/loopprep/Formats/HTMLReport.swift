@@ -18,7 +18,7 @@ enum HTMLReport {
         }
         var body = "<h1>loopprep \(x(report.command))</h1>\n" + header(report, written: written)
         // A stitch's dry run has a timeline and no clip to count or filter.
-        if !report.files.isEmpty || timeline == nil { body += summary(report) }
+        if !report.files.isEmpty || timeline == nil { body += summary(report, stitched: timeline?.clips.count) }
         if let timeline { body += Self.timeline(timeline) }
         for note in notes { body += "<p class=\"note\">Note: \(x(note))</p>\n" }
         if !report.files.isEmpty || timeline == nil { body += filters(report) }
@@ -82,7 +82,8 @@ enum HTMLReport {
     }
 
     /// Clips and findings counted apart: a clip with three warnings is one clip, three findings.
-    static func summary(_ report: Report) -> String {
+    /// `stitched`: a stitch's page counts the clips it joined, and calls the file it describes the output.
+    static func summary(_ report: Report, stitched: Int? = nil) -> String {
         let s = report.summary
         var clean = 0
         var withErrors = 0
@@ -96,7 +97,15 @@ enum HTMLReport {
         }
         func n(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
         var out = "<div class=\"summary\">\n<div class=\"figures\">\n"
-        out += "<div class=\"figure\" id=\"clip-count\"><span class=\"label\">Clips</span> <strong>\(s.files)</strong> "
+        if let stitched {
+            out +=
+                """
+                <div class=\"figure\" id=\"stitched-count\"><span class=\"label\">Clips</span> \
+                <strong>\(stitched)</strong> <span class=\"parts\">stitched into one output</span></div>\n
+                """
+        }
+        out += "<div class=\"figure\" id=\"clip-count\"><span class=\"label\">\(stitched == nil ? "Clips" : "Output")"
+        out += "</span> <strong>\(s.files)</strong> "
         out +=
             """
             <span class=\"parts\"><span class=\"badge ok\">\(clean) clean</span> <span class=\"badge \
@@ -323,9 +332,12 @@ enum HTMLReport {
         .findings li.info .sev { color: var(--info); } .sev { font-weight: 700; text-transform: uppercase; \
         font-size: .8rem; }
         .hint, .facts, figcaption { color: var(--muted); } .facts { font-size: .9rem; }
-        table.scores { border-collapse: collapse; font-variant-numeric: tabular-nums; } table.scores td, \
-        table.scores th { padding: .15rem .6rem; text-align: right; border-bottom: 1px solid var(--line); \
-        white-space: nowrap; } table.scores tr.chosen { font-weight: 700; }
+        table.scores { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: .85rem; } \
+        table.scores td, table.scores th { padding: .15rem .45rem; text-align: right; border-bottom: 1px solid \
+        var(--line); white-space: nowrap; } table.scores th { white-space: normal; vertical-align: bottom; } \
+        table.scores tr.chosen { font-weight: 700; }
+        .player video.loop { display: block; width: 100%; max-height: 70vh; background: #000; margin-top: .5rem; }
+        .player .warn { color: var(--error); }
         table.rules { border-collapse: collapse; } table.rules td, table.rules th { padding: .1rem .8rem; \
         text-align: left; border-bottom: 1px solid var(--line); }
         figure { margin: .5rem 0; } img { max-width: 100%; height: auto; display: block; }

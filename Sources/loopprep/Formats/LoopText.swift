@@ -39,7 +39,7 @@ enum LoopText {
             }
             body += """
                 <div class="scroll"><table class="scores"><tr><th>#</th><th>start s</th><th>end s</th>\
-                <th>frames</th><th>seam</th><th>seam motion</th><th>audio jump</th><th>level dB</th>\
+                <th>frames</th><th>seam</th><th>seam motion</th><th>structure</th><th>audio jump</th><th>level dB</th>\
                 <th>tone octaves</th><th>picture</th><th>motion</th><th>seamless</th></tr>
 
                 """
@@ -48,11 +48,12 @@ enum LoopText {
                 body += String(
                     format:
                         "<tr%@><td>%d%@</td><td>%.3f</td><td>%.3f</td><td>%d</td>"
-                        + "<td>%.1f</td><td>%.1f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td><td>%.1f</td><td>%.1f</td>"
-                        + "<td>%@</td></tr>\n",
+                        + "<td>%.1f</td><td>%.1f</td><td>%.2f / %.2f</td><td>%.3f</td><td>%.1f</td><td>%.2f</td>"
+                        + "<td>%.1f</td><td>%.1f</td><td>%@</td></tr>\n",
                     k == r.chosen ? " class=\"chosen\"" : "", k + 1, mark, c.start.doubleValue, c.end.doubleValue,
-                    c.frames, c.seamDifference, c.seamMotion, c.audioJump, c.levelDifference, c.toneDifference,
-                    c.pictureDifference, c.motionDifference, c.seamless ? "yes" : "no")
+                    c.frames, c.seamDifference, c.seamMotion, c.seamDissimilarity, c.neighbourDissimilarity.max() ?? 0,
+                    c.audioJump, c.levelDifference, c.toneDifference, c.pictureDifference, c.motionDifference,
+                    c.seamless ? "yes" : "no")
             }
             body += "</table></div>\n"
             for (k, strip) in r.strips.enumerated() {

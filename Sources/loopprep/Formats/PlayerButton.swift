@@ -20,17 +20,47 @@ enum PlayerButton {
             """
     }
 
-    /// The click handler every page with a button carries.
+    /// The click handler every page with a button carries: "play loop" shows the video under the button (its
+    /// full width) and becomes "stop", which stops feeding it and hides it again. A page opened from a file
+    /// cannot load the module: it says how to serve the folder instead of failing silently, as any other error.
     static let script = """
         document.querySelectorAll("button.play-loop").forEach((button) => {
+          const box = button.parentElement;
+          const video = box.querySelector("video.loop");
+          const say = (text) => {
+            let line = box.querySelector("p.warn");
+            if (!line) { line = document.createElement("p"); line.className = "warn"; box.appendChild(line); }
+            line.textContent = text;
+          };
+          let player = null;
           button.addEventListener("click", async () => {
-            const video = button.parentElement.querySelector("video.loop");
-            const manifestURL = new URL(button.dataset.manifest, location.href);
-            const { LoopPlayer } = await import(new URL(button.dataset.module, location.href).href);
-            const manifest = await (await fetch(manifestURL)).json();
-            video.hidden = false;
-            button.disabled = true;
-            await new LoopPlayer(video, manifest, { baseURL: manifestURL.href }).start();
+            if (player) {
+              player.stop();
+              video.pause();
+              video.hidden = true;
+              player = null;
+              button.textContent = "play loop";
+              return;
+            }
+            if (location.protocol === "file:") {
+              say("A page opened from a file cannot load the player: serve this folder over HTTP " +
+                "(python3 -m http.server in it) and open the page from http://localhost:8000/.");
+              return;
+            }
+            try {
+              const manifestURL = new URL(button.dataset.manifest, location.href);
+              const { LoopPlayer } = await import(new URL(button.dataset.module, location.href).href);
+              const manifest = await (await fetch(manifestURL)).json();
+              video.hidden = false;
+              player = new LoopPlayer(video, manifest, { baseURL: manifestURL.href });
+              button.textContent = "stop";
+              await player.start();
+            } catch (error) {
+              player = null;
+              button.textContent = "play loop";
+              video.hidden = true;
+              say("The loop could not be played: " + error.message);
+            }
           });
         });
         """
