@@ -2,9 +2,9 @@
 # Installs what loopprep needs on Debian 12 that a Swift 6.3 machine lacks: FFmpeg 5.1's -dev packages and
 # pkg-config (to build), ffmpeg/ffprobe (test tools: fixtures, cross-checks, benchmarks). Idempotent: does
 # nothing (and needs no network) when everything is there. curl and xz-utils fetch other FFmpeg headers for
-# scripts/check-ffmpeg.sh.
+# scripts/check-ffmpeg.sh; mandoc lints the man page (a test).
 set -euo pipefail
-packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg curl xz-utils)
+packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg curl xz-utils mandoc)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

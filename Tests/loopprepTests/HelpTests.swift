@@ -97,4 +97,27 @@ extension HelpTests {
         let license = try String(contentsOf: Run.repository.appendingPathComponent("LICENSE"), encoding: .utf8)
         #expect(license.hasPrefix("MIT License"))
     }
+
+    /// The man page has loopprep's exit-code table, examples and SEE ALSO, and mandoc finds nothing to warn about
+    /// (issue 32, item 14); every option an example uses is its command's.
+    @Test func theManPageHasExitCodesExamplesAndNoWarnings() throws {
+        let path = Run.repository.appendingPathComponent("docs/man/loopprep.1").path
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        for section in [".Sh EXIT STATUS", ".Sh EXAMPLES", ".Sh SEE ALSO"] { #expect(page.contains(section)) }
+        for code in [0, 1, 2, 64, 127, 130, 143] { #expect(page.contains(".It \(code)\n"), "exit \(code)") }
+        let examples = page.split(separator: "\n").filter { $0.hasPrefix(".Dl loopprep ") }
+        #expect(examples.count >= 5)
+        for example in examples {
+            let words = example.split(separator: " ").map(String.init)
+            let help = try Run.loopprep([words[2], "--help"]).stdout
+            for option in words.dropFirst(3) where option.hasPrefix("--") {
+                #expect(help.contains(option), "\(example): \(option)")
+            }
+        }
+        let mandoc = ["/usr/bin/mandoc", "/usr/local/bin/mandoc"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        let lint = try mandoc.map { try Run.launch(URL(fileURLWithPath: $0), ["-Tlint", "-Wwarning", path]) }
+        #expect(lint.map { $0.status == 0 && $0.stdout.isEmpty && $0.stderr.isEmpty } ?? true, "\(lint?.stdout ?? "")")
+    }
 }
