@@ -169,4 +169,26 @@ import Testing
         #expect(dropped.tracks.map(\.kind) == [.video] && dropped.tracks.first?.presentedFrames == 30)
         #expect(dropped.dropped == [1] && !dropped.isNoop && !dropped.reencodesAudio)
     }
+
+    /// B-frames without an edit list at 29.97 fps (issue 32, item 1): the video presented from 2002/30000 s, the
+    /// audio (44.1 kHz) from sample 2943, 0.06 of a sample after it. A match: the cut starts on the first frame
+    /// (it started a tick later, inside it, and lost a frame), all 60 frames kept.
+    @Test func audioWithinHalfASampleAfterTheVideoStartsOnIt() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000),
+            samples: Make.video(frames: 60, step: 1001, delay: 2002, gop: 1, timescale: 30000))
+        let audio = TrackTimeline(
+            timeBase: Rational(1, 44100),
+            samples: Make.aac(packets: 90).map { s in
+                var s = s
+                s.pts += 2943
+                s.dts += 2943
+                return s
+            })
+        let (clip, timelines) = Clips.pair(video: video, audio: audio, audioCodec: "pcm_s16le", rate: 44100)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let cut = try #require(plan.tracks.first { $0.kind == .video })
+        #expect(plan.start == Rational(2002, 30000) && cut.trimmedHead.isZero && cut.presentedFrames == 60)
+        #expect(FixPlanner.onVideoStart(Rational(2944, 44100), []) == Rational(2944, 44100))
+    }
 }

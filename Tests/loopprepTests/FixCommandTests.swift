@@ -160,6 +160,55 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)).count > 1000)
     }
 
+    /// B-frames muxed without an edit list at 29.97 fps over 44.1 kHz (issue 32, item 1; make-fixtures.sh): the
+    /// video is presented from 2002/30000 s, the audio's content from sample 2943, 0.06 of a sample later: a
+    /// match, not a start inside the first frame (which cost it a frame, and every repeat). 60 frames of 1001/30000
+    /// s are 2.002 s, 88288.2 samples: one pass presents 88288, three 264864.6 -> 264865, and --unroll 7 takes
+    /// four (8.008 s: 353152.8 -> 353153), every frame kept. Over 2 s of audio the video ends inside a group of
+    /// B-frames: repeating it is refused with the remedy, and --keep video repeats all 60 frames.
+    @Test func bFramesWithoutAnEditListRepeatAt2997And44k() throws {
+        let work = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        func counts(_ path: String) throws -> (frames: String, samples: String, starts: String) {
+            let frames = try Run.tool([
+                "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
+                "stream=nb_read_frames", "-of", "csv=p=0", path,
+            ])
+            let samples = try Run.tool([
+                "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of",
+                "csv=p=0", path,
+            ])
+            let starts = try Run.tool([
+                "ffprobe", "-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0", path,
+            ])
+            func trimmed(_ run: Run) -> String { run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+            return (trimmed(frames), trimmed(samples), trimmed(starts).replacingOccurrences(of: "\n", with: " "))
+        }
+        let clip = Run.fixture("bframes-no-edits-2997-44k.mp4")
+        for (options, frames, samples) in [
+            ([String](), "60", "88288"), (["--loops", "3"], "180", "264865"), (["--unroll", "7"], "240", "353153"),
+        ] {
+            let out = work.appendingPathComponent(options.joined()).path
+            let dry = try Run.loopprep(["fix", clip, "--dry-run", "-o", out] + options)
+            #expect(!dry.stdout.contains("NOT FIXED") && dry.stdout.contains("unchanged; presents 2002.000 ms"))
+            let run = try Run.loopprep(["fix", clip, "-o", out] + options)
+            #expect(run.status == 0, "\(options): \(run.stdout)\(run.stderr)")
+            let got = try counts(out + "/bframes-no-edits-2997-44k.mp4")
+            #expect(got.frames == frames && got.samples == samples, "\(options): \(got)")
+            #expect(got.starts == "0.000000 0.000000", "\(options): \(got)")
+        }
+        let short = Run.fixture("bframes-no-edits-2997-44k-short.mp4")
+        let dry = try Run.loopprep(["fix", short, "--loops", "3", "--dry-run", "-o", work.path])
+        #expect(dry.stdout.contains("NOT FIXED") && dry.stdout.contains("--keep video keeps every frame"))
+        let refused = try Run.loopprep(["fix", short, "--loops", "3", "-o", work.appendingPathComponent("r").path])
+        #expect(refused.status == 1 && refused.stdout.contains("--keep video keeps every frame"))
+        let kept = work.appendingPathComponent("kept").path
+        let keep = try Run.loopprep(["fix", short, "--loops", "3", "--keep", "video", "-o", kept])
+        #expect(keep.status == 0, "\(keep.stdout)\(keep.stderr)")
+        let got = try counts(kept + "/bframes-no-edits-2997-44k-short.mp4")
+        #expect(got.frames == "180" && got.samples == "264865", "\(got)")
+    }
+
     /// A designed loop fix made worse (issue 32, item 5; fixtures/make-fixtures.sh's designed-loop.mp4): 90 frames
     /// at 30000/1001 fps (3.003 s) of a grating that moves one period in 90 frames, over 2.5 s of a tone. fix cuts
     /// the picture to the audio, floor(2.5 x 30000 / 1001) = 74 frames, and says the loop point is now a cut (a

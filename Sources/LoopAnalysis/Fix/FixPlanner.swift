@@ -124,7 +124,7 @@ public enum FixPlanner {
             )
         }
 
-        var commonStart = latestStart
+        var commonStart = onVideoStart(latestStart, mappings)
         var commonEnd = earliestEnd
         // The loop's cut counts from the main video's first frame, where it is presented after the rebase.
         let origin = mappings.first { $0.track.kind == .video }?.start ?? .zero
@@ -722,10 +722,15 @@ public enum FixPlanner {
             let stray = samples.filter { $0.dts >= cut.keepFrom && $0.dts <= cut.keepThrough && !$0.isDiscarded }
                 .contains { Rational($0.pts) >= end || $0.pts < cut.mediaStart && $0.dts != cut.keepFrom }
             if stray {
+                // Cut short to shorter audio inside a group of B-frames: keeping every frame would do.
+                let remedy =
+                    cut.trimmedTail > .zero
+                    ? " (its end was cut to the audio's: --keep video keeps every frame and pads the audio instead)"
+                    : ""
                 throw PlanError(
                     """
                     cannot repeat \(cut.codec) video losslessly: frames needed to decode the cut are presented \
-                    outside it
+                    outside it\(remedy)
                     """
                 )
             }
