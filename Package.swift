@@ -1,13 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// A Mac (not built or run on the Linux machines this is developed on: .github/workflows/macos.yml builds and tests
+// it): Homebrew's FFmpeg (`brew install ffmpeg`), under /opt/homebrew (Apple silicon) or /usr/local (Intel).
+let homebrewIncludes = ["-I/opt/homebrew/include", "-I/usr/local/include"]
+let ffmpegLibraries = ["avformat", "avcodec", "avfilter", "avutil", "swscale", "swresample"]
+
 let package = Package(
     name: "loopprep",
-    platforms: [.macOS(.v14)],
+    // macOS 15: Synchronization's Mutex. iOS and tvOS: the LoopRange library (apps), which needs nothing newer.
+    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15)],
     products: [
         .executable(name: "loopprep", targets: ["loopprep"]),
         .library(name: "LoopAnalysis", targets: ["LoopAnalysis"]),
         .library(name: "LoopMedia", targets: ["LoopMedia"]),
+        // For apps: analyze's loop range as Codable values (and a CMTimeRange / AVPlayerLooper where AVFoundation
+        // is). Pure Swift and Foundation: builds for iOS, tvOS, macOS and Linux.
+        .library(name: "LoopRange", targets: ["LoopRange"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,26 +27,37 @@ let package = Package(
         // FFmpeg function is a stub in CFFmpegLoader that loads the libraries when first called.
         .systemLibrary(
             name: "CFFmpeg",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
-                              "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            providers: [
+                .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
+                      "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+                .brew(["ffmpeg"]),
+            ]
         ),
-        // The stubs (x86_64 and aarch64) and the loader behind them.
-        .target(name: "CFFmpegLoader"),
+        // Linux: the stubs (x86_64 and aarch64 ELF) and the loader behind them. A Mac links FFmpeg the ordinary
+        // way (Homebrew's, below): there the loader only answers for the linked libraries.
+        .target(name: "CFFmpegLoader", cSettings: [.unsafeFlags(homebrewIncludes, .when(platforms: [.macOS]))]),
+        // Pure Swift and Foundation, no C: the loop range an app passes its player.
+        .target(name: "LoopRange"),
         // Pure Swift: exact time math, facts, rules, report model. Imports no C.
-        .target(name: "LoopAnalysis"),
+        .target(name: "LoopAnalysis", dependencies: ["LoopRange"]),
         // The only code that touches FFmpeg.
-        .target(name: "LoopMedia", dependencies: ["CFFmpeg", "CFFmpegLoader", "LoopAnalysis"]),
+        .target(
+            name: "LoopMedia", dependencies: ["CFFmpeg", "CFFmpegLoader", "LoopAnalysis"],
+            swiftSettings: [.unsafeFlags(homebrewIncludes.flatMap { ["-Xcc", $0] }, .when(platforms: [.macOS]))],
+            linkerSettings: ffmpegLibraries.map { .linkedLibrary($0, .when(platforms: [.macOS])) }
+                + [.unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS]))]
+        ),
         .executableTarget(
             name: "loopprep",
             dependencies: [
-                "LoopMedia", "LoopAnalysis",
+                "LoopMedia", "LoopAnalysis", "LoopRange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LoopAnalysisTests", dependencies: ["LoopAnalysis"]),
+        .testTarget(name: "LoopAnalysisTests", dependencies: ["LoopAnalysis", "LoopRange"]),
         // Paths, scratch folders and a process runner shared by the two test targets that touch media.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis", "TestSupport"]),
-        .testTarget(name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "TestSupport"]),
+        .testTarget(name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "LoopRange", "TestSupport"]),
     ]
 )

@@ -4,6 +4,13 @@
 # nothing (and needs no network) when everything is there. curl and xz-utils fetch other FFmpeg headers for
 # scripts/check-ffmpeg.sh; mandoc lints the man page (a test).
 set -euo pipefail
+# A Mac: Homebrew's FFmpeg (7.x/8.x, which check-ffmpeg's 7.1 and 9.0 builds cover), linked by Package.swift.
+if [ "$(uname)" = Darwin ]; then
+  command -v brew >/dev/null || { echo "install Homebrew (brew.sh), then: brew install ffmpeg mandoc" >&2; exit 1; }
+  brew list ffmpeg >/dev/null 2>&1 || brew install ffmpeg
+  command -v mandoc >/dev/null || brew install mandoc
+  exit 0
+fi
 packages=(pkg-config libavformat-dev libavcodec-dev libavfilter-dev libavutil-dev libswscale-dev libswresample-dev ffmpeg curl xz-utils mandoc)
 missing=()
 for p in "${packages[@]}"; do

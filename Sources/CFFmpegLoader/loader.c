@@ -2,6 +2,7 @@
 // the headers loopprep was compiled against, and fills each stub's slot from them. A library that cannot be
 // loaded, or a function it lacks, ends the run with one sentence naming it and what to install (exit 127, as
 // the dynamic loader itself exits when a linked library is missing).
+#if defined(__linux__)
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -100,3 +101,15 @@ void lp_ffmpeg_set_log_level(int level) {
         if (set_level) set_level(level);
     }
 }
+
+#else
+// A Mac links FFmpeg the ordinary way (Homebrew's, Package.swift): it is loaded with the process, and the log
+// level goes straight to it.
+#include <libavutil/log.h>
+
+#include "ffmpeg_loader.h"
+
+int lp_ffmpeg_loaded(void) { return 1; }
+
+void lp_ffmpeg_set_log_level(int level) { av_log_set_level(level); }
+#endif

@@ -4,6 +4,7 @@
    register, asks loader.c for the function (loading FFmpeg the first time), fills the slot and jumps there.
    The stubs are hidden: FFmpeg's own libraries, once loaded, bind to each other, never to these. */
 
+#if defined(__linux__)
 #if defined(__x86_64__)
 
         .macro LP_STUB name, index
@@ -127,3 +128,5 @@ lp_ffmpeg_lazy:
 #include "ffmpeg_symbols.def"
 
         .section .note.GNU-stack,"",%progbits
+
+#endif /* __linux__: a Mac links FFmpeg (Package.swift) and builds no stub */

@@ -1,3 +1,5 @@
+import LoopRange
+
 /// What the report says about one input.
 public struct FileReport: Codable, Sendable, Equatable {
     public var path: String
@@ -11,6 +13,31 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var ignoredRules: [String]?
     /// What loopprep could not do on this file that is not a finding (a seam check it had to skip), in words.
     public var notes: [String]?
+    /// analyze (and fix, for the input): the span a player loops the clip over as it is (LoopRanges); nil with
+    /// `loopRangeReason` where none makes it loop (written as `null` then), nil alone where not measured.
+    public var loopRange: LoopRange?
+    public var loopRangeReason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case path, facts, findings, error, fix, ignoredRules, notes, loopRange, loopRangeReason
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(path, forKey: .path)
+        try c.encodeIfPresent(facts, forKey: .facts)
+        try c.encode(findings, forKey: .findings)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(fix, forKey: .fix)
+        try c.encodeIfPresent(ignoredRules, forKey: .ignoredRules)
+        try c.encodeIfPresent(notes, forKey: .notes)
+        if let loopRange {
+            try c.encode(loopRange, forKey: .loopRange)
+        } else if loopRangeReason != nil {
+            try c.encodeNil(forKey: .loopRange)
+        }
+        try c.encodeIfPresent(loopRangeReason, forKey: .loopRangeReason)
+    }
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
         self.path = path

@@ -45,7 +45,7 @@ extension TimeAmount: ExpressibleByArgument {
 extension FailOn: ExpressibleByArgument {}
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, junit, github, sarif, gitlab
+    case text, json, jsonl, junit, github, sarif, gitlab, ranges
 }
 
 /// `--report FORMAT=PATH`: one more report, written to a file.
@@ -167,8 +167,9 @@ struct BatchOptions: ParsableArguments {
 struct ReportOptions: ParsableArguments {
     @Option(
         help: """
-            Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github, sarif or \
-            gitlab (GitLab's Code Quality report).
+            Report format on stdout: text, json, jsonl (a line a file, as each is done), junit, github, sarif, \
+            gitlab (GitLab's Code Quality report) or ranges (a line a file: its path and the loop range a player \
+            takes, for a back end that checks uploads).
             """)
     var format: OutputFormat = .text
 

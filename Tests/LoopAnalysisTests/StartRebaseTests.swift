@@ -192,3 +192,18 @@ import Testing
         #expect(FixPlanner.onVideoStart(Rational(2944, 44100), []) == Rational(2944, 44100))
     }
 }
+
+/// The loop range's CMTime (issue 33): the video's clock where it says both figures exactly, else the least clock
+/// that does, else none (a 32-bit timescale cannot).
+@Suite struct LoopRangeTimescaleTests {
+    @Test func theTimescaleIsExact() throws {
+        let video = Clips.video(step: 512, timescale: 15360)
+        let onVideo = try #require(LoopRanges.cmTime(Rational(1, 5), Rational(6, 5), video: video))
+        #expect(onVideo.start.value == 3072 && onVideo.start.timescale == 15360 && onVideo.duration.value == 18432)
+        // A seventh of a second is not on a 15360 clock: the least exact one for 1/7 and 1/2, 14.
+        let least = try #require(LoopRanges.cmTime(Rational(1, 7), Rational(1, 2), video: video))
+        #expect(least.start.value == 2 && least.start.timescale == 14 && least.duration.value == 7)
+        // 1/(2^31 + 11) needs a timescale past 32 bits.
+        #expect(LoopRanges.cmTime(Rational(1, 2_147_483_659), .one, video: nil) == nil)
+    }
+}

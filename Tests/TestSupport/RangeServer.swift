@@ -22,7 +22,7 @@ public final class RangeServer: @unchecked Sendable {
 
     public init(serving root: URL) throws {
         self.root = root
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = SocketCalls.open()
         var yes: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -141,10 +141,30 @@ public final class RangeServer: @unchecked Sendable {
         var done = 0
         while done < bytes.count {
             let piece = bytes[done..<min(done + (16 << 10), bytes.count)]
-            let n = piece.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = piece.withUnsafeBytes { SocketCalls.send(client, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             done += n
         }
         return done
+    }
+}
+
+/// The two socket calls whose spelling differs between glibc and Darwin.
+enum SocketCalls {
+    static func open() -> Int32 {
+        #if canImport(Glibc)
+            Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+    }
+
+    /// send(2) without SIGPIPE when the client has gone (Darwin has no MSG_NOSIGNAL: the signal is ignored there).
+    static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL))
+        #else
+            Darwin.send(fd, bytes, count, 0)
+        #endif
     }
 }

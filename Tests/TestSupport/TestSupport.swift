@@ -49,3 +49,13 @@ public enum Subprocess {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
     }
 }
+
+/// Where a test runs: some check Linux's own mechanisms (glibc's loader log, util-linux's script, the lazy FFmpeg
+/// stubs a Mac does without).
+public enum Platform {
+    #if os(Linux)
+        public static let isLinux = true
+    #else
+        public static let isLinux = false
+    #endif
+}

@@ -1,8 +1,11 @@
 import Foundation
-import FoundationXML
 import LoopAnalysis
 import TestSupport
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct AnalyzeCommandTests {
     @Test func cleanClipExitsZeroWithNothingOnStderr() throws {

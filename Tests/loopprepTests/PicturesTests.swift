@@ -1,6 +1,9 @@
 import Foundation
-import FoundationXML
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct PicturesTests {
     /// ffprobe's reading of a picture: codec and size.

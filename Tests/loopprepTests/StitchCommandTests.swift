@@ -1,7 +1,10 @@
 import Foundation
-import FoundationXML
 import TestSupport
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// End to end: the built binary stitching clips, checked with ffprobe/ffmpeg as independent readers.
 @Suite struct StitchCommandTests {

@@ -1,7 +1,10 @@
 import Foundation
-import FoundationXML
 import TestSupport
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `--web-player` in every command that writes a loop (issue 22): the page, the module, the manifest and the
 /// fragmented tracks beside the output, named in the text and JSON reports. clean.mp4 (fixtures/make-fixtures.sh)

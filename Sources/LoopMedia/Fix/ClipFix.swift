@@ -24,6 +24,22 @@ public enum ClipFix {
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
+        // The input's loop range (as analyze reports it), whatever this fix does.
+        let range = LoopRanges.range(
+            source.facts, timelines: source.timelines, findings: Analyzer.findings(in: source.facts, options: analysis))
+        var report = fix(
+            path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+            accepts: accepts, temporaries: temporaries)
+        (report.loopRange, report.loopRangeReason) = range
+        return report
+    }
+
+    static func fix(
+        _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
+        analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
+        temporaries: TemporaryFiles
+    ) -> FileReport {
+        let source = consume consumingSource
         let before = source.facts
         var plan: FixPlan
         do {

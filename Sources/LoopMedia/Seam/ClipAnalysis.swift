@@ -50,6 +50,8 @@ public enum ClipAnalysis {
                         $0, click: rules.contains(.seamAudioClick), cut: rules.contains(.seamVisualJump)))
             }
             var report = FileReport(path: path, facts: facts, findings: findings)
+            (report.loopRange, report.loopRangeReason) = LoopRanges.range(
+                facts, timelines: probe.timelines, findings: findings)
             report.notes = notes
             return (report, strip)
         } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAnalysis
 import LoopMedia
+import LoopRange
 
 enum Output {
     /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.
@@ -48,6 +49,7 @@ enum Output {
         case .github: sink(GitHubFormat.render(report))
         case .sarif: sink(SARIFFormat.render(report))
         case .gitlab: sink(CodeQualityFormat.render(report))
+        case .ranges: sink(RangesFormat.render(report))
         }
     }
 }
@@ -236,5 +238,19 @@ enum JUnitFormat {
             }
         }
         return out
+    }
+}
+
+/// `--format ranges`: a line a file, its path and loop range (`null` with the reason where there is none), as the
+/// LoopRange library's `ClipLoopRange` reads it.
+enum RangesFormat {
+    static func render(_ report: Report) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return report.files.map { file in
+            let reason = file.loopRangeReason ?? file.error.map { "the file cannot be read: \($0)" }
+            let line = ClipLoopRange(path: file.path, loopRange: file.loopRange, loopRangeReason: reason)
+            return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self) + "\n"
+        }.joined()
     }
 }

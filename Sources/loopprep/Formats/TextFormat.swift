@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopRange
 
 /// The people's format: one block per file, worst file first, each track's facts on a line, then findings.
 enum TextFormat {
@@ -22,6 +23,7 @@ enum TextFormat {
                 out += "\n"
                 for track in facts.tracks { out += "  " + describe(track) + "\n" }
             }
+            if let line = loopRangeLine(file) { out += "  " + line + "\n" }
             for note in file.notes ?? [] { out += "  note: \(note)\n" }
             for f in file.findings {
                 out +=
@@ -51,6 +53,25 @@ enum TextFormat {
             unreadable\n
             """
         return out
+    }
+
+    /// The loop range on one line: the span (seconds, exact), as CMTime, what it cures and what needs a rewrite.
+    static func loopRangeLine(_ file: FileReport) -> String? {
+        guard let range = file.loopRange else {
+            return file.loopRangeReason.map { "loop range: none (\($0))" }
+        }
+        guard let s = range.exactStart, let d = range.exactDuration else { return nil }
+        let (start, duration) = (Rational(s.numerator, s.denominator), Rational(d.numerator, d.denominator))
+        var line =
+            "loop range: \(Figures.decimal(start, places: 3))-\(Figures.decimal(start + duration, places: 3)) s "
+            + "(start \(range.start), duration \(range.duration) s"
+        if let t = range.cmTime {
+            line += "; CMTime \(t.start.value)/\(t.start.timescale) + \(t.duration.value)/\(t.duration.timescale)"
+        }
+        line += ")"
+        if !range.cures.isEmpty { line += "; cures \(range.cures.joined(separator: ", "))" }
+        if !range.remains.isEmpty { line += "; a rewrite needed for \(range.remains.joined(separator: ", "))" }
+        return line
     }
 
     static func describe(_ t: TrackFacts) -> String {

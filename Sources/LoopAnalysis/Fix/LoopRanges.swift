@@ -1,0 +1,75 @@
+import LoopRange
+
+/// The exact range a player loops a clip over when the file cannot be rewritten (issue 33): fix's plan, read as
+/// a span of the clip as it is (its start and length on the presented timeline), with the findings that span
+/// alone cures and those only a rewrite removes.
+public enum LoopRanges {
+    /// The range of a clip from its facts and timelines; nil with the reason where no range makes it loop.
+    public static func range(_ facts: ClipFacts, timelines: [Int: TrackTimeline], findings: [Finding]) -> (
+        range: LoopRange?, reason: String?
+    ) {
+        do {
+            let plan = try FixPlanner.plan(facts, timelines: timelines)
+            return (range(plan, facts: facts, findings: findings), nil)
+        } catch {
+            return (nil, "\(error)")
+        }
+    }
+
+    /// The range a plan keeps.
+    public static func range(_ plan: FixPlan, facts: ClipFacts, findings: [Finding]) -> LoopRange {
+        let (start, duration) = (plan.start, plan.duration)
+        let cured = Set(
+            findings.compactMap { f in f.ruleID.flatMap { cures($0, plan: plan, facts: facts) ? $0 : nil } })
+        let faults = findings.filter { $0.severity != .info }.compactMap(\.ruleID)
+        return LoopRange(
+            start: start.description, duration: duration.description,
+            cmTime: cmTime(start, duration, video: facts.mainVideo),
+            microseconds: LoopRange.Microseconds(
+                start: (start * 1_000_000).ceiling, end: ((start + duration) * 1_000_000).floor),
+            cures: cured.map(\.rawValue).sorted(),
+            remains: Set(faults).subtracting(cured).map(\.rawValue).sorted())
+    }
+
+    /// Whether passing the range to the player removes what `rule` found: a track's tail past the others, a late
+    /// start (where no track had to be moved), priming the range starts after, a movie header's length (the
+    /// range sets the end), a first frame that is not a keyframe (the range starts on one, unless fix would
+    /// re-encode the head).
+    static func cures(_ rule: RuleID, plan: FixPlan, facts: ClipFacts) -> Bool {
+        switch rule {
+        case .audioLongerThanVideo, .videoLongerThanAudio, .movieDurationMismatch: true
+        case .startOffset: plan.tracks.allSatisfy { $0.shift == nil }
+        case .firstFrameNotKeyframe: plan.tracks.allSatisfy { $0.head == nil }
+        case .primingNotSignalled:
+            // The range starts after each audio track's priming (not where fix moves the content over it).
+            plan.tracks.filter { $0.kind == .audio }.allSatisfy { cut in
+                guard let track = facts.tracks.first(where: { $0.index == cut.index }), let rate = track.sampleRate,
+                    let priming = track.priming, !priming.signalled
+                else { return true }
+                let samples = priming.samples ?? FixOptions.usualPriming(codec: track.codec)
+                return cut.trimmedHead * Int64(rate) >= Rational(samples)
+            }
+        default: false
+        }
+    }
+
+    /// CMTime values for the start and the length on one timescale that says both exactly: the video track's
+    /// clock where it does, else the least one; nil where none fits 32 bits.
+    static func cmTime(_ start: Rational, _ duration: Rational, video: TrackFacts?) -> LoopRange.CMTimes? {
+        func exact(_ scale: Int64) -> Bool {
+            (start * scale).denominator == 1 && (duration * scale).denominator == 1
+        }
+        var scale: Int64?
+        if let tb = video?.timeBase, tb.numerator == 1, exact(tb.denominator) { scale = tb.denominator }
+        if scale == nil {
+            let least =
+                start.denominator / MovieTimescale.gcd(start.denominator, duration.denominator)
+                * duration.denominator
+            scale = exact(least) ? least : nil
+        }
+        guard let scale, scale <= Int64(Int32.max) else { return nil }
+        return LoopRange.CMTimes(
+            start: .init(value: (start * scale).numerator, timescale: Int32(scale)),
+            duration: .init(value: (duration * scale).numerator, timescale: Int32(scale)))
+    }
+}
