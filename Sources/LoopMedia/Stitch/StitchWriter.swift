@@ -16,8 +16,6 @@ final class StitchWriter {
     /// WebM or Matroska output (no edit lists: everything written is presented).
     let matroska: Bool
     let normalize: Bool
-    /// --normalize: every frame fitted to the first clip's size and pixel format.
-    let fitter: FrameFitter
     var progress: (@Sendable (Int, Int) -> Void)?
     /// The first video presentation time written (output ticks), for the edit list.
     var firstVideoPts: Int64?
@@ -25,6 +23,21 @@ final class StitchWriter {
     var lastVideoDts: Int64?
 
     var timeline: StitchTimeline { geometry.timeline }
+
+    /// Threads rendering runs beside the writer: the cores (each encoder threads too; the bytes are the same at
+    /// any count). LOOPPREP_RENDER_WORKERS sets it (tests compare one worker with several).
+    static let renderWorkers: Int = {
+        if let set = ProcessInfo.processInfo.environment["LOOPPREP_RENDER_WORKERS"].flatMap(Int.init), set > 0 {
+            return set
+        }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }()
+
+    /// --normalize: a fitter to the first clip's size and pixel format (one per run: scalers are not shared).
+    func makeFitter() -> FrameFitter {
+        let v0 = clips[0].facts.mainVideo
+        return FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
+    }
     var clockBase: Rational { plan.clock.timeBase }
 
     /// `format`: FFmpeg's muxer for the output (`path` is a temporary). `codec` (with `normalize`): encode the
@@ -38,8 +51,6 @@ final class StitchWriter {
         self.normalize = normalize
         geometry = StitchGeometry(sources: clips.map(\.source), timeline: timeline, normalize: normalize)
         settings = ClipSettings(clips, transcoding: transcoding)
-        let v0 = clips[0].facts.mainVideo
-        fitter = FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
         matroska = ["webm", "matroska"].contains(format)
         output = try OutputFile(path: path, format: format)
         let first = clips[0]
@@ -99,6 +110,10 @@ final class StitchWriter {
         let lead = clips.map { Rational($0.source.video.compositionLead) * $0.source.video.timeBase }.max() ?? .zero
         if lead > .zero { output.leadDecodeTimes(stream: videoOut, by: lead) }
         var mixed = Set<Int>()
+        // Every clip's file open before the workers start (ClipSettings keeps them: reads only from here on).
+        for c in clips.indices { _ = try settings.input(c) }
+        let renders = RenderAhead(self, workers: Self.renderWorkers, ahead: Self.renderWorkers + 1)
+        defer { renders.stop() }
         for (index, run) in plan.runs.enumerated() {
             progress?(index, plan.runs.count)
             switch run {
@@ -109,8 +124,8 @@ final class StitchWriter {
                     try mixAudio(earlier)
                     mixed.insert(earlier)
                 }
-            case .render(let render):
-                try self.render(render, encoding: configuration.runs[index] ?? RunEncoding())
+            case .render:
+                try write(try renders.samples(run: index))
             }
         }
         for c in clips.indices where !mixed.contains(c) { try mixAudio(c) }

@@ -1,11 +1,14 @@
+import Foundation
 import CFFmpeg
 import LoopAnalysis
 
 /// Re-encodes one run of the plan: decodes what its items need (one frame source per clip, from the keyframe
-/// before its first frame), blends where two clips meet, encodes in output order and writes each packet as it
-/// comes, at the plan's decode time.
+/// before its first frame), blends where two clips meet and encodes in output order, into samples at the plan's
+/// decode times. Nothing here writes: runs are rendered on worker threads while the writer copies the clips'
+/// bodies and mixes their audio (each run has its own decoders, drawers, fitter and encoder, so its bytes are the
+/// same whatever else runs beside it), and the writer writes each run's samples in the plan's order.
 extension StitchWriter {
-    func render(_ run: StitchRenderPlan.Render, encoding: RunEncoding) throws {
+    func renderSamples(_ run: StitchRenderPlan.Render, encoding: RunEncoding) throws -> [RenderedSegment.Sample] {
         let encoder = try settings.encoder(run.leadClip, id: encoding.id)
         guard
             settings.transcoding != nil
@@ -20,6 +23,7 @@ extension StitchWriter {
         let hevcLength = configuration.lengthSize ?? 4
         let ticks = plan.clock.frameTicks
         let frames = RunFrames(writer: self)
+        var samples: [RenderedSegment.Sample] = []
         var failure: Error?
         func emit(_ p: Packet) {
             do {
@@ -32,9 +36,7 @@ extension StitchWriter {
                 if let hevc = encoding.hevc {
                     sample.data = try hevc.sample(p.withBytes { Array($0) }, lengthSize: hevcLength)
                 }
-                if firstVideoPts == nil { firstVideoPts = sample.pts }
-                lastVideoDts = sample.dts
-                try output.write(try sample.packet(), stream: videoOut, timeBase: clockBase)
+                samples.append(sample)
             } catch { failure = failure ?? error }
         }
         for (offset, item) in run.items.enumerated() {
@@ -52,6 +54,84 @@ extension StitchWriter {
         }
         try encoder.encode(nil, emit)
         if let failure { throw failure }
+        return samples
+    }
+
+    /// A rendered run's samples into the output, in order.
+    func write(_ samples: [RenderedSegment.Sample]) throws {
+        for sample in samples {
+            if firstVideoPts == nil { firstVideoPts = sample.pts }
+            lastVideoDts = sample.dts
+            try output.write(try sample.packet(), stream: videoOut, timeBase: clockBase)
+        }
+    }
+}
+
+/// The plan's re-encoded runs, rendered ahead on `workers` threads in the plan's order, at most `ahead` runs past
+/// the one the writer waits for (the memory held: that many runs' encoded frames); the writer takes each when
+/// its turn comes. A failure is the run's, thrown when the writer reaches it.
+final class RenderAhead: @unchecked Sendable {
+    private let lock = NSCondition()
+    private var done: [Int: Result<[RenderedSegment.Sample], Error>] = [:]
+    private var taken = 0
+    private var next = 0
+    private var stopped = false
+    private let order: [(index: Int, render: StitchRenderPlan.Render, encoding: RunEncoding)]
+
+    init(_ writer: StitchWriter, workers: Int, ahead: Int) {
+        order = writer.plan.runs.enumerated().compactMap { index, run in
+            guard case .render(let render) = run else { return nil }
+            return (index, render, writer.configuration.runs[index] ?? RunEncoding())
+        }
+        // The writer is read, never changed, by the workers (renderSamples touches only its run's own objects and
+        // the clips' files, all opened before).
+        let shared = SharedWriter(writer: writer)
+        for _ in 0..<max(1, min(workers, order.count)) {
+            let thread = Thread { [self] in
+                while let k = claim(ahead: ahead) {
+                    let job = order[k]
+                    let result = Result { try shared.writer.renderSamples(job.render, encoding: job.encoding) }
+                    lock.lock()
+                    done[k] = result
+                    lock.broadcast()
+                    lock.unlock()
+                }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// The next run to render, once it is within `ahead` of the writer; nil when none is left or stopped.
+    private func claim(ahead: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        while !stopped, next < order.count, next >= taken + ahead { lock.wait() }
+        guard !stopped, next < order.count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+
+    /// The samples of plan run `index` (a render), waiting for its worker.
+    func samples(run index: Int) throws -> [RenderedSegment.Sample] {
+        guard let k = order.firstIndex(where: { $0.index == index }) else { return [] }
+        lock.lock()
+        defer { lock.unlock() }
+        while done[k] == nil { lock.wait() }
+        let result = done.removeValue(forKey: k)
+        taken = k + 1
+        lock.broadcast()
+        return try result?.get() ?? []
+    }
+
+    private struct SharedWriter: @unchecked Sendable { let writer: StitchWriter }
+
+    /// No more runs are started (the writer failed): the workers finish what they hold and end.
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.broadcast()
+        lock.unlock()
     }
 }
 
@@ -64,12 +144,18 @@ private final class RunFrames {
     var held: [Int: Frame] = [:]
     var graphs: [Int: TransitionDrawer] = [:]
 
-    init(writer: StitchWriter) { self.writer = writer }
+    /// --normalize: this run's own (a scaler is not shared between threads).
+    let fitter: FrameFitter
+
+    init(writer: StitchWriter) {
+        self.writer = writer
+        fitter = writer.makeFitter()
+    }
 
     /// Output-grid frame `m` of clip `c`, fitted to the output's format with --normalize.
     func frame(_ c: Int, _ m: Int) throws -> Frame {
         let frame = try decoded(c, writer.geometry.sourceIndex(c, m))
-        return writer.normalize ? try writer.fitter.fit(frame) : frame
+        return writer.normalize ? try fitter.fit(frame) : frame
     }
 
     /// Join `join`'s picture at output frame `output`: `from` blended into `into`.
