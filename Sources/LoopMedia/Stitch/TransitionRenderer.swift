@@ -1,5 +1,5 @@
-import Foundation
 import CFFmpeg
+import Foundation
 import LoopAnalysis
 
 /// Re-encodes one run of the plan: decodes what its items need (one frame source per clip, from the keyframe
