@@ -17,6 +17,24 @@ make_corpus() { # name count seconds bitrate
 }
 
 
+# Clips as users bring them (issue 34): x264 veryfast with its default B-frames and scene-cut keyframes, GOP 60,
+# varied pictures (a Mandelbrot zoom's fractal detail, Life, a cellular automaton, testsrc2), audio 40 ms longer.
+make_realistic_corpus() { # name count seconds
+  local dir="$OUT/corpus-real-$1"
+  if [ -f "$dir/.done" ]; then echo "$dir"; return; fi
+  mkdir -p "$dir"
+  local sources=("mandelbrot=size=1920x1080:rate=30" "life=size=1920x1080:rate=30:mold=10:ratio=0.2:seed=3"
+    "testsrc2=size=1920x1080:rate=30" "cellauto=size=1920x1080:rate=30:rule=110")
+  for i in $(seq 1 "$2"); do
+    "${FF[@]}" -f lavfi -i "${sources[$(( (i - 1) % 4 ))]},format=yuv420p" -t "$3" \
+      -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=$(awk -v s="$3" 'BEGIN { print s + 0.04 }')" \
+      -c:v libx264 -preset veryfast -g 60 -b:v 5M -maxrate 5M -bufsize 5M -pix_fmt yuv420p -c:a aac -b:a 128k \
+      -movflags +faststart "$dir/clip$i.mp4"
+  done
+  touch "$dir/.done"
+  echo "$dir"
+}
+
 # Clips that need repair: audio 0.5 s longer than the video, moov at the end.
 make_defective() { # name count seconds
   local dir="$OUT/corpus-$1"

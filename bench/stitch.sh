@@ -7,6 +7,8 @@ prepare
 echo "making corpora (cached)…" >&2
 c6=$(make_corpus base 8 6 5M)
 c30=$(make_corpus long 4 30 5M)
+r6=$(make_realistic_corpus base 8 6)
+r30=$(make_realistic_corpus long 4 30)
 hevc=$(make_hevc_corpus)
 
 xfade_chain() { # dir seconds [video encoder args]: the filter chain people reach for
@@ -30,10 +32,11 @@ concat_copy() {
 }
 lp_stitch() { "$LP" stitch "$1" --transition crossfade --duration 0.5 -o "$OUT/stitch.mp4" -y; }
 
-for spec in "$c6 6 8x6s" "$c30 30 4x30s"; do
+for spec in "$c6 6 8x6s ultrafast,all-P" "$c30 30 4x30s ultrafast,all-P" "$r6 6 8x6s veryfast,B-frames,scene-cuts,fractals" \
+  "$r30 30 4x30s veryfast,B-frames,scene-cuts,fractals"; do
   set -- $spec
   lp=$(best_of "$RUNS" lp_stitch "$1"); xf=$(best_of "$RUNS" xfade_chain "$1" "$2"); cc=$(best_of "$RUNS" concat_copy "$1")
-  echo "corpus $3 1080p30 H.264 5 Mb/s + AAC, GOP 2 s, 0.5 s crossfades; best of $RUNS"
+  echo "corpus $3 1080p30 H.264 ($4) 5 Mb/s + AAC, GOP 2 s, 0.5 s crossfades; best of $RUNS"
   row "what" "loopprep" "peer" "ratio"
   row "stitch vs xfade+acrossfade chain (re-encodes all)" "${lp}s" "${xf}s" "$(ratio "$xf" "$lp") faster"
   row "stitch vs concat demuxer -c copy (no transitions)" "${lp}s" "${cc}s" "$(ratio "$lp" "$cc") the time"

@@ -1,0 +1,167 @@
+/// fix's plan in named steps (FixPlanner.plan reads them in order): the tracks it keeps and how each maps onto
+/// the presented timeline (with the refusals no plan gets past), and the notes that say what the written file will
+/// be.
+extension FixPlanner {
+    /// Each audio and video track's presented range (--drop-audio: the audio left out, returned apart), with
+    /// unsignalled priming hidden; a shape no lossless plan can write is refused here, in words.
+    static func mappings(
+        _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions, notes: inout [String]
+    ) throws -> (mappings: [Mapping], droppedAudio: [Int]) {
+        var mappings: [Mapping] = []
+        var droppedAudio: [Int] = []
+        for track in facts.tracks where track.kind == .video || track.kind == .audio {
+            guard let timeline = timelines[track.index], let range = timeline.presentedRange() else { continue }
+            if options.dropAudio, track.kind == .audio {
+                droppedAudio.append(track.index)
+                continue
+            }
+            if let swapped = OpusHeaderByteOrder.swappedPreSkip(track) {
+                let stored = track.priming?.samples ?? 0
+                throw PlanError(
+                    """
+                    \(Figures.trackName(track)): its Opus header says a pre-skip of \(stored) samples \
+                    (\(Figures.ms(Rational(stored, 48000)))) where the same bytes read the other way round say \
+                    \(swapped): the muxer wrote it little-endian (GStreamer 1.22's mp4mux does), and players skip \
+                    that much of its start; mux the Opus stream again with another muxer
+                    """
+                )
+            }
+            // Vorbis in MP4 (FFmpeg writes it only with -strict experimental): its first packet decodes to
+            // nothing, and no specification says whether its time is presented (the Ogg and Matroska mappings
+            // each say it their own way); an edit list cannot be placed so that every reader agrees.
+            if track.codec == "vorbis", facts.moovBeforeMdat != nil {
+                throw PlanError(
+                    """
+                    \(Figures.trackName(track)) is Vorbis in an MP4, which FFmpeg writes only as an experiment and \
+                    whose start readers place differently (its first packet decodes to nothing); mux the audio \
+                    into Ogg or WebM, which define where Vorbis starts, and fix that
+                    """
+                )
+            }
+            if let edits = timeline.edits, edits.filter({ $0.mediaTime != nil }).count > 1 {
+                throw PlanError(
+                    """
+                    \(Figures.trackName(track)) has \(edits.count) edits (a montage); loopprep cannot flatten it \
+                    losslessly
+                    """
+                )
+            }
+            var m = Mapping(
+                track: track, timeline: timeline, start: range.start, end: range.end, mediaStart: range.mediaStart)
+            // Unsignalled AAC priming is not content: the encoder meant its content to start where the track
+            // does (as the edit list it did not write would have said), so the content is moved there and the
+            // priming hidden before it.
+            // Unless the muxer moved the video with it: FFmpeg without edit lists stretches the first video frame
+            // back to 0 by the priming, and the video's content starts after it too.
+            if let priming = track.priming, !priming.signalled, let rate = track.sampleRate {
+                let samples = options.priming(codec: track.codec)
+                let seconds = Rational(samples, Int64(rate))
+                m.mediaStart = m.mediaStart + seconds / timeline.timeBase
+                let held = stretchedFirstFrame(facts, timelines: timelines).map {
+                    ($0 - seconds).magnitude <= Rational(1, 1000)
+                }
+                // The content moves to the track's start only where the video starts there too (a packager that
+                // aligned the tracks, CMAF's); a track started apart keeps its stored timing, priming cut.
+                let together = videoStart(facts, timelines: timelines).map { video, frame in
+                    (video - range.start).magnitude * 2 < frame
+                }
+                let moved = held != true && together == true
+                if moved { m.end = m.end - seconds } else { m.start = m.start + seconds }
+                notes.append(
+                    """
+                    \(Figures.trackName(track)): hides \(samples) samples of unsignalled \
+                    \(track.codec == "mp3" ? "MP3" : "AAC") priming (assumed; --priming to change)\
+                    \(moved ? "; its content starts with the video, where the track does" : "")
+                    """
+                )
+            }
+            mappings.append(m)
+        }
+        return (mappings, droppedAudio)
+    }
+
+    /// What the written file will be, said after the cuts: its clocks, edits past the last sample, rewritten
+    /// durations, hvc1, repeats, the web's baked video, fades and Matroska's milliseconds.
+    static func outcomeNotes(
+        _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions, mappings: [Mapping],
+        cuts: [TrackCut], copies: Bool, noop: Bool, timescale: Int64, repeats: Int, duration: Rational
+    ) -> [String] {
+        var notes: [String] = []
+        let iso = facts.moovBeforeMdat != nil
+        let resolution = facts.timestampResolution
+        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
+        for cut in cuts where iso && outputClocked(cut, timelines: timelines) {
+            notes.append(
+                """
+                \(Figures.trackName(cut)): HE-AAC is written on its core clock (\(cut.coreRate ?? 0) Hz): on its \
+                \(cut.sampleRate ?? 0) Hz clock FFmpeg-based players hide twice the priming its edit list says
+                """
+            )
+        }
+        for m in mappings where iso && !noop {
+            guard let past = editOverrun(m), let clock = facts.movieTimescale else { continue }
+            notes.append(
+                """
+                \(Figures.trackName(m.track)): its edit runs \(Figures.ms(past)) past its last sample (the movie clock \
+                of \(clock) cannot say its length), which FFmpeg plays: written on a movie clock of \(timescale)
+                """
+            )
+        }
+        for m in mappings where m.timeline.primingMethod == "iTunSMPB" {
+            notes.append(
+                """
+                \(Figures.trackName(m.track)): writes the priming iTunSMPB signals \
+                (\(m.track.priming?.samples ?? 0) samples) as an edit list too, for players that read only that
+                """
+            )
+        }
+        for track in facts.tracks {
+            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
+                continue
+            }
+            notes.append(
+                """
+                \(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to \
+                the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples
+                """
+            )
+        }
+        if iso, facts.videoTracks.contains(where: { $0.codec == "hevc" && $0.codecTag == "hev1" }), copies {
+            notes.append(
+                """
+                writes the HEVC track as hvc1 (Apple's players want it), its parameter sets in the sample entry, \
+                where they are the same throughout
+                """
+            )
+        }
+        if repeats > 1 {
+            notes.append(
+                """
+                repeats the clip \(repeats) times (\(Figures.seconds(duration * Int64(repeats)))); audio \
+                re-encoded as one stream
+                """
+            )
+        }
+        if options.bakeVideo, cuts.contains(where: { $0.kind == .audio && $0.codec == "aac" }) {
+            notes.append(
+                """
+                --target web: the video needs no edit list; AAC priming still does (no container can say it \
+                otherwise), so a player that ignores edit lists plays it first
+                """
+            )
+        }
+        if let fade = options.seamFade {
+            notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded")
+        }
+        if !resolution.isZero, ClipFacts.isMatroska(output), !noop {
+            notes.append(
+                """
+                Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan \
+                (Opus to the sample, by its pre-skip and end discard)
+                """
+            )
+        }
+        if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
+        return notes
+    }
+}
