@@ -207,3 +207,63 @@ import Testing
         #expect(LoopRanges.cmTime(Rational(1, 2_147_483_659), .one, video: nil) == nil)
     }
 }
+
+/// The container fix writes, decided in the planner (issue 35, item 1), on facts built in code with a table of
+/// what the muxers accept (as FFmpeg's answer it): MPEG-TS becomes an MP4 beside it, PCM a MOV, `--to` a
+/// Matroska file's choice or a refusal naming the codec, an MP3 that needs a cut a refusal naming
+/// --reencode-audio; the plan is adjusted to it (not a copy, the note, a clock counting the audio's samples).
+@Suite struct FixConversionTests {
+    static func accepts(_ format: String, _ codec: String) -> Bool {
+        switch format {
+        case "mp4": ["h264", "hevc", "aac", "mp3", "opus"].contains(codec)
+        case "mov": ["h264", "hevc", "aac", "mp3", "pcm_s16le"].contains(codec)
+        default: false
+        }
+    }
+
+    /// 30 frames (1 s) over 47 AAC packets, every frame a keyframe, in `container`.
+    static func clip(container: String = "mp4", audio: String = "aac") -> (ClipFacts, [Int: TrackTimeline]) {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 30000),
+            samples: Make.video(frames: 30, step: 1000, delay: 0, gop: 1, timescale: 30000))
+        let sound = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 47))
+        var (clip, timelines) = Clips.pair(video: video, audio: sound, audioCodec: audio)
+        clip.container = container
+        return (clip, timelines)
+    }
+
+    @Test func theContainerIsDecidedAndThePlanSaysSo() throws {
+        let (ts0, tl) = Self.clip(container: "mpegts")
+        var plan = try FixPlanner.plan(ts0, timelines: tl)
+        let ts = try #require(
+            try FixConversion.convert(&plan, facts: ts0, destination: "out/clip.ts", to: nil, accepts: Self.accepts))
+        #expect(ts == FixConversion.Output(format: "mp4", path: "out/clip.mp4"))
+        #expect(!plan.isNoop && plan.convertsTo == "mp4")
+        #expect(plan.notes.last == "mpegts cannot carry an edit list: writes clip.mp4 (MP4) beside it")
+        #expect(plan.movieTimescale % 48000 == 0)
+        let pcm = try FixConversion.decide(
+            Self.clip(container: "flv", audio: "pcm_s16le").0, destination: "a.flv", noop: false,
+            accepts: Self.accepts)
+        #expect(pcm?.format == "mov" && pcm?.path == "a.mov")
+        // Kept containers stay, the plan untouched.
+        let (mp4, mp4Timelines) = Self.clip()
+        var kept = try FixPlanner.plan(mp4, timelines: mp4Timelines)
+        let before = kept
+        #expect(
+            try FixConversion.convert(&kept, facts: mp4, destination: "x.mp4", to: nil, accepts: Self.accepts) == nil)
+        #expect(kept == before)
+        // --to mp4 on a Matroska file with Vorbis: refused, naming it.
+        #expect(throws: PlanError.self) {
+            try FixConversion.decide(
+                Self.clip(container: "matroska", audio: "vorbis").0, destination: "a.mkv", noop: false, to: "mp4",
+                accepts: Self.accepts)
+        }
+        do {
+            _ = try FixConversion.decide(
+                Self.clip(container: "mp3", audio: "mp3").0, destination: "a.mp3", noop: false, accepts: Self.accepts)
+            Issue.record("an MP3 that needs a cut was not refused")
+        } catch let error as PlanError {
+            #expect(error.reason.contains("--reencode-audio"))
+        }
+    }
+}

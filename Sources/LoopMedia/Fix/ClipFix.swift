@@ -49,32 +49,17 @@ public enum ClipFix {
         }
         if let refusal = accepts?(plan) { return failed(path, before, analysis, reason: refusal, plan: plan) }
         var destination = destination
-        let conversion: (format: String, path: String)?
+        let conversion: FixConversion.Output?
         do {
-            conversion = try Self.conversion(
-                before, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio,
-                to: options.convertTo)
+            // Where the container cannot say the plan (an edit list), the plan becomes an MP4's or MOV's: decided
+            // in the planner's terms, with what FFmpeg's muxers accept.
+            conversion = try FixConversion.convert(
+                &plan, facts: before, destination: destination, to: options.convertTo, accepts: OutputFile.accepts)
         } catch {
             return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
         }
         if let conversion {
             destination = conversion.path
-            plan.isNoop = false
-            plan.convertsTo = conversion.format
-            // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
-            plan.movieTimescale = FixPlanner.movieTimescale(
-                plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
-            plan.notes.append(
-                Self.keptContainers.contains(before.container)
-                    ? """
-                    --to \(conversion.format): writes \((destination as NSString).lastPathComponent) \
-                    (\(conversion.format.uppercased())) beside it
-                    """
-                    : """
-                    \(before.container) cannot carry an edit list: writes \
-                    \((destination as NSString).lastPathComponent) (\(conversion.format.uppercased())) beside it
-                    """
-            )
             if FileManager.default.fileExists(atPath: destination), OutputPath.sameFile(path, destination) {
                 return failed(
                     path, before, analysis,
@@ -249,105 +234,6 @@ public enum ClipFix {
         case "wav", "flac", "ogg", "mp3": container
         default: ["m4a", "m4v"].contains((path as NSString).pathExtension.lowercased()) ? "ipod" : "mp4"
         }
-    }
-
-    /// Containers fix writes in their own kind; any other (MPEG-TS and -PS, FLV, AVI) cannot say a trim or a
-    /// priming, so its fix is an MP4 (a MOV where a codec needs it) beside it.
-    static let keptContainers: Set = ["mp4", "mov", "matroska", "webm", "wav", "flac", "ogg"]
-
-    /// Video containers fix rewrites as an MP4 or MOV.
-    static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
-
-    /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
-    /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
-    public static func conversion(
-        _ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false,
-        to: String? = nil
-    ) throws -> (format: String, path: String)? {
-        // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
-        if let to, facts.isMatroska {
-            let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
-            // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
-            let exact: Set = [
-                "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac",
-            ]
-            if let refused = codecs.first(where: {
-                !(exact.contains($0) || $0.hasPrefix("pcm_")) || !OutputFile.accepts(format: to, codec: $0)
-            }) {
-                throw MediaError(
-                    "convert",
-                    reason:
-                        """
-                        --to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) exactly; \
-                        nothing written
-                        """
-                )
-            }
-            return (to, (destination as NSString).deletingPathExtension + "." + to)
-        }
-        guard !keptContainers.contains(facts.container) else { return nil }
-        // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
-        if facts.container == "aac" { return ("ipod", (destination as NSString).deletingPathExtension + ".m4a") }
-        guard convertedContainers.contains(facts.container) else {
-            // Other audio-only files (MP3) keep their format: one that is already right is copied.
-            if noop { return nil }
-            // An MP3 encoded again gets a LAME header that says its delay and padding.
-            if facts.container == "mp3", reencodesAudio { return nil }
-            if facts.container == "mp3" {
-                throw MediaError(
-                    "write output",
-                    reason:
-                        """
-                        an MP3 says its priming and padding only in a LAME header, which loopprep cannot write \
-                        around copied frames; --reencode-audio encodes it again with one; nothing written
-                        """
-                )
-            }
-            throw MediaError(
-                "write output",
-                reason:
-                    """
-                    loopprep cannot write \(facts.container) files yet, and would not change this one's format \
-                    behind your back; nothing written
-                    """
-            )
-        }
-        // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
-        // presentation times to copy.
-        let neverReorders: Set = [
-            "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo",
-        ]
-        if facts.container == "avi",
-            let video = facts.videoTracks.first(where: { v in
-                !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
-            })
-        {
-            throw MediaError(
-                "convert",
-                reason:
-                    """
-                    AVI keeps no presentation times and this \
-                    \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order \
-                    than it stores them, so loopprep cannot copy it exactly; re-encode it first
-                    """
-            )
-        }
-        let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
-        // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
-        // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
-        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
-        for format in order where codecs.allSatisfy({ OutputFile.accepts(format: format, codec: $0) }) {
-            return (format, (destination as NSString).deletingPathExtension + "." + format)
-        }
-        let refused = codecs.first { !OutputFile.accepts(format: "mov", codec: $0) } ?? codecs.joined(separator: ", ")
-        throw MediaError(
-            "convert",
-            reason:
-                """
-                \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
-                loopprep cannot fix it losslessly
-                """
-        )
     }
 
     static func write(

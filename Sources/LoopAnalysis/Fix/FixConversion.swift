@@ -1,0 +1,127 @@
+/// Where an input's own container cannot say the plan (no edit list: MPEG-TS and -PS, FLV, AVI, ADTS), or `--to`
+/// asks, fix writes an MP4 or MOV beside it: decided here, in the planner's terms, the plan adjusted to the
+/// container it will be (issue 35: the plan is final when planned). What the muxers accept is the caller's
+/// capability (FFmpeg's), passed in.
+public enum FixConversion {
+    /// The muxer written with ("mp4", "mov", "ipod") and the output's path.
+    public struct Output: Sendable, Equatable {
+        public var format: String
+        public var path: String
+    }
+
+    /// Containers fix writes in their own kind; any other cannot say a trim or a priming.
+    public static let keptContainers: Set = ["mp4", "mov", "matroska", "webm", "wav", "flac", "ogg"]
+
+    /// Video containers fix rewrites as an MP4 or MOV.
+    static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
+
+    /// Decides the conversion and adjusts `plan` to it: not a byte copy, written by that muxer, on a movie clock
+    /// that counts the audio in samples, said in a note. nil: the container is kept, the plan unchanged.
+    public static func convert(
+        _ plan: inout FixPlan, facts: ClipFacts, destination: String, to: String?,
+        accepts: (_ format: String, _ codec: String) -> Bool
+    ) throws -> Output? {
+        guard
+            let output = try decide(
+                facts, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio, to: to,
+                accepts: accepts)
+        else { return nil }
+        plan.isNoop = false
+        plan.convertsTo = output.format
+        // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
+        plan.movieTimescale = FixPlanner.movieTimescale(
+            plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
+        let name = output.path.split(separator: "/").last.map(String.init) ?? output.path
+        let writes = "writes \(name) (\(output.format.uppercased())) beside it"
+        plan.notes.append(
+            keptContainers.contains(facts.container)
+                ? "--to \(output.format): \(writes)" : "\(facts.container) cannot carry an edit list: \(writes)")
+        return output
+    }
+
+    /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
+    /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
+    public static func decide(
+        _ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false, to: String? = nil,
+        accepts: (_ format: String, _ codec: String) -> Bool
+    ) throws -> Output? {
+        let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
+        // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
+        if let to, facts.isMatroska {
+            // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
+            let exact: Set = [
+                "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac",
+            ]
+            if let refused = codecs.first(where: { !(exact.contains($0) || $0.hasPrefix("pcm_")) || !accepts(to, $0) }
+            ) {
+                throw PlanError(
+                    """
+                    convert: --to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) \
+                    exactly; nothing written
+                    """
+                )
+            }
+            return Output(format: to, path: stem(destination) + "." + to)
+        }
+        guard !keptContainers.contains(facts.container) else { return nil }
+        // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
+        if facts.container == "aac" { return Output(format: "ipod", path: stem(destination) + ".m4a") }
+        guard convertedContainers.contains(facts.container) else {
+            // Other audio-only files (MP3) keep their format: one that is already right is copied; one encoded
+            // again gets a LAME header that says its delay and padding.
+            if noop || (facts.container == "mp3" && reencodesAudio) { return nil }
+            if facts.container == "mp3" {
+                throw PlanError(
+                    """
+                    write output: an MP3 says its priming and padding only in a LAME header, which loopprep cannot \
+                    write around copied frames; --reencode-audio encodes it again with one; nothing written
+                    """
+                )
+            }
+            throw PlanError(
+                """
+                write output: loopprep cannot write \(facts.container) files yet, and would not change this one's \
+                format behind your back; nothing written
+                """
+            )
+        }
+        // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
+        // presentation times to copy.
+        let neverReorders: Set = [
+            "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo",
+        ]
+        if facts.container == "avi",
+            let video = facts.videoTracks.first(where: { v in
+                !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
+            })
+        {
+            throw PlanError(
+                """
+                convert: AVI keeps no presentation times and this \
+                \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than \
+                it stores them, so loopprep cannot copy it exactly; re-encode it first
+                """
+            )
+        }
+        // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
+        // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
+        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
+        for format in order where codecs.allSatisfy({ accepts(format, $0) }) {
+            return Output(format: format, path: stem(destination) + "." + format)
+        }
+        let refused = codecs.first { !accepts("mov", $0) } ?? codecs.joined(separator: ", ")
+        throw PlanError(
+            """
+            convert: \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
+            loopprep cannot fix it losslessly
+            """
+        )
+    }
+
+    /// A path without its extension (the last component's last dot), in plain string terms.
+    static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
+        return String(path[..<dot])
+    }
+}
