@@ -23,8 +23,8 @@ make_realistic_corpus() { # name count seconds
   local dir="$OUT/corpus-real-$1"
   if [ -f "$dir/.done" ]; then echo "$dir"; return; fi
   mkdir -p "$dir"
-  # (Mandelbrot drawn at a quarter of the area and scaled up: at 1080p it renders at about a frame a second.)
-  local sources=("mandelbrot=size=960x540:rate=30:maxiter=512,scale=1920:1080:flags=lanczos"
+  # (Mandelbrot drawn at a quarter of the area, 64 iterations at most, and scaled up: deeper, it takes minutes a clip.)
+  local sources=("mandelbrot=size=960x540:rate=30:maxiter=64,scale=1920:1080:flags=lanczos"
     "life=size=1920x1080:rate=30:mold=10:ratio=0.2:seed=3"
     "testsrc2=size=1920x1080:rate=30" "cellauto=size=1920x1080:rate=30:rule=110")
   for i in $(seq 1 "$2"); do
