@@ -28,7 +28,7 @@ make_realistic_corpus() { # name count seconds
     "life=size=1920x1080:rate=30:mold=10:ratio=0.2:seed=3"
     "testsrc2=size=1920x1080:rate=30" "cellauto=size=1920x1080:rate=30:rule=110")
   for i in $(seq 1 "$2"); do
-    "${FF[@]}" -f lavfi -i "${sources[$(( (i - 1) % 4 ))]},format=yuv420p" -t "$3" \
+    "${FF[@]}" -f lavfi -t "$3" -i "${sources[$(( (i - 1) % 4 ))]},format=yuv420p" \
       -f lavfi -i "sine=frequency=$((200 + i * 50)):duration=$(awk -v s="$3" 'BEGIN { print s + 0.04 }')" \
       -c:v libx264 -preset veryfast -g 60 -b:v 5M -maxrate 5M -bufsize 5M -pix_fmt yuv420p -c:a aac -b:a 128k \
       -movflags +faststart "$dir/clip$i.mp4"
