@@ -47,22 +47,3 @@ extension FixPlanner {
         )
     }
 }
-
-extension FixPlanner {
-    /// The common start where audio starts within half a sample after the main video's first frame: that frame's
-    /// start (the audio's cut rounds to the nearest sample, which is there). A muxer without edit lists stretches
-    /// the first AAC packet so the next one starts on the video's first frame, to the whole sample after it
-    /// (29.97 fps: 2002/30000 s is 2942.94 samples at 44.1 kHz, the audio starts at 2943); a frame is never cut
-    /// for that fraction of a sample, at the start as at the end.
-    static func onVideoStart(_ latest: Rational, _ mappings: [Mapping]) -> Rational {
-        guard let video = mappings.first(where: { $0.track.kind == .video }), latest > video.start else {
-            return latest
-        }
-        let within = mappings.allSatisfy { m in
-            guard m.start > video.start else { return true }
-            guard m.track.kind == .audio, let rate = m.track.sampleRate, rate > 0 else { return false }
-            return (m.start - video.start) * Int64(2 * rate) <= .one
-        }
-        return within ? video.start : latest
-    }
-}

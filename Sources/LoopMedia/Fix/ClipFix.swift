@@ -74,14 +74,10 @@ public enum ClipFix {
                 fix: FixOutcome(status: .planned, plan: plan, before: before))
         }
         // An output that exists is replaced only when asked (in place replaces the input itself, by design); one
-        // that is already byte for byte what this run writes (a run resumed) is kept and counted as written.
+        // that is already byte for byte what this run writes (a run resumed) is kept and counted as written, one
+        // that differs is refused once this run's is written and compared (below).
         let existing =
             !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
-        if !existing, !OutputPath.sameFile(path, destination),
-            let refusal = OutputPath.refusal(destination, inputs: [path], force: force)
-        {
-            return failed(path, before, analysis, reason: "write output: " + refusal, plan: plan)
-        }
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }

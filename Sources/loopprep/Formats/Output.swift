@@ -245,8 +245,7 @@ enum JUnitFormat {
 /// LoopRange library's `ClipLoopRange` reads it.
 enum RangesFormat {
     static func render(_ report: Report) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONLines.encoder()
         return report.files.map { file in
             let reason = file.loopRangeReason ?? file.error.map { "the file cannot be read: \($0)" }
             let line = ClipLoopRange(path: file.path, loopRange: file.loopRange, loopRangeReason: reason)
