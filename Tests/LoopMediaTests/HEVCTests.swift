@@ -13,7 +13,7 @@ import Testing
         let probe = try Probe.probe(Fixtures.path(file), keepInput: false, locations: true)
         let video = try #require(probe.facts.mainVideo)
         let config = try #require(
-            FrameBytes.extradata(Fixtures.path(file), track: video.index).flatMap(HEVCConfig.init))
+            FrameBytes.extradata(probe, track: video.index).flatMap(HEVCConfig.init))
         let sps = try #require(config.units(33).first)
         let pps = try #require(config.units(34).first)
         #expect(HEVC.ids(sps)?.own == 0 && HEVC.ids(pps)?.own == 0)
@@ -68,7 +68,7 @@ import Testing
         #expect(try FFmpegDecode.frames(out) == (try FFmpegDecode.frames(source)))
         // The written keyframes carry no parameter sets of their own.
         let probe = try Probe.probe(out, keepInput: false, locations: true)
-        let config = try #require(FrameBytes.extradata(out, track: 0))
+        let config = try #require(FrameBytes.extradata(probe, track: 0))
         let first = try #require(try FrameBytes.read(probe, track: 0, sample: 0))
         #expect(
             !FrameBytes.content(first, codec: "hevc", extradata: config).contains { (32...34).contains(HEVC.type($0)) })

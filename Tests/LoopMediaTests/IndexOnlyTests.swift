@@ -27,6 +27,20 @@ import Testing
         #expect(own == ffmpeg, "\(name)")
     }
 
+    /// The codec configuration fix reads a frame's NAL lengths with (issue 35, item 2) is taken from the sample
+    /// entry's avcC or hvcC; FFmpeg's extradata for the stream is the judge, on every H.264 and HEVC fixture.
+    @Test(arguments: isoFixtures)
+    func theIndexGivesTheCodecConfigurationFFmpegDoes(name: String) throws {
+        let path = Fixtures.path(name)
+        guard let result = try? Probe.probe(path, keepInput: false, locations: true), result.iso != nil else { return }
+        let input = try InputFile(path: path)
+        for track in result.facts.tracks where track.codec == "h264" || track.codec == "hevc" {
+            let own = FrameBytes.extradata(result, track: track.index)
+            #expect(own != nil, "\(name) track \(track.index)")
+            #expect(own == input.extradata(track.index), "\(name) track \(track.index)")
+        }
+    }
+
     /// The whole facts agree too: the probe without FFmpeg and the probe through FFmpeg's demuxer (kept for a
     /// seam check), on every fixture the index reads alone.
     @Test(arguments: isoFixtures)

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CFFmpegLoader
+import Foundation
 
 /// The FFmpeg libraries, as reports name them: loopprep's exact figures were checked on 5.1, 7.1 and 9.0, and a
 /// report says which did the work ("libavformat 59.27.100, libavcodec 59.37.100, ..."). Asked for after FFmpeg
@@ -27,6 +28,15 @@ public enum FFmpegLibraries {
     public static var loadedDescription: String {
         _ = avformat_version()
         return description
+    }
+
+    /// Starts loading FFmpeg on a thread of its own, for work that will need it after a long write (fix's
+    /// independent check): mapping some seventy libraries while the kernel flushes hundreds of megabytes stalls
+    /// on memory and disk (a 10-minute clip's check waited a third of a second for it behind the fsync); before
+    /// the copy it costs nothing. The loader runs once, whoever calls first.
+    public static func loadAhead() {
+        guard !loaded else { return }
+        Thread.detachNewThread { _ = avformat_version() }
     }
 
     /// Whether anything has called into FFmpeg in this process.

@@ -59,7 +59,8 @@ public final class TemporaryFiles: Sendable {
     }
 
     /// rename(2) replaces the target atomically: readers see the old file or the new one, never a part. The
-    /// data is flushed to disk first, so a power cut cannot leave the new name on a file with holes in it.
+    /// data is flushed to disk first, so a power cut cannot leave the new name on a file with holes in it, and
+    /// the folder after, so it cannot take the name back.
     public func commit(_ temp: String, to target: String) throws {
         let flush = flushes.withLock { $0.removeValue(forKey: temp) } ?? Flush(temp)
         let status = flush.wait()
@@ -70,6 +71,16 @@ public final class TemporaryFiles: Sendable {
             throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
         }
         live.withLock { _ = $0.remove(temp) }
+        // The new name is made durable too: once a command says "written", a power cut does not take it back.
+        let folder = (target as NSString).deletingLastPathComponent
+        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        // (A filesystem that cannot flush a folder says EINVAL: nothing more can be done there.)
+        if fsync(fd) != 0, errno != EINVAL {
+            throw MediaError(
+                "write output", reason: String(cString: strerror(errno)) + " (flushing the folder of \(target))")
+        }
     }
 
     /// Removes every live temporary (from a signal handler's queue).

@@ -78,12 +78,14 @@ public enum ClipFix {
         // that differs is refused once this run's is written and compared (below).
         let existing =
             !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
+        // The independent check reads the output with FFmpeg: loaded while the media is copied, not after.
+        FFmpegLibraries.loadAhead()
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
             let firstFrames = try plannedFirstFrames(plan, source: source)
             if plan.isNoop {
-                try FileManager.default.copyItem(atPath: path, toPath: temp)
+                try ISOEditor.copyFile(path, to: temp)
             } else {
                 try write(
                     path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
@@ -183,7 +185,7 @@ public enum ClipFix {
                 let bytes = try FrameBytes.read(source, track: cut.index, sample: planned)
             else { continue }
             out[cut.index] = FrameBytes.picture(
-                bytes, codec: cut.codec, extradata: FrameBytes.extradata(source.facts.path, track: cut.index))
+                bytes, codec: cut.codec, extradata: FrameBytes.extradata(source, track: cut.index))
         }
         return out
     }
@@ -200,7 +202,7 @@ public enum ClipFix {
                 let bytes = try FrameBytes.read(output, track: track.index, sample: shown)
             else { continue }
             if FrameBytes.picture(
-                bytes, codec: track.codec, extradata: FrameBytes.extradata(output.facts.path, track: track.index))
+                bytes, codec: track.codec, extradata: FrameBytes.extradata(output, track: track.index))
                 != wanted
             {
                 return

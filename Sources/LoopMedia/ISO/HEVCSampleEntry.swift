@@ -4,17 +4,8 @@ import LoopAnalysis
 /// repeats the parameter sets in band (as hev1 allows, hvc1 does not) loses those NAL units, which must be the
 /// hvcC's own bytes. Where they differ (the stream changes its parameters), the track stays hev1.
 enum HEVCSampleEntry {
-    /// The hvcC payload's range inside a sample entry (after the 86-byte visual sample entry header).
-    static func hvcCRange(_ entry: [UInt8]) -> Range<Int>? {
-        var at = 86
-        while at + 8 <= entry.count {
-            let size = Int(entry[at]) << 24 | Int(entry[at + 1]) << 16 | Int(entry[at + 2]) << 8 | Int(entry[at + 3])
-            guard size >= 8, at + size <= entry.count else { return nil }
-            if Array(entry[at + 4..<at + 8]) == Array("hvcC".utf8) { return (at + 8)..<(at + size) }
-            at += size
-        }
-        return nil
-    }
+    /// The hvcC payload's range inside a sample entry.
+    static func hvcCRange(_ entry: [UInt8]) -> Range<Int>? { ISOFile.configurationRange(entry, type: "hvcC") }
 
     static func moveParameterSets(_ layout: inout TrackLayout, entry: [UInt8], source: String) throws {
         guard let range = hvcCRange(entry), let config = HEVCConfig(Array(entry[range])) else { return }

@@ -75,6 +75,21 @@ enum ISOEditor {
         for box in tail { try copy(file.handle, box.offset, box.size, to: out) }
     }
 
+    /// A whole file copied as `copy` copies media (fix's output of a file that needs nothing).
+    static func copyFile(_ source: String, to destination: String) throws {
+        guard let from = FileHandle(forReadingAtPath: source) else {
+            throw MediaError("copy", reason: "cannot open \(source)")
+        }
+        defer { try? from.close() }
+        let size = try from.seekToEnd()
+        FileManager.default.createFile(atPath: destination, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: destination) else {
+            throw MediaError("copy", reason: "cannot create \(destination)")
+        }
+        defer { try? out.close() }
+        try copy(from, 0, Int64(size), to: out)
+    }
+
     /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the
     /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer. The copy
     /// goes in 32 MB slices, each handed to the disk as it is done (writeback starts while the next is copied),

@@ -141,6 +141,23 @@ struct ISOFile {
         return Array(moov[start..<start + size])
     }
 
+    /// The payload's range of a visual sample entry's child box (avcC, hvcC: the codec configuration FFmpeg
+    /// calls extradata), after the 86-byte visual sample entry header.
+    static func configurationRange(_ entry: [UInt8], type: String) -> Range<Int>? {
+        var at = 86
+        while at + 8 <= entry.count {
+            let size = Int(entry[at]) << 24 | Int(entry[at + 1]) << 16 | Int(entry[at + 2]) << 8 | Int(entry[at + 3])
+            guard size >= 8, at + size <= entry.count else { return nil }
+            if Array(entry[at + 4..<at + 8]) == Array(type.utf8) { return (at + 8)..<(at + size) }
+            at += size
+        }
+        return nil
+    }
+
+    static func codecConfiguration(_ entry: [UInt8], type: String) -> [UInt8]? {
+        configurationRange(entry, type: type).map { Array(entry[$0]) }
+    }
+
     /// One sample's bytes.
     static func bytes(_ path: String, _ location: SampleLocation) throws -> [UInt8] {
         return try readBox(try source(path), location.offset, location.size, what: "sample")

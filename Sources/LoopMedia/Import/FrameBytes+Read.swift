@@ -21,7 +21,18 @@ extension FrameBytes {
         return nil
     }
 
-    static func extradata(_ path: String, track index: Int) -> [UInt8]? {
-        (try? InputFile(path: path))?.extradata(index)
+    /// The codec configuration a frame's NAL lengths are read with (H.264 and HEVC; nil for the others, which
+    /// need none): from the sample entry's avcC or hvcC where the index was read (FFmpeg is not opened for it),
+    /// else from FFmpeg's reading of the stream.
+    static func extradata(_ result: Probe.Result, track index: Int) -> [UInt8]? {
+        guard let track = result.facts.tracks.first(where: { $0.index == index }),
+            track.codec == "h264" || track.codec == "hevc"
+        else { return nil }
+        if let iso = result.iso {
+            guard let id = track.trackID, let isoTrack = iso.tracks[id], let entry = iso.sampleEntry(of: isoTrack)
+            else { return nil }
+            return ISOFile.codecConfiguration(entry, type: track.codec == "h264" ? "avcC" : "hvcC")
+        }
+        return (try? InputFile(path: result.facts.path))?.extradata(index)
     }
 }
