@@ -17,6 +17,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/mastering_display_metadata.h>
 #include <libavutil/opt.h>
+#include <libavutil/video_enc_params.h>
 #include <libavutil/channel_layout.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
@@ -80,6 +81,22 @@ static inline void lp_frame_set_key(AVFrame *f, int key) {
 }
 
 // A stream's side data (display matrix, HDR metadata): on the AVStream until 7.0 moved it to
+// A decoded H.264 picture's mean quantizer, rounded: its base QP plus the mean of its macroblocks' deltas, from the
+// side data the decoder exports when asked (AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS); -1 when it has none.
+static inline int lp_frame_mean_qp(const AVFrame *frame) {
+    const AVFrameSideData *sd = av_frame_get_side_data(frame, AV_FRAME_DATA_VIDEO_ENC_PARAMS);
+    if (!sd || sd->size < sizeof(AVVideoEncParams)) return -1;
+    AVVideoEncParams *p = (AVVideoEncParams *)sd->data;
+    if (p->type != AV_VIDEO_ENC_PARAMS_H264) return -1;
+    if (p->nb_blocks == 0) return p->qp;
+    long long sum = (long long)p->qp * p->nb_blocks;
+    // The blocks as av_video_enc_params_block finds them (its assert would pull in av_log): block_size apart.
+    const uint8_t *blocks = (const uint8_t *)p + p->blocks_offset;
+    for (unsigned i = 0; i < p->nb_blocks; i++)
+        sum += ((const AVVideoBlockParams *)(blocks + (size_t)i * p->block_size))->delta_qp;
+    return (int)((sum + p->nb_blocks / 2) / p->nb_blocks);
+}
+
 // AVCodecParameters.coded_side_data (the AVStream fields went in 8.0).
 static inline const uint8_t *lp_stream_side_data(const AVStream *st, enum AVPacketSideDataType type, size_t *size) {
 #if LIBAVFORMAT_VERSION_MAJOR >= 61

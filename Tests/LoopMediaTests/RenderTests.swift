@@ -198,4 +198,47 @@ import Testing
         let after = try Probe.facts(path: out)
         #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
     }
+
+    /// The frames of qp30.mp4 (fixtures/make-fixtures.sh: x264 at constant quantizer 30, B-frames with their
+    /// pyramid, keyframes every 30 frames) from its second keyframe, as a run wanting frame 45 on reads them.
+    static func qp30Frames(skipping: Bool) throws -> (luma: [[UInt8]], taken: Int, quantizers: [Int]) {
+        let path = Fixtures.path("qp30.mp4")
+        let probe = try Probe.probe(path, keepInput: false, locations: true)
+        let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines, options: FixOptions())
+        let cut = try #require(plan.tracks.first { $0.kind == .video })
+        let presented = try #require(probe.timelines[cut.index]).samples.sorted { $0.pts < $1.pts }
+        #expect(presented.count == 60 && presented[30].isSync)
+        let want = presented[45].pts
+        let source = try FrameSource(
+            path: path, window: PacketWindow(cut, from: presented[30].dts, through: cut.keepThrough),
+            timelines: probe.timelines, h264: .some(FrameBytes.extradata(probe, track: cut.index)))
+        if skipping { source.skipUnreferenced(before: want) }
+        var luma: [[UInt8]] = []
+        var taken = 0
+        while let frame = try source.next() {
+            taken += 1
+            guard let pts = frame.pts, pts >= want, let plane = frame.pointer.pointee.data.0 else { continue }
+            let stride = Int(frame.pointer.pointee.linesize.0)
+            let width = Int(frame.pointer.pointee.width)
+            luma.append(
+                (0..<Int(frame.pointer.pointee.height)).flatMap { y in
+                    Array(UnsafeBufferPointer(start: plane + y * stride, count: width))
+                })
+        }
+        return (luma, taken, source.quantizers)
+    }
+
+    /// A run that starts late in a GOP does not decode the B-frames before it that nothing refers to (issue 34):
+    /// frames 45 to 59 are the same pictures either way, and of the 15 before them, the pyramid's unreferenced
+    /// B-frames (two in each group of three) are never taken.
+    @Test func unreferencedPicturesBeforeTheWantedOneAreNotDecoded() throws {
+        let all = try Self.qp30Frames(skipping: false)
+        let skipped = try Self.qp30Frames(skipping: true)
+        #expect(all.luma.count == 15 && skipped.luma == all.luma)
+        #expect(all.taken == 30)
+        #expect(skipped.taken < all.taken && skipped.taken > 15)
+        // Every picture was coded at quantizer 30 (the recipe's constant QP): what the decoder exports.
+        #expect(!all.quantizers.isEmpty && all.quantizers.allSatisfy { $0 == 30 })
+        #expect(all.quantizers.count == all.taken && skipped.quantizers.count == skipped.taken)
+    }
 }

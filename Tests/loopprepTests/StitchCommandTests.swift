@@ -1075,6 +1075,8 @@ extension StitchCommandTests {
         ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "h264-gop10-a.mp4", "h264-gop10-b.mp4"],
         ["hevc-gop10-a.mp4", "hevc-gop10-b.mp4", "hevc-gop10-a.mp4"],
         ["vp9-gop10-a.webm", "vp9-gop10-b.webm", "vp9-gop10-a.webm"],
+        // B-frames: runs that start late in a GOP skip the unreferenced ones.
+        ["qp30.mp4", "qp30.mp4", "qp30.mp4"],
     ])
     func theOutputIsTheSameAtAnyParallelism(clips: [String]) throws {
         let dir = try Run.temporaryDirectory()
@@ -1090,5 +1092,23 @@ extension StitchCommandTests {
             outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
         #expect(outputs[0].count > 10_000 && outputs[0] == outputs[1])
+    }
+
+    /// A join is re-encoded at the quality of the pictures it replaces (issue 34): qp30.mp4 is coded at constant
+    /// quantizer 30 (fixtures/make-fixtures.sh), so its run is made at x264 crf 24 (30 less six: RunQuality), as
+    /// the encoder's own settings record in the stream, not at the fixed 17 that turned 5 Mb/s joins into 40.
+    @Test func aJoinIsReencodedAtItsSourcesQuality() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("joined.mp4").path
+        let run = try Run.loopprep([
+            "stitch", Run.fixture("qp30.mp4"), Run.fixture("qp30.mp4"), "--transition", "crossfade", "--duration",
+            "0.5", "-o", out,
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        let settings = String(decoding: bytes, as: UTF8.self)
+        #expect(settings.components(separatedBy: "crf=24.0 ").count - 1 == 1)
+        #expect(!settings.contains("crf=17.0"))
     }
 }

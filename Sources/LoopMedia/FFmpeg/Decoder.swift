@@ -9,9 +9,11 @@ public final class Decoder {
     /// `fast`: for measurements on a thumbnail, skip in-loop filtering (invisible at 64x36, ~25% faster).
     /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
     /// than the stream's; frames come out on it.
-    public init(_ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil)
-        throws
-    {
+    /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `Frame.meanQuantizer`.
+    public init(
+        _ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil,
+        quantizers: Bool = false
+    ) throws {
         let stream = input.stream(index)
         guard let parameters = stream.pointee.codecpar else {
             throw MediaError("open decoder", reason: "the stream has no codec parameters")
@@ -28,6 +30,7 @@ public final class Decoder {
         try check(avcodec_parameters_to_context(ctx, parameters), "open decoder")
         ctx.pointee.pkt_timebase = timeBase?.avRational ?? stream.pointee.time_base
         ctx.pointee.thread_count = Int32(threads)
+        if quantizers { ctx.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
         if fast {
             ctx.pointee.skip_loop_filter = AVDISCARD_ALL
             ctx.pointee.flags2 |= AV_CODEC_FLAG2_FAST

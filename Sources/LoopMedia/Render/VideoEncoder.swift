@@ -16,9 +16,12 @@ final class VideoEncoder {
     ]
 
     /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
-    /// the encoder's own for the pixel format.
+    /// the encoder's own for the pixel format. `rateFactor`: H.264's quality (RunQuality), which its parameter
+    /// sets do not depend on (x264's stitchable).
     init(
-        like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil
+        like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32,
+        codec override: String? = nil,
+        rateFactor: Int = RunQuality.finest
     ) throws {
         let st = input.stream(index).pointee
         var par = st.codecpar.pointee
@@ -57,8 +60,9 @@ final class VideoEncoder {
         ctx.pointee.chroma_sample_location = par.chroma_location
         ctx.pointee.max_b_frames = 0
         ctx.pointee.gop_size = 100_000
-        // x264 is deterministic with threads unless told otherwise (--non-deterministic): use the cores.
-        ctx.pointee.thread_count = 0
+        // One thread: x264's bits depend on its thread count, which must not follow the machine's cores (the
+        // same clips give the same file everywhere); the cores go to runs encoded side by side (RenderAhead).
+        ctx.pointee.thread_count = 1
         ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER | AV_CODEC_FLAG_BITEXACT
         if par.level > 0 { ctx.pointee.level = par.level }
         var options: OpaquePointer?
@@ -101,9 +105,13 @@ final class VideoEncoder {
         }
         // Short runs between copied GOPs: a fast preset at a high quality keeps them transparent and quick.
         av_dict_set(&options, "preset", "superfast", 0)
-        av_dict_set(&options, "crf", "17", 0)
+        av_dict_set(&options, "crf", String(rateFactor), 0)
         if let profile = Self.profile(par.profile) { av_dict_set(&options, "profile", profile, 0) }
-        av_dict_set(&options, "x264-params", "sps-id=\(parameterSetID):scenecut=0:bframes=0:repeat-headers=0:aud=0", 0)
+        // stitchable: the picture parameter set's initial quantizer is 26 whatever the rate factor, so the sets
+        // are known before a run's quality is.
+        av_dict_set(
+            &options, "x264-params",
+            "sps-id=\(parameterSetID):scenecut=0:bframes=0:repeat-headers=0:aud=0:stitchable=1", 0)
         try check(avcodec_open2(ctx, codec, &options), "open encoder")
     }
 

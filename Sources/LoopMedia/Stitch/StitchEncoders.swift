@@ -20,11 +20,12 @@ final class ClipSettings {
         return input
     }
 
-    /// An encoder like clip `c`'s video (the first clip's pixel format), with parameter set id `id`.
-    func encoder(_ c: Int, id: Int) throws -> VideoEncoder {
+    /// An encoder like clip `c`'s video (the first clip's pixel format), with parameter set id `id`, at
+    /// `rateFactor` (RunQuality).
+    func encoder(_ c: Int, id: Int, rateFactor: Int = RunQuality.finest) throws -> VideoEncoder {
         try VideoEncoder(
             like: try input(c), stream: clips[c].source.video.index, parameterSetID: id,
-            pixelFormat: clips[0].pixelFormat, codec: transcoding)
+            pixelFormat: clips[0].pixelFormat, codec: transcoding, rateFactor: rateFactor)
     }
 
     /// HEVC: the VPS, SPS and PPS an encoder like clip `c`'s writes (x265's depend only on its settings);

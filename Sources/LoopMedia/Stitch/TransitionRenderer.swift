@@ -9,20 +9,29 @@ import LoopAnalysis
 /// same whatever else runs beside it), and the writer writes each run's samples in the plan's order.
 extension StitchWriter {
     func renderSamples(_ run: StitchRenderPlan.Render, encoding: RunEncoding) throws -> [RenderedSegment.Sample] {
-        let encoder = try settings.encoder(run.leadClip, id: encoding.id)
-        guard
-            settings.transcoding != nil
-                || encoder.parameterSets.sps == encoding.sps && encoder.parameterSets.pps == encoding.pps,
-            encoding.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true
-        else {
-            throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
+        let frames = RunFrames(writer: self)
+        // The encoder is made once the first picture is drawn: its quality follows the source pictures decoded
+        // for it (RunQuality), and its parameter sets must be the plan's whatever the quality.
+        var made: VideoEncoder?
+        func encoder() throws -> VideoEncoder {
+            if let made { return made }
+            let encoder = try settings.encoder(
+                run.leadClip, id: encoding.id, rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
+            guard
+                settings.transcoding != nil
+                    || encoder.parameterSets.sps == encoding.sps && encoder.parameterSets.pps == encoding.pps,
+                encoding.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true
+            else {
+                throw MediaError("encode", reason: "the encoder's parameter sets changed between runs")
+            }
+            made = encoder
+            return encoder
         }
         let codec = settings.transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
         // H.264 samples are length-prefixed like the copied ones (x264 writes Annex B); HEVC's are renumbered.
         let h264Length = settings.transcoding == nil && codec == "h264" ? configuration.lengthSize ?? 4 : nil
         let hevcLength = configuration.lengthSize ?? 4
         let ticks = plan.clock.frameTicks
-        let frames = RunFrames(writer: self)
         var samples: [RenderedSegment.Sample] = []
         var failure: Error?
         func emit(_ p: Packet) {
@@ -49,10 +58,10 @@ extension StitchWriter {
             }
             picture.pointer.pointee.pts = Int64(run.firstOutput + offset) * ticks
             lp_frame_set_key(picture.pointer, offset == 0 ? 1 : 0)
-            try encoder.encode(picture, emit)
+            try encoder().encode(picture, emit)
             if let failure { throw failure }
         }
-        try encoder.encode(nil, emit)
+        try encoder().encode(nil, emit)
         if let failure { throw failure }
         return samples
     }
@@ -147,6 +156,11 @@ private final class RunFrames {
     /// --normalize: this run's own (a scaler is not shared between threads).
     let fitter: FrameFitter
 
+    /// The mean quantizers of the source pictures decoded so far, every clip's (H.264).
+    var quantizers: [Int] { (retired + sources.values.flatMap(\.quantizers)) }
+    /// Those of sources let go (a loop's wrap starts its clip over).
+    private var retired: [Int] = []
+
     init(writer: StitchWriter) {
         self.writer = writer
         fitter = writer.makeFitter()
@@ -185,7 +199,10 @@ private final class RunFrames {
         // A slower clip shows a frame more than once (--normalize).
         if position[c] == k, let frame = held[c] { return frame }
         // A loop's wrap-around needs the first clip's opening again, after its later frames: start over.
-        if let at = position[c], k < at { sources[c] = nil }
+        if let at = position[c], k < at {
+            retired += sources[c]?.quantizers ?? []
+            sources[c] = nil
+        }
         position[c] = k
         let source: FrameSource
         if let open = sources[c] {
@@ -193,10 +210,14 @@ private final class RunFrames {
         } else {
             let window = PacketWindow(
                 clip.source.video, from: clip.source.keyframeDts(atOrBefore: k), through: clip.source.video.keepThrough)
-            source = try FrameSource(path: clip.path, window: window, timelines: clip.timelines)
+            source = try FrameSource(
+                path: clip.path, window: window, timelines: clip.timelines,
+                h264: clip.facts.mainVideo?.codec == "h264" ? .some(clip.avcc?.bytes) : nil)
             sources[c] = source
         }
         let want = clip.source.frames[k].pts
+        // Pictures before the wanted one that nothing refers to are not decoded at all.
+        source.skipUnreferenced(before: want - clip.source.frameTicks / 2)
         while let f = try source.next() {
             if let pts = f.pts, pts >= want - clip.source.frameTicks / 2 {
                 held[c] = f
