@@ -79,7 +79,7 @@ import Testing
         let out = dir.appendingPathComponent(c.output).path
         let after = try Probe.facts(path: out)
         #expect(after.moovBeforeMdat == true)
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
         let video = try #require(after.mainVideo)
         let audio = try #require(after.mainAudio)
         #expect(video.frameCount == c.frames)
@@ -104,7 +104,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Probe.probe(Fixtures.path(file), keepInput: false, locations: true)
         let plan = try FixPlanner.plan(source.facts, timelines: source.timelines)
-        let expected = try ClipFix.plannedFirstFrames(plan, source: source)
+        let expected = try OutputCheck.plannedFirstFrames(plan, source: source)
         let video = try #require(plan.tracks.first { $0.kind == .video })
         #expect(expected[video.index]?.isEmpty == false)
         let report = ClipFix.fix(
@@ -112,10 +112,10 @@ import Testing
             analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let written = try Probe.probe(dir.appendingPathComponent(output).path, keepInput: false, locations: true)
-        #expect(try ClipFix.firstFrameDifference(plan, expected: expected, output: written) == nil)
+        #expect(try OutputCheck.firstFrameDifference(plan, expected: expected, output: written) == nil)
         var other = expected
         other[video.index] = [[0x65, 0x88]]
-        #expect(try ClipFix.firstFrameDifference(plan, expected: other, output: written) != nil)
+        #expect(try OutputCheck.firstFrameDifference(plan, expected: other, output: written) != nil)
     }
 
     /// A long copy lands at the source's offset within a 4 KB block (a free box pads the moov; XFS and btrfs then
@@ -194,7 +194,7 @@ import Testing
         let video = try #require(after.mainVideo)
         let audio = try #require(after.mainAudio)
         #expect((audio.endSeconds - video.endSeconds).magnitude <= Rational(1, 1000))
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
         #expect(try FFmpegDecode.frames(out).count == 30)
         #expect(try FFmpegDecode.errors(out) == "")
     }
@@ -246,7 +246,7 @@ import Testing
         // The audio lasts the frames, to Matroska's millisecond (the video's end is known to no better).
         let frames = Rational(Int64(c.frames), 30)
         #expect((audio.durationSeconds - frames).magnitude <= Rational(1, 1000))
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
 
         // ffmpeg, independently: the samples it decodes are the ones we count, and the pre-skip in the header
         // it reads is the source's plus the trimmed samples, less the packets dropped before the pre-roll.
@@ -339,7 +339,7 @@ import Testing
         let after = try Probe.facts(path: out)
         #expect(after.mainAudio?.priming == PrimingFacts(samples: 1024, signalled: true, method: "edit list"))
         #expect(after.mainAudio?.sampleCount == Rational(46080 - 1024))
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
         // Independently: the edit list in the box bytes, and ffmpeg decodes what it presents.
         let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
         #expect(moov.path("trak", "mdia", "mdhd")?.timescale == 44100)

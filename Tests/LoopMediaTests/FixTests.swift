@@ -26,7 +26,7 @@ import Testing
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let out = dir.appendingPathComponent(file).path
         let after = try Probe.facts(path: out)
-        let bad = Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }
+        let bad = Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }
         #expect(bad.isEmpty, "\(bad.map(\.message))")
         #expect(after.moovBeforeMdat == true)
 

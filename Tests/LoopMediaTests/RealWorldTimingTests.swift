@@ -64,7 +64,7 @@ import Testing
 
         // loopprep's own strict re-analysis.
         let after = try Probe.facts(path: out)
-        let bad = Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }
+        let bad = Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }
         #expect(bad.isEmpty, "\(bad.map(\.message))")
         #expect(after.mainVideo?.frameCount == shape.frames)
         #expect(after.mainVideo?.frameRate == shape.fps)

@@ -118,7 +118,7 @@ import Testing
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.mainVideo?.frameCount == 38)
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
@@ -196,7 +196,7 @@ import Testing
         #expect(raw.count == Int((video.duration * 30).rounded))
         #expect(try FFmpegDecode.errors(out) == "")
         let after = try Probe.facts(path: out)
-        #expect(Analyzer.findings(in: after).filter { ClipFix.mustBeClean.contains($0.rule) }.isEmpty)
+        #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
     }
 
     /// The frames of qp30.mp4 (fixtures/make-fixtures.sh: x264 at constant quantizer 30, B-frames with their

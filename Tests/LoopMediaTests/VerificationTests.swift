@@ -19,7 +19,7 @@ import Testing
         let plan = [
             ExpectedTrack(kind: .video, duration: .one, frames: 30), ExpectedTrack(kind: .audio, duration: .one),
         ]
-        #expect(Verification.refusal(plan, output: Fixtures.path("clean.mp4")) == nil)
+        #expect(SecondReading.refusal(plan, output: Fixtures.path("clean.mp4")) == nil)
     }
 
     /// A file whose video edit list was cut to 29 frames' length behind the plan's back (box surgery on the
@@ -41,7 +41,7 @@ import Testing
         let plan = [
             ExpectedTrack(kind: .video, duration: .one, frames: 30), ExpectedTrack(kind: .audio, duration: .one),
         ]
-        let refusal = try #require(Verification.refusal(plan, output: path))
+        let refusal = try #require(SecondReading.refusal(plan, output: path))
         #expect(refusal.hasPrefix("nothing written: FFmpeg's own reading of the output disagrees with loopprep's plan"))
         // The demuxer puts the edit's end on the media clock (15360 ticks a second), to the nearest tick.
         let presented = Rational((Rational(Int64(duration), timescale) * 15360).rounded, 15360)

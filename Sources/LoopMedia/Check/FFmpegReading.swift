@@ -225,8 +225,9 @@ public enum FFmpegReading {
     }
 }
 
-/// The independent check as every writer runs it on its temporary output.
-public enum Verification {
+/// The second reading every writer runs on its temporary output: FFmpeg's own demuxer and decoders (FFmpegReading),
+/// sharing no timing code with the planner, against what the command expects of each track (IndependentCheck).
+public enum SecondReading {
     /// What FFmpeg's reading says of an output against its plan.
     public enum Outcome: Equatable {
         case agrees

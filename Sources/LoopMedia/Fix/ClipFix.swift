@@ -5,14 +5,6 @@ import LoopAnalysis
 /// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input
 /// unless `replacing` says so.
 public enum ClipFix {
-    /// Rules an output must not trip, or it is discarded.
-    public static let mustBeClean = Set(
-        [
-            RuleID.audioLongerThanVideo, .videoLongerThanAudio, .startOffset, .primingNotSignalled,
-            .firstFrameNotKeyframe, .timestampGap, .moovAtEnd, .emptyTrack, .movieDurationMismatch,
-            .irregularAudioDurations,
-        ].map(\.rawValue))
-
     /// `force`: replace an output that exists (never the input: in place is `destination` == `path`).
     /// `accepts`: a caller's condition on the plan before anything is written (loop: the plan is the candidate it
     /// chose); the sentence it returns refuses the file.
@@ -83,7 +75,7 @@ public enum ClipFix {
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
-            let firstFrames = try plannedFirstFrames(plan, source: source)
+            let firstFrames = try OutputCheck.plannedFirstFrames(plan, source: source)
             if plan.isNoop {
                 try ISOEditor.copyFile(path, to: temp)
             } else {
@@ -107,33 +99,10 @@ public enum ClipFix {
             let written = try Probe.probe(temp, keepInput: false, locations: true)
             let after = written.facts
             let findings = Analyzer.findings(in: after, options: analysis)
-            // The verification does not heed --disable: a rule turned off for the report still guards the output.
-            var strict = analysis
-            strict.disabled = nil
-            // (An info-level finding is a remark, not a fault: it never blocks a write.)
-            if let bad = Analyzer.findings(in: after, options: strict).first(where: {
-                mustBeClean.contains($0.rule) && $0.severity != .info
-            }) {
-                // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
-                let primed = after.tracks.first { $0.index == bad.track && ["aac", "mp3"].contains($0.codec) }
-                let hint =
-                    after.isMatroska && primed != nil
-                    ? """
-                     (Matroska cannot hide part of an \(primed?.codec.uppercased() ?? "") frame; --to mp4 writes an \
-                    MP4, whose edit list can)
-                    """ : ""
-                return failed(
-                    path, before, analysis, reason: "the output still has [\(bad.rule)] \(bad.message)\(hint)",
-                    plan: plan)
-            }
-            if let difference = try FixVerifier.difference(plan, output: after)
-                ?? firstFrameDifference(plan, expected: firstFrames, output: written)
+            if let refusal = try OutputCheck.refusal(
+                plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames)
             {
-                return failed(
-                    path, before, analysis, reason: "the output does not match its plan: \(difference)", plan: plan)
-            }
-            if let difference = Self.independentDifference(plan, output: temp) {
-                return failed(path, before, analysis, reason: difference, plan: plan)
+                return failed(path, before, analysis, reason: refusal, plan: plan)
             }
             // An output already there as this run writes it (verified again now) is left as it is.
             if !existing { try temporaries.commit(temp, to: destination) }
@@ -152,67 +121,6 @@ public enum ClipFix {
             }
             return failed(path, before, analysis, reason: MediaError.whileWriting(error), plan: plan)
         }
-    }
-
-    /// The second reading every output passes before it is kept: FFmpeg's own demuxer and decoders must present
-    /// what the plan says (frames exactly, audio to half a sample), sharing none of the planner's timing code.
-    static func independentDifference(_ plan: FixPlan, output: String) -> String? {
-        let expected = plan.tracks.map { cut in
-            ExpectedTrack(
-                kind: cut.kind, duration: plan.presented(cut),
-                frames: cut.presentedFrames.map { $0 * plan.repeats })
-        }
-        let outcome = Verification.check(expected, output: output)
-        // A file fix would copy as it is: what disagrees is loopprep's reading of the input, not anything fix did.
-        if plan.isNoop, case .disagrees(let what) = outcome {
-            return
-                """
-                nothing written: fix would copy it unchanged, but FFmpeg reads it otherwise than loopprep does \
-                (\(what)); check its length in the player it is for, and please report the file
-                """
-        }
-        return Verification.refusal(outcome)
-    }
-
-    /// What the source frame each copied video cut must show first holds (by cut index), read before writing.
-    static func plannedFirstFrames(_ plan: FixPlan, source: Probe.Result) throws -> [Int: [[UInt8]]] {
-        var out: [Int: [[UInt8]]] = [:]
-        for cut in plan.tracks where cut.kind == .video && cut.head == nil {
-            guard let planned = cut.firstPresented, let timeline = source.timelines[cut.index],
-                planned < timeline.samples.count,
-                // Copied, not re-encoded (--target web's last GOP may be the whole cut).
-                timeline.samples[planned].dts >= cut.keepFrom, timeline.samples[planned].dts <= cut.keepThrough,
-                let bytes = try FrameBytes.read(source, track: cut.index, sample: planned)
-            else { continue }
-            out[cut.index] = FrameBytes.picture(
-                bytes, codec: cut.codec, extradata: FrameBytes.extradata(source, track: cut.index))
-        }
-        return out
-    }
-
-    /// The output's first presented frame must be the source's planned one: the same bytes, or (converted
-    /// from MPEG-TS or -PS) the same NAL units.
-    static func firstFrameDifference(_ plan: FixPlan, expected: [Int: [[UInt8]]], output: Probe.Result) throws
-        -> String?
-    {
-        guard let pairs = FixVerifier.pairs(plan, output.facts) else { return nil }
-        for (cut, track) in pairs {
-            guard let wanted = expected[cut.index],
-                let shown = output.timelines[track.index]?.presentedRange()?.firstSample,
-                let bytes = try FrameBytes.read(output, track: track.index, sample: shown)
-            else { continue }
-            if FrameBytes.picture(
-                bytes, codec: track.codec, extradata: FrameBytes.extradata(output, track: track.index))
-                != wanted
-            {
-                return
-                    """
-                    \(Figures.trackName(track)) starts on another frame than the planned one (source sample \
-                    \((cut.firstPresented ?? 0) + 1))
-                    """
-            }
-        }
-        return nil
     }
 
     static func failed(
@@ -260,30 +168,23 @@ public enum ClipFix {
         let written = try Remuxer.write(
             source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
             timelines: PacketReader.timelines(facts, timelines))
-        let size = Int64((try FileManager.default.attributesOfItem(atPath: muxed)[.size] as? NSNumber)?.int64Value ?? 0)
-        guard let layout = try ISOFile.read(path: muxed, fileSize: size) else {
-            throw MediaError("finalize", reason: "cannot read the muxed file back")
-        }
+        let layout = try ISOEditor.muxedLayout(muxed)
         var edits: [Int: ISOEditor.TrackEdit] = [:]
         for cut in plan.tracks {
-            // The muxer numbers tracks 1... in stream order.
-            guard let out = written.streams[cut.index], let track = layout.tracks[out + 1],
-                let firstIn = written.firstPts[cut.index],
-                let firstSample = track.timeline.samples.first
-            else { throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file") }
-            // The start instant was written at pts 0; where the muxer put the first sample tells where 0 landed.
-            let firstOut = (Rational(firstIn) * cut.timeBase / track.timeline.timeBase).rounded
-            // FFmpeg 5.1's mov muxer keeps the last sample's full duration in stts; the editor shortens it.
-            let last = written.lastDuration[cut.index].map {
-                (Rational($0) * cut.timeBase / track.timeline.timeBase).rounded
+            // The muxer numbers tracks 1... in stream order; the start instant was written at pts 0.
+            guard let out = written.streams[cut.index], let firstIn = written.firstPts[cut.index] else {
+                throw MediaError("finalize", reason: "track \(cut.index) is missing from the muxed file")
             }
-            let mediaTime = firstSample.pts - firstOut
+            var edit = try ISOEditor.TrackEdit(
+                muxed: layout.tracks[out + 1], firstWritten: firstIn, clock: cut.timeBase,
+                presenting: plan.presented(cut), movieTimescale: plan.movieTimescale,
+                lastDuration: written.lastDuration[cut.index])
             // --target web: move the video's composition times so it starts at 0 with no edit needed.
-            let shift = plan.bakeVideo && cut.kind == .video ? mediaTime : 0
-            edits[out + 1] = ISOEditor.TrackEdit(
-                mediaTime: mediaTime - shift,
-                duration: (plan.presented(cut) * plan.movieTimescale).rounded,
-                lastSampleDuration: last, compositionShift: shift)
+            if plan.bakeVideo && cut.kind == .video {
+                edit.compositionShift = edit.mediaTime
+                edit.mediaTime = 0
+            }
+            edits[out + 1] = edit
         }
         try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
     }

@@ -14,6 +14,40 @@ enum ISOEditor {
         /// Subtracted from every composition offset (ctts, then signed, version 1) so the first presented frame
         /// sits at media time 0 and needs no edit to start there (--target web). `mediaTime` is then 0.
         var compositionShift: Int64 = 0
+
+        init(mediaTime: Int64, duration: Int64, lastSampleDuration: Int64? = nil, compositionShift: Int64 = 0) {
+            self.mediaTime = mediaTime
+            self.duration = duration
+            self.lastSampleDuration = lastSampleDuration
+            self.compositionShift = compositionShift
+        }
+
+        /// A muxed track's exact edit, from where the muxer put its first sample (fix's and stitch's one way):
+        /// the first presentation time written (`firstWritten`, on `clock`) is the presented start, so its media
+        /// time is the track's first sample's less that instant in the track's ticks. `presenting`: the seconds
+        /// shown. `lastDuration` (on `clock`): the last sample's, which FFmpeg 5.1's mov muxer keeps whole in stts
+        /// (the editor shortens it).
+        init(
+            muxed track: ISOFile.Track?, firstWritten: Int64, clock: Rational, presenting: Rational,
+            movieTimescale: Int64, lastDuration: Int64? = nil
+        ) throws {
+            guard let track, let first = track.timeline.samples.first else {
+                throw MediaError("finalize", reason: "a track is missing from the muxed file")
+            }
+            let ticks = { (t: Int64) in (Rational(t) * clock / track.timeline.timeBase).rounded }
+            self.init(
+                mediaTime: first.pts - ticks(firstWritten), duration: (presenting * movieTimescale).rounded,
+                lastSampleDuration: lastDuration.map(ticks))
+        }
+    }
+
+    /// The index of a file FFmpeg's muxer just wrote (before its edits are made exact).
+    static func muxedLayout(_ path: String) throws -> ISOFile {
+        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+        guard let layout = try ISOFile.read(path: path, fileSize: size) else {
+            throw MediaError("finalize", reason: "cannot read the muxed file back")
+        }
+        return layout
     }
 
     static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit])

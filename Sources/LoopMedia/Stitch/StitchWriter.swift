@@ -168,26 +168,21 @@ final class StitchWriter {
 
     /// Exact edits for the finalizer, from where the muxer put the first samples.
     func edits() throws -> [Int: ISOEditor.TrackEdit] {
-        let path = output.path
-        let size = Int64((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
-        guard let layout = try ISOFile.read(path: path, fileSize: size), let video = layout.tracks[videoOut + 1],
-            let first = video.timeline.samples.first, let firstPts = firstVideoPts
-        else {
-            throw MediaError("finalize", reason: "cannot read the muxed file back")
-        }
+        let layout = try ISOEditor.muxedLayout(output.path)
+        guard let firstPts = firstVideoPts else { throw MediaError("finalize", reason: "no video was written") }
         let ts = plan.movieTimescale
         var edits = [
-            videoOut + 1: ISOEditor.TrackEdit(
-                mediaTime: first.pts - firstPts, duration: (timeline.duration * ts).rounded)
+            videoOut + 1: try ISOEditor.TrackEdit(
+                muxed: layout.tracks[videoOut + 1], firstWritten: firstPts, clock: clockBase,
+                presenting: timeline.duration, movieTimescale: ts)
         ]
         for lane in lanes {
-            guard let audio = layout.tracks[lane.out + 1], let a0 = audio.timeline.samples.first,
-                let apts = lane.firstPts,
-                let rate = timeline.sampleRate, let samples = timeline.samples
-            else { continue }
-            edits[lane.out + 1] = ISOEditor.TrackEdit(
-                mediaTime: a0.pts - apts, duration: (Rational(samples, Int64(rate)) * ts).rounded,
-                lastSampleDuration: lane.lastDuration)
+            guard let firstPts = lane.firstPts, let rate = timeline.sampleRate, let samples = timeline.samples else {
+                continue
+            }
+            edits[lane.out + 1] = try ISOEditor.TrackEdit(
+                muxed: layout.tracks[lane.out + 1], firstWritten: firstPts, clock: lane.encoder.timeBase,
+                presenting: Rational(samples, Int64(rate)), movieTimescale: ts, lastDuration: lane.lastDuration)
         }
         return edits
     }

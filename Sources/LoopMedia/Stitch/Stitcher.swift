@@ -228,7 +228,7 @@ public enum Stitcher {
                 ? ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)
                 : ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration)
         }
-        if let refusal = Verification.refusal(expected, output: temp) {
+        if let refusal = SecondReading.refusal(expected, output: temp) {
             throw MediaError("verify output", reason: refusal)
         }
         try temporaries.commit(temp, to: destination)
