@@ -67,7 +67,7 @@ if [ "$status" -ne 0 ]; then
     exit 1
 fi
 # Every FFmpeg function LoopMedia calls under these headers must have its stub (Sources/CFFmpegLoader/
-# ffmpeg_symbols.def), or the link fails on that version; libavfilter is never linked (shim.h loads it).
+# ffmpeg_symbols.def), or the link fails on that version (libavfilter's too: the loader loads it apart).
 defined="$(sed -n 's/^LP_FFMPEG([a-z]*, \([A-Za-z0-9_]*\))$/\1/p' Sources/CFFmpegLoader/ffmpeg_symbols.def | sort -u)"
 called="$(find "$root/build" -path '*LoopMedia.build/*.o' -exec nm -u {} + 2>/dev/null | awk '{print $2}' \
     | grep -E '^(av|avformat|avcodec|avio|avutil|avfilter|sws|swr|swscale|swresample)_' | sort -u)"

@@ -82,6 +82,30 @@ compiler="${CC:-$(command -v cc || command -v clang)}"
 "$compiler" -O1 -o "$dir/native" "$dir/stubs.S" "$dir/harness.c"
 "$dir/native"
 echo "test-stubs: $(uname -m): every argument arrives, each function resolved once" >&2
+# Unwind information (issue 35, item 5): every stub and the lazy path carry CFI, so a debugger (and Swift's
+# backtracer) unwinds from inside the loader through lp_ffmpeg_lazy to the caller.
+"$compiler" -c -o "$dir/stubs.o" "$dir/stubs.S"
+fdes="$(readelf --debug-dump=frames "$dir/stubs.o" | grep -c ' FDE ')"
+if [ "$fdes" -ne 5 ]; then
+    echo "test-stubs: $fdes frame descriptions in stubs.o, expected 5 (four stubs and lp_ffmpeg_lazy)" >&2
+    exit 1
+fi
+if ! command -v gdb >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive ${SUDO:-$([ "$(id -u)" -ne 0 ] && echo sudo)} apt-get install -y -qq \
+        --no-install-recommends gdb >/dev/null 2>&1 || true
+fi
+if command -v gdb >/dev/null; then
+    "$compiler" -O1 -g -o "$dir/debug" "$dir/stubs.S" "$dir/harness.c"
+    trace="$(gdb -batch -nx -ex 'break lp_ffmpeg_resolve' -ex run -ex bt "$dir/debug" 2>&1)"
+    if ! echo "$trace" | grep -q 'lp_ffmpeg_lazy' || ! echo "$trace" | grep -q ' main '; then
+        echo "test-stubs: gdb does not unwind from the loader through lp_ffmpeg_lazy to main:" >&2
+        echo "$trace" >&2
+        exit 1
+    fi
+    echo "test-stubs: $(uname -m): 5 frame descriptions; gdb unwinds from the loader through the stub path to main" >&2
+else
+    echo "test-stubs: $(uname -m): 5 frame descriptions (gdb not installed: the unwind itself not tried)" >&2
+fi
 if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"

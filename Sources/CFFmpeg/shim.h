@@ -1,7 +1,6 @@
 #ifndef LOOPPREP_CFFMPEG_SHIM_H
 #define LOOPPREP_CFFMPEG_SHIM_H
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -157,17 +156,7 @@ static inline int64_t lp_matroska_codec_delay_ticks(const AVStream *st) {
     return av_rescale_q(p->initial_padding, (AVRational){ 1, p->sample_rate }, st->time_base);
 }
 
-// libavfilter is not linked: it is loaded the first time a transition is drawn (dlopen of the soname these
-// headers name), because it brings about 32 more shared objects (flite, pocketsphinx, rubberband, LAPACK, ...) that
-// analyze, fix and loop never use, and the dynamic loader binds each at every start (about 25 ms of a C program's
-// start-up here). Every libavfilter call goes through one of these; each returns its failure value (NULL or
-// AVERROR(ENOSYS)) when the library cannot be loaded, which lp_avfilter_available says first.
-static inline void *lp_avfilter_symbol(const char *name) {
-    static void *library;
-    if (!library) library = dlopen("libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    return library ? dlsym(library, name) : NULL;
-}
-static inline int lp_avfilter_available(void) { return lp_avfilter_symbol("avfilter_graph_alloc") != NULL; }
+// libavfilter is loaded apart from the other libraries, the first time a transition is drawn (CFFmpegLoader).
 static const char *const lp_avfilter_soname = "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR);
 static const unsigned lp_avfilter_header_version = LIBAVFILTER_VERSION_INT;
 // The versions of the headers loopprep was compiled against: the libraries it loads have the same major versions
@@ -177,29 +166,6 @@ static const unsigned lp_avcodec_header_version = LIBAVCODEC_VERSION_INT;
 static const unsigned lp_avutil_header_version = LIBAVUTIL_VERSION_INT;
 static const unsigned lp_swscale_header_version = LIBSWSCALE_VERSION_INT;
 static const unsigned lp_swresample_header_version = LIBSWRESAMPLE_VERSION_INT;
-#define LP_AVFILTER(ret, name, params, args, fail)                                  \
-    static inline ret lp_##name params {                                           \
-        ret(*lp_function) params = (ret(*) params)lp_avfilter_symbol(#name);       \
-        return lp_function ? lp_function args : fail;                               \
-    }
-LP_AVFILTER(AVFilterGraph *, avfilter_graph_alloc, (void), (), NULL)
-LP_AVFILTER(const AVFilter *, avfilter_get_by_name, (const char *n), (n), NULL)
-LP_AVFILTER(int, avfilter_graph_create_filter,
-            (AVFilterContext **c, const AVFilter *f, const char *n, const char *a, void *o, AVFilterGraph *g),
-            (c, f, n, a, o, g), AVERROR(ENOSYS))
-LP_AVFILTER(AVFilterContext *, avfilter_graph_alloc_filter, (AVFilterGraph *g, const AVFilter *f, const char *n),
-            (g, f, n), NULL)
-LP_AVFILTER(int, avfilter_init_str, (AVFilterContext *c, const char *a), (c, a), AVERROR(ENOSYS))
-LP_AVFILTER(int, avfilter_link, (AVFilterContext *s, unsigned sp, AVFilterContext *d, unsigned dp), (s, sp, d, dp),
-            AVERROR(ENOSYS))
-LP_AVFILTER(int, avfilter_graph_config, (AVFilterGraph *g, void *l), (g, l), AVERROR(ENOSYS))
-LP_AVFILTER(int, av_buffersrc_add_frame_flags, (AVFilterContext *c, AVFrame *f, int fl), (c, f, fl), AVERROR(ENOSYS))
-LP_AVFILTER(int, av_buffersink_get_frame, (AVFilterContext *c, AVFrame *f), (c, f), AVERROR(ENOSYS))
-static inline void lp_avfilter_graph_free(AVFilterGraph **g) {
-    void (*f)(AVFilterGraph **) = (void (*)(AVFilterGraph **))lp_avfilter_symbol("avfilter_graph_free");
-    if (f) f(g);
-}
-
 // A buffersink that accepts one pixel format: its binary "pix_fmts" option until 7.1 added the array option
 // "pixel_formats" (8.0 removed the old one). Found at run time, as the library loaded is what filters; set before
 // the filter is initialised, as the new option requires.

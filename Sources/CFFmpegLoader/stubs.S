@@ -14,12 +14,14 @@
         .type \name, @function
         .p2align 4
 \name:
+        .cfi_startproc
         movq lp_ffmpeg_table+8*\index(%rip), %r11
         testq %r11, %r11
         jz 1f
         jmp *%r11
 1:      movl $\index, %r11d
         jmp lp_ffmpeg_lazy
+        .cfi_endproc
         .size \name, .-\name
         .endm
 
@@ -28,9 +30,14 @@
         .type lp_ffmpeg_lazy, @function
 lp_ffmpeg_lazy:
         /* Entered by a jump from a stub: the stack is as the caller left it (rsp = 8 mod 16). Keep the six
-           integer argument registers, rax (a variadic call's vector count) and xmm0-7. */
+           integer argument registers, rax (a variadic call's vector count) and xmm0-7. The CFI directives let a
+           debugger or Swift's backtracer unwind through here (a crash while FFmpeg loads). */
+        .cfi_startproc
         pushq %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
         movq %rsp, %rbp
+        .cfi_def_cfa_register %rbp
         pushq %rdi
         pushq %rsi
         pushq %rdx
@@ -67,7 +74,10 @@ lp_ffmpeg_lazy:
         popq %rsi
         popq %rdi
         popq %rbp
+        .cfi_def_cfa %rsp, 8
+        .cfi_restore %rbp
         jmp *%r11
+        .cfi_endproc
         .size lp_ffmpeg_lazy, .-lp_ffmpeg_lazy
 
 #elif defined(__aarch64__)
@@ -79,12 +89,14 @@ lp_ffmpeg_lazy:
         .type \name, %function
         .p2align 4
 \name:
+        .cfi_startproc
         adrp x16, lp_ffmpeg_table+8*\index
         ldr x16, [x16, #:lo12:lp_ffmpeg_table+8*\index]
         cbz x16, 1f
         br x16
 1:      mov x17, #\index
         b lp_ffmpeg_lazy
+        .cfi_endproc
         .size \name, .-\name
         .endm
 
@@ -93,8 +105,13 @@ lp_ffmpeg_lazy:
         .type lp_ffmpeg_lazy, %function
 lp_ffmpeg_lazy:
         /* Keep x0-x7, x8 (the indirect result register) and q0-q7. */
+        .cfi_startproc
         stp x29, x30, [sp, #-224]!
+        .cfi_def_cfa_offset 224
+        .cfi_offset x29, -224
+        .cfi_offset x30, -216
         mov x29, sp
+        .cfi_def_cfa x29, 224
         stp x0, x1, [sp, #16]
         stp x2, x3, [sp, #32]
         stp x4, x5, [sp, #48]
@@ -117,7 +134,11 @@ lp_ffmpeg_lazy:
         ldp x2, x3, [sp, #32]
         ldp x0, x1, [sp, #16]
         ldp x29, x30, [sp], #224
+        .cfi_def_cfa sp, 0
+        .cfi_restore x29
+        .cfi_restore x30
         br x16
+        .cfi_endproc
         .size lp_ffmpeg_lazy, .-lp_ffmpeg_lazy
 
 #else

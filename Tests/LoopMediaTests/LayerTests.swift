@@ -94,6 +94,28 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
     }
 
+    /// "One packet path", said precisely (issue 35, item 4): the files that read FFmpeg's packets on their own,
+    /// not through PacketReader, are exactly those docs/architecture.md lists with their reasons.
+    @Test func onlyTheListedFilesReadPacketsOnTheirOwn() throws {
+        let doc = try String(
+            contentsOf: Repository.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = doc.components(separatedBy: "## The packet path").dropFirst().first ?? ""
+        let listed = Set(
+            section.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("|") else { return nil }
+                let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard let first = cells.first, first.hasPrefix("`"), first.contains("/") else { return nil }
+                return first.split(separator: "`").first.map { $0 + ".swift" }
+            })
+        let reading = Set(
+            try Self.files().filter {
+                $0.text.contains(".read(into: packet)") && !$0.path.hasSuffix("PacketReader.swift")
+            }
+            .map(\.path))
+        #expect(listed.count >= 8)
+        #expect(reading == listed)
+    }
+
     /// The check itself finds an upward name (it would pass vacuously if it found none anywhere).
     @Test func theCheckSeesNames() {
         let text = "let reader = try PacketReader(path: p) // Stitcher\nlet s = \"Remuxer\""

@@ -1,4 +1,3 @@
-import CFFmpeg
 import LoopAnalysis
 
 /// Timelines from packet headers, for containers without an index loopprep reads itself: one pass over the

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegLoader
 import LoopAnalysis
 
 /// Owns a libavfilter graph that draws one transition: two buffer sources (the outgoing clip's frames, the
@@ -25,7 +26,7 @@ final class TransitionGraph {
     init(transition name: String, frames: Int, like frame: Frame, frameRate: Rational, from first: Int = 0) throws {
         tick = Int64(first)
         shape = (frame.pointer.pointee.width, frame.pointer.pointee.height, frame.pointer.pointee.format)
-        guard lp_avfilter_available() != 0 else {
+        guard lp_ffmpeg_filters_available() != 0 else {
             throw MediaError(
                 "draw transition",
                 reason: """
@@ -34,7 +35,7 @@ final class TransitionGraph {
                     or stitch with --transition cut
                     """)
         }
-        guard let graph = lp_avfilter_graph_alloc() else {
+        guard let graph = avfilter_graph_alloc() else {
             throw MediaError("draw transition", code: lp_error_enomem)
         }
         self.graph = graph
@@ -48,7 +49,7 @@ final class TransitionGraph {
         func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
             var ctx: UnsafeMutablePointer<AVFilterContext>?
             try check(
-                lp_avfilter_graph_create_filter(&ctx, lp_avfilter_get_by_name(filter), name, args, nil, graph),
+                avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph),
                 "draw transition")
             guard let ctx else { throw MediaError("draw transition", reason: "FFmpeg made no \(filter) filter") }
             return ctx
@@ -60,18 +61,18 @@ final class TransitionGraph {
             let micros = (Rational(Int64(frames + 1)) / frameRate * 1_000_000).rounded
             let xfade = try make("xfade", "xfade", "transition=\(name):offset=0:duration=\(micros)us")
             // The sink takes the clips' own pixel format, constrained before it is initialised.
-            guard let out = lp_avfilter_graph_alloc_filter(graph, lp_avfilter_get_by_name("buffersink"), "out") else {
+            guard let out = avfilter_graph_alloc_filter(graph, avfilter_get_by_name("buffersink"), "out") else {
                 throw MediaError("draw transition", code: lp_error_enomem)
             }
             sink = out
             try check(lp_buffersink_accept_pixel_format(out, AVPixelFormat(rawValue: f.format)), "draw transition")
-            try check(lp_avfilter_init_str(out, nil), "draw transition")
-            try check(lp_avfilter_link(outgoing, 0, xfade, 0), "draw transition")
-            try check(lp_avfilter_link(incoming, 0, xfade, 1), "draw transition")
-            try check(lp_avfilter_link(xfade, 0, sink, 0), "draw transition")
-            try check(lp_avfilter_graph_config(graph, nil), "draw transition")
+            try check(avfilter_init_str(out, nil), "draw transition")
+            try check(avfilter_link(outgoing, 0, xfade, 0), "draw transition")
+            try check(avfilter_link(incoming, 0, xfade, 1), "draw transition")
+            try check(avfilter_link(xfade, 0, sink, 0), "draw transition")
+            try check(avfilter_graph_config(graph, nil), "draw transition")
         } catch {
-            lp_avfilter_graph_free(&self.graph)
+            avfilter_graph_free(&self.graph)
             throw MediaError(
                 "draw transition",
                 reason:
@@ -83,7 +84,7 @@ final class TransitionGraph {
         }
     }
 
-    deinit { lp_avfilter_graph_free(&graph) }
+    deinit { avfilter_graph_free(&graph) }
 
     /// The next frame of the window: `a` (outgoing) and `b` (incoming) blended. Both are left as they were.
     func draw(_ a: Frame, _ b: Frame) throws -> Frame {
@@ -117,10 +118,10 @@ final class TransitionGraph {
             let copy = try frame.clone()
             copy.pointer.pointee.pts = pts
             // The source takes the reference; the emptied frame is freed with its owner.
-            try check(lp_av_buffersrc_add_frame_flags(source, copy.pointer, 0), "draw transition")
+            try check(av_buffersrc_add_frame_flags(source, copy.pointer, 0), "draw transition")
         }
         let out = try Frame()
-        try check(lp_av_buffersink_get_frame(sink, out.pointer), "draw transition")
+        try check(av_buffersink_get_frame(sink, out.pointer), "draw transition")
         return out
     }
 

@@ -1,4 +1,3 @@
-import CFFmpeg
 import LoopAnalysis
 
 /// A loop-ready WebM's tracks as the web copy appends them, one WebM per track: the video copied as it is, and

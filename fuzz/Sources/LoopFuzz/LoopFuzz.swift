@@ -5,13 +5,22 @@ import LoopMedia
 /// One libFuzzer input: the bytes are a clip. It goes through everything a user's file goes through: the
 /// probe (container index, packet scan), every rule, the seam check (decoding the first and last frames), and
 /// fix (plan, stream-copy remux, moov rewrite, verification). A throw is the expected answer to bad bytes; a
-/// crash, a sanitizer report, a leak, a hang or a runaway allocation is a finding.
+/// crash, a sanitizer report, a leak, a hang or a runaway allocation is a finding, and so is an MP4 that
+/// loopprep's index reader and FFmpeg's demuxer both read, differently.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let bytes = Data(bytes: data, count: size)
     let input = Workspace.shared.input
     guard (try? bytes.write(to: URL(fileURLWithPath: input))) != nil else { return 0 }
+    // The second reader held to FFmpeg (issue 35, item 6): where loopprep's index reader answers alone, its
+    // facts and timelines are what FFmpeg's demuxer reads; a difference is a finding (a crash with its name).
+    if let own = try? Probe.probe(input, keepInput: false), own.input == nil,
+        let ffmpeg = try? Probe.probe(input, keepInput: true),
+        ffmpeg.facts != own.facts || ffmpeg.timelines != own.timelines
+    {
+        fatalError("the index-only reading differs from FFmpeg's: \(own.facts) against \(ffmpeg.facts)")
+    }
     _ = ClipAnalysis.report(path: input, options: AnalysisOptions(), picture: false)
     _ = ClipFix.fix(input, to: Workspace.shared.output, options: FixOptions(), analysis: AnalysisOptions(),
                     dryRun: false, temporaries: Workspace.shared.temporaries)
