@@ -5,14 +5,17 @@
 #   sudo bash scripts/test-debian.sh trixie    # FFmpeg 7.1 (Debian 13)
 #   sudo bash scripts/test-debian.sh sid       # the newest FFmpeg Debian ships
 #   sudo bash scripts/test-debian.sh sid Transition   # only the tests swift test --filter picks
-# Needs root (debootstrap, chroot, mount) and about 1.5 GB. Not part of scripts/test.sh: it takes 4-6 minutes.
+# Needs root (debootstrap, chroot, mount) and about 1.5 GB; 4-6 minutes. scripts/test.sh runs it for IndexOnlyTests
+# on trixie and sid when LOOPPREP_TEST_DEBIAN=1.
 # scripts/check-ffmpeg.sh, which the test command runs, only compiles against those headers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite="${1:-trixie}"
 filter="${2:-}"
-[ "$(id -u)" -eq 0 ] || { echo "test-debian: needs root (debootstrap, chroot, mount)" >&2; exit 1; }
-command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+# Exit 3: the suite cannot be made here (no root, no debootstrap, no mirror): the test command reports and goes on.
+[ "$(id -u)" -eq 0 ] || { echo "test-debian: needs root (debootstrap, chroot, mount)" >&2; exit 3; }
+command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null \
+    || { echo "test-debian: cannot install debootstrap" >&2; exit 3; }
 swift_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"
 root="$PWD/.build-debian-$suite"
 packages=pkg-config,libavformat-dev,libavcodec-dev,libavfilter-dev,libavutil-dev,libswscale-dev,libswresample-dev,ffmpeg
@@ -21,7 +24,7 @@ packages+=,libc6-dev,g++,binutils,git,ca-certificates,python3,zlib1g-dev
 if [ ! -x "$root/usr/bin/ffmpeg" ]; then
     rm -rf "$root"; mkdir -p "$root"
     debootstrap --variant=minbase --include="$packages" "$suite" "$root" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$root.log" 2>&1 \
-        || { echo "test-debian: debootstrap $suite failed; see $root.log" >&2; exit 1; }
+        || { echo "test-debian: debootstrap $suite failed; see $root.log" >&2; rm -rf "$root"; exit 3; }
     # What the Swift toolchain itself links against, under the suite's names.
     chroot "$root" bash -c 'apt-get install -y -qq $(for p in libcurl4t64 libcurl4 libxml2 libedit2 libncurses6 libsqlite3-0 libz3-4; do
         apt-cache show $p >/dev/null 2>&1 && echo $p; done) >/dev/null'
