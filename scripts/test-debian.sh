@@ -19,7 +19,7 @@ command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get inst
 swift_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"
 root="$PWD/.build-debian-$suite"
 packages=pkg-config,libavformat-dev,libavcodec-dev,libavfilter-dev,libavutil-dev,libswscale-dev,libswresample-dev,ffmpeg
-packages+=,libc6-dev,g++,binutils,git,ca-certificates,python3,zlib1g-dev
+packages+=,libc6-dev,g++,binutils,git,ca-certificates,python3,zlib1g-dev,bsdextrautils
 
 if [ ! -x "$root/usr/bin/ffmpeg" ]; then
     rm -rf "$root"; mkdir -p "$root"
@@ -30,13 +30,16 @@ if [ ! -x "$root/usr/bin/ffmpeg" ]; then
         apt-cache show $p >/dev/null 2>&1 && echo $p; done) >/dev/null'
 fi
 
+# util-linux's script(1) (the tests that run loopprep on a terminal), in a suite made before it was listed.
+chroot "$root" bash -c 'command -v script >/dev/null || apt-get install -y -qq bsdextrautils >/dev/null' || true
+
 mounts=()
 cleanup() { for ((i=${#mounts[@]}-1; i>=0; i--)); do umount "${mounts[$i]}" 2>/dev/null || true; done; }
 trap cleanup EXIT
 bind() { mkdir -p "$root$2"; mount --bind "$1" "$root$2"; mounts+=("$root$2"); }
 bind "$swift_root" /opt/swift
 [ -d /opt/swift-packages ] && bind /opt/swift-packages /opt/swift-packages
-bind /proc /proc; bind /dev /dev
+bind /proc /proc; bind /dev /dev; bind /dev/pts /dev/pts
 [ -f /etc/gitconfig ] && cp /etc/gitconfig "$root/etc/gitconfig"
 
 # The committed tree plus what is changed in it, as a clean clone would have it.
