@@ -211,7 +211,7 @@ import Testing
         let want = presented[45].pts
         let source = try FrameSource(
             path: path, window: PacketWindow(cut, from: presented[30].dts, through: cut.keepThrough),
-            timelines: probe.timelines, h264: .some(FrameBytes.extradata(probe, track: cut.index)))
+            timelines: probe.timelines)
         if skipping { source.skipUnreferenced(before: want) }
         var luma: [[UInt8]] = []
         var taken = 0

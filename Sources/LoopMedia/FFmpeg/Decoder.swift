@@ -9,7 +9,7 @@ public final class Decoder {
     /// `fast`: for measurements on a thumbnail, skip in-loop filtering (invisible at 64x36, ~25% faster).
     /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
     /// than the stream's; frames come out on it.
-    /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `Frame.meanQuantizer`.
+    /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `lp_frame_mean_qp`.
     public init(
         _ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timeBase: Rational? = nil,
         quantizers: Bool = false

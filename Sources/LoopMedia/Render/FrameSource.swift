@@ -14,17 +14,19 @@ final class FrameSource {
     /// not as decoded: how far a threaded decoder runs ahead depends on the machine's cores.
     private(set) var quantizers: [Int] = []
 
-    /// H.264 (its avcC, nil for Annex B): pictures no other picture refers to can be left undecoded.
-    private let h264: [UInt8]??
+    /// H.264: pictures no other picture refers to can be left undecoded (NAL lengths read with its avcC; none:
+    /// Annex B).
+    private let isH264: Bool
+    private let configuration: [UInt8]?
     /// Presentation times before which unreferenced pictures are not wanted (see `skipUnreferenced`).
     private var unwantedBefore: Int64?
 
     /// Frames decoded from the packets of `window` (a keyframe's decode time on); `timelines`: the probe's,
-    /// for containers the reader retimes (see PacketReader). `h264`: the stream is H.264, with this avcC (or
-    /// none: Annex B).
-    init(path: String, window: PacketWindow, timelines: [Int: TrackTimeline], h264: [UInt8]?? = nil) throws {
-        self.h264 = h264
+    /// for containers the reader retimes (see PacketReader).
+    init(path: String, window: PacketWindow, timelines: [Int: TrackTimeline]) throws {
         reader = try PacketReader(path: path, windows: [window], timelines: timelines)
+        isH264 = reader.input.stream(window.stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264
+        configuration = isH264 ? reader.input.extradata(window.stream) : nil
         // One thread: a frame-threaded H.264 decoder exports a picture's quantizers before another thread has
         // filled them (now and then a run's mean came out 28 for a source coded at 30). The cores go to runs
         // rendered side by side.
@@ -62,7 +64,7 @@ final class FrameSource {
     }
 
     private func isUnreferenced(_ packet: Packet) -> Bool {
-        guard case .some(let configuration) = h264 else { return false }
+        guard isH264 else { return false }
         let slices = packet.withBytes { FrameBytes.content(Array($0), codec: "h264", extradata: configuration) }
             .filter { (1...5).contains(($0.first ?? 0) & 0x1f) }
         return !slices.isEmpty && slices.allSatisfy { ($0[0] >> 5) & 3 == 0 }

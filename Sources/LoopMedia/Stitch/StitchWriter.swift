@@ -24,8 +24,8 @@ final class StitchWriter {
 
     var timeline: StitchTimeline { geometry.timeline }
 
-    /// Threads rendering runs beside the writer: the cores (each encoder threads too; the bytes are the same at
-    /// any count). LOOPPREP_RENDER_WORKERS sets it (tests compare one worker with several).
+    /// Threads rendering runs beside the writer: the cores (each run's encoder and decoders on one thread; the
+    /// bytes are the same at any count). LOOPPREP_RENDER_WORKERS sets it (tests compare one worker with several).
     static let renderWorkers: Int = {
         if let set = ProcessInfo.processInfo.environment["LOOPPREP_RENDER_WORKERS"].flatMap(Int.init), set > 0 {
             return set

@@ -157,7 +157,7 @@ private final class RunFrames {
     let fitter: FrameFitter
 
     /// The mean quantizers of the source pictures decoded so far, every clip's (H.264).
-    var quantizers: [Int] { (retired + sources.values.flatMap(\.quantizers)) }
+    var quantizers: [Int] { retired + sources.values.flatMap(\.quantizers) }
     /// Those of sources let go (a loop's wrap starts its clip over).
     private var retired: [Int] = []
 
@@ -210,9 +210,7 @@ private final class RunFrames {
         } else {
             let window = PacketWindow(
                 clip.source.video, from: clip.source.keyframeDts(atOrBefore: k), through: clip.source.video.keepThrough)
-            source = try FrameSource(
-                path: clip.path, window: window, timelines: clip.timelines,
-                h264: clip.facts.mainVideo?.codec == "h264" ? .some(clip.avcc?.bytes) : nil)
+            source = try FrameSource(path: clip.path, window: window, timelines: clip.timelines)
             sources[c] = source
         }
         let want = clip.source.frames[k].pts
