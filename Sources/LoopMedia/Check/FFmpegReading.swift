@@ -50,7 +50,7 @@ public enum FFmpegReading {
                 let from =
                     stream.isVideo
                     ? entries.last(where: \.isKeyframe) ?? entries[0]
-                    : entries[max(0, entries.count - audioTail)]
+                    : entries[stream.audioTailStart(entries.map(\.timestamp))]
                 try input.seek(stream: stream.track.index, to: from.timestamp)
                 while try input.read(into: packet) {
                     if packet.streamIndex == stream.track.index { try stream.keepTail(packet) }
@@ -94,12 +94,18 @@ public enum FFmpegReading {
         let decodable: Bool
         /// An Ogg stream (granule positions).
         var inOgg = false
+        /// Audio: stream ticks of packets the tail decoder is given before the last `audioTail` packets, for a
+        /// decoder that drops samples at its start wherever it starts (Decoder.lead).
+        let lead: Int64
+        /// The durations of the kept tail's packets before its last `audioTail`.
+        private var leadKept: Int64 = 0
 
         init(track: IndependentReading.Track, timeBase: Rational, head: Decoder?) {
             self.track = track
             self.timeBase = timeBase
             self.head = head
             decodable = head != nil
+            lead = head.map { ($0.lead / timeBase).ceiling } ?? 0
             if head == nil { self.track.decoderDisagrees = "FFmpeg has no decoder for it" }
         }
 
@@ -123,10 +129,28 @@ public enum FFmpegReading {
         func keepTail(_ packet: Packet) throws {
             if isVideo {
                 if packet.isKeyframe || tail.count >= FFmpegReading.tailLimit { tail.removeAll(keepingCapacity: true) }
-            } else if tail.count >= FFmpegReading.audioTail {
-                tail.removeFirst()
             }
             tail.append(try packet.clone())
+            guard !isVideo else { return }
+            // Audio: the last `audioTail` packets and, before them, those covering the decoder's lead.
+            if tail.count > FFmpegReading.audioTail {
+                leadKept += tail[tail.count - FFmpegReading.audioTail - 1].duration
+            }
+            while tail.count > FFmpegReading.audioTail,
+                leadKept - tail[0].duration >= lead || tail.count > FFmpegReading.audioTail + FFmpegReading.headLimit
+            {
+                leadKept -= tail[0].duration
+                tail.removeFirst()
+            }
+        }
+
+        /// Audio in an index: where the tail starts, `audioTail` packets from the end and the decoder's lead before
+        /// them (decode times in stream ticks).
+        func audioTailStart(_ times: [Int64]) -> Int {
+            var start = max(0, times.count - FFmpegReading.audioTail)
+            let last = start
+            while start > 0, times[last] - times[start] < lead { start -= 1 }
+            return start
         }
 
         private func headFrame(_ f: Frame) {

@@ -62,6 +62,15 @@ public final class Decoder {
         avcodec_profile_name(context.pointee.codec_id, context.pointee.profile).map { String(cString: $0) }
     }
 
+    /// Audio: how long before the first sample it is to put out a decoder started past a stream's beginning must
+    /// be given packets, as a time (FFmpeg's `delay`: the samples a freshly opened decoder drops first, wherever
+    /// it starts; FFmpeg 9.0's mov demuxer sets it from an audio edit list's leading skip). Zero for video.
+    public var lead: Rational {
+        let rate = Int64(context.pointee.sample_rate)
+        guard context.pointee.codec_type == AVMEDIA_TYPE_AUDIO, rate > 0 else { return .zero }
+        return Rational(Int64(max(context.pointee.delay, 0)), rate)
+    }
+
     /// Forgets buffered frames after a seek.
     public func reset() { avcodec_flush_buffers(context) }
 }

@@ -52,8 +52,11 @@ final class RangeIO {
         if position < block.offset || position >= end {
             // Reads that follow on from the block fetch more at a time; a seek starts small again.
             ahead = position == end && !block.bytes.isEmpty ? min(ahead * 2, Self.mostAhead) : Self.firstAhead
+            // `count` is the room FFmpeg has, not what it needs: a demuxer may have grown its buffer to megabytes
+            // (FFmpeg 7.1 and later's mov demuxer on a network URL, for its interleaving) and asks to fill it
+            // whole. A short read is allowed; a large packet is fetched a mebibyte at a time.
             do {
-                let bytes = try remote.read(at: position, count: max(ahead, Int(count)))
+                let bytes = try remote.read(at: position, count: max(ahead, min(Int(count), Self.mostAhead)))
                 guard !bytes.isEmpty else { return lp_error_eof }
                 block = (position, bytes)
             } catch {
