@@ -41,12 +41,17 @@ let package = Package(
         // Pure Swift: exact time math, facts, rules, report model. Imports no C.
         .target(name: "LoopAnalysis", dependencies: ["LoopRange"]),
         // The only code that touches FFmpeg.
+        // The web player's JavaScript (Web/loopprep-loop.js) is built in by the EmbedPlayer plugin.
         .target(
             name: "LoopMedia", dependencies: ["CFFmpeg", "CFFmpegLoader", "LoopAnalysis"],
+            exclude: ["Web/loopprep-loop.js"],
             swiftSettings: [.unsafeFlags(homebrewIncludes.flatMap { ["-Xcc", $0] }, .when(platforms: [.macOS]))],
             linkerSettings: ffmpegLibraries.map { .linkedLibrary($0, .when(platforms: [.macOS])) }
-                + [.unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS]))]
+                + [.unsafeFlags(["-L/opt/homebrew/lib", "-L/usr/local/lib"], .when(platforms: [.macOS]))],
+            plugins: ["EmbedPlayer"]
         ),
+        .executableTarget(name: "embed-text", path: "Tools/embed-text"),
+        .plugin(name: "EmbedPlayer", capability: .buildTool(), dependencies: ["embed-text"]),
         .executableTarget(
             name: "loopprep",
             dependencies: [

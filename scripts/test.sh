@@ -5,9 +5,13 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The formatter's lint (.swift-format: 120 columns, no force unwraps, ordered imports, no semicolons), strict:
 # a warning fails the run. `swift format format -i -r Sources Tests` fixes most of what it finds.
-swift format lint --strict -r Sources Tests
+swift format lint --strict -r Sources Tests Plugins Tools
 # The formatter leaves a long string literal as it is: no Swift line may pass 120 columns either.
-find Sources Tests -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
+find Sources Tests Plugins Tools -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
+# The web player's JavaScript (built into the binary by the EmbedPlayer plugin), type-checked by TypeScript against
+# the DOM's own declarations: a misspelt Media Source Extensions name, an unused variable or a missing return fails.
+tsc --allowJs --checkJs --noEmit --target es2022 --module es2022 --lib es2022,dom --noUnusedLocals \
+    --noUnusedParameters --noImplicitReturns --noFallthroughCasesInSwitch Sources/LoopMedia/Web/loopprep-loop.js
 swift test 2>&1 | tee "${TMPDIR:-/tmp}/loopprep-test.log"
 status=${PIPESTATUS[0]}
 # A build failure or a run that executed no test must not pass.

@@ -124,7 +124,7 @@ import Testing
     func otherMuxersShapesAreFixedExactly(file: String, samples: Int64, rate: Int) throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (report, out) = FixRun.fix(file, in: dir)
+        let (report, _) = FixRun.fix(file, in: dir)
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let written = try #require(report.fix?.output)
         #expect(try FFmpegDecode.frames(written).count == 30)

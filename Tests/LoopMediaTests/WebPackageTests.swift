@@ -148,6 +148,16 @@ import Testing
         return found.sorted()
     }
 
+    /// The player loopprep writes is the JavaScript file in the source tree, built in whole (the EmbedPlayer plugin):
+    /// what the test command's TypeScript check read is what users get.
+    @Test func thePlayerWrittenIsTheCheckedJavaScript() throws {
+        let source = try String(
+            contentsOf: Repository.root.appendingPathComponent("Sources/LoopMedia/Web/loopprep-loop.js"),
+            encoding: .utf8)
+        #expect(PlayerAssets.module == source)
+        #expect(source.hasPrefix("// loopprep-loop.js") && source.hasSuffix("}\n"))
+    }
+
     /// A codec the web player does not take is refused in a sentence naming the track.
     @Test func aCodecBrowsersDoNotAppendIsRefusedInWords() throws {
         let dir = try Scratch.directory()

@@ -32,7 +32,10 @@ public enum FFmpegReading {
                     track: IndependentReading.Track(index: index, kind: basics.kind, codec: basics.codec, tick: tick),
                     timeBase: timeBase, head: try? Decoder(input, stream: index, fast: basics.kind == .video)))
         }
-        for stream in tracks { stream.inOgg = format.hasPrefix("ogg") }
+        for stream in tracks {
+            stream.inOgg = format.hasPrefix("ogg")
+            stream.inMov = mov
+        }
         let byIndex = Dictionary(uniqueKeysWithValues: tracks.map { ($0.track.index, $0) })
         let packet = try Packet()
         let frame = try Frame()
@@ -89,11 +92,15 @@ public enum FFmpegReading {
         /// The first packet's time and whether the decoder put out anything for it (Vorbis's warm-up: nothing).
         var firstPacketPts: Int64?
         var firstPacketSilent = false
+        /// The samples the demuxer told the decoder to drop at the first packet (an MP4 edit list's skip).
+        var firstPacketSkip: Int64 = 0
         var tail: [Packet] = []
         var frames = 0
         let decodable: Bool
         /// An Ogg stream (granule positions).
         var inOgg = false
+        /// An MP4 or MOV stream (an edit list's skip counted on the track's clock).
+        var inMov = false
         /// Audio: stream ticks of packets the tail decoder is given before the last `audioTail` packets, for a
         /// decoder that drops samples at its start wherever it starts (Decoder.lead).
         let lead: Int64
@@ -122,6 +129,7 @@ public enum FFmpegReading {
             if headPackets == 1 {
                 firstPacketPts = packet.pts
                 firstPacketSilent = headFrames.count == before
+                firstPacketSkip = packet.skipSamples?.start ?? 0
             }
             if headFrames.count >= headWanted || headPackets >= FFmpegReading.headLimit { try finishHead(frame: frame) }
         }
@@ -175,6 +183,15 @@ public enum FFmpegReading {
             // (Matroska has no granules: a block's time is its first decoded sample's, as FFmpeg reads it.)
             if track.codec == "vorbis", inOgg, firstPacketSilent, let pts = firstPacketPts, pts >= 0, pts < first {
                 track.start = Rational(pts) * timeBase
+            }
+            // HE-AAC on its core rate's clock (an MP4 track at 22050 Hz, decoded at 44100): FFmpeg's mov demuxer
+            // counts the edit's skip in ticks of the track's clock and FFmpeg 9.0's decoder drops that many samples
+            // at its output rate, half the time (5.1's dropped the edit's time). Players skip the edit's time: the
+            // first packet's time plus its skip, on the track's clock.
+            if !isVideo, inMov, firstPacketSkip > 0, let pts = firstPacketPts, let rate = track.sampleRate,
+                timeBase != Rational(1, Int64(max(rate, 1)))
+            {
+                track.start = Rational(pts + firstPacketSkip) * timeBase
             }
             if !isVideo, track.decoderDisagrees == nil {
                 track.decoderDisagrees = stepMismatch(headFrames, where: "first")
