@@ -17,7 +17,9 @@ import Testing
         let indent = (lines[run].prefix { $0 == " " }.count) + 2
         var body: [String] = []
         for line in lines[(run + 1)...] {
-            if !line.trimmingCharacters(in: .whitespaces).isEmpty && line.prefix { $0 == " " }.count < indent { break }
+            if !line.trimmingCharacters(in: .whitespaces).isEmpty && line.prefix(while: { $0 == " " }).count < indent {
+                break
+            }
             body.append(String(line.dropFirst(min(indent, line.count))))
         }
         return body.joined(separator: "\n")

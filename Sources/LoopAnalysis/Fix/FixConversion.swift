@@ -2,7 +2,7 @@
 /// asks, fix writes an MP4 or MOV beside it: decided here, in the planner's terms, the plan adjusted to the
 /// container it will be (issue 35: the plan is final when planned). What the muxers accept is the caller's
 /// capability (FFmpeg's), passed in.
-public enum FixConversion {
+package enum FixConversion {
     /// The muxer written with ("mp4", "mov", "ipod") and the output's path.
     public struct Output: Sendable, Equatable {
         public var format: String

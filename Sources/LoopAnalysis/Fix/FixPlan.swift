@@ -182,7 +182,7 @@ public struct FixOptions: Sendable, Equatable {
     }
 }
 
-public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reason: String
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }

@@ -1,7 +1,7 @@
 /// Plans a lossless repair: every audio and video track cut to the same presented range, the intersection of
 /// theirs; starting on a keyframe; ending on a video frame boundary with audio within half a sample of it.
 /// Works on the container's own timelines (ticks in each track's time base); no floating point.
-public enum FixPlanner {
+package enum FixPlanner {
     /// Samples of decoder pre-roll to keep before a cut: AAC's MDCT overlaps one frame; Opus asks for 80 ms.
     static func preRoll(codec: String, sampleRate: Int) -> Int64 {
         switch codec {

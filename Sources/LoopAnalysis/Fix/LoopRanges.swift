@@ -3,7 +3,7 @@ import LoopRange
 /// The exact range a player loops a clip over when the file cannot be rewritten (issue 33): fix's plan, read as
 /// a span of the clip as it is (its start and length on the presented timeline), with the findings that span
 /// alone cures and those only a rewrite removes.
-public enum LoopRanges {
+package enum LoopRanges {
     /// The range of a clip from its facts and timelines; nil with the reason where no range makes it loop.
     public static func range(_ facts: ClipFacts, timelines: [Int: TrackTimeline], findings: [Finding]) -> (
         range: LoopRange?, reason: String?

@@ -1,7 +1,7 @@
 /// Compares a written file's facts with the plan it was written from: the presented frames and samples, the
 /// first presented frame, and where every track starts and ends. A fix whose output differs from its plan is
 /// discarded, however clean the output looks to the rules (a track can be clean and two frames short).
-public enum PlanComparison {
+package enum PlanComparison {
     /// The output's tracks, in order, for the plan's cuts: audio and video only, as fix writes them.
     public static func pairs(_ plan: FixPlan, _ output: ClipFacts) -> [(cut: TrackCut, track: TrackFacts)]? {
         let tracks = output.tracks.filter { $0.kind == .video || $0.kind == .audio }

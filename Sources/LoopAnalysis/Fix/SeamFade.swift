@@ -2,7 +2,7 @@ import Foundation
 
 /// --seam-fade: the audio faded out before every loop point and in after it, so the seam is silent for an
 /// instant instead of clicking.
-public enum SeamFade {
+package enum SeamFade {
     /// Gain of sample `n` of `count`: a half-Hann fade-in over the first `length` samples and fade-out over
     /// the last `length`.
     public static func gain(_ n: Int64, _ count: Int64, _ length: Int64) -> Float {

@@ -71,7 +71,7 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
 /// Finds where a clip repeats. The search is coarse to fine: every pair (in, out) whose length is within
 /// [min, max] is first compared on an 8x4 average of the pictures (32 numbers a frame), the best few hundred
 /// are then measured in full (picture, motion into and out of the cut, audio at the seam) and ranked.
-public enum LoopFinder {
+package enum LoopFinder {
     public struct Options: Sendable {
         public var minFrames: Int, maxFrames: Int
         /// Frames a loop may start on (keyframes, where the start cannot be re-encoded); nil: any.

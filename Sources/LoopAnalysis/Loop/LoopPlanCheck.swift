@@ -1,7 +1,7 @@
 /// The cut fix planned for a loop must be the candidate the search chose: its frames and its length. A plan that
 /// moved the start (a keyframe further on, a start rebased) would write another loop than the one ranked, which
 /// its own verification (against the plan) cannot see.
-public enum LoopPlanCheck {
+package enum LoopPlanCheck {
     /// nil when the plan keeps exactly the candidate's frames and length; else why not, in one sentence.
     public static func difference(_ plan: FixPlan, chosen: LoopCandidate) -> String? {
         let length = chosen.end - chosen.start

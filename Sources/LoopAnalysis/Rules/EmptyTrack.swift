@@ -1,6 +1,6 @@
 /// `empty-track`: an audio or video track with no samples, or whose edit list presents none. Players differ: some
 /// wait on it, some give the movie a zero or wrong length, some refuse the file. fix leaves it out.
-public struct EmptyTrackRule: Rule {
+package struct EmptyTrackRule: Rule {
     public let ids: [RuleID] = [.emptyTrack]
     public init() {}
 

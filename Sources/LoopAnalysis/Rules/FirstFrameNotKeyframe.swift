@@ -1,6 +1,6 @@
 /// `first-frame-not-keyframe`: the first presented frame must be a sync sample, or the player has to decode
 /// from an earlier keyframe (or shows garbage) at every loop restart. Also catches an edit list starting mid-GOP.
-public struct FirstFrameNotKeyframe: Rule {
+package struct FirstFrameNotKeyframe: Rule {
     public let ids: [RuleID] = [.firstFrameNotKeyframe]
     public init() {}
 

@@ -4,7 +4,7 @@
 /// samples, and a cut made on the stored times lands milliseconds off. FLV/RTMP recordings remuxed with
 /// `-c copy` (durations 1017-1024 at 44.1 kHz) and FFmpeg's fragmented MP4 (a first packet stretched over the
 /// video's delay) write these.
-public struct IrregularAudioDurations: Rule {
+package struct IrregularAudioDurations: Rule {
     public let ids: [RuleID] = [.irregularAudioDurations]
     public init() {}
 

@@ -1,6 +1,6 @@
 /// `moov-at-end`: an MP4/MOV whose movie box follows the media data cannot start playing until it is all
 /// downloaded (or the player issues a range request to the end): a slow start for play-while-download.
-public struct MoovAtEnd: Rule {
+package struct MoovAtEnd: Rule {
     public let ids: [RuleID] = [.moovAtEnd]
     public init() {}
 

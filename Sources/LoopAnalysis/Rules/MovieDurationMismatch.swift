@@ -3,7 +3,7 @@
 /// and FFmpeg from the other, so a looping player loops over that range: longer, and it holds the last frame in
 /// silence before each loop; shorter, and it cuts the clip. Fragmented files keep their length elsewhere (mehd,
 /// the fragments) and are not checked.
-public struct MovieDurationMismatch: Rule {
+package struct MovieDurationMismatch: Rule {
     public let ids: [RuleID] = [.movieDurationMismatch]
     public init() {}
 

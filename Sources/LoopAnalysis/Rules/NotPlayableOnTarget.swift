@@ -2,7 +2,7 @@
 /// in part (a warning: Chrome plays MOV from `src` without advertising it; a browser plays HEVC only with the
 /// machine's decoder). The tables and their sources (Apple's AVFoundation formats, MDN's guides, and what Chromium
 /// did with each clip in scripts/test-browser.sh) are in docs/playability.md.
-public struct NotPlayableOnTarget: Rule {
+package struct NotPlayableOnTarget: Rule {
     public let ids: [RuleID] = [.notPlayableOnTarget]
     public init() {}
 

@@ -1,7 +1,7 @@
 /// `priming-not-signalled`: AAC encoders prepend priming samples (1024 from FFmpeg, 2112 from Apple's), MP3 encoders
 /// theirs (LAME: 576, plus the 529 every decoder adds) and say it only in a LAME header. Unless an
 /// edit list (or skip-samples) hides them, every loop starts with that silence: an audible gap at the seam.
-public struct PrimingNotSignalled: Rule {
+package struct PrimingNotSignalled: Rule {
     public let ids: [RuleID] = [.primingNotSignalled]
     public init() {}
 

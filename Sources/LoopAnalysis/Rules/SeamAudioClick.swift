@@ -2,7 +2,7 @@ import Foundation
 
 /// `seam-audio-click`: where the last presented sample jumps to the first, the speaker clicks. Measured per
 /// channel as how far the first sample lands from where the last samples were heading.
-public struct SeamAudioClick: Rule {
+package struct SeamAudioClick: Rule {
     public let ids: [RuleID] = [.seamAudioClick]
     public init() {}
 

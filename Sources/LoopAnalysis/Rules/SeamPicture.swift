@@ -3,7 +3,7 @@
 /// (a red field turning blue of the same luma) moves the chroma by a hundred and more and the luma by nothing;
 /// footage whose colour holds keeps its luma figure. One function for analyze's seam-visual-jump and loop's
 /// ranking, so a colour jump is a cut to both.
-public enum SeamPicture {
+package enum SeamPicture {
     /// `luma` and `chroma` of two pictures of the same size (chroma may be empty: the luma alone).
     public static func difference(_ lumaA: [UInt8], _ chromaA: [UInt8], _ lumaB: [UInt8], _ chromaB: [UInt8])
         -> Double

@@ -2,7 +2,7 @@ import Foundation
 
 /// `seam-visual-jump`: the last presented frame differs from the first much more than neighbouring frames
 /// differ from each other, so the loop point shows as a cut.
-public struct SeamVisualJump: Rule {
+package struct SeamVisualJump: Rule {
     public let ids: [RuleID] = [.seamVisualJump]
     public init() {}
 

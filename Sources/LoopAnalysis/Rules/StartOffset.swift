@@ -1,6 +1,6 @@
 /// `start-offset`: a track whose presented range does not start at 0 (an empty edit, a B-frame delay with no
 /// edit list, a first timestamp above zero) starts later than the others, and the loop restarts early for it.
-public struct StartOffset: Rule {
+package struct StartOffset: Rule {
     public let ids: [RuleID] = [.startOffset]
     public init() {}
 

@@ -1,6 +1,6 @@
 /// `timestamp-gap`: holes (missing frames, pts jumps) or overlaps inside a track, and a last frame whose odd
 /// duration moves where the track ends. Players freeze or skip at a hole; an odd last frame shifts the seam.
-public struct TimestampGap: Rule {
+package struct TimestampGap: Rule {
     public let ids: [RuleID] = [.timestampGap]
     public init() {}
 

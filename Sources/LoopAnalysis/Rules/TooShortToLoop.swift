@@ -1,6 +1,6 @@
 /// `too-short-to-loop`: a queue-based looper (AVPlayerLooper, AVQueuePlayer) must preload the next item before
 /// the current one ends; below about a second it needs several copies queued, or it stalls.
-public struct TooShortToLoop: Rule {
+package struct TooShortToLoop: Rule {
     public let ids: [RuleID] = [.tooShortToLoop]
     public init() {}
 

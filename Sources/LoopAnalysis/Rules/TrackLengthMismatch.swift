@@ -1,7 +1,7 @@
 /// `audio-longer-than-video`, `video-longer-than-audio`: the player loops at the longer track's end, so the
 /// shorter one leaves a hole (Apple's advice: make track durations match). Error above half a video frame
 /// (the overhang is visible), warning above half an audio sample (the fix can still make it exact).
-public struct TrackLengthMismatch: Rule {
+package struct TrackLengthMismatch: Rule {
     public let ids: [RuleID] = [.audioLongerThanVideo, .videoLongerThanAudio]
     public init() {}
 

@@ -23,7 +23,7 @@ public struct ParameterSet: Hashable, Sendable {
 
 /// Which parameter sets the stitched stream carries: the first clip's, the others' where they fit beside them,
 /// and each re-encoded run's own, with ids nothing else uses.
-public enum ParameterSetPlan {
+package enum ParameterSetPlan {
     /// Two configurations clash if an id of one kind means different bytes in each.
     public static func clash(_ a: [ParameterSet], _ b: [ParameterSet]) -> Bool {
         var mine: [ParameterSet.Kind: [Int: [UInt8]]] = [:]

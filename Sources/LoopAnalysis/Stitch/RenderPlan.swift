@@ -91,7 +91,7 @@ public struct StitchRenderPlan: Sendable, Equatable {
 
     /// What the render plan needs beyond the timeline: the clips, whether every frame is re-encoded
     /// (--normalize), the output's video codec and whether it is another codec than the clips' (--codec).
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         public var sources: [StitchSource]
         public var timeline: StitchTimeline
         public var normalize: Bool

@@ -1,5 +1,5 @@
 /// Builds the render plan (StitchRenderPlan) from values alone.
-public enum StitchRenderPlanner {
+package enum StitchRenderPlanner {
     /// `hevcEncoderSets`: for HEVC, the parameter sets an encoder set up like a clip writes (x265's depend only
     /// on its settings): runs whose encoders write the same ones share one renumbering.
     public static func plan(

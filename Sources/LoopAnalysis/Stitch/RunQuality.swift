@@ -4,7 +4,7 @@
 /// time. Six quantizer steps halve the quantizer's step, so re-coding at the source's mean quantizer less six adds
 /// a quarter of the noise (in power) the source already has, about 1 dB; never finer than `finest`, which keeps
 /// a join transparent on any source.
-public enum RunQuality {
+package enum RunQuality {
     /// What every run was made at before its source was measured, and the finest one is made at.
     public static let finest = 17
     /// The coarsest (x264 goes to 51): a source coded coarser than this plus six is still re-coded finer.

@@ -2,7 +2,7 @@
 /// French joined to one with English only): the languages every clip has, in the first clip's order, each
 /// clip's first track in that language; where no language is shared, each clip's first track. Every other
 /// track is left out, and said.
-public enum SharedAudio {
+package enum SharedAudio {
     public struct Choice: Equatable, Sendable {
         /// Per clip, the indices into its audio tracks to join, in lane order.
         public var kept: [[Int]]

@@ -1,6 +1,6 @@
 /// Where every clip's frames and ticks land in the output: its frame grid, its video clock, and the place of
 /// any time of a clip on that clock. Shared by the render plan and the writer that executes it.
-public struct StitchGeometry: Sendable {
+package struct StitchGeometry: Sendable {
     public let sources: [StitchSource]
     public let timeline: StitchTimeline
     /// --normalize: every clip is re-encoded to the first clip's frame rate.

@@ -103,7 +103,7 @@ public struct TransitionRequest: Codable, Sendable, Equatable {
 }
 
 /// What the timeline needs to know of a clip (after it was cut to its shortest track, as fix does).
-public struct StitchClip: Codable, Sendable, Equatable {
+package struct StitchClip: Codable, Sendable, Equatable {
     public var path: String
     /// Presented video frames (after in and out points), on the output's frame grid.
     public var frames: Int
@@ -151,7 +151,7 @@ public struct StitchTimeline: Codable, Sendable, Equatable {
     public func isLoopJoin(_ join: JoinEntry) -> Bool { loop && join.to == 0 && join.from == clips.count - 1 }
 }
 
-public enum StitchPlanner {
+package enum StitchPlanner {
     /// `transitions[j]` joins clip j to clip j+1; with `loop`, the last one joins the last clip to the first.
     public static func timeline(
         _ clips: [StitchClip], transitions: [TransitionRequest], frameRate: Rational, sampleRate: Int?,

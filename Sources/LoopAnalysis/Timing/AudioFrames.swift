@@ -1,6 +1,6 @@
 /// Codecs whose every coded frame holds the same number of samples: the stored durations must say so, or
 /// the audio is placed where the decoder does not put it.
-public enum AudioFrames {
+package enum AudioFrames {
     /// Samples per coded frame, by codec (AAC: 1024, or 960 for the 960-sample variant; HE-AAC's 2048
     /// output samples show as durations of 2048 at the output rate).
     public static func candidates(codec: String) -> [Int64] {

@@ -5,7 +5,7 @@
 /// the first, back to back. The timeline takes that reading: frames in decode order with no offsets, and the
 /// edit the encoder meant (the content from the first content frame on), so the priming is hidden the one way
 /// every player reads.
-public enum CompositionOffsetPriming {
+package enum CompositionOffsetPriming {
     /// The timeline unchanged unless it has no media edit, no negative offset, and more than one sample is
     /// presented at or before the time of the last of them in decode order (the first content frame).
     public static func timeline(_ t: TrackTimeline) -> TrackTimeline? {

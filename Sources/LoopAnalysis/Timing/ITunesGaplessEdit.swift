@@ -1,6 +1,6 @@
 /// iTunSMPB (iTunes' gapless metadata: priming, padding and length in samples) says the first audio track's
 /// priming where no edit list does: read as the edit it describes.
-public enum ITunesGaplessEdit {
+package enum ITunesGaplessEdit {
     /// The timeline with that edit; nil when the track already has a media edit or the figures do not fit it
     /// (more samples claimed than it holds, or a clock that does not count whole samples): it is then read as
     /// if there were none.

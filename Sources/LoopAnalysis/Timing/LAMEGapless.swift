@@ -1,7 +1,7 @@
 /// An MP3's LAME/Xing header says its encoder delay and padding; FFmpeg turns them into skip samples on the
 /// packets that start at 0 (`skipStart`, `skipEnd` of the scanned timeline). The file plays from its first real
 /// sample, at 0: read as the edit it is, so the priming counts as signalled and a cut can keep it hidden.
-public enum LAMEGapless {
+package enum LAMEGapless {
     /// Every MP3 decoder puts out 529 samples of its own before the encoder's first: the delay a player hides is
     /// the tag's plus these, and the padding it drops at the end the tag's less these.
     public static let decoderDelay: Int64 = 529

@@ -1,6 +1,6 @@
 /// Matroska SimpleBlocks carry no duration: a missing one is the step to the next packet in presentation
 /// order, and the last packet's the commonest step (the smaller one of two as common).
-public enum MissingDurations {
+package enum MissingDurations {
     public static func fill(_ samples: [SampleTiming]) -> [SampleTiming] {
         guard samples.contains(where: { $0.duration <= 0 }) else { return samples }
         let order = samples.indices.sorted { samples[$0].pts < samples[$1].pts }

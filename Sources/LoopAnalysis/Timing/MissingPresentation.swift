@@ -1,5 +1,5 @@
 /// Presentation times MPEG-PS leaves out (it writes a PTS only every few packets, often not on I and P frames).
-public enum MissingPresentation {
+package enum MissingPresentation {
     /// Where every packet that has a PTS shows the same reorder delay (no B-frames, audio), the others are
     /// presented that long after their decode time too. Otherwise (B-frames), every frame has a place on the
     /// frame grid from the earliest known PTS; the known ones take theirs, and the others (I and P frames, which

@@ -1,5 +1,5 @@
 /// An MP4 movie timescale every track's clock divides, so each edit list duration is exact.
-public enum MovieTimescale {
+package enum MovieTimescale {
     /// The least common multiple of `scales` (ticks a second), or `fallback` where it passes 2^31 - 1 (mvhd
     /// and elst hold 32-bit timescales).
     public static func common(_ scales: [Int64], fallback: Int64) -> Int64 {

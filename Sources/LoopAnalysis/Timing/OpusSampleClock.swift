@@ -3,7 +3,7 @@
 /// OpusHead and the end discard in samples: laid end to end from the first block, every sample has its exact
 /// time, and a cut can be exact. A block more than one tick from where the samples before it end starts anew
 /// there (a real hole); within one it is the muxer's rounding (FFmpeg rounds 0.5 ms either way).
-public enum OpusSampleClock {
+package enum OpusSampleClock {
     /// Opus always decodes at 48 kHz (RFC 6716).
     public static let rate: Int64 = 48_000
 

@@ -1,6 +1,6 @@
 /// A track's timeline from packet headers alone (containers without an index loopprep reads itself), before
 /// any container's own reading: what FFmpeg's demuxer said of each packet, in decode order.
-public struct ScannedTimeline: Sendable, Equatable {
+package struct ScannedTimeline: Sendable, Equatable {
     public var timeBase: Rational
     public var samples: [SampleTiming]
     /// Packets that came with no presentation time (MPEG-PS writes one only every few packets).

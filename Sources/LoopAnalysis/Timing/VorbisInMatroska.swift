@@ -7,7 +7,7 @@
 /// of its own (FFmpeg copying an Ogg's times leaves a hole of (2048 - 256) / 4 = 448 samples at each long-to-short
 /// block transition; mkvmerge overlaps a quarter short block), not audio; one further from its block time (and
 /// more than a tick) starts anew there (a real hole or a splice).
-public enum VorbisInMatroska {
+package enum VorbisInMatroska {
     /// `list`: the packets' timing on the container's clock `timeBase`; `lengths`: each packet's samples (nil:
     /// not parsed); `discardEnd`: samples the last packet's DiscardPadding drops. nil when a length is unknown.
     public static func timeline(

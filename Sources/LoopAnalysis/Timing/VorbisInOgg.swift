@@ -2,7 +2,7 @@
 /// demuxer gives it a length (a quarter block, 128 samples); the stream's last granule position counts the
 /// samples from the first real one. So FFmpeg's clock runs that length ahead of the content, and its decoder,
 /// trimming the end to the granule on that clock, drops as many real samples (libvorbis plays them).
-public enum VorbisInOgg {
+package enum VorbisInOgg {
     /// The timeline as libvorbis plays it: the first packet's length is not presented, the end comes that much
     /// later on FFmpeg's clock, and the first real sample is at 0. A first packet already timed before 0 (the
     /// granule positions libvorbis writes) is only skipped.

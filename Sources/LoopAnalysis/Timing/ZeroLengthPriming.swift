@@ -3,7 +3,7 @@
 /// browsers play it before the content, players that skip zero-length samples do not. The timeline gives it
 /// its frame and moves the content after it, so the priming is hidden the one way every player reads (an edit
 /// list), not cut out of the content.
-public enum ZeroLengthPriming {
+package enum ZeroLengthPriming {
     /// `frame`: the codec's frame in the track's ticks (1024 samples for AAC). The timeline unchanged unless its
     /// first sample has no length and shares its time with the second, and no edit list says otherwise.
     public static func timeline(_ t: TrackTimeline, frame: Int64) -> TrackTimeline {

@@ -68,7 +68,7 @@ public struct ExpectedTrack: Sendable, Equatable {
 
 /// The rule an output must pass: FFmpeg's reading agrees with the plan, frames exactly, audio within half a
 /// sample at the decoder's rate, every time within the container's tick (Matroska's millisecond).
-public enum IndependentCheck {
+package enum IndependentCheck {
     /// The first disagreement, as a sentence naming the track and by how much; nil when they agree.
     public static func disagreement(_ expected: [ExpectedTrack], _ reading: IndependentReading) -> String? {
         let read = reading.tracks.filter { $0.kind == .video || $0.kind == .audio }

@@ -5,7 +5,7 @@ import LoopAnalysis
 /// and the tail of every track. Nothing here uses loopprep's index, retiming or repairs, so a blind spot in
 /// loopprep's timing model cannot hide here too. Where FFmpeg is known to read a file differently from players,
 /// the exception is said next to the code and listed in docs/verification.md.
-public enum FFmpegReading {
+enum FFmpegReading {
     /// Audio packets decoded at the tail: enough for any decoder's warm-up (Vorbis's first packet gives nothing).
     static let audioTail = 12
     /// Packets a head decoder may take before its first frames (a long B-pyramid, a Vorbis warm-up).
@@ -268,9 +268,9 @@ public enum FFmpegReading {
 
 /// The second reading every writer runs on its temporary output: FFmpeg's own demuxer and decoders (FFmpegReading),
 /// sharing no timing code with the planner, against what the command expects of each track (IndependentCheck).
-public enum SecondReading {
+enum SecondReading {
     /// What FFmpeg's reading says of an output against its plan.
-    public enum Outcome: Equatable {
+    enum Outcome: Equatable {
         case agrees
         /// The first disagreement, naming the track and the figures.
         case disagrees(String)

@@ -2,7 +2,7 @@ import CFFmpeg
 import LoopAnalysis
 
 /// Owns a decoder opened for one stream of an InputFile.
-public final class Decoder {
+final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     public let streamIndex: Int
 

@@ -3,7 +3,7 @@ import LoopAnalysis
 
 /// Owns an audio encoder. Takes planar float samples in any amount; hands out packets of the encoder's frame
 /// size (the last one shorter), in whatever sample format the encoder wants.
-public final class AudioEncoder {
+final class AudioEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     private let frame: Frame
     private var pending: [[Float]]

@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Owns one AVFrame; the decoder refills it.
-public final class Frame {
+final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
     public init() throws {

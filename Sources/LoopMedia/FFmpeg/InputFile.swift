@@ -3,7 +3,7 @@ import LoopAnalysis
 
 /// Owns a demuxer (an AVFormatContext opened for reading). Stream fields are copied out into plain values;
 /// no pointer into the context leaves this type.
-public final class InputFile {
+final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
     /// A remote file's reader, kept as long as the demuxer reads through it.
@@ -116,7 +116,7 @@ public final class InputFile {
     }
 
     /// One sample in the demuxer's own index (an MP4's sample table, after FFmpeg applied the edit list).
-    public struct IndexEntry: Sendable {
+    struct IndexEntry: Sendable {
         /// Decode time, in the stream's time base.
         public var timestamp: Int64
         public var isKeyframe: Bool

@@ -3,7 +3,7 @@ import LoopAnalysis
 
 /// Owns a muxer (an AVFormatContext for writing) and the file it writes. Freed differently from an input,
 /// hence its own type.
-public final class OutputFile {
+final class OutputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
     private var ioOpen = false

@@ -2,7 +2,7 @@ import CFFmpeg
 import LoopAnalysis
 
 /// Owns one AVPacket; reused across reads (each read unreferences the previous payload).
-public final class Packet {
+final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     public init() throws {

@@ -2,7 +2,7 @@ import CFFmpeg
 import LoopAnalysis
 
 /// A small grey picture of a frame, for comparing frames cheaply (the seam check).
-public struct Thumbnail: Sendable, Equatable {
+struct Thumbnail: Sendable, Equatable {
     public static let width = 64, height = 36
     public var luma: [UInt8]
     /// Cb then Cr, 32x18 each: a hue cut at one brightness is invisible to the luma alone.
@@ -15,7 +15,7 @@ public struct Thumbnail: Sendable, Equatable {
 }
 
 /// An RGB picture (8 bits a channel, rows packed).
-public struct RGBImage: Sendable, Equatable {
+struct RGBImage: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var pixels: [UInt8]

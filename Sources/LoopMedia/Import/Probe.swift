@@ -17,9 +17,12 @@ public enum Probe {
         public var facts: ClipFacts
         public var timelines: [Int: TrackTimeline]
         /// nil when the caller asked for none (fix: FFmpeg's own index of a long file is not kept while writing).
-        public var input: InputFile?
+        var input: InputFile?
         /// Top-level ISO-BMFF layout, when the file is one.
         var iso: ISOFile?
+
+        /// Whether loopprep's own index reader answered alone (an MP4 that says everything: FFmpeg not opened).
+        public var readByIndexAlone: Bool { input == nil }
     }
 
     /// `locations`: keep every MP4/MOV sample's place in the file (fix writes from them).

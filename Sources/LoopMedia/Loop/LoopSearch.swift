@@ -5,8 +5,8 @@ import LoopAnalysis
 /// frame's start, then LoopFinder's search; the chosen loop is cut with fix's lossless machinery (or blended
 /// with stitch's wrap-around when asked). Memory: the signatures (`FrameSignature.bytes` a frame) and 100 ms of
 /// audio, whatever the clip's length.
-public enum LoopSearch {
-    public struct Signatures: Sendable {
+enum LoopSearch {
+    struct Signatures: Sendable {
         public var frames: [FrameSignature]
         /// Each frame's start (seconds on the clip's clock) and the last one's end.
         public var times: [Rational]
@@ -111,7 +111,7 @@ public enum LoopSearch {
     /// grey pictures and four samples a frame): colour tiles (160 wide, as analyze draws a seam) of the frames
     /// asked for, counted as `signatures` counts them (presented frames in order, a repeated time skipped), and
     /// per channel the 50 ms of audio that end at each boundary (video time) and the 50 ms that start there.
-    public struct SeamPictures: Sendable {
+    struct SeamPictures: Sendable {
         public var tiles: [Int: RGBImage] = [:]
         public var before: [Rational: [[Float]]] = [:]
         public var after: [Rational: [[Float]]] = [:]

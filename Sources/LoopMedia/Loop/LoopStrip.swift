@@ -3,7 +3,7 @@ import LoopAnalysis
 /// A candidate's seam as a picture, drawn as analyze draws a file's seam: the loop's last three frames, the seam,
 /// its first three (in colour when a second decode gave them, else the search's own grey thumbnails enlarged to a
 /// 160-wide tile), with their times from the loop point and the sound either side.
-public enum LoopStrip {
+enum LoopStrip {
     /// `times`: each frame's start; `seam`: colour tiles and the audio either side of the seam
     /// (LoopSearch.seamPictures), drawn as analyze draws a file's seam.
     public static func png(

@@ -3,7 +3,7 @@ import LoopAnalysis
 
 /// What the seam looks and sounds like, for people: the last and first presented frames as small colour
 /// pictures, and the audio just before and just after the loop point, per channel.
-public struct SeamCapture: Sendable {
+struct SeamCapture: Sendable {
     public static let frames = 3
     public static let audioSeconds = Rational(1, 20)
     public var lastFrames: [RGBImage] = []
@@ -25,7 +25,7 @@ public struct SeamCapture: Sendable {
 /// against the first. Decodes only what that needs: from the start until the first frame of each track, then
 /// from the last keyframe before the end to the end, flushing the decoders (their held-back frames are the seam).
 /// With `capture`, it also keeps what a picture of the seam needs, from the same decoding.
-public enum SeamProbe {
+enum SeamProbe {
     /// `input` must not have been read yet (the probe reopens the file when it had to read packets).
     public static func measure(_ input: InputFile, facts: ClipFacts) throws -> SeamFacts {
         try measure(input, facts: facts, capture: false).seam

@@ -4,7 +4,7 @@ import LoopAnalysis
 /// Paints a seam strip: the last frames and the first frames side by side with the seam marked, and under them
 /// one waveform lane per channel across the seam, the jump drawn as a red bar. Mid-dark with a light frame, so it
 /// reads on a light page and on a dark one.
-public enum SeamStrip {
+enum SeamStrip {
     typealias Color = (UInt8, UInt8, UInt8)
     static let background: Color = (0x2a, 0x2d, 0x34)
     static let border: Color = (0x9a, 0xa0, 0xaa)
@@ -187,7 +187,7 @@ public enum SeamStrip {
 
 /// PNG bytes from FFmpeg's own PNG encoder.
 public enum PNG {
-    public static func encode(_ image: RGBImage) throws -> [UInt8] {
+    static func encode(_ image: RGBImage) throws -> [UInt8] {
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG) else {
             throw MediaError("encode picture", reason: "FFmpeg has no PNG encoder")
         }

@@ -5,7 +5,7 @@ import LoopAnalysis
 /// A clip made ready for stitching: probed once, cut to its shortest track as fix would (StitchSource), with
 /// what copying its frames beside other clips' needs (decoder configuration, pixel format) and the timelines
 /// its packets are read on.
-public struct PreparedClip: Sendable {
+struct PreparedClip: Sendable {
     public let source: StitchSource
     public let facts: ClipFacts
     /// H.264's or HEVC's decoder configuration (avcC, hvcC), where the clip has one.
@@ -44,7 +44,7 @@ public struct PreparedClip: Sendable {
 extension Stitcher {
     /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
     /// `normalize`: the clip is re-encoded to the output's frame rate, so its own may vary.
-    public static func prepare(
+    static func prepare(
         _ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false
     ) throws -> PreparedClip {
         let probe = try Probe.probe(path)
@@ -93,8 +93,7 @@ extension Stitcher {
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// rotation (which it does not turn) and an encodable first clip matter.
-    public static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String]
-    {
+    static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track; a
         // clip with no audio at all gets silence in the others' format (Stitcher says so).
         var extraAudio: [String] = []

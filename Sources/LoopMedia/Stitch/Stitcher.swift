@@ -107,7 +107,7 @@ public enum Stitcher {
     }
 
     /// With `normalize`, every clip counts in the first clip's frame rate.
-    public static func timeline(
+    static func timeline(
         _ clips: [PreparedClip], transitions: [TransitionRequest], loop: Bool, normalize: Bool = false
     ) throws -> StitchTimeline {
         guard let v = clips.first?.facts.mainVideo, let fps = v.frameRate else {
@@ -124,7 +124,7 @@ public enum Stitcher {
 
     /// The render plan, built once: which frames are copied, which re-encoded, with which decode times and
     /// parameter sets. `codec` (with `normalize`): the output's codec, where it is not the first clip's.
-    public static func plan(
+    static func plan(
         _ clips: [PreparedClip], timeline: StitchTimeline, normalize: Bool = false, codec: String? = nil
     ) throws -> StitchRenderPlan {
         let transcoding = transcoding(clips, normalize: normalize, codec: codec)
@@ -143,7 +143,7 @@ public enum Stitcher {
 
     /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
     /// With `normalize`, every frame is re-encoded to the first clip's format.
-    public static func write(
+    static func write(
         _ clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, to destination: String,
         temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
         analysis: AnalysisOptions = AnalysisOptions(), progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil

@@ -15,7 +15,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard (try? bytes.write(to: URL(fileURLWithPath: input))) != nil else { return 0 }
     // The second reader held to FFmpeg (issue 35, item 6): where loopprep's index reader answers alone, its
     // facts and timelines are what FFmpeg's demuxer reads; a difference is a finding (a crash with its name).
-    if let own = try? Probe.probe(input, keepInput: false), own.input == nil,
+    if let own = try? Probe.probe(input, keepInput: false), own.readByIndexAlone,
         let ffmpeg = try? Probe.probe(input, keepInput: true),
         ffmpeg.facts != own.facts || ffmpeg.timelines != own.timelines
     {
