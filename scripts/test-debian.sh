@@ -5,8 +5,8 @@
 #   sudo bash scripts/test-debian.sh trixie    # FFmpeg 7.1 (Debian 13)
 #   sudo bash scripts/test-debian.sh sid       # the newest FFmpeg Debian ships
 #   sudo bash scripts/test-debian.sh sid Transition   # only the tests swift test --filter picks
-# Needs root (debootstrap, chroot, mount) and about 1.5 GB; 4-6 minutes. scripts/test.sh runs it for IndexOnlyTests
-# on trixie and sid when LOOPPREP_TEST_DEBIAN=1.
+# Needs root (debootstrap, chroot, mount) and about 1.5 GB; 7-10 minutes with the build. scripts/test.sh runs the
+# whole suite this way on trixie and sid when LOOPPREP_TEST_DEBIAN=1.
 # scripts/check-ffmpeg.sh, which the test command runs, only compiles against those headers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,12 @@ root="$PWD/.build-debian-$suite"
 packages=pkg-config,libavformat-dev,libavcodec-dev,libavfilter-dev,libavutil-dev,libswscale-dev,libswresample-dev,ffmpeg
 packages+=,libc6-dev,g++,binutils,git,ca-certificates,python3,zlib1g-dev,bsdextrautils
 
+# A run killed before its cleanup leaves the host's /dev, /proc and toolchain bound inside the suite: unbind them
+# (deepest first) before anything there is removed.
+unbind_all() {
+    awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount "$m" || umount -l "$m"; done
+}
+unbind_all
 if [ ! -x "$root/usr/bin/ffmpeg" ]; then
     rm -rf "$root"; mkdir -p "$root"
     debootstrap --variant=minbase --include="$packages" "$suite" "$root" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$root.log" 2>&1 \

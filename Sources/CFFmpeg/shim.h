@@ -79,7 +79,6 @@ static inline void lp_frame_set_key(AVFrame *f, int key) {
 #endif
 }
 
-// A stream's side data (display matrix, HDR metadata): on the AVStream until 7.0 moved it to
 // A decoded H.264 picture's mean quantizer, rounded: its base QP plus the mean of its macroblocks' deltas, from the
 // side data the decoder exports when asked (AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS); -1 when it has none.
 static inline int lp_frame_mean_qp(const AVFrame *frame) {
@@ -96,6 +95,7 @@ static inline int lp_frame_mean_qp(const AVFrame *frame) {
     return (int)((sum + p->nb_blocks / 2) / p->nb_blocks);
 }
 
+// A stream's side data (display matrix, HDR metadata): on the AVStream until 7.0 moved it to
 // AVCodecParameters.coded_side_data (the AVStream fields went in 8.0).
 static inline const uint8_t *lp_stream_side_data(const AVStream *st, enum AVPacketSideDataType type, size_t *size) {
 #if LIBAVFORMAT_VERSION_MAJOR >= 61

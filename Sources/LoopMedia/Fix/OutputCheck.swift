@@ -115,5 +115,4 @@ enum OutputCheck {
         }
         return nil
     }
-
 }

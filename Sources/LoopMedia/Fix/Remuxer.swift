@@ -185,14 +185,11 @@ private final class RemuxWriter {
         }
         for (index, head) in heads.sorted(by: { $0.key < $1.key }) { try writeSegment(head, track: index, pass: pass) }
         let frame = try Frame()
-        let mov = reader.input.formatName.hasPrefix("mov,")
         while let read = try reader.next() {
             guard let cut = cuts[read.stream] else { continue }
             if let decoder = decoders[read.stream] {
-                // The plan's counts end the track (take slices them), not FFmpeg's end trim: Vorbis in Ogg (see
-                // VorbisInOgg), and an MP4's last packet, which FFmpeg 9.0's demuxer trims at the edit's end where a
-                // repeat takes a sample past it (5.1 trims none).
-                if OggImport.decodesPastTheEnd(reader.input, stream: read.stream) || mov { read.packet.clearSkipEnd() }
+                // The plan's counts end the track (take slices them), not FFmpeg's end trim.
+                if PacketReader.decodesPastTheEnd(reader.input, stream: read.stream) { read.packet.clearSkipEnd() }
                 try decoder.decode(read.packet, into: frame) { try take($0, cut: cut, reader: reader, pass: pass) }
             } else {
                 try copy(read, cut: cut, pass: pass)

@@ -1,4 +1,3 @@
-import CFFmpeg
 import LoopAnalysis
 
 /// Ogg: granule positions. The last one ends the stream: FFmpeg already shortened the last packet to it, and
@@ -24,11 +23,5 @@ enum OggImport: TimelineImporter {
             timelines[i] = t
         }
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
-    }
-
-    /// Whether FFmpeg's end trim must be taken off a stream's packets before decoding (the timeline trims the
-    /// end itself: see VorbisInOgg).
-    static func decodesPastTheEnd(_ input: InputFile, stream: Int) -> Bool {
-        input.formatName == "ogg" && input.stream(stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VORBIS
     }
 }

@@ -53,6 +53,16 @@ struct TimedPacket {
 /// comes with its exact times on the track's timeline, and only inside its window; reading stops once every
 /// window is passed.
 final class PacketReader {
+    /// Whether FFmpeg's end trim must be taken off a stream's packets before decoding: where loopprep's timeline
+    /// ends the track itself, the decoder must put out the last packet whole. Vorbis in Ogg (see VorbisInOgg), and
+    /// an MP4 or MOV, whose last packet FFmpeg 9.0's demuxer trims at the edit's end (5.1 trims none): fix's repeat
+    /// takes the loop's fraction of a sample past it, and the seam check finds the last samples by their index.
+    static func decodesPastTheEnd(_ input: InputFile, stream: Int) -> Bool {
+        input.formatName.hasPrefix("mov,")
+            || input.formatName == "ogg"
+                && input.stream(stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VORBIS
+    }
+
     let input: InputFile
     private var windows: [Int: PacketWindow]
     private var clock = IndexClock()

@@ -159,7 +159,7 @@ enum SeamProbe {
         }
         // A seek in MPEG-PS or -TS lands mid-stream: video is decoded from its next keyframe, and a packet cut by
         // the seek (invalid data) is passed over until the stream has given a frame.
-        let untrimmed = audio.map { OggImport.decodesPastTheEnd(input, stream: $0.index) } ?? false
+        let untrimmed = audio.map { PacketReader.decodesPastTheEnd(input, stream: $0.index) } ?? false
         var reachedKey = false
         var decoded = Set<Int>()
         func feed(_ d: Decoder, _ body: (Frame) throws -> Void) throws {

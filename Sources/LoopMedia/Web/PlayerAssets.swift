@@ -1,7 +1,7 @@
 import Foundation
 
 /// The web player's files: one dependency-free ES module (`loopprep-loop.js`, kept beside this file as JavaScript
-/// and linted as such; the EmbedText plugin builds it into the binary as `PlayerAssets.module`) and the page that
+/// and linted as such; the EmbedPlayer plugin builds it into the binary as `PlayerAssets.module`) and the page that
 /// uses it.
 enum PlayerAssets {
     /// A page that loops one clip by itself, muted (browsers start muted video without a gesture).
