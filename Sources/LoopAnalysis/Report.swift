@@ -218,6 +218,10 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     public var webPlayer: WebPlayerOutput?
     /// The output was already there, byte for byte what this run writes (a run resumed): kept, not written again.
     public var alreadyWritten: Bool?
+    /// Beside a written output (whose range is the report's `loopRange`): the range a player would loop the input
+    /// over as it is, without this rewrite, or why there is none.
+    public var inputLoopRange: LoopRange?
+    public var inputLoopRangeReason: String?
 
     public init(
         status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil

@@ -116,6 +116,11 @@ struct Fix: AsyncParsableCommand {
         help: "Leave the audio out: a muted background loop, every frame of the video kept (AVPlayerLooper loops it).")
     var dropAudio = false
 
+    @Flag(
+        name: .customLong("no-seam"),
+        help: "Do not measure the output's seam (it decodes its first and last frames); the report says so.")
+    var noSeam = false
+
     @OptionGroup var webPlayer: WebPlayerOption
 
     @OptionGroup var report: ReportOptions
@@ -160,7 +165,9 @@ struct Fix: AsyncParsableCommand {
         defer { withExtendedLifetime(signals) {} }
 
         let settings = try project.settings(verbose: report.verbose)
-        let analysis = report.applied(AnalysisOptions(seamChecks: false), settings: settings, target: project.target)
+        // The output is described as analyze describes it, its seam measured unless --no-seam.
+        let analysis = report.applied(
+            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target)
         var fixOptions = FixOptions(
             assumedPriming: priming, unrollTo: unroll?.fixedSeconds,
             loops: loops, seamFade: seamFadeTime, reencodeHead: reencodeHead,
@@ -194,6 +201,16 @@ struct Fix: AsyncParsableCommand {
         // Two outputs with one stem in one folder (hero.mp4, hero.webm) get web players named in full.
         let clashing = WebPlayerOption.qualified(
             items.map { Self.destination($0, outputDir: outputDir, inPlace: inPlace, file: outputFile) })
+        // Every output and web player claimed before any work: two inputs never share one (a dry run says so too).
+        let claims = try Destinations.claim(
+            items.flatMap { item -> [OutputClaims.Claim] in
+                let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
+                let likely = Destinations.likely(destination, to: options.convertTo)
+                return [OutputClaims.Claim(likely, input: item.path)]
+                    + (webPlayer
+                        ? Destinations.webPlayer(likely, input: item.path, qualified: clashing.contains(destination))
+                        : [])
+            })
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
@@ -202,10 +219,10 @@ struct Fix: AsyncParsableCommand {
                     item, outputDir: outputDir, outputFile: outputFile, inPlace: inPlace, dryRun: dryRun, force: force,
                     options: options,
                     analysis: fileAnalysis,
+                    claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
                     temporaries: temporaries)
             else { return nil }
             result.ignoredRules = ignored
-            if !dryRun { FixSeam.check(&result, source: item.path, analysis: fileAnalysis) }
             if webPlayer, !dryRun {
                 Self.addWebPlayer(
                     &result,
@@ -255,6 +272,7 @@ struct Fix: AsyncParsableCommand {
         _ item: Inputs.Item, outputDir: String?, outputFile: String? = nil, inPlace: Bool, dryRun: Bool, force: Bool,
         options: FixOptions,
         analysis: AnalysisOptions,
+        claim: ((String) -> String?)? = nil,
         temporaries: TemporaryFiles
     ) -> FileReport? {
         let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
@@ -277,7 +295,7 @@ struct Fix: AsyncParsableCommand {
         defer { if source != item.path { temporaries.remove(source) } }
         var result = ClipFix.fix(
             source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            temporaries: temporaries)
+            claim: claim, temporaries: temporaries)
         result.path = item.path
         return (result.error == nil || item.explicit) ? result : nil
     }

@@ -20,7 +20,7 @@ struct Inputs {
 
     static let mediaExtensions: Set = [
         "mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
-        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf",
+        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf", "flac",
     ]
 
     static func collect(_ paths: [String]) -> [Item] {
@@ -71,7 +71,14 @@ struct Inputs {
             }
             items += found.sorted { $0.path < $1.path }
         }
-        return items
+        // A file named twice (`clip.mp4 clip.mp4`, a folder and a file in it) is one input, taken where it came
+        // first: it would otherwise be written twice to one output.
+        var seen = Set<String>()
+        return items.filter { item in
+            let key =
+                RemoteFile.isRemote(item.path) ? item.path : URL(fileURLWithPath: item.path).standardizedFileURL.path
+            return seen.insert(key).inserted
+        }
     }
 }
 /// clip2 before clip10: digit runs compare as numbers.

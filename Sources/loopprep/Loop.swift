@@ -121,12 +121,23 @@ struct Loop: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
+        // Every loop and web player claimed before any work: two clips never share one.
+        let destinations = items.map { item in
+            output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
+        }
+        let claims = try Destinations.claim(
+            zip(items, destinations).flatMap { item, destination -> [OutputClaims.Claim] in
+                guard let destination else { return [] }
+                return [OutputClaims.Claim(destination, input: item.path)]
+                    + (web ? Destinations.webPlayer(destination, input: item.path) : [])
+            })
         // One clip on a terminal: the search says how far it is (a batch's bar counts the clips instead).
         let activity = items.count == 1 && Console.stderrIsTTY ? Activity() : nil
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             var result = LoopCut.loop(
                 item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries,
+                claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
                 progress: activity?.reporter(for: item.path))
             activity?.finish()
             if web, result.error == nil, let written = result.output {

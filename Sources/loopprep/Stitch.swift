@@ -144,6 +144,7 @@ struct Stitch: AsyncParsableCommand {
                     ["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], unreadable: true))
         }
         try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
+        try claimFiles(clips: request.clips.map(\.path))
         request.output = write.dryRun ? nil : output
         request.force = write.force
         request.normalize = normalize
@@ -195,6 +196,24 @@ struct Stitch: AsyncParsableCommand {
         // A written output exits 0 whatever its findings unless --fail-on says otherwise (they are the clips'
         // own codecs and the container the name asked for, reported above).
         throw ExitCode(result.report.exitStatus(failOn: report.failOnGiven ?? .never).rawValue)
+    }
+
+    /// Every file the run writes has a name of its own and is none of the clips (issue 41, item 1): the output,
+    /// --manifest, --html and the web player's page and manifest, checked before any work.
+    func claimFiles(clips: [String]) throws {
+        guard let output else { return }
+        var claims = [OutputClaims.Claim(output, input: "the stitch", what: "output")]
+        if let manifest { claims.append(OutputClaims.Claim(manifest, input: "the stitch", what: "--manifest")) }
+        if let html { claims.append(OutputClaims.Claim(html, input: "the stitch", what: "--html page")) }
+        if webPlayer.enabled { claims += Destinations.webPlayer(output, input: "the stitch") }
+        for claim in claims.dropFirst() {
+            if let clip = clips.first(where: { OutputPath.sameFile($0, claim.path) }) {
+                Console.stderr(
+                    "loopprep: error: the stitch's \(claim.what) \(claim.path) is the clip \(clip); nothing done\n")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        _ = try Destinations.claim(claims)
     }
 
     /// The HTML page: the timeline as a picture, the output's findings and seam strip.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAnalysis
 import LoopRange
 import TestSupport
 import Testing
@@ -72,8 +73,8 @@ import Testing
         }
     }
 
-    /// The range is what fix keeps: fix's output, as FFmpeg reads it, lasts the range's duration; fix's own report
-    /// carries the input's range.
+    /// The range is what fix keeps: fix's output, as FFmpeg reads it, lasts the range's duration. fix's report
+    /// gives the written file's own range (from 0, the whole output: issue 41, item 3) and the input's labelled.
     @Test(arguments: truths.map(\.0))
     func theRangeIsWhatFixWrites(fixture: String) throws {
         let dir = try Run.temporaryDirectory()
@@ -82,7 +83,13 @@ import Testing
         let run = try Run.loopprep(["fix", Run.fixture(fixture), "-o", dir.path, "--format", "json"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let fixed = try LoopRangeReport.decode(Data(run.stdout.utf8))
-        #expect(fixed.first?.loopRange?.start == truth.1 && fixed.first?.loopRange?.duration == truth.2)
+        #expect(fixed.first?.loopRange?.start == "0" && fixed.first?.loopRange?.duration == truth.2)
+        struct Fixed: Decodable {
+            struct File: Decodable { var fix: FixOutcome }
+            var files: [File]
+        }
+        let input = try JSONDecoder().decode(Fixed.self, from: Data(run.stdout.utf8)).files.first?.fix.inputLoopRange
+        #expect(input?.start == truth.1 && input?.duration == truth.2)
         let shown = try Run.tool([
             "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=duration", "-of", "csv=p=0",
             dir.appendingPathComponent(fixture).path,

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAnalysis
 import TestSupport
 import Testing
 
@@ -72,6 +73,58 @@ import Testing
         let decoded = try #require(fetched.removingPercentEncoding)
         #expect(decoded == name + ".web.json")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(decoded).path))
+        // Every name in the manifest, resolved by the player's own code (node runs the module) against the
+        // manifest's URL, is a path that decodes to a file beside it (issue 41, item 7: `new URL(media)` on the raw
+        // name fetched `R&D "q" <1> 'a b' ` and dropped the rest as a fragment).
+        let module = dir.appendingPathComponent("loopprep-loop.mjs").path
+        try FileManager.default.copyItem(atPath: out.appendingPathComponent("loopprep-loop.js").path, toPath: module)
+        let loop = try JSONDecoder().decode(
+            WebLoop.self, from: Data(contentsOf: out.appendingPathComponent(name + ".web.json")))
+        let names = loop.sources.flatMap { [$0.media] + ($0.first.map { [$0] } ?? []) } + [loop.fallback]
+        func json<T: Encodable>(_ value: T) throws -> String {
+            String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        }
+        let script = """
+            import { LoopPlayer } from \(try json(module));
+            const base = "http://127.0.0.1:8000/out/" + \(try json(fetched));
+            for (const name of \(try json(names))) {
+              const url = LoopPlayer.resolve(name, base);
+              const plain = url.search + url.hash === "";
+              console.log(plain ? decodeURIComponent(url.pathname) : "query or fragment: " + url);
+            }
+            """
+        let resolved = try Run.tool(["node", "--input-type=module", "-e", script])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        let paths = resolved.stdout.split(separator: "\n").map(String.init)
+        #expect(paths == names.map { "/out/" + $0 }, "\(resolved.stdout)")
+        for path in paths { #expect(FileManager.default.fileExists(atPath: dir.path + path), "\(path)") }
+    }
+
+    /// analyze's report plays each clip from a folder under the report's (issue 41, item 7): the clip it falls
+    /// back to is inside that folder (a link or a copy), where the page says to serve, never above it.
+    @Test func analyzePlayersStayInsideTheServedFolder() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("site/report.html").path
+        let run = try Run.loopprep([
+            "analyze", Run.fixture("clean.mp4"), Run.fixture("vp9-opus.webm"), "--html", report, "--web-player",
+            "--target", "web",
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let root = dir.appendingPathComponent("site/report.web")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(folders.count == 2)
+        for folder in folders {
+            let place = root.appendingPathComponent(folder)
+            let manifest = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: place.path).first { $0.hasSuffix(".web.json") })
+            let loop = try JSONDecoder().decode(
+                WebLoop.self, from: Data(contentsOf: place.appendingPathComponent(manifest)))
+            for name in loop.sources.map(\.media) + [loop.fallback] {
+                #expect(!name.contains(".."), "\(folder): \(name)")
+                #expect(FileManager.default.fileExists(atPath: place.appendingPathComponent(name).path))
+            }
+        }
     }
 
     /// stitch of clean.mp4 twice: a 2 s loop (60 frames) with its player; the text report names the page.
@@ -101,7 +154,7 @@ import Testing
     }
 
     /// analyze --html --web-player: a button per clip that can loop in a browser (clean.mp4, and av1-opus.webm: 1 s
-    /// of AV1 and Opus), each clip's player in its own folder under report.web/ pointing back at the clip;
+    /// of AV1 and Opus), each clip's player in its own folder under report.web/ with the clip beside it;
     /// prores-pcm.mov (no codec the player appends) gets no button, a line on stderr, and no folder.
     @Test func analyzeGivesEachClipAPlayButton() throws {
         let dir = try Repository.temporaryDirectory()
@@ -120,9 +173,11 @@ import Testing
         for manifest in manifests {
             let url = dir.appendingPathComponent(manifest)
             let loop = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-            // The fallback is the clip itself, seen from the manifest's folder.
+            // The fallback is the clip itself, linked or copied into the manifest's folder (the served one).
             let fallback = url.deletingLastPathComponent().appendingPathComponent(loop["fallback"] as? String ?? "")
-            #expect(clips.contains(fallback.standardizedFileURL.path), "\(manifest)")
+            #expect(
+                clips.contains { FileManager.default.contentsEqual(atPath: $0, andPath: fallback.path) },
+                "\(manifest)")
             for source in loop["sources"] as? [[String: Any]] ?? [] {
                 let media = url.deletingLastPathComponent().appendingPathComponent(source["media"] as? String ?? "")
                 #expect(FileManager.default.fileExists(atPath: media.path), "\(media.path)")

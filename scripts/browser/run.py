@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 import websockets
@@ -402,7 +403,7 @@ async def pages(path, folder_pages):
         for item in folder_pages:
             folder, page = item.rsplit(":", 1)
             server = serve(folder)
-            await browser.navigate(f"http://127.0.0.1:{server.server_address[1]}/{page}")
+            await browser.navigate(f"http://127.0.0.1:{server.server_address[1]}/{urllib.parse.quote(page)}")
             await asyncio.sleep(1)
             buttons = await browser.evaluate(
                 "(() => { const b = [...document.querySelectorAll('button.play-loop')]; b.forEach((x) => x.click());"
@@ -431,7 +432,7 @@ async def pages(path, folder_pages):
                       f"({stopped}, hidden {hidden})")
                 failures += not stops
             # Opened from a file, the page says how to serve the folder (it failed silently).
-            await browser.navigate("file://" + os.path.abspath(os.path.join(folder, page)))
+            await browser.navigate("file://" + urllib.parse.quote(os.path.abspath(os.path.join(folder, page))))
             await asyncio.sleep(0.5)
             said = await browser.evaluate(
                 "(() => { const b = document.querySelector('button.play-loop');"
@@ -455,7 +456,8 @@ async def players(path, cases):
             # Past the first append of a source that holds several loops (Opus encoded over the loop repeated),
             # so a second one is met too.
             loops = max(LOOPS, max(source.get("loops", 1) for source in manifest["sources"]) + 2)
-            base = f"{origin}measure.html?manifest={name}.web.json&loops={loops}"
+            # A clip's name may hold '#', '?' or spaces (issue 41, item 7): the query carries it encoded.
+            base = f"{origin}measure.html?manifest={urllib.parse.quote(name + '.web.json')}&loops={loops}"
             mimes = [source["mime"] for source in manifest["sources"]]
             supported = [await support(browser, origin, mime) for mime in mimes]
             problems = []
@@ -500,8 +502,9 @@ async def soak(path, case, seconds):
     shutil.copy(os.path.join(HERE, "soak.html"), os.path.join(folder, "soak.html"))
     server = serve(folder)
     async with Browser(path) as browser:
+        manifest = urllib.parse.quote(name + ".web.json")
         got = await measure(
-            browser, f"http://127.0.0.1:{server.server_address[1]}/soak.html?manifest={name}.web.json&seconds={seconds}",
+            browser, f"http://127.0.0.1:{server.server_address[1]}/soak.html?manifest={manifest}&seconds={seconds}",
             timeout=int(seconds) + 30)
     server.shutdown()
     samples = got["samples"]

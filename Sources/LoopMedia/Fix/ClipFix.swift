@@ -8,28 +8,37 @@ public enum ClipFix {
     /// `force`: replace an output that exists (never the input: in place is `destination` == `path`).
     /// `accepts`: a caller's condition on the plan before anything is written (loop: the plan is the candidate it
     /// chose); the sentence it returns refuses the file.
+    /// `claim`: claims the output's final name for this input (OutputClaims), the refusal when another input of the
+    /// run holds it.
     public static func fix(
         _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
-        dryRun: Bool, force: Bool = false, accepts: ((FixPlan) -> String?)? = nil, temporaries: TemporaryFiles
+        dryRun: Bool, force: Bool = false, accepts: ((FixPlan) -> String?)? = nil,
+        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
-        // The input's loop range (as analyze reports it), whatever this fix does.
+        // The input's loop range (as analyze reports it): the report's own where nothing was written, labelled as
+        // the input's beside a written output (whose own range the report gives).
         let range = LoopRanges.range(
             source.facts, timelines: source.timelines, findings: Analyzer.findings(in: source.facts, options: analysis))
         var report = fix(
             path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, temporaries: temporaries)
-        (report.loopRange, report.loopRangeReason) = range
+            accepts: accepts, claim: claim, temporaries: temporaries)
+        if report.fix?.output != nil, report.fix?.status != .planned {
+            report.fix?.inputLoopRange = range.range
+            report.fix?.inputLoopRangeReason = range.reason
+        } else {
+            (report.loopRange, report.loopRangeReason) = range
+        }
         return report
     }
 
     static func fix(
         _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
         analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
-        temporaries: TemporaryFiles
+        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
@@ -60,10 +69,11 @@ public enum ClipFix {
                     plan: plan)
             }
         }
+        if let refusal = claim?(destination) { return failed(path, before, analysis, reason: refusal, plan: plan) }
         if dryRun {
             return FileReport(
                 path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
-                fix: FixOutcome(status: .planned, plan: plan, before: before))
+                fix: FixOutcome(status: .planned, output: destination, plan: plan, before: before))
         }
         // An output that exists is replaced only when asked (in place replaces the input itself, by design); one
         // that is already byte for byte what this run writes (a run resumed) is kept and counted as written, one
@@ -97,21 +107,27 @@ public enum ClipFix {
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)
-            let after = written.facts
-            let findings = Analyzer.findings(in: after, options: analysis)
             if let refusal = try OutputCheck.refusal(
                 plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames)
             {
                 return failed(path, before, analysis, reason: refusal, plan: plan)
             }
+            // The report is the written file's, as `analyze OUTPUT` gives it: its facts, its seam measured (unless
+            // --no-seam), its findings and its own loop range.
+            var report = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
+            if let worse = OutputCheck.seamMadeWorse(
+                report, plan: plan, before: before, source: path, analysis: analysis)
+            {
+                report.notes = (report.notes ?? []) + [worse]
+            }
             // An output already there as this run writes it (verified again now) is left as it is.
             if !existing { try temporaries.commit(temp, to: destination) }
-            var shown = after
-            shown.path = destination
             var outcome = FixOutcome(
                 status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
             if existing { outcome.alreadyWritten = true }
-            return FileReport(path: path, facts: shown, findings: findings, fix: outcome)
+            report.path = path
+            report.fix = outcome
+            return report
         } catch {
             let folder = (destination as NSString).deletingLastPathComponent
             if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {

@@ -115,4 +115,61 @@ enum OutputCheck {
         }
         return nil
     }
+
+    /// The written file's report, as `analyze` gives it (ClipAnalysis.describe: its seam measured unless
+    /// `analysis.seamChecks` is off, its findings, its loop range), its facts named for `destination`. A seam that
+    /// cannot be measured is a note, never a refusal: the output was checked above.
+    static func describe(_ written: Probe.Result, at temp: String, as destination: String, analysis: AnalysisOptions)
+        -> FileReport
+    {
+        var timingOnly = analysis
+        timingOnly.seamChecks = false
+        var report: FileReport
+        do { report = try ClipAnalysis.describe(written, path: temp, options: analysis).report } catch {
+            report = FileReport(
+                path: temp, facts: written.facts, findings: Analyzer.findings(in: written.facts, options: timingOnly))
+            (report.loopRange, report.loopRangeReason) = LoopRanges.range(
+                written.facts, timelines: written.timelines, findings: report.findings)
+            report.notes = [
+                "the seam was not measured: FFmpeg could not decode the output's ends (\(MediaError.describe(error)))"
+            ]
+        }
+        if !analysis.seamChecks {
+            report.notes = (report.notes ?? []) + ["the seam was not measured (--no-seam)"]
+        }
+        report.facts?.path = destination
+        return report
+    }
+
+    /// A designed loop made worse (issue 32, item 5): where fix left out video frames (the picture cut to shorter
+    /// audio) and the output's seam has a finding the input's had not, the note naming the flags that keep the
+    /// loop whole. The input's seam is measured only then.
+    static func seamMadeWorse(
+        _ output: FileReport, plan: FixPlan, before: ClipFacts, source: String, analysis: AnalysisOptions
+    ) -> String? {
+        let seamRules: Set<RuleID> = [.seamVisualJump, .seamAudioClick]
+        let found = Set(output.findings.compactMap(\.ruleID).filter(seamRules.contains))
+        guard !found.isEmpty, cutsFrames(plan, before) else { return nil }
+        let input = ClipAnalysis.report(path: source, options: analysis)
+        let added = found.subtracting(input.findings.compactMap(\.ruleID)).map(\.rawValue).sorted()
+        guard !added.isEmpty else { return nil }
+        let video = plan.tracks.first { $0.kind == .video }
+        let frames = video?.presentedFrames.map { "\($0) frames" } ?? Figures.seconds(plan.duration)
+        let rules = added.joined(separator: " and ")
+        return """
+            fix's cut made the loop worse: the output's loop point (\(frames)) has \(rules), \
+            the input's had not; --keep video pads the audio with silence to the video's end instead, --drop-audio \
+            leaves it out
+            """
+    }
+
+    /// The plan presents fewer video frames than the input has.
+    static func cutsFrames(_ plan: FixPlan, _ before: ClipFacts) -> Bool {
+        plan.tracks.contains { cut in
+            guard cut.kind == .video, let kept = cut.presentedFrames,
+                let had = before.tracks.first(where: { $0.index == cut.index })?.frameCount
+            else { return false }
+            return kept < had
+        }
+    }
 }

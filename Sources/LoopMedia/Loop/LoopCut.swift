@@ -8,9 +8,10 @@ public enum LoopCut {
     /// loop's one entry for a clip (as ClipFix.fix is fix's): its signatures searched, the candidates ranked,
     /// and the chosen one written to `destination` (nil: a dry run) and analyzed.
     /// `progress`: what the search is doing, for a terminal (decoding, comparing), with how far it is (0-1).
+    /// `claim`: claims the output's final name for this clip (OutputClaims), the refusal when another holds it.
     public static func loop(
         _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles,
-        progress: (@Sendable (String, Double) -> Void)? = nil
+        claim: ((String) -> String?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
         let s: LoopSearch.Signatures
@@ -78,12 +79,13 @@ public enum LoopCut {
             let report = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: crossfade,
                 reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming,
-                analysis: request.analysis, forWeb: request.forWeb, temporaries: temporaries)
+                analysis: request.analysis, forWeb: request.forWeb, claim: claim, temporaries: temporaries)
             result.findings = report.findings
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
             } else {
-                result.output = destination
+                // The file written: a container that cannot say the cut is written as an MP4 beside it.
+                result.output = report.path
             }
         } catch {
             result.error = MediaError.describe(error)
@@ -146,7 +148,7 @@ public enum LoopCut {
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
         variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
-        forWeb: Bool = false, temporaries: TemporaryFiles
+        forWeb: Bool = false, claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         if let crossfade {
             var request = StitchRequest(
@@ -190,9 +192,10 @@ public enum LoopCut {
             // existing one only with --force).
             let fixed = ClipFix.fix(
                 source, to: destination, options: options, analysis: quick, dryRun: false, force: true,
-                accepts: { LoopPlanCheck.difference($0, chosen: loop) }, temporaries: temporaries)
+                accepts: { LoopPlanCheck.difference($0, chosen: loop) }, claim: claim, temporaries: temporaries)
 
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
+            return ClipAnalysis.report(path: fixed.fix?.output ?? destination, options: analysis)
         }
         return ClipAnalysis.report(path: destination, options: analysis)
     }

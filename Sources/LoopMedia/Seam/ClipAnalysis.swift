@@ -14,49 +14,59 @@ public enum ClipAnalysis {
         do {
             // Without the seam check nothing is decoded: the input is not kept (an MP4 then needs no FFmpeg).
             let probe = try Probe.probe(path, keepInput: options.seamChecks)
-            var facts = probe.facts
-            var shot: SeamCapture?
-            var notes: [String]?
-            if options.seamChecks, let input = probe.input {
-                // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
-                do {
-                    let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
-                    facts.seam = measured.seam
-                    shot = measured.capture
-                } catch {
-                    // A format FFmpeg only guessed from a few bytes, of which no frame decodes, is not media.
-                    if input.probeScore < 50 {
-                        throw MediaError(
-                            "open",
-                            reason:
-                                """
-                                FFmpeg only guesses this is \(facts.container) (from a few of its bytes) and none of \
-                                it decodes: it is not a video or audio file, or a damaged one
-                                """)
-                    }
-                    notes = [
-                        """
-                        the seam checks were skipped: FFmpeg could not decode the clip's first and last frames \
-                        (\(MediaError.describe(error))); the timing checks stand, and --no-seam skips this step
-                        """
-                    ]
-                }
-            }
-            let findings = Analyzer.findings(in: facts, options: options)
-            let rules = Set(findings.compactMap(\.ruleID))
-            let strip = try shot.map {
-                try PNG.encode(
-                    SeamStrip.draw(
-                        $0, click: rules.contains(.seamAudioClick), cut: rules.contains(.seamVisualJump)))
-            }
-            var report = FileReport(path: path, facts: facts, findings: findings)
-            (report.loopRange, report.loopRangeReason) = LoopRanges.range(
-                facts, timelines: probe.timelines, findings: findings)
-            report.notes = notes
-            return (report, strip)
+            return try describe(probe, path: path, options: options, picture: picture)
         } catch {
             return (unreadable(path: path, error: error), nil)
         }
+    }
+
+    /// A probed file's report, as analyze gives it: its seam measured (with `options.seamChecks`), its findings and
+    /// its loop range. Every command describes the file it wrote through this (fix, loop and stitch alike), so
+    /// what it prints of an output is what `analyze OUTPUT` finds.
+    static func describe(_ probe: Probe.Result, path: String, options: AnalysisOptions, picture: Bool = false) throws
+        -> (report: FileReport, strip: [UInt8]?)
+    {
+        var facts = probe.facts
+        var shot: SeamCapture?
+        var notes: [String]?
+        // A probe that kept no input (fix's, from the index alone) opens the file afresh for the seam.
+        if options.seamChecks {
+            let input = try probe.input ?? InputFile(path: path)
+            // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
+            do {
+                let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
+                facts.seam = measured.seam
+                shot = measured.capture
+            } catch {
+                // A format FFmpeg only guessed from a few bytes, of which no frame decodes, is not media.
+                if input.probeScore < 50 {
+                    throw MediaError(
+                        "open",
+                        reason:
+                            """
+                            FFmpeg only guesses this is \(facts.container) (from a few of its bytes) and none of \
+                            it decodes: it is not a video or audio file, or a damaged one
+                            """)
+                }
+                notes = [
+                    """
+                    the seam checks were skipped: FFmpeg could not decode the clip's first and last frames \
+                    (\(MediaError.describe(error))); the timing checks stand, and --no-seam skips this step
+                    """
+                ]
+            }
+        }
+        let findings = Analyzer.findings(in: facts, options: options)
+        let rules = Set(findings.compactMap(\.ruleID))
+        let strip = try shot.map {
+            try PNG.encode(
+                SeamStrip.draw($0, click: rules.contains(.seamAudioClick), cut: rules.contains(.seamVisualJump)))
+        }
+        var report = FileReport(path: path, facts: facts, findings: findings)
+        (report.loopRange, report.loopRangeReason) = LoopRanges.range(
+            facts, timelines: probe.timelines, findings: findings)
+        report.notes = notes
+        return (report, strip)
     }
 
     public static func unreadable(path: String, error: Error) -> FileReport {

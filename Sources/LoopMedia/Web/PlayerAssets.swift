@@ -32,7 +32,12 @@ enum PlayerAssets {
               import { LoopPlayer } from "./\(PlayerAssets.moduleName)";
               const manifest = await (await fetch("\(relativeURL(manifest))")).json();
               window.loopPlayer = new LoopPlayer(document.getElementById("loop"), manifest);
-              await window.loopPlayer.start();
+              // What cannot play here (a codec this browser does not decode) is said on the page, not only logged.
+              await window.loopPlayer.start().catch((error) => {
+                const line = document.getElementById("served");
+                line.textContent = "The loop cannot play here: " + error.message;
+                line.hidden = false;
+              });
             </script>
             </body>
             </html>

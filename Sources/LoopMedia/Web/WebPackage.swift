@@ -9,6 +9,21 @@ public enum WebPackage {
     /// The player module's file name, one per folder, shared by every page in it.
     public static let playerName = PlayerAssets.moduleName
 
+    /// The name every file of an output's package starts with: its stem, or its whole name when `qualified`.
+    static func stem(_ output: String, qualified: Bool) -> String {
+        let leaf = (output as NSString).lastPathComponent
+        return qualified ? leaf : (leaf as NSString).deletingPathExtension
+    }
+
+    /// The page and the manifest a package beside `output` is written to (its media are named after the manifest),
+    /// known before anything is written: a run claims them with its outputs (OutputClaims).
+    public static func names(_ output: String, qualified: Bool = false) -> (page: String, manifest: String) {
+        let folder = (output as NSString).deletingLastPathComponent
+        let name = stem(output, qualified: qualified)
+        let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
+        return (place(name + ".html"), place(name + ".web.json"))
+    }
+
     /// Writes the package for the loop-ready file `output` (already verified) beside it, or into `folder` (analyze's
     /// report: the clip looped as it is, its page and manifest pointing back at it).
     /// `qualified`: the page and its files are named after the output's whole name (hero.webm.html), where
@@ -20,10 +35,8 @@ public enum WebPackage {
         let probed = try Probe.probe(output, keepInput: true)
         let facts = probed.facts
         let folder = folder ?? (output as NSString).deletingLastPathComponent
-        // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is).
-        let file = relative(output, from: folder)
         let leaf = (output as NSString).lastPathComponent
-        let name = qualified ? leaf : (leaf as NSString).deletingPathExtension
+        let name = stem(output, qualified: qualified)
         let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
         let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let main = facts.mainVideo ?? facts.mainAudio else {
@@ -38,6 +51,9 @@ public enum WebPackage {
                 throw MediaError("web player", reason: "cannot make \(folder): \(MediaError.describe(error))")
             }
         }
+        // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is): inside the folder
+        // the page is served from, where a browser can fetch it (analyze's report folder gets a copy).
+        let file = try inside(folder, output, temporaries: temporaries)
         let loop: WebLoop
         var media: [String] = []
         var notes: [String] = []
@@ -188,6 +204,30 @@ public enum WebPackage {
                 primingSamples: track.kind == .audio ? track.priming?.samples : nil)
         }
     }
+
+    /// `output` as the manifest in `folder` names it: where it lies outside the folder (analyze's report, whose
+    /// players sit in REPORT.web/), a link to it, else a copy, is placed in the folder, since a browser fetches
+    /// nothing above the folder it is served.
+    static func inside(_ folder: String, _ output: String, temporaries: TemporaryFiles) throws -> String {
+        let path = relative(output, from: folder)
+        guard path.hasPrefix("../") else { return path }
+        let leaf = (output as NSString).lastPathComponent
+        let copy = folder.isEmpty ? leaf : folder + "/" + leaf
+        let temp = try temporaries.make(beside: copy)
+        defer { temporaries.remove(temp) }
+        if link(output, temp) != 0 {
+            do { try FileManager.default.copyItem(atPath: output, toPath: temp) } catch {
+                throw MediaError(
+                    "web player", reason: "cannot copy \(leaf) beside its page: \(MediaError.describe(error))")
+            }
+        }
+        try temporaries.commit(temp, to: copy)
+        return leaf
+    }
+
+    /// A relative path as a URL reference (each segment percent-encoded: `take #2?.web.json` is that file, not
+    /// `take` with a fragment), for an HTML attribute a script resolves against the page.
+    public static func urlReference(_ path: String) -> String { PlayerAssets.relativeURL(path) }
 
     /// `path` as seen from the folder `from` (both absolute or both relative to the working folder), with `..`.
     public static func relative(_ path: String, from folder: String) -> String {

@@ -45,6 +45,16 @@ export class LoopPlayer {
     return globalThis.ManagedMediaSource ?? globalThis.MediaSource ?? null;
   }
 
+  /**
+   * A name from the manifest (a file path relative to it) as a URL: each segment percent-encoded, so a clip
+   * named `take #2?.mp4` is fetched as that file, not as `take` with a query and a fragment.
+   * @param {string} name
+   * @param {string} base
+   */
+  static resolve(name, base) {
+    return new URL(String(name).split("/").map(encodeURIComponent).join("/"), base);
+  }
+
   /** Whether this browser can loop `manifest` through Media Source Extensions. */
   static canLoop(manifest) {
     const type = LoopPlayer.mediaSourceType();
@@ -76,7 +86,7 @@ export class LoopPlayer {
     // One SourceBuffer per file (a track each from an MP4): a track's trimming at the window never
     // touches another's frames.
     const fetchBytes = async (media) => {
-      const response = await fetch(new URL(media, this.baseURL));
+      const response = await fetch(LoopPlayer.resolve(media, this.baseURL));
       if (!response.ok) throw new Error(`LoopPlayer: ${media}: HTTP ${response.status}`);
       return response.arrayBuffer();
     };
@@ -162,10 +172,17 @@ export class LoopPlayer {
     }
   }
 
+  /** `<video loop>` on the file itself, where MSE cannot take it; a codec the browser cannot decode is said. */
   _fallback() {
     this.mode = "fallback";
+    const undecodable = this.manifest.sources.map((source) => source.mime)
+      .filter((mime) => this.video.canPlayType(mime) === "");
+    if (undecodable.length > 0) {
+      return Promise.reject(new Error(`this browser cannot decode ${undecodable.join(" and ")}: ` +
+        "open the page in a browser that plays it (Safari for HEVC)"));
+    }
     this.video.loop = true;
-    this.video.src = new URL(this.manifest.fallback, this.baseURL).href;
+    this.video.src = LoopPlayer.resolve(this.manifest.fallback, this.baseURL).href;
     return this.video.play().catch(() => {});
   }
 }

@@ -10,7 +10,7 @@ enum FixText {
             out += "  already written: the output is exactly what this run writes, kept -> \(fix.output ?? "?")\n"
         case .fixed: out += "  fixed -> \(fix.output ?? "?")\n"
         case .unchanged: out += "  already clean: copied unchanged -> \(fix.output ?? "?")\n"
-        case .planned: out += "  plan (dry run, nothing written):\n"
+        case .planned: out += "  plan (dry run, nothing written)\(fix.output.map { " -> \($0)" } ?? ""):\n"
         case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
         }
         if let web = fix.webPlayer {
@@ -33,6 +33,12 @@ enum FixText {
             + " from input \(Figures.seconds(plan.start))"
             + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
         for note in plan.notes { out += "    note: \(note)\n" }
+        // The report's loop range is the written file's; the input's, labelled, for looping the input unwritten.
+        if let line = TextFormat.loopRangeLine(
+            fix.inputLoopRange, reason: fix.inputLoopRangeReason, label: "the input's loop range (unwritten)")
+        {
+            out += "    \(line)\n"
+        }
         return out
     }
 

@@ -10,8 +10,9 @@ enum PlayerButton {
     /// The button and its (hidden until played) video, as XHTML.
     static func html(_ web: WebPlayerOutput, page: String) -> String {
         let folder = (page as NSString).deletingLastPathComponent
-        let manifest = relative(web.manifest, from: folder)
-        let module = relative(web.player, from: folder)
+        // Percent-encoded: a clip named `take #2?.mp4` is that file, not `take` and a fragment.
+        let manifest = WebPackage.urlReference(relative(web.manifest, from: folder))
+        let module = WebPackage.urlReference(relative(web.player, from: folder))
         return """
             <div class="player"><button type="button" class="play-loop" data-manifest="\(HTMLReport.x(manifest))" \
             data-module="\(HTMLReport.x(module))">play loop</button> <span class="meta">gapless, through \

@@ -57,13 +57,18 @@ enum TextFormat {
 
     /// The loop range on one line: the span (seconds, exact), as CMTime, what it cures and what needs a rewrite.
     static func loopRangeLine(_ file: FileReport) -> String? {
-        guard let range = file.loopRange else {
-            return file.loopRangeReason.map { "loop range: none (\($0))" }
+        loopRangeLine(file.loopRange, reason: file.loopRangeReason)
+    }
+
+    /// `label`: whose range it is ("the input's loop range" beside a written output's).
+    static func loopRangeLine(_ range: LoopRange?, reason: String?, label: String = "loop range") -> String? {
+        guard let range else {
+            return reason.map { "\(label): none (\($0))" }
         }
         guard let s = range.exactStart, let d = range.exactDuration else { return nil }
         let (start, duration) = (Rational(s.numerator, s.denominator), Rational(d.numerator, d.denominator))
         var line =
-            "loop range: \(Figures.decimal(start, places: 3))-\(Figures.decimal(start + duration, places: 3)) s "
+            "\(label): \(Figures.decimal(start, places: 3))-\(Figures.decimal(start + duration, places: 3)) s "
             + "(start \(range.start), duration \(range.duration) s"
         if let t = range.cmTime {
             line += "; CMTime \(t.start.value)/\(t.start.timescale) + \(t.duration.value)/\(t.duration.timescale)"

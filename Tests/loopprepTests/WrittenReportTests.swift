@@ -1,0 +1,206 @@
+import Foundation
+import LoopAnalysis
+import LoopRange
+import TestSupport
+import Testing
+
+@testable import loopprep
+
+/// The report is what was written (issue 41): what a command prints of its output is what `analyze OUTPUT`
+/// finds, and no output is lost to another input of the same name.
+@Suite struct WrittenReportTests {
+    /// A report as JSON: each file's path, facts, findings, loop range and fix outcome.
+    struct Document: Decodable {
+        struct File: Decodable {
+            var path: String
+            var facts: ClipFacts?
+            var findings: [Finding]
+            var notes: [String]?
+            var fix: FixOutcome?
+            var loopRange: LoopRange?
+            var loopRangeReason: String?
+        }
+        var files: [File]
+        var summary: Report.Summary
+    }
+
+    static func document(_ run: Run) throws -> Document {
+        try JSONDecoder().decode(Document.self, from: Data(run.stdout.utf8))
+    }
+
+    /// Two folders each holding upload.mp4, fixed into one -o: refused before any work, naming both inputs and the
+    /// output, whatever --jobs says; nothing is written.
+    @Test(arguments: ["1", "2"])
+    func twoInputsOfOneNameAreRefusedBeforeAnyWork(jobs: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (who, clip) in [("alice", "audio-longer.mp4"), ("bob", "video-longer.mp4")] {
+            let folder = dir.appendingPathComponent("coll/\(who)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: Run.fixture(clip), toPath: folder.appendingPathComponent("upload.mp4").path)
+        }
+        let run = try Run.loopprep(
+            ["fix", "coll/alice", "coll/bob", "-o", "out/", "--jobs", jobs], in: dir)
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "coll/alice/upload.mp4 and coll/bob/upload.mp4 would both be written to out/upload.mp4"),
+            "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        // Two file arguments of one name, a dry run, and loop: the same sentence, nothing written.
+        for arguments in [
+            ["fix", "coll/alice/upload.mp4", "coll/bob/upload.mp4", "-o", "out/"],
+            ["fix", "coll/alice", "coll/bob", "-o", "out/", "--dry-run"],
+            ["loop", "coll/alice", "coll/bob", "-o", "out/"],
+        ] {
+            let again = try Run.loopprep(arguments, in: dir)
+            #expect(again.status == 64 && again.stderr.contains("would both be written to out/upload.mp4"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
+    /// A name a conversion makes clashes too (hero.ts becomes an MP4 beside hero.mp4), and so do web players;
+    /// a file named twice is one input; a dry run prints where each input goes.
+    @Test func clashesFoundFromEveryFileARunWrites() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(at: dir.appendingPathComponent("a"), withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Run.fixture("clean.mp4"), toPath: dir.appendingPathComponent("a/hero.mp4").path)
+        try fm.copyItem(atPath: Run.fixture("broadcast.ts"), toPath: dir.appendingPathComponent("a/hero.ts").path)
+        try fm.copyItem(atPath: Run.fixture("vp9-opus.webm"), toPath: dir.appendingPathComponent("a/hero.webm").path)
+        let converted = try Run.loopprep(["fix", "a/hero.mp4", "a/hero.ts", "-o", "out/"], in: dir)
+        #expect(converted.status == 64)
+        #expect(converted.stderr.contains("a/hero.mp4 and a/hero.ts would both be written to out/hero.mp4"))
+        // hero.mp4 and hero.webm: different outputs, their web players named in full (no clash), both written.
+        let web = try Run.loopprep(["fix", "a/hero.mp4", "a/hero.webm", "-o", "out/", "--web-player"], in: dir)
+        #expect(web.status == 0, "\(web.stdout)\(web.stderr)")
+        for name in ["hero.mp4", "hero.webm", "hero.mp4.html", "hero.webm.html"] {
+            #expect(fm.fileExists(atPath: dir.appendingPathComponent("out/\(name)").path), "\(name)")
+        }
+        // stitch: its --html page where its web player's page goes.
+        let stitch = try Run.loopprep(
+            ["stitch", "a/hero.mp4", "a/hero.mp4", "-o", "s/reel.mp4", "--html", "s/reel.html", "--web-player"],
+            in: dir)
+        #expect(stitch.status == 64 && stitch.stderr.contains("would both be written to s/reel.html"))
+        #expect(!fm.fileExists(atPath: dir.appendingPathComponent("s").path))
+        // The same file twice: one input, one output; the dry run says where it goes.
+        let twice = try Run.loopprep(["fix", "a/hero.mp4", "a/./hero.mp4", "-o", "dry/", "--dry-run"], in: dir)
+        #expect(twice.stdout.contains("plan (dry run, nothing written) -> dry/hero.mp4"), "\(twice.stdout)")
+        #expect(twice.stdout.components(separatedBy: "plan (dry run").count == 2)
+    }
+
+    /// After fix, `analyze OUT` finds exactly what fix's report said of that output: the same findings (rule,
+    /// severity, track, message; the seam's included) and the same loop range, on every fixture fix writes.
+    @Test func fixReportsWhatAnalyzeFindsOnEveryFixture() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let fixed = try Self.document(Run.loopprep(["fix", Run.fixtures.path, "-o", out, "--format", "json"]))
+        let analyzed = try Self.document(Run.loopprep(["analyze", out, "--format", "json"]))
+        let byPath = Dictionary(analyzed.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let written = fixed.files.filter { $0.fix?.status == .fixed || $0.fix?.status == .unchanged }
+        #expect(written.count == fixed.summary.written && written.count > 90)
+        #expect(written.count == analyzed.files.count)
+        for file in written {
+            let output = try #require(file.fix?.output)
+            let truth = try #require(byPath[output], "\(output) not analyzed")
+            #expect(file.facts?.path == output)
+            #expect(file.findings == truth.findings, "\(output)")
+            #expect(file.loopRange == truth.loopRange && file.loopRangeReason == truth.loopRangeReason, "\(output)")
+        }
+        // The seam is measured on every output (each has video or audio to measure).
+        #expect(written.allSatisfy { $0.facts?.seam != nil })
+    }
+
+    /// The recipe of issue 41, item 2: 4 s at 30 fps with B-frames over 3.997 s of 440 Hz. fix keeps 119 frames
+    /// (3.9667 s, the audio's last whole frame) and the audio to that end: the sine (amplitude 1/8, lavfi's) then
+    /// wraps from 0.125 x sin(2 pi x 440 x 119/30) = 0.108 back to 0, a click, which fix's report says as analyze
+    /// does, with the note that the cut made it (the input's seam had no click).
+    @Test func theSeamFixMakesIsReported() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep([
+            "fix", Run.fixture("bframes-sine-3997.mp4"), "-o", dir.path, "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = try #require(try Self.document(run).files.first)
+        #expect(file.fix?.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 119)
+        let click = try #require(file.findings.first { $0.ruleID == .seamAudioClick })
+        let expected = 0.125 * abs(sin(2 * Double.pi * 440 * 119 / 30))
+        #expect(abs((file.facts?.seam?.audioJump?.max() ?? 0) - expected) < 0.01, "\(click.message)")
+        #expect(file.notes?.contains { $0.contains("seam-audio-click, the input's had not") } == true)
+        let analyzed = try Self.document(
+            Run.loopprep(["analyze", dir.appendingPathComponent("bframes-sine-3997.mp4").path, "--format", "json"]))
+        #expect(analyzed.files.first?.findings == file.findings)
+        // --no-seam: not measured, said so, and what is reported is analyze --no-seam's.
+        let quick = try Self.document(
+            Run.loopprep([
+                "fix", Run.fixture("bframes-sine-3997.mp4"), "-o", dir.appendingPathComponent("quick").path,
+                "--no-seam", "--format", "json",
+            ]))
+        #expect(quick.files.first?.facts?.seam == nil)
+        #expect(quick.files.first?.notes?.contains("the seam was not measured (--no-seam)") == true)
+        #expect(quick.files.first?.findings.contains { $0.ruleID == .seamAudioClick } == false)
+    }
+
+    /// The output's facts and loop range, not the input's (item 3): `--keep video` on a designed loop of 90
+    /// frames at 30000/1001 over 2.5 s of tone writes 3.003 s, and its range is all of it; the input's range (cut to
+    /// the audio: 74 frames, 74 x 1001/30000 s) is labelled as the input's. A moov-at-end input's output is moov
+    /// first, and nothing says its range needs a rewrite for it.
+    @Test func theOutputsOwnRange() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let json = try Self.document(
+            Run.loopprep([
+                "fix", Run.fixture("designed-loop.mp4"), "-o", dir.path, "--keep", "video", "--format", "json",
+            ]))
+        let file = try #require(json.files.first)
+        #expect(file.loopRange?.start == "0" && file.loopRange?.duration == "3003/1000")
+        #expect(file.fix?.inputLoopRange?.duration == "\(74 * 1001)/30000".reduced)
+        let text = try Run.loopprep([
+            "fix", Run.fixture("moov-at-end.mp4"), "-o", dir.appendingPathComponent("m").path,
+        ]).stdout
+        let lines = text.split(separator: "\n")
+        let own = try #require(lines.first { $0.hasPrefix("  loop range: ") })
+        #expect(!own.contains("moov-at-end"), "\(text)")
+        #expect(lines.contains { $0.contains("the input's loop range (unwritten)") && $0.contains("moov-at-end") })
+        #expect(text.contains("moov first"))
+    }
+}
+
+/// The pre-commit hook checks what loopprep takes as media, in any case (issue 41, item 7): a phone's
+/// IMG_0042.MOV and CLIP.MP4 were never checked and the commit passed.
+@Suite struct PreCommitHookTests {
+    @Test func theHookMatchesMediaInAnyCase() throws {
+        let hook = try String(
+            contentsOf: Run.repository.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
+        let line = try #require(hook.split(separator: "\n").first { $0.hasPrefix("  files: ") })
+        let pattern = String(line.dropFirst("  files: ".count))
+        // pre-commit matches `files` with Python's re.search.
+        let names = ["IMG_0042.MOV", "CLIP.MP4", "a/b/take.Mkv", "song.flac", "notes.txt", "mp4.txt", "x.mp4.bak"]
+        let matched = try Run.tool(
+            [
+                "python3", "-c",
+                "import re, sys; print(' '.join(n for n in sys.argv[2:] if re.search(sys.argv[1], n)))", pattern,
+            ] + names)
+        #expect(
+            matched.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "IMG_0042.MOV CLIP.MP4 a/b/take.Mkv song.flac")
+        // Exactly the extensions a folder search takes as media.
+        let listed = try #require(pattern.split(separator: "(").last?.split(separator: ")").first)
+        #expect(Set(listed.split(separator: "|").map(String.init)) == Inputs.mediaExtensions)
+    }
+}
+
+extension String {
+    /// "74074/30000" in lowest terms, as the report writes a rational.
+    fileprivate var reduced: String {
+        let parts = split(separator: "/").compactMap { Int64($0) }
+        var (a, b) = (parts[0], parts[1])
+        while b != 0 { (a, b) = (b, a % b) }
+        return "\(parts[0] / a)/\(parts[1] / a)"
+    }
+}
