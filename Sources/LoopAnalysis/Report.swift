@@ -169,6 +169,21 @@ public struct Report: Codable, Sendable, Equatable {
         }
     }
 
+    /// `--format ranges` (issue 41, item 4): each clip is judged by its range, not by what the range cures. What
+    /// the range leaves (`remains`) counts at its finding's severity (a seam the range itself makes, a warning); a
+    /// clip with no range fails; an unreadable one is exit 2.
+    public func rangeExitStatus(failOn: FailOn) -> ExitStatus {
+        if summary.unreadable > 0 { return .unreadable }
+        for file in files {
+            guard let range = file.loopRange else { return .findings }
+            for rule in range.remains {
+                let severity = file.findings.first { $0.rule == rule }?.severity ?? .warning
+                if failOn.fails(severity) { return .findings }
+            }
+        }
+        return .clean
+    }
+
     public func exitStatus(failOn: FailOn) -> ExitStatus {
         if summary.unreadable > 0 { return .unreadable }
         if files.contains(where: { $0.fix?.status == .failed }) { return .findings }

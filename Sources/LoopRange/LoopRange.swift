@@ -16,8 +16,11 @@ public struct LoopRange: Codable, Sendable, Equatable {
     public var microseconds: Microseconds
     /// Rule ids the range alone removes (a longer track's tail, a late start, priming at the head).
     public var cures: [String]
-    /// Rule ids only a rewrite removes (moov at end, a seam jump, a codec the target does not play).
+    /// Rule ids only a rewrite removes (moov at end, a seam jump, a codec the target does not play), the range's
+    /// own seam included: a jump or click looping this span makes, measured where it wraps.
     public var remains: [String]
+    /// What to know before using the range, in words (the whole clip loops cleaner than this span); nil: nothing.
+    public var note: String?
 
     public struct Time: Codable, Sendable, Equatable {
         public var value: Int64

@@ -122,7 +122,10 @@ struct Analyze: AsyncParsableCommand {
         for (file, strip) in results { if let strip { strips[file.path] = strip } }
         stream.finish(full)
         try Output.emit(full, options: report, streamed: stream.streamed)
-        var status = full.exitStatus(failOn: report.failOn)
+        // A range is judged by what it leaves, not by what it cures (issue 41, item 4).
+        var status =
+            report.format == .ranges
+            ? full.rangeExitStatus(failOn: report.failOn) : full.exitStatus(failOn: report.failOn)
         let players = webPlayer ? Self.players(full, html: html ?? "") : [:]
         do {
             try Pictures.write(full, strips: strips, folder: seamImages, html: html, players: players)

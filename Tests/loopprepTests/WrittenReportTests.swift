@@ -171,6 +171,44 @@ import Testing
     }
 }
 
+extension WrittenReportTests {
+    /// A loop range says what it makes (issue 41, item 4). short-audio-designed.mp4: 90 frames at 30000/1001 whose
+    /// brightness turns once over 3.003 s (0.25 x sin(2 pi t / 3.003)), over 2.5 s of 441 Hz at 44.1 kHz. The whole
+    /// item loops cleanly (no seam finding); the range cut to the audio keeps 74 frames (2.469133 s), whose last
+    /// frame is a quarter-turn of brightness from the first, and whose tone stops at 441 x 2.469133 = 1088.89
+    /// cycles: 0.125 x |sin(2 pi x 0.889)| = 0.080 of full scale from where it restarts. Both remain; the note
+    /// points to fix --keep video; fix's own cut (the range, written) finds the same two.
+    @Test func aRangeSaysTheSeamItMakes() throws {
+        let clip = Run.fixture("short-audio-designed.mp4")
+        let whole = try Self.document(Run.loopprep(["analyze", clip, "--format", "json"]))
+        let file = try #require(whole.files.first)
+        #expect(!file.findings.contains { $0.ruleID == .seamVisualJump || $0.ruleID == .seamAudioClick })
+        let range = try #require(file.loopRange)
+        #expect(range.duration == "\(74 * 1001)/30000".reduced)
+        #expect(range.remains == ["seam-audio-click", "seam-visual-jump"])
+        #expect(range.cures == ["video-longer-than-audio"])
+        #expect(range.note?.contains("loopprep fix --keep video") == true)
+        // --format ranges exits by what the range leaves: its seam warnings, not the error it cures.
+        let ranges = try Run.loopprep(["analyze", clip, "--format", "ranges"])
+        #expect(ranges.status == 0 && ranges.stdout.contains(#""remains":["seam-audio-click","seam-visual-jump"]"#))
+        #expect(try Run.loopprep(["analyze", clip, "--format", "ranges", "--fail-on", "warning"]).status == 1)
+        // The range written by fix: the same seam, measured on the file by analyze.
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixed = try #require(
+            try Self.document(Run.loopprep(["fix", clip, "-o", dir.path, "--format", "json"])).files.first)
+        #expect(fixed.fix?.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 74)
+        let rules = fixed.findings.filter { $0.severity != .info }.map(\.rule).sorted()
+        #expect(rules == range.remains)
+        let jump = try #require(fixed.facts?.seam?.audioJump?.max())
+        #expect(abs(jump - 0.125 * abs(sin(2 * Double.pi * 441 * 2.469_133))) < 0.01, "\(jump)")
+        // A clip whose range is all of it keeps the clip's own seam and adds no note.
+        let clean = try #require(
+            try Self.document(Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--format", "json"])).files.first)
+        #expect(clean.loopRange?.note == nil && clean.loopRange?.remains == [])
+    }
+}
+
 /// The pre-commit hook checks what loopprep takes as media, in any case (issue 41, item 7): a phone's
 /// IMG_0042.MOV and CLIP.MP4 were never checked and the commit passed.
 @Suite struct PreCommitHookTests {

@@ -72,4 +72,37 @@ package enum LoopRanges {
             start: .init(value: (start * scale).numerator, timescale: Int32(scale)),
             duration: .init(value: (duration * scale).numerator, timescale: Int32(scale)))
     }
+
+    /// The seam rules: a range's own seam is measured where it wraps, not taken from the clip's.
+    static let seamRules: Set<RuleID> = [.seamVisualJump, .seamAudioClick]
+
+    /// Whether the range is the clip's whole presented span for each of `tracks` (then its seam is the clip's).
+    public static func isWhole(_ range: LoopRange, tracks: [TrackFacts]) -> Bool {
+        guard let s = range.exactStart, let d = range.exactDuration else { return true }
+        let start = Rational(s.numerator, s.denominator)
+        let end = start + Rational(d.numerator, d.denominator)
+        return tracks.allSatisfy { $0.startSeconds >= start && $0.endSeconds <= end }
+    }
+
+    /// The range with its own seam (issue 41, item 4): `clip` are the clip's findings, `span` those of the clip's
+    /// facts with the seam measured where the range wraps. A seam finding the range makes remains; one only the
+    /// clip's whole wrap has is cured; where the range adds one the whole clip loops without, the note says so.
+    public static func measured(_ range: LoopRange, clip: [Finding], span: [Finding]) -> LoopRange {
+        func seams(_ findings: [Finding]) -> Set<String> {
+            Set(findings.filter { $0.severity != .info && ($0.ruleID.map(seamRules.contains) ?? false) }.map(\.rule))
+        }
+        let (whole, own) = (seams(clip), seams(span))
+        var out = range
+        out.remains = Set(range.remains).subtracting(whole).union(own).sorted()
+        out.cures = Set(range.cures).union(whole.subtracting(own)).sorted()
+        let added = own.subtracting(whole).sorted()
+        if !added.isEmpty {
+            out.note = """
+                looping this range adds \(added.joined(separator: " and ")) at its wrap, which the whole clip does not \
+                have: loop the whole item instead, or rewrite it with loopprep fix --keep video (every frame kept, the \
+                audio padded with silence to the video's end)
+                """
+        }
+        return out
+    }
 }

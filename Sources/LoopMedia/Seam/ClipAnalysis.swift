@@ -66,6 +66,22 @@ public enum ClipAnalysis {
         (report.loopRange, report.loopRangeReason) = LoopRanges.range(
             facts, timelines: probe.timelines, findings: findings)
         report.notes = notes
+        // A range that is not the whole clip wraps elsewhere: its own seam is measured there (issue 41, item 4).
+        if options.seamChecks, facts.seam != nil, let range = report.loopRange,
+            !LoopRanges.isWhole(range, tracks: [facts.mainVideo, facts.mainAudio].compactMap { $0 }),
+            let s = range.exactStart, let d = range.exactDuration
+        {
+            let start = Rational(s.numerator, s.denominator)
+            var spanFacts = facts
+            spanFacts.seam = try? SeamProbe.measure(
+                try InputFile(path: path), facts: facts, capture: false,
+                span: (start, start + Rational(d.numerator, d.denominator))
+            ).seam
+            if spanFacts.seam != nil {
+                report.loopRange = LoopRanges.measured(
+                    range, clip: findings, span: Analyzer.findings(in: spanFacts, options: options))
+            }
+        }
         return (report, strip)
     }
 

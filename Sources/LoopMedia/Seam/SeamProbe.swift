@@ -31,9 +31,12 @@ enum SeamProbe {
         try measure(input, facts: facts, capture: false).seam
     }
 
-    public static func measure(_ input: InputFile, facts: ClipFacts, capture: Bool) throws -> (
-        seam: SeamFacts, capture: SeamCapture?
-    ) {
+    /// `span`: the seam a player makes looping only that part of the clip (a loop range: its start and end in
+    /// seconds on the clip's presented timeline), measured as the file's own seam is: the last frames and samples
+    /// presented before `span.end` against the first at `span.start` (the frame showing then). nil: the whole clip.
+    public static func measure(
+        _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)? = nil
+    ) throws -> (seam: SeamFacts, capture: SeamCapture?) {
         let video = facts.mainVideo
         let audio = facts.mainAudio
         // One decoding whether pictures are wanted or not (loop filters skipped either way), so the figures a CI
@@ -58,26 +61,62 @@ enum SeamProbe {
         var firstVideoPts: Int64?
         var firstAudioPts: Int64?
         var framesSeen = 0
+        // Where the span starts, on each track's own count: video ticks after its first presented frame, audio
+        // samples after its first presented sample (0 for the whole clip).
+        let headTicks =
+            video.flatMap { v in span.map { Swift.max(((($0.start - v.startSeconds) / v.timeBase)).floor, 0) } } ?? 0
+        let headSkip =
+            audio.flatMap { a in
+                a.sampleRate.flatMap { rate in
+                    span.map { Swift.max((($0.start - a.startSeconds) * Int64(rate)).rounded, 0) }
+                }
+            } ?? 0
+        var skipped: Int64 = 0
+        // The clip's first presented frame: the span's times count from it.
+        var originVideoPts: Int64?
         func headDone() -> Bool {
             (videoDecoder == nil || framesSeen >= wantFrames)
                 && (audioDecoder == nil || (head.first?.count ?? 0) >= wantSamples)
         }
+        /// A decoded frame as the head keeps it: its thumbnail, its tile (with `capture`) and its time.
+        typealias HeadPicture = (thumbnail: Thumbnail, tile: RGBImage?, pts: Int64?)
+        func picture(_ f: Frame) throws -> HeadPicture {
+            let tile = try capture ? tiles.map { t in try t.image(f).rotated(clockwise: video?.rotation ?? 0) } : nil
+            return (try scaler.thumbnail(f), tile, f.pts)
+        }
+        func takeHead(_ p: HeadPicture) {
+            if first == nil {
+                first = p.thumbnail
+                firstVideoPts = p.pts
+            }
+            firstFew.append(p.thumbnail)
+            if let tile = p.tile, let v = video {
+                shot.firstFrames.append(tile)
+                shot.firstFrameTimes.append(Rational((p.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
+            }
+            framesSeen += 1
+        }
+        // The frame showing at the span's start: the last one starting at or before it, taken once a later one
+        // comes (or the head's reading ends).
+        var pending: HeadPicture?
         while !headDone() {
             guard try input.read(into: packet) else { break }
             if let d = videoDecoder, framesSeen < wantFrames, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame) { f in
                     guard framesSeen < wantFrames else { return }
-                    let thumbnail = try scaler.thumbnail(f)
-                    if first == nil {
-                        first = thumbnail
-                        firstVideoPts = f.pts
+                    if originVideoPts == nil { originVideoPts = f.pts }
+                    if headTicks > 0, first == nil {
+                        // Before the span's start: the latest such frame is kept until a later one shows it ended.
+                        if (f.pts ?? 0) - (originVideoPts ?? 0) <= headTicks {
+                            pending = try picture(f)
+                            return
+                        }
+                        if let held = pending {
+                            pending = nil
+                            takeHead(held)
+                        }
                     }
-                    firstFew.append(thumbnail)
-                    if capture, let tiles, let v = video {
-                        shot.firstFrames.append(try tiles.image(f).rotated(clockwise: v.rotation ?? 0))
-                        shot.firstFrameTimes.append(Rational((f.pts ?? 0) - (firstVideoPts ?? 0)) * v.timeBase)
-                    }
-                    framesSeen += 1
+                    takeHead(try picture(f))
                 }
             } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples, packet.streamIndex == d.streamIndex
             {
@@ -88,23 +127,42 @@ enum SeamProbe {
                         shot.channelNames = f.channelNames
                         shot.sampleRate = audio?.sampleRate
                     }
+                    // Samples before the span's start are passed over.
+                    let from = Int(Swift.min(Swift.max(headSkip - skipped, 0), Int64(f.sampleCount)))
+                    skipped += Int64(from)
                     for c in head.indices where head[c].count < wantSamples {
-                        for i in 0..<min(f.sampleCount, wantSamples - head[c].count) {
+                        for i in from..<Swift.max(from, Swift.min(f.sampleCount, from + wantSamples - head[c].count)) {
                             head[c].append(f.sample(channel: c, index: i))
                         }
                     }
                 }
             }
         }
+        // A span that starts on the clip's last frames: the frame held back is the first.
+        if let held = pending, first == nil { takeHead(held) }
 
         // The tail: seek to the keyframe before the last frame, decode everything to the end, flush.
         // Decoded frames are on the stream's clock (an Opus timeline in Matroska is on a finer one).
         let audioClock = audio.map { input.timeBase($0.index) } ?? .zero
-        let videoEnd = video.flatMap { v in firstVideoPts.map { $0 + (v.durationSeconds / v.timeBase).floor } }
+        // A span's end: the frames starting before it, the samples before it (never past the track's own end).
+        let videoEnd = video.flatMap { v in
+            originVideoPts.map { origin in
+                let whole = (v.durationSeconds / v.timeBase).floor
+                return origin
+                    + (span.map { Swift.min(((($0.end - v.startSeconds) / v.timeBase)).ceiling, whole) } ?? whole)
+            }
+        }
+        var spanCutsAudio = false
         let audioLast = audio.flatMap { a -> Int64? in
             guard let pts = firstAudioPts, let count = a.sampleCount, let rate = a.sampleRate else { return nil }
-            // Last presented sample index on the decoder's sample clock.
-            return (Rational(pts) * audioClock * Int64(rate)).rounded + count.floor - 1
+            // Last presented sample index on the decoder's sample clock (the first decoded sample is the first
+            // presented one).
+            var presented = count.floor
+            if let span, ((span.end - a.startSeconds) * Int64(rate)).rounded < presented {
+                presented = ((span.end - a.startSeconds) * Int64(rate)).rounded
+                spanCutsAudio = true
+            }
+            return (Rational(pts) * audioClock * Int64(rate)).rounded + presented - 1
         }
         let lookBack = max(Int64(window), 2)
         // A format that cannot seek (an MP3 without a seek table, some AVI and FLAC) is read on from the head to
@@ -114,7 +172,8 @@ enum SeamProbe {
                 let frameTicks = v.nominalFrameDuration ?? 1
                 try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
             } else if let a = audio, let pts = firstAudioPts {
-                try input.seek(stream: a.index, to: pts + ((a.durationSeconds - Rational(1, 2)) / audioClock).floor)
+                let end = span.map { Rational.min($0.end - a.startSeconds, a.durationSeconds) } ?? a.durationSeconds
+                try input.seek(stream: a.index, to: pts + ((end - Rational(1, 2)) / audioClock).floor)
             }
         } catch let error as MediaError where error.operation == "seek" {}
         videoDecoder?.reset()
@@ -138,7 +197,9 @@ enum SeamProbe {
         // index, since the AAC decoder outputs whole frames past the edit's end. Where ticks are coarser
         // (Matroska's ms), pts cannot place a sample; the decoder's own last output is used, as it applies
         // the container's end trim (discard padding) itself.
-        let exact = audio.map { a in audioClock <= Rational(1, Int64(max(a.sampleRate ?? 1, 1))) } ?? false
+        // A span that ends inside the audio is placed by the samples' times whatever the clock (to the tick).
+        let exact =
+            spanCutsAudio || (audio.map { a in audioClock <= Rational(1, Int64(max(a.sampleRate ?? 1, 1))) } ?? false)
         var tail: [[Float]] = []
         func takeAudio(_ f: Frame) {
             guard let a = audio, let rate = a.sampleRate else { return }

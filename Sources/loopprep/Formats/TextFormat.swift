@@ -76,6 +76,7 @@ enum TextFormat {
         line += ")"
         if !range.cures.isEmpty { line += "; cures \(range.cures.joined(separator: ", "))" }
         if !range.remains.isEmpty { line += "; a rewrite needed for \(range.remains.joined(separator: ", "))" }
+        if let note = range.note { line += "\n    range note: \(note)" }
         return line
     }
 
