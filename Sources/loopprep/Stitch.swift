@@ -146,6 +146,7 @@ struct Stitch: AsyncParsableCommand {
         try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
         try claimFiles(clips: request.clips.map(\.path))
         request.output = write.dryRun ? nil : output
+        request.named = output
         request.force = write.force
         request.normalize = normalize
         request.codec = codec
@@ -164,18 +165,11 @@ struct Stitch: AsyncParsableCommand {
             }
             bar.finish()
         } catch { try refuse(error) }
-        // The written output's own findings, its seam measured, as analyze (and the --html page) draws them: a
-        // loop's wrap that shows as a cut is said here and counts for --fail-on.
-        // One analysis serves the report and the --html page (its strip).
+        // The report is the written output's, its seam measured, as Stitcher described it; the --html page draws
+        // its seam strip from one more reading of it.
         var analyzed: (report: FileReport, strip: [UInt8]?)?
-        if result.error == nil, let written = result.output, !write.dryRun {
-            let (report, strip) = ClipAnalysis.report(path: written, options: request.analysis, picture: html != nil)
-            analyzed = (report, strip)
-            if report.error == nil, var facts = report.facts {
-                facts.path = written
-                result.facts = facts
-                result.findings = report.findings
-            }
+        if html != nil, result.error == nil, let written = result.output, !write.dryRun {
+            analyzed = ClipAnalysis.report(path: written, options: request.analysis, picture: true)
         }
         if webPlayer.enabled, result.error == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {

@@ -209,6 +209,41 @@ extension WrittenReportTests {
     }
 }
 
+extension WrittenReportTests {
+    /// One end for stitch (issue 41, item 5): a dry run refuses what the write refuses, in the same sentence (a WebM
+    /// of AAC clips; VP9 clips into an MP4 for the Apple target), and nothing is written either way; a written
+    /// output's report is what analyze finds in it, its seam measured.
+    @Test func stitchDryRunRefusesWhatTheWriteRefuses() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (clip, name) in [("clean.mp4", "reel.webm"), ("vp9-opus.webm", "reel.mp4")] {
+            let arguments = [
+                "stitch", Run.fixture(clip), Run.fixture(clip), "-o", dir.appendingPathComponent(name).path,
+            ]
+            let dry = try Run.loopprep(arguments + ["--dry-run"])
+            let wet = try Run.loopprep(arguments)
+            let said = { (run: Run) in run.stdout.split(separator: "\n").first { $0.hasPrefix("NOT WRITTEN: ") } }
+            #expect(dry.status == 1 && wet.status == 1, "\(dry.stdout)\(wet.stdout)")
+            #expect(said(dry) != nil && said(dry) == said(wet), "\(dry.stdout)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path))
+        }
+        let reel = dir.appendingPathComponent("reel-ok.mp4").path
+        let stitched = try Run.loopprep([
+            "stitch", Run.fixture("bframes-sine-3997.mp4"), Run.fixture("clean.mp4"), "-o", reel, "--format", "json",
+            "--normalize",
+        ])
+        #expect(stitched.status == 0, "\(stitched.stderr)")
+        struct Stitched: Decodable {
+            var facts: ClipFacts?
+            var findings: [Finding]
+        }
+        let report = try JSONDecoder().decode(Stitched.self, from: Data(stitched.stdout.utf8))
+        let analyzed = try Self.document(Run.loopprep(["analyze", reel, "--format", "json"]))
+        #expect(report.facts?.seam != nil)
+        #expect(report.findings == analyzed.files.first?.findings)
+    }
+}
+
 /// The pre-commit hook checks what loopprep takes as media, in any case (issue 41, item 7): a phone's
 /// IMG_0042.MOV and CLIP.MP4 were never checked and the commit passed.
 @Suite struct PreCommitHookTests {

@@ -26,6 +26,8 @@ public struct StitchRequest: Sendable {
     public var audioCurve = FadeCurve.qsin
     /// The file to write; nil: a dry run.
     public var output: String?
+    /// A dry run's output name: its container decides what the write would refuse, said by the dry run too.
+    public var named: String?
     /// Replace an existing output.
     public var force = false
     /// How the output is analyzed (its target: a WebM is meant for browsers).

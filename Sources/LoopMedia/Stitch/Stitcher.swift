@@ -79,17 +79,26 @@ public enum Stitcher {
             "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another "
                 + "encoder, or other settings), so its frames cannot be copied beside them"
         }
+        // What the write would refuse for the output's container and target, a dry run refuses too, in the same
+        // sentence (issue 41, item 5).
+        if let name = request.output ?? request.named,
+            let refusal = refusal(
+                prepared, format: outputFormat(name), analysis: request.analysis,
+                codec: transcoding(prepared, normalize: request.normalize, codec: request.codec))
+        {
+            report.error = MediaError.whileWriting(refusal)
+            return report
+        }
         guard let output = request.output else { return report }
         do {
-            let facts = try write(
+            _ = try write(
                 prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
                 normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
                 analysis: request.analysis, progress: progress)
-            // The facts were read from the temporary file before its rename: they name the output.
-            var named = facts
-            named.path = output
-            report.facts = named
-            report.findings = Analyzer.findings(in: named, options: request.analysis)
+            // The written file as analyze describes it (its seam measured): what the command prints of it.
+            let described = ClipAnalysis.report(path: output, options: request.analysis)
+            report.facts = described.facts
+            report.findings = described.findings
         } catch {
             report.error = MediaError.whileWriting(error)
         }
@@ -154,17 +163,6 @@ public enum Stitcher {
         defer { temporaries.remove(muxed) }
         let format = Stitcher.outputFormat(destination)
         let matroska = ["webm", "matroska"].contains(format)
-        if matroska, let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" }) {
-            throw MediaError(
-                "stitch",
-                reason:
-                    """
-                    a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own \
-                    encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the \
-                    output .mp4
-                    """
-            )
-        }
         let writer = try StitchWriter(
             clips: clips, timeline: timeline, plan: plan, path: matroska ? temp : muxed, format: format,
             normalize: normalize, audioCurve: audioCurve,
@@ -179,20 +177,7 @@ public enum Stitcher {
         // An output the target cannot play is not a right output (hev1 for Apple, VP9 and Opus in an MP4): it is
         // not kept, and the sentence says what would play. `--disable not-playable-on-target` keeps it anyway (a
         // player loopprep does not model).
-        var forTarget = analysis
-        forTarget.seamChecks = false
-        let target = analysis.target
-        if let unplayable = Analyzer.findings(in: after, options: forTarget).first(where: {
-            $0.ruleID == .notPlayableOnTarget && $0.severity == .error
-        }) {
-            throw MediaError(
-                "stitch",
-                reason: """
-                    the output would not play on the \(target.rawValue) target: \(unplayable.message) \
-                    (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
-                    not-playable-on-target writes it anyway)
-                    """)
-        }
+        if let unplayable = unplayable(after, analysis: analysis) { throw unplayable }
         let ignored: Set<RuleID> = [.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]
         let bad = Analyzer.findings(in: after).filter { f in
             f.severity >= .warning && !(f.ruleID.map(ignored.contains) ?? false)
@@ -232,5 +217,53 @@ public enum Stitcher {
         }
         try temporaries.commit(temp, to: destination)
         return after
+    }
+
+    /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
+    /// need Opus audio; the output's codecs (the first clip's, or --codec's) in that container must play on the
+    /// target.
+    static func refusal(_ clips: [PreparedClip], format: String, analysis: AnalysisOptions, codec: String?)
+        -> MediaError?
+    {
+        guard var predicted = clips.first?.facts else { return nil }
+        if ["webm", "matroska"].contains(format),
+            let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" })
+        {
+            return MediaError(
+                "stitch",
+                reason:
+                    """
+                    a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own \
+                    encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the \
+                    output .mp4
+                    """
+            )
+        }
+        predicted.container = format
+        for v in predicted.tracks.indices where predicted.tracks[v].kind == .video {
+            if let codec { predicted.tracks[v].codec = codec }
+            // The writer tags HEVC hvc1 in an MP4 or MOV, parameter sets in the sample entry, whatever the clips'.
+            if predicted.tracks[v].codec == "hevc" { predicted.tracks[v].codecTag = "hvc1" }
+        }
+        return unplayable(predicted, analysis: analysis)
+    }
+
+    /// An output the target cannot play is not a right output (VP9 and Opus in an MP4 for Apple): the sentence
+    /// says what would play. `--disable not-playable-on-target` keeps it anyway (a player loopprep does not model).
+    static func unplayable(_ facts: ClipFacts, analysis: AnalysisOptions) -> MediaError? {
+        var forTarget = analysis
+        forTarget.seamChecks = false
+        guard
+            let unplayable = Analyzer.findings(in: facts, options: forTarget).first(where: {
+                $0.ruleID == .notPlayableOnTarget && $0.severity == .error
+            })
+        else { return nil }
+        return MediaError(
+            "stitch",
+            reason: """
+                the output would not play on the \(analysis.target.rawValue) target: \(unplayable.message) \
+                (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
+                not-playable-on-target writes it anyway)
+                """)
     }
 }
