@@ -18,7 +18,7 @@ command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get inst
     || { echo "test-debian: cannot install debootstrap" >&2; exit 3; }
 swift_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"
 root="$PWD/.build-debian-$suite"
-packages=pkg-config,libavformat-dev,libavcodec-dev,libavfilter-dev,libavutil-dev,libswscale-dev,libswresample-dev,ffmpeg
+packages=pkg-config,libavformat-dev,libavcodec-dev,libavfilter-dev,libavutil-dev,libswscale-dev,libswresample-dev,ffmpeg,nodejs
 packages+=,libc6-dev,g++,binutils,git,ca-certificates,python3,zlib1g-dev,bsdextrautils
 
 # A run killed before its cleanup leaves the host's /dev, /proc and toolchain bound inside the suite: unbind them
@@ -36,8 +36,10 @@ if [ ! -x "$root/usr/bin/ffmpeg" ]; then
         apt-cache show $p >/dev/null 2>&1 && echo $p; done) >/dev/null'
 fi
 
-# util-linux's script(1) (the tests that run loopprep on a terminal), in a suite made before it was listed.
+# util-linux's script(1) (the tests that run loopprep on a terminal) and node (the web player's own name resolution,
+# run by a test), in a suite made before they were listed.
 chroot "$root" bash -c 'command -v script >/dev/null || apt-get install -y -qq bsdextrautils >/dev/null' || true
+chroot "$root" bash -c 'command -v node >/dev/null || apt-get install -y -qq nodejs >/dev/null' || true
 
 mounts=()
 cleanup() { for ((i=${#mounts[@]}-1; i>=0; i--)); do umount "${mounts[$i]}" 2>/dev/null || true; done; }

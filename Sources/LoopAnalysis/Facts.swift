@@ -87,6 +87,9 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     /// The container's four-character code for the codec (hvc1, hev1...), where it has one.
     public var codecTag: String?
     public var language: String?
+    /// MP4/MOV: how many sample descriptions the track's stsd holds (more than one: its samples change codec
+    /// configuration midway, which only FFmpeg's muxer rewrites); nil elsewhere.
+    public var sampleDescriptions: Int?
     public var timeBase: Rational
     /// The presented range on the movie timeline, after edit lists.
     public var start: TimeFigure
@@ -191,6 +194,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var path: String
     /// Matroska or WebM (no edit list; millisecond times; a Segment Duration).
     public var isMatroska: Bool { Self.isMatroska(container) }
+    /// An MP4 or a MOV (ISO-BMFF, by its file type).
+    public var isISO: Bool { container == "mp4" || container == "mov" }
     public static func isMatroska(_ container: String) -> Bool { container == "matroska" || container == "webm" }
 
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.

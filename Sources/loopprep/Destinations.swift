@@ -34,6 +34,9 @@ enum Destinations {
         let stem = (destination as NSString).deletingPathExtension
         switch (destination as NSString).pathExtension.lowercased() {
         case "mkv", "webm", "mka": return to.map { stem + "." + $0 } ?? destination
+        // A MOV (or a QuickTime-brand .m4v) asked for as an MP4, and an MP4 as a MOV.
+        case "mov", "qt", "m4v": return to == "mp4" ? stem + ".mp4" : destination
+        case "mp4": return to == "mov" ? stem + ".mov" : destination
         case "ts", "mts", "m2ts", "mpg", "mpeg", "flv", "avi": return stem + "." + (to ?? "mp4")
         case "aac": return stem + ".m4a"
         default: return destination

@@ -96,8 +96,8 @@ struct Fix: AsyncParsableCommand {
         help: ArgumentHelp(
             """
             Write Matroska, WebM, MPEG-TS, FLV and AVI inputs as this container beside them (mp4 or mov), whose \
-            edit lists say any trim; MP4 and MOV inputs keep theirs. Default: Matroska and WebM stay as they are, \
-            the others become MP4 (MOV for PCM).
+            edit lists say any trim; a MOV (or QuickTime-brand .m4v) becomes an MP4 with --to mp4, an MP4 a MOV with \
+            --to mov. Default: MP4, MOV, Matroska and WebM stay as they are, the others become MP4 (MOV for PCM).
             """,
             valueName: "container"))
     var to: ConvertTarget?

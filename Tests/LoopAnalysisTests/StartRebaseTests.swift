@@ -232,6 +232,43 @@ import Testing
         return (clip, timelines)
     }
 
+    /// The writer is part of the plan (issue 41, item 6): an MP4 stream copy from its index; FFmpeg's muxer and
+    /// exact edits where the plan repeats the clip, converts it, or a track changes sample description midway;
+    /// Matroska's own muxer.
+    @Test func theWriterIsDecidedWithThePlan() throws {
+        let (mp4, tl) = Self.clip()
+        #expect(try FixPlanner.plan(mp4, timelines: tl).writer == .index)
+        var three = FixOptions()
+        three.loops = 3
+        #expect(
+            try FixPlanner.plan(mp4, timelines: tl, options: three).writer
+                == .remuxThenEdit(reason: "the clip is repeated 3 times"))
+        var described = mp4
+        described.tracks[0].sampleDescriptions = 2
+        #expect(
+            try FixPlanner.plan(described, timelines: tl).writer
+                == .remuxThenEdit(reason: "video track 0 (h264) has 2 sample descriptions"))
+        let (mkv, mkvTimelines) = Self.clip(container: "matroska")
+        #expect(try FixPlanner.plan(mkv, timelines: mkvTimelines).writer == .remux)
+        let (ts, tsTimelines) = Self.clip(container: "mpegts")
+        let converted = try FixPlanner.plan(
+            ts, timelines: tsTimelines,
+            output: FixPlanner.Output(destination: "out/clip.ts", accepts: Self.accepts))
+        #expect(converted.outputPath == "out/clip.mp4" && converted.convertsTo == "mp4")
+        #expect(converted.writer == .remuxThenEdit(reason: "written as MP4 by FFmpeg's muxer"))
+        // A conversion refused is said as it is, with the plan in the input's own container.
+        #expect(throws: ConversionRefusal.self) {
+            try FixPlanner.plan(
+                Self.clip(container: "matroska", audio: "ac3").0, timelines: mkvTimelines,
+                options: {
+                    var o = FixOptions()
+                    o.convertTo = "mp4"
+                    return o
+                }(),
+                output: FixPlanner.Output(destination: "a.mkv", accepts: Self.accepts))
+        }
+    }
+
     @Test func theContainerIsDecidedAndThePlanSaysSo() throws {
         let (ts0, tl) = Self.clip(container: "mpegts")
         var plan = try FixPlanner.plan(ts0, timelines: tl)
@@ -252,6 +289,16 @@ import Testing
         #expect(
             try FixConversion.convert(&kept, facts: mp4, destination: "x.mp4", to: nil, accepts: Self.accepts) == nil)
         #expect(kept == before)
+        // --to across the ISO family: a MOV asked for as an MP4 is one (and the other way); the same family stays.
+        #expect(
+            try FixConversion.decide(
+                Self.clip(container: "mov").0, destination: "a.m4v", noop: true, to: "mp4", accepts: Self.accepts)
+                == FixConversion.Output(format: "mp4", path: "a.mp4"))
+        #expect(
+            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: "mov", accepts: Self.accepts)?.path
+                == "a.mov")
+        #expect(
+            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: "mp4", accepts: Self.accepts) == nil)
         // --to mp4 on a Matroska file with Vorbis: refused, naming it.
         #expect(throws: PlanError.self) {
             try FixConversion.decide(

@@ -452,6 +452,40 @@ import Testing
         )
     }
 
+    /// --to across the ISO family (issue 41, item 6): audio-longer.mp4 (1 s of 30 fps video over 1.5 s of 48 kHz
+    /// AAC) remuxed by FFmpeg's mov muxer into a QuickTime-brand `.m4v`, fixed with --to mp4: an MP4 (file type
+    /// isom, not "qt  ") named clip.mp4, its 30 frames and its audio cut to the video's second; never ignored in
+    /// silence. clean.mp4 with --to mov: a QuickTime file. Fixing the MP4 again copies it byte for byte.
+    @Test func aQuickTimeFileAskedForAsAnMP4IsOne() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.m4v").path
+        #expect(
+            try Run.tool([
+                "ffmpeg", "-v", "error", "-i", Run.fixture("audio-longer.mp4"), "-c", "copy", "-f", "mov", clip,
+            ]).status == 0)
+        func brand(_ path: String) throws -> String {
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: path))[8..<12], as: UTF8.self)
+        }
+        #expect(try brand(clip) == "qt  ")
+        let out = dir.appendingPathComponent("out")
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", clip, "-o", out.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["clip.mp4"])
+        let mp4 = out.appendingPathComponent("clip.mp4").path
+        #expect(try brand(mp4) != "qt  ")
+        let s = try Self.streams(mp4)
+        #expect(s.count == 2 && s[0].frames == 30 && s[0].duration == 1.0 && s[1].duration == 1.0, "\(s)")
+        // Already right: fixing it again copies it byte for byte.
+        let again = try Run.loopprep(["fix", "--no-config", mp4, "-o", dir.appendingPathComponent("again").path])
+        #expect(again.stdout.contains("already clean: copied unchanged"), "\(again.stdout)")
+        let mov = try Run.loopprep([
+            "fix", "--no-config", "--to", "mov", Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("m").path,
+        ])
+        #expect(mov.status == 0, "\(mov.stdout)")
+        #expect(try brand(dir.appendingPathComponent("m/clean.mov").path) == "qt  ")
+    }
+
     @Test func whatItCannotWriteExactlyIsRefusedByName() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

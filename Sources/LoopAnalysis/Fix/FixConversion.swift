@@ -63,6 +63,18 @@ package enum FixConversion {
             }
             return Output(format: to, path: stem(destination) + "." + to)
         }
+        // --to across the ISO family (issue 41, item 6): a QuickTime-brand .mov or .m4v asked for as an MP4 (or an
+        // MP4 as a MOV) is written by that muxer, every codec checked as for any conversion, never ignored.
+        if let to, ["mp4", "mov"].contains(facts.container), facts.container != to {
+            if let refused = codecs.first(where: { !accepts(to, $0) }) {
+                throw PlanError(
+                    """
+                    convert: --to \(to): FFmpeg's \(to.uppercased()) muxer does not take this file's \(refused); \
+                    nothing written (without --to it stays a \(facts.container.uppercased()))
+                    """)
+            }
+            return Output(format: to, path: stem(destination) + "." + to)
+        }
         guard !keptContainers.contains(facts.container) else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
         if facts.container == "aac" { return Output(format: "ipod", path: stem(destination) + ".m4a") }

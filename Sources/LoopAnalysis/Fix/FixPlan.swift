@@ -94,6 +94,10 @@ public struct FixPlan: Sendable, Equatable, Codable {
     /// The muxer the output is written with where it is not the input's container ("mp4", "mov", "ipod": a
     /// file whose own container cannot say a trim, or --to); nil: the input's.
     public var convertsTo: String?
+    /// The file written, where the plan was made for one (`FixPlanner.Output`): a converted file's own name.
+    public var outputPath: String?
+    /// Which writer carries the plan out, decided with it.
+    public var writer: FixWriter = .copy
 
     /// --keep video: an audio track ends before the video and is followed by silence to its end.
     public var padsAudio = false
@@ -180,6 +184,15 @@ public struct FixOptions: Sendable, Equatable {
         self.reencodeHead = reencodeHead
         self.bakeVideo = bakeVideo
     }
+}
+
+/// A conversion refused (a codec the asked container cannot take, a format loopprep does not write): said as it
+/// is, not as a planning failure.
+public struct ConversionRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    /// The plan in the input's own container (what the report shows beside the refusal).
+    public var plan: FixPlan
+    public var description: String { reason }
 }
 
 package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -33,9 +33,40 @@ package enum FixPlanner {
         return cut.mediaStart > timeline.samples[cut.first].pts
     }
 
-    public static func plan(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init()) throws
-        -> FixPlan
-    {
+    /// Where a plan is for a file to write: its name and what FFmpeg's muxers accept (the caller's capability),
+    /// so the container it is written in is decided with the plan (FixConversion).
+    public struct Output {
+        public var destination: String
+        public var accepts: (_ format: String, _ codec: String) -> Bool
+
+        public init(destination: String, accepts: @escaping (_ format: String, _ codec: String) -> Bool) {
+            self.destination = destination
+            self.accepts = accepts
+        }
+    }
+
+    /// The final plan: cuts, repeats, the container written (with `output`) and the writer (issue 41, item 6).
+    public static func plan(
+        _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init(), output: Output? = nil
+    ) throws -> FixPlan {
+        var plan = try cuts(facts, timelines: timelines, options: options)
+        if let output {
+            plan.outputPath = output.destination
+            do {
+                if let converted = try FixConversion.convert(
+                    &plan, facts: facts, destination: output.destination, to: options.convertTo,
+                    accepts: output.accepts)
+                {
+                    plan.outputPath = converted.path
+                }
+            } catch let error as PlanError { throw ConversionRefusal(reason: error.reason, plan: plan) }
+        }
+        plan.writer = FixWriter.choose(plan, facts: facts, timelines: timelines)
+        return plan
+    }
+
+    /// The plan's cuts and repeats, in the input's own container.
+    static func cuts(_ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions) throws -> FixPlan {
         var notes: [String] = []
         var (mappings, droppedAudio) = try Self.mappings(facts, timelines: timelines, options: options, notes: &notes)
         try keepNotes(options, droppedAudio: droppedAudio, mappings: mappings, notes: &notes)

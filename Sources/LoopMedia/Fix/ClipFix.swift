@@ -42,32 +42,26 @@ public enum ClipFix {
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
-        var plan: FixPlan
+        // The plan is final when planned: the container written (a file whose own cannot say the cut becomes an MP4
+        // or MOV, with what FFmpeg's muxers accept) and the writer are decided with it.
+        let plan: FixPlan
         do {
-            plan = try FixPlanner.plan(before, timelines: source.timelines, options: options)
+            plan = try FixPlanner.plan(
+                before, timelines: source.timelines, options: options,
+                output: FixPlanner.Output(destination: destination, accepts: OutputFile.accepts))
+        } catch let refusal as ConversionRefusal {
+            return failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan)
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
         if let refusal = accepts?(plan) { return failed(path, before, analysis, reason: refusal, plan: plan) }
-        var destination = destination
-        let conversion: FixConversion.Output?
-        do {
-            // Where the container cannot say the plan (an edit list), the plan becomes an MP4's or MOV's: decided
-            // in the planner's terms, with what FFmpeg's muxers accept.
-            conversion = try FixConversion.convert(
-                &plan, facts: before, destination: destination, to: options.convertTo, accepts: OutputFile.accepts)
-        } catch {
-            return failed(path, before, analysis, reason: MediaError.describe(error), plan: plan)
-        }
-        if let conversion {
-            destination = conversion.path
-            if FileManager.default.fileExists(atPath: destination), OutputPath.sameFile(path, destination) {
-                return failed(
-                    path, before, analysis,
-                    reason:
-                        "write output: the \(conversion.format.uppercased()) would overwrite the input \(destination)",
-                    plan: plan)
-            }
+        let destination = plan.outputPath ?? destination
+        if let format = plan.convertsTo, FileManager.default.fileExists(atPath: destination),
+            OutputPath.sameFile(path, destination)
+        {
+            return failed(
+                path, before, analysis,
+                reason: "write output: the \(format.uppercased()) would overwrite the input \(destination)", plan: plan)
         }
         if let refusal = claim?(destination) { return failed(path, before, analysis, reason: refusal, plan: plan) }
         if dryRun {
@@ -86,13 +80,9 @@ public enum ClipFix {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
             let firstFrames = try OutputCheck.plannedFirstFrames(plan, source: source)
-            if plan.isNoop {
-                try ISOEditor.copyFile(path, to: temp)
-            } else {
-                try write(
-                    path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
-                    converting: conversion?.format, temporaries: temporaries)
-            }
+            try write(
+                path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
+                temporaries: temporaries)
             if existing, !FileManager.default.contentsEqual(atPath: temp, andPath: destination) {
                 return failed(
                     path, before, analysis,
@@ -158,27 +148,38 @@ public enum ClipFix {
         }
     }
 
+    /// Carries the plan out with the writer it names.
     static func write(
         _ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline],
-        to temp: String,
-        converting: String? = nil, temporaries: TemporaryFiles
+        to temp: String, temporaries: TemporaryFiles
     ) throws {
-        let container = facts.container
-        let inputISO = container == "mp4" || container == "mov"
-        let iso = inputISO || converting != nil
-        let format = converting ?? muxer(container: container, path: source)
-        // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
-        if inputISO, let index, let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines) {
+        let format = plan.convertsTo ?? muxer(container: facts.container, path: source)
+        switch plan.writer {
+        case .copy:
+            try ISOEditor.copyFile(source, to: temp)
+        case .index:
+            // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
+            guard let index else { throw MediaError("write output", reason: "the MP4's index was not kept") }
+            let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines)
             try MP4Writer.write(
                 source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
                 gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
                 range: (plan.start, plan.duration), to: temp)
-            return
-        }
-        guard iso else {
+        case .remux:
             _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
-            return
+        case .remuxThenEdit:
+            try remuxThenEdit(
+                source, plan: plan, facts: facts, format: format, timelines: timelines, to: temp,
+                temporaries: temporaries)
         }
+    }
+
+    /// FFmpeg's MP4 or MOV muxer, then exact edit lists written over its index (a copy with a new moov).
+    static func remuxThenEdit(
+        _ source: String, plan: FixPlan, facts: ClipFacts, format: String, timelines: [Int: TrackTimeline],
+        to temp: String, temporaries: TemporaryFiles
+    ) throws {
+        let inputISO = facts.isISO
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
         let written = try Remuxer.write(

@@ -4,22 +4,24 @@ import LoopAnalysis
 /// timing, read from the index the plan was made from (never from FFmpeg's packets, whose decode times the mov
 /// demuxer shifts by negative composition offsets and whose fragment durations it loses).
 enum ISOCut {
-    /// The layouts, or nil when the plan needs what only the FFmpeg path does (re-encoded frames or audio,
-    /// repeats) or a track the index does not fully describe.
+    /// The layouts of a plan whose writer is `.index` (FixWriter chose it: no repeat, no re-encoded frame or audio,
+    /// one sample description a track). A track the index does not place sample for sample is refused in words.
     static func layouts(_ plan: FixPlan, facts: ClipFacts, iso: ISOFile, timelines: [Int: TrackTimeline]) throws
-        -> [TrackLayout]?
+        -> [TrackLayout]
     {
-        guard plan.repeats == 1, !plan.reencodesAudio,
-            !plan.tracks.contains(where: { FixPlanner.outputClocked($0, timelines: timelines) })
-        else { return nil }
         var layouts: [TrackLayout] = []
         for cut in plan.tracks + plan.others {
-            guard cut.head == nil, cut.tail == nil,
-                let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
-                let timeline = timelines[cut.index], track.descriptionCount == 1,
-                track.locations.count == timeline.samples.count,
+            guard let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID, let track = iso.tracks[id],
+                let timeline = timelines[cut.index], track.locations.count == timeline.samples.count,
                 cut.first >= 0, cut.first <= cut.last, cut.last < track.locations.count
-            else { return nil }
+            else {
+                throw MediaError(
+                    "write output",
+                    reason: """
+                        \(Figures.trackName(cut))'s index does not place each of its samples in the file, so loopprep \
+                        cannot copy it from the index; please report the file
+                        """)
+            }
             if cut.kind == .video || cut.kind == .audio {
                 var l = layout(
                     cut, track: track, timeline: timeline, movieTimescale: plan.movieTimescale,

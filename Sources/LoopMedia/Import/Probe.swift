@@ -94,7 +94,12 @@ public enum Probe {
         declaredDuration: Rational?, input: InputFile?
     ) throws -> Result {
         var timelines = imported.timelines
-        let tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
+        var tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
+        if let iso {
+            for i in tracks.indices {
+                tracks[i].sampleDescriptions = tracks[i].trackID.flatMap { iso.tracks[$0]?.descriptionCount }
+            }
+        }
         guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
             throw MediaError("read packets", reason: "no audio or video packets")
         }
