@@ -173,48 +173,23 @@ public enum Stitcher {
         if !matroska {
             try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits())
         }
-        let after = try Probe.facts(path: temp)
-        // An output the target cannot play is not a right output (hev1 for Apple, VP9 and Opus in an MP4): it is
-        // not kept, and the sentence says what would play. `--disable not-playable-on-target` keeps it anyway (a
-        // player loopprep does not model).
-        if let unplayable = unplayable(after, analysis: analysis) { throw unplayable }
-        let ignored: Set<RuleID> = [.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]
-        let bad = Analyzer.findings(in: after).filter { f in
-            f.severity >= .warning && !(f.ruleID.map(ignored.contains) ?? false)
-        }
-        if let bad = bad.first {
-            throw MediaError("verify output", reason: "the output has [\(bad.rule)] \(bad.message)")
-        }
+        // The one check of a written output, with what this plan expects: it plays on its target; no finding at
+        // warning or above but the seam's, a short loop's and the target's (said in the report); the clips' audio
+        // tracks, each presenting the timeline's samples; the timeline's frames; and FFmpeg's second reading.
+        let written = try Probe.probe(temp, keepInput: false)
         let lanes = clips.map(\.source.audio.count).max() ?? 0
-        guard after.audioTracks.count == lanes else {
-            throw MediaError(
-                "verify output",
-                reason:
-                    "the output has \(after.audioTracks.count) audio tracks, the clips \(lanes)")
-        }
-        if let samples = timeline.samples,
-            let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) })
-        {
-            throw MediaError(
-                "verify output",
-                reason:
-                    "\(Figures.trackName(wrong)) presents \(wrong.sampleCount ?? .zero) samples, the plan \(samples)")
-        }
-        guard after.mainVideo?.frameCount == timeline.frames else {
-            throw MediaError(
-                "verify output",
-                reason: "the output has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(timeline.frames)")
-        }
-        // The second reading, sharing none of the planner's timing code: FFmpeg's demuxer and decoders.
         let audioLength = timeline.samples.flatMap { n in timeline.sampleRate.map { Rational(n, Int64($0)) } }
-        let expected = after.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { track in
-            track.kind == .video
-                ? ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)
-                : ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration)
-        }
-        if let refusal = SecondReading.refusal(expected, output: temp) {
+        let expected = OutputCheck.Expectation(
+            clean: .allBut([.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]),
+            analysis: analysis,
+            tracks: [ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)]
+                + Array(
+                    repeating: ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration), count: lanes),
+            playable: true, audioTracks: lanes, audioSamples: timeline.samples, frames: timeline.frames)
+        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) {
             throw MediaError("verify output", reason: refusal)
         }
+        let after = written.facts
         try temporaries.commit(temp, to: destination)
         return after
     }
@@ -245,25 +220,7 @@ public enum Stitcher {
             // The writer tags HEVC hvc1 in an MP4 or MOV, parameter sets in the sample entry, whatever the clips'.
             if predicted.tracks[v].codec == "hevc" { predicted.tracks[v].codecTag = "hvc1" }
         }
-        return unplayable(predicted, analysis: analysis)
+        return OutputCheck.unplayable(predicted, analysis: analysis).map { MediaError("stitch", reason: $0) }
     }
 
-    /// An output the target cannot play is not a right output (VP9 and Opus in an MP4 for Apple): the sentence
-    /// says what would play. `--disable not-playable-on-target` keeps it anyway (a player loopprep does not model).
-    static func unplayable(_ facts: ClipFacts, analysis: AnalysisOptions) -> MediaError? {
-        var forTarget = analysis
-        forTarget.seamChecks = false
-        guard
-            let unplayable = Analyzer.findings(in: facts, options: forTarget).first(where: {
-                $0.ruleID == .notPlayableOnTarget && $0.severity == .error
-            })
-        else { return nil }
-        return MediaError(
-            "stitch",
-            reason: """
-                the output would not play on the \(analysis.target.rawValue) target: \(unplayable.message) \
-                (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
-                not-playable-on-target writes it anyway)
-                """)
-    }
 }

@@ -1,22 +1,22 @@
 import Foundation
 import LoopAnalysis
 
-/// fix's one check of a written output before it is kept: four comparisons, in order, the first that fails
-/// refusing the file (nothing is written).
+/// The one check of a written output before it is kept, for every command (issue 41, item 5): each builds an
+/// `Expectation` from its plan, and the comparisons run in order, the first that fails refusing the file (nothing is
+/// written).
 ///
-/// 1. The rules on the output's own facts: none of those fix exists to clear (`mustBeClean`) may remain, whatever
-///    --disable says for the report.
-/// 2. The output's facts against the plan (`PlanComparison`): frames and samples presented, where each track
-///    starts and ends.
-/// 3. The first presented frame against the planned source frame (`firstFrameDifference`): the same picture
-///    bytes.
+/// 1. Where the target is named: the output plays there (stitch: an output its target cannot play is not right).
+/// 2. The rules on the output's own facts: those the command exists to clear may not remain, whatever --disable
+///    says for the report.
+/// 3. The counts the plan makes: audio tracks, samples, frames (stitch), or the whole plan (`PlanComparison`: frames
+///    and samples presented, where each track starts and ends) and the first presented frame's bytes (fix).
 /// 4. The second reading (`SecondReading`): FFmpeg's own demuxer and decoders, sharing no timing code with the
 ///    planner, present what the plan says.
 ///
 /// 1 to 3 read the output as loopprep reads files; only 4 is independent of it, and it runs last because it is the
 /// dearest (it decodes).
 enum OutputCheck {
-    /// Rules an output must not trip, or it is discarded.
+    /// Rules a fixed output must not trip, or it is discarded.
     static let mustBeClean = Set(
         [
             RuleID.audioLongerThanVideo, .videoLongerThanAudio, .startOffset, .primingNotSignalled,
@@ -24,19 +24,66 @@ enum OutputCheck {
             .irregularAudioDurations,
         ].map(\.rawValue))
 
-    /// The refusal of the output at `path` (its probe `written`), in a sentence; nil when all four agree.
+    /// What a command expects of the file it wrote, built from its plan.
+    struct Expectation {
+        /// Which findings refuse the output: the rules named (at any severity above info), or every rule at
+        /// warning or above but those named.
+        enum Clean {
+            case rules(Set<String>)
+            case allBut(Set<RuleID>)
+        }
+        var clean: Clean
+        /// The options the rules are read with (--disable ignored).
+        var analysis: AnalysisOptions
+        /// The tracks FFmpeg's second reading must find: kind, length, frames.
+        var tracks: [ExpectedTrack]
+        /// Named: the output must play on the analysis' target (stitch's refusal, with what would play).
+        var playable = false
+        /// Counts: audio tracks, samples each presents, frames the main video presents.
+        var audioTracks: Int?
+        var audioSamples: Int64?
+        var frames: Int?
+        /// fix: the plan the output is compared with, and its first frames' bytes read from the source.
+        var plan: FixPlan?
+        var firstFrames: [Int: [[UInt8]]] = [:]
+
+        /// fix's: the rules fix clears, the plan, its first frames, each cut's presented length.
+        static func fix(_ plan: FixPlan, analysis: AnalysisOptions, firstFrames: [Int: [[UInt8]]]) -> Expectation {
+            Expectation(
+                clean: .rules(mustBeClean), analysis: analysis,
+                tracks: plan.tracks.map { cut in
+                    ExpectedTrack(
+                        kind: cut.kind, duration: plan.presented(cut),
+                        frames: cut.presentedFrames.map { $0 * plan.repeats })
+                }, plan: plan, firstFrames: firstFrames)
+        }
+    }
+
+    /// fix's refusal of the output at `path` (its probe `written`), in a sentence; nil when all agree.
     /// `firstFrames`: `plannedFirstFrames`, read from the source before writing.
     static func refusal(
         _ plan: FixPlan, written: Probe.Result, at path: String, analysis: AnalysisOptions,
         firstFrames: [Int: [[UInt8]]]
     ) throws -> String? {
+        try refusal(.fix(plan, analysis: analysis, firstFrames: firstFrames), written: written, at: path)
+    }
+
+    /// The refusal of the output at `path` (its probe `written`) against what its command expects; nil when all
+    /// agree.
+    static func refusal(_ expected: Expectation, written: Probe.Result, at path: String) throws -> String? {
         let after = written.facts
-        var strict = analysis
+        var strict = expected.analysis
         strict.disabled = nil
+        if expected.playable, let unplayable = unplayable(after, analysis: expected.analysis) { return unplayable }
+        let findings = Analyzer.findings(in: after, options: strict)
         // (An info-level finding is a remark, not a fault: it never blocks a write.)
-        if let bad = Analyzer.findings(in: after, options: strict).first(where: {
-            mustBeClean.contains($0.rule) && $0.severity != .info
-        }) {
+        let bad: Finding?
+        switch expected.clean {
+        case .rules(let rules): bad = findings.first { rules.contains($0.rule) && $0.severity != .info }
+        case .allBut(let rules):
+            bad = findings.first { $0.severity >= .warning && !($0.ruleID.map(rules.contains) ?? false) }
+        }
+        if let bad {
             // What a user can do: Matroska cannot hide part of an AAC frame, an MP4's edit list can.
             let primed = after.tracks.first { $0.index == bad.track && ["aac", "mp3"].contains($0.codec) }
             let hint =
@@ -47,25 +94,57 @@ enum OutputCheck {
                 """ : ""
             return "the output still has [\(bad.rule)] \(bad.message)\(hint)"
         }
-        if let difference = try PlanComparison.difference(plan, output: after)
-            ?? firstFrameDifference(plan, expected: firstFrames, output: written)
+        if let difference = try countDifference(expected, after) {
+            return "the output does not match its plan: \(difference)"
+        }
+        if let plan = expected.plan,
+            let difference = try PlanComparison.difference(plan, output: after)
+                ?? firstFrameDifference(plan, expected: expected.firstFrames, output: written)
         {
             return "the output does not match its plan: \(difference)"
         }
-        return secondReadingRefusal(plan, output: path)
+        return secondReadingRefusal(expected, output: path)
+    }
+
+    /// The audio tracks, samples and frames the output presents against the counts expected.
+    static func countDifference(_ expected: Expectation, _ after: ClipFacts) throws -> String? {
+        if let lanes = expected.audioTracks, after.audioTracks.count != lanes {
+            return "it has \(after.audioTracks.count) audio tracks, the plan \(lanes)"
+        }
+        if let samples = expected.audioSamples,
+            let wrong = after.audioTracks.first(where: { $0.sampleCount != Rational(samples) })
+        {
+            return "\(Figures.trackName(wrong)) presents \(wrong.sampleCount ?? .zero) samples, the plan \(samples)"
+        }
+        if let frames = expected.frames, after.mainVideo?.frameCount != frames {
+            return "it has \(after.mainVideo?.frameCount ?? 0) frames, the plan \(frames)"
+        }
+        return nil
+    }
+
+    /// An output the target cannot play (VP9 and Opus in an MP4 for Apple), in a sentence that says what would
+    /// play; `--disable not-playable-on-target` keeps it anyway (a player loopprep does not model).
+    static func unplayable(_ facts: ClipFacts, analysis: AnalysisOptions) -> String? {
+        var forTarget = analysis
+        forTarget.seamChecks = false
+        guard
+            let unplayable = Analyzer.findings(in: facts, options: forTarget).first(where: {
+                $0.ruleID == .notPlayableOnTarget && $0.severity == .error
+            })
+        else { return nil }
+        return """
+            the output would not play on the \(analysis.target.rawValue) target: \(unplayable.message) \
+            (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
+            not-playable-on-target writes it anyway)
+            """
     }
 
     /// The second reading every output passes before it is kept: FFmpeg's own demuxer and decoders must present
     /// what the plan says (frames exactly, audio to half a sample), sharing none of the planner's timing code.
-    static func secondReadingRefusal(_ plan: FixPlan, output: String) -> String? {
-        let expected = plan.tracks.map { cut in
-            ExpectedTrack(
-                kind: cut.kind, duration: plan.presented(cut),
-                frames: cut.presentedFrames.map { $0 * plan.repeats })
-        }
-        let outcome = SecondReading.check(expected, output: output)
+    static func secondReadingRefusal(_ expected: Expectation, output: String) -> String? {
+        let outcome = SecondReading.check(expected.tracks, output: output)
         // A file fix would copy as it is: what disagrees is loopprep's reading of the input, not anything fix did.
-        if plan.isNoop, case .disagrees(let what) = outcome {
+        if expected.plan?.isNoop == true, case .disagrees(let what) = outcome {
             return
                 """
                 nothing written: fix would copy it unchanged, but FFmpeg reads it otherwise than loopprep does \
