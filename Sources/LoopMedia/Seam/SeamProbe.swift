@@ -240,6 +240,15 @@ enum SeamProbe {
                 if reachedKey { try feed(d, takeVideo) }
             }
             if let d = audioDecoder, packet.streamIndex == d.streamIndex {
+                // Audio more than a fifth of a second before the samples kept is not decoded (the tail starts at
+                // the video's last keyframe, seconds earlier in a long GOP): the decoder has warmed up again well
+                // before the window (issue 41, item 2: a seam needs a few audio packets, not the GOP's).
+                if let last = audioLast, let pts = packet.pts, let rate = audio?.sampleRate,
+                    (Rational(pts + packet.duration) * audioClock * Int64(rate)).rounded
+                        < last - lookBack - Int64(rate / 5)
+                {
+                    continue
+                }
                 if untrimmed { packet.clearSkipEnd() }
                 try feed(d, takeAudio)
             }
