@@ -270,11 +270,7 @@ extension FixPlanner {
                 })
                 .min(by: { samples[$0].pts < samples[$1].pts })
             else {
-                throw PlanError(
-                    """
-                    the start is inside a GOP and no keyframe follows it inside the clip: keeping its first frames \
-                    would re-encode all of it (start at a keyframe, or re-encode the clip)
-                    """)
+                return try wholeReencode(m, start: start, end: end, first: first, onScreen: onScreen, notes: &notes)
             }
             let frames = samples.filter {
                 !$0.isDiscarded && $0.pts >= samples[onScreen].pts && $0.pts < samples[next].pts
@@ -328,6 +324,41 @@ extension FixPlanner {
             trimmedTail: m.track.endSeconds - end,
             sampleRate: nil, frameRate: m.track.frameRate, presentedFrames: presentedFrames,
             firstPresented: firstPresented)
+    }
+
+    /// A cut inside one GOP, no keyframe after its start (issue 42, item 1: loops of real footage, a keyframe
+    /// every 250 frames): every frame it presents is encoded again, decoded from the keyframe before it; nothing is
+    /// copied. The encoded frames keep the source's decode delay of that keyframe (the encoder writes no B-frames,
+    /// so any constant keeps decode times in order).
+    static func wholeReencode(
+        _ m: Mapping, start: Rational, end: Rational, first: Int, onScreen: Int, notes: inout [String]
+    ) throws -> TrackCut {
+        let samples = m.timeline.samples
+        let mediaStart = m.ticks(start).rounded
+        let mediaEnd = m.ticks(end)
+        let shown = samples.indices.filter {
+            !samples[$0].isDiscarded && samples[$0].pts >= samples[onScreen].pts && Rational(samples[$0].pts) < mediaEnd
+        }
+        // The last packet decoding needs: every presented frame's, and (earlier in decode order) their references.
+        guard let through = shown.map({ samples[$0].dts }).max() else {
+            throw PlanError("the cut presents no frame")
+        }
+        let head = SegmentRender(
+            decodeFromDts: samples[first].dts, firstPts: mediaStart, untilPts: mediaEnd.rounded,
+            reorderDelay: samples[first].pts - samples[first].dts, frames: shown.count)
+        notes.append(
+            """
+            re-encodes all \(shown.count) frames: no keyframe follows the start inside the cut (the source's GOP is \
+            longer than the loop), so nothing of the video is copied
+            """)
+        let (firstPresented, presentedFrames) = m.timeline.presentedSamples(from: Rational(mediaStart), to: mediaEnd)
+        return TrackCut(
+            index: m.track.index, kind: .video, codec: m.track.codec, timeBase: m.tb, first: first, last: first,
+            keepFrom: through + 1, keepThrough: through, origin: samples.first?.dts ?? 0, mediaStart: mediaStart,
+            retimedFirstPts: nil, head: head, tail: nil, duration: end - start, mediaEnd: nil,
+            startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
+            trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - end, sampleRate: nil,
+            frameRate: m.track.frameRate, presentedFrames: presentedFrames, firstPresented: firstPresented)
     }
 
     /// Whether a cut keeps packets before its start for the decoder to warm up on. Matroska has no edit list to

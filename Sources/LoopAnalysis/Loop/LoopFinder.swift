@@ -81,6 +81,10 @@ package enum LoopFinder {
         /// audio jump above which it clicks.
         public var visualThreshold: Double
         public var clickThreshold: Double
+        /// The clip's keyframes (frame indices): among loops that are both seamless, the one that copies the most
+        /// frames ranks first (a start on a keyframe copies all; one inside a GOP encodes its frames up to the next
+        /// keyframe again, or the whole loop where none follows). nil: not known, not weighed.
+        public var keyframes: Set<Int>?
         public init(
             minFrames: Int, maxFrames: Int, allowedIn: Set<Int>? = nil, top: Int = 5,
             visualThreshold: Double = SeamVisualJump.floor, clickThreshold: Double = SeamAudioClick.threshold
@@ -114,6 +118,16 @@ package enum LoopFinder {
         /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
         /// never which one wins.
         public static let kept = 256
+        /// Pairs of each loop length kept from the coarse pass besides those (its best few).
+        public static let keptPerLength = 4
+
+        /// Frames a candidate's cut encodes again: none from a keyframe, those up to the next keyframe inside it,
+        /// or all of it.
+        public func reencodedFrames(_ c: LoopCandidate) -> Int {
+            guard let keyframes, !keyframes.contains(c.inFrame) else { return 0 }
+            let next = keyframes.filter { $0 > c.inFrame && $0 < c.outFrame }.min()
+            return (next ?? c.outFrame) - c.inFrame
+        }
     }
 
     /// `times[k]`: frame k's start; `end`: the last frame's end.
@@ -135,8 +149,26 @@ package enum LoopFinder {
         typealias Key = (cost: Int, finer: Int, tie: UInt64)
         var best: [(key: Key, inFrame: Int, outFrame: Int)] = []
         var worstKept: Key = (Int.max, Int.max, UInt64.max)
+        typealias Pair = (key: Key, inFrame: Int, outFrame: Int)
+        var byLength: [Int: [Pair]] = [:]
         func before(_ a: Key, _ b: Key) -> Bool {
             a.cost != b.cost ? a.cost < b.cost : a.finer != b.finer ? a.finer < b.finer : a.tie < b.tie
+        }
+        func finer(_ i: Int, _ j: Int) -> Int {
+            var sum = 0
+            for k in 0..<spots[i].count { sum += abs(Int(spots[i][k]) - Int(spots[j][k])) }
+            return sum
+        }
+        /// Keeps the pair among its group's best few, told apart as the best overall are (coarse, finer, tie).
+        func keepBest(_ groups: inout [Int: [Pair]], _ group: Int, _ cost: Int, _ i: Int, _ j: Int) {
+            var mine = groups[group, default: []]
+            if mine.count >= Options.keptPerLength, let worst = mine.last?.key, cost > worst.cost { return }
+            let key: Key = (cost, finer(i, j), Self.tieBreak(i, j))
+            if mine.count >= Options.keptPerLength, let worst = mine.last?.key, !before(key, worst) { return }
+            mine.append((key, i, j))
+            mine.sort { before($0.key, $1.key) }
+            if mine.count > Options.keptPerLength { mine.removeLast() }
+            groups[group] = mine
         }
         for i in 0..<n where o.allowedIn?.contains(i) ?? true {
             progress?(Double(i) / Double(n))
@@ -148,10 +180,10 @@ package enum LoopFinder {
                 for k in 0..<32 { d += abs(Int(coarse[i][k]) - Int(coarse[j][k])) }
                 // The mean Cb and Cr weigh as much as the 32 luma cells together (a hue change over the frame).
                 d += 16 * (abs(Int(coarse[i][32]) - Int(coarse[j][32])) + abs(Int(coarse[i][33]) - Int(coarse[j][33])))
+                // The best few of each length, whatever the others' costs.
+                keepBest(&byLength, j - i, d, i, j)
                 guard best.count < keep || d <= worstKept.cost else { continue }
-                var finer = 0
-                for k in 0..<spots[i].count { finer += abs(Int(spots[i][k]) - Int(spots[j][k])) }
-                let key: Key = (d, finer, Self.tieBreak(i, j))
+                let key: Key = (d, finer(i, j), Self.tieBreak(i, j))
                 guard best.count < keep || before(key, worstKept) else { continue }
                 best.append((key, i, j))
                 if best.count > keep * 2 {
@@ -162,11 +194,48 @@ package enum LoopFinder {
             }
         }
         best.sort { before($0.key, $1.key) }
-        // Fine pass.
-        var ranked = best.prefix(keep).map { c in
-            measure(frames, times: times, end: end, inFrame: c.inFrame, outFrame: c.outFrame, options: o)
+        // Fine pass: the best pairs overall, and the best few of every loop length, so a true period that the
+        // coarse distance ranks below near-repeats (a 30-frame step of slow motion against a 180-frame period
+        // under moving grain: issue 42, item 2) is still measured.
+        // (The groups in a fixed order: a dictionary's is not, and the fine pass breaks ties by place.)
+        let grouped = byLength.values.flatMap { $0 }.sorted {
+            ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame)
         }
+        let pairs = best.prefix(keep).map { ($0.inFrame, $0.outFrame) } + grouped.map { ($0.inFrame, $0.outFrame) }
+        var seen = Set<Int>()
+        var ranked: [LoopCandidate] = []
+        for (i, j) in pairs where seen.insert(i * (n + 1) + j).inserted {
+            ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o))
+        }
+        // Every loop starting on a keyframe (a cut that copies every frame: one in every GOP of 250 frames) is
+        // measured finely, whatever the coarse pass kept: near a true period its coarse figures tie with the
+        // frames around it, and grain decides among them.
+        for i in (o.keyframes ?? []).sorted() where i < n && (o.allowedIn?.contains(i) ?? true) {
+            let lo = i + o.minFrames
+            let hi = min(i + o.maxFrames, n - 1)
+            guard lo <= hi else { continue }
+            let own = (lo...hi).filter { seen.insert(i * (n + 1) + $0).inserted }.map {
+                measure(frames, times: times, end: end, inFrame: i, outFrame: $0, options: o)
+            }
+            ranked += own.sorted { $0.cost < $1.cost }.prefix(Options.keptPerLength)
+        }
+        // By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as
+        // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share of its
+        // frames first (issue 42, item 1: a start on a keyframe copies all; footage with a keyframe every 250
+        // frames holds such a loop in every period).
         ranked.sort { $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
+        if let best = ranked.first, best.seamless {
+            let clean = ranked.prefix { $0.seamless && $0.cost <= best.cost + 1 }
+            func copied(_ c: LoopCandidate) -> (share: Int, of: Int) {
+                let length = c.outFrame - c.inFrame
+                return (length - o.reencodedFrames(c), max(length, 1))
+            }
+            let preferred = clean.sorted {
+                let (a, b) = (copied($0), copied($1))
+                return a.share * b.of != b.share * a.of ? a.share * b.of > b.share * a.of : $0.cost < $1.cost
+            }
+            ranked.replaceSubrange(0..<clean.count, with: preferred)
+        }
         // One candidate per place: drop those within two frames of a better one.
         var out: [LoopCandidate] = []
         for c in ranked

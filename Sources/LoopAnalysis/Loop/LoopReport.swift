@@ -48,9 +48,12 @@ public struct LoopReport: Encodable, Sendable {
     public var webPlayerError: String?
     /// What the user should know of the choice (the winner sits at --min), in words.
     public var notes: [String] = []
+    /// The cut of the loop chosen (a cut without a crossfade): which frames are copied, which encoded again; a dry
+    /// run's too.
+    public var plan: FixPlan?
 
     enum CodingKeys: String, CodingKey {
-        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError, notes
+        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError, notes, plan
     }
 
     public init(path: String) { self.path = path }

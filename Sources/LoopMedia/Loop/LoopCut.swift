@@ -34,11 +34,13 @@ public enum LoopCut {
                 return result
             }
             // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
-            let options = LoopFinder.Options(
+            var options = LoopFinder.Options(
                 minFrames: frames(request.minimum), maxFrames: frames(request.maximum),
                 allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
                 visualThreshold: request.analysis.threshold(.seamVisualJump),
                 clickThreshold: request.analysis.threshold(.seamAudioClick))
+            // A crossfade encodes its blend whatever the start: copying counts only for a plain cut.
+            if request.crossfade == nil { options.keyframes = s.keyframes }
             result.candidates = LoopFinder.find(
                 s.frames, times: s.times, end: s.end, options: options,
                 progress: progress.map { p in { p("comparing", $0) } })
@@ -71,7 +73,19 @@ public enum LoopCut {
                 result.error = Self.noRepeat(chosen, pick: request.pick, options: options)
                 return result
             }
-            guard let destination else { return result }
+            guard let destination else {
+                // A dry run says what the write would do (which frames are copied, which encoded again) or refuse.
+                if crossfade == nil {
+                    let planned = ClipFix.fix(
+                        path, to: path,
+                        options: cutOptions(chosen, reencodeHead: s.codec == "h264", forWeb: request.forWeb),
+                        analysis: request.analysis, dryRun: true,
+                        accepts: { LoopPlanCheck.difference($0, chosen: chosen) }, temporaries: temporaries)
+                    result.plan = planned.fix?.plan
+                    if planned.fix?.status == .failed { result.error = planned.fix?.reason }
+                }
+                return result
+            }
             if let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
                 result.error = refusal
                 return result
@@ -81,6 +95,7 @@ public enum LoopCut {
                 reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming,
                 analysis: request.analysis, forWeb: request.forWeb, claim: claim, temporaries: temporaries)
             result.findings = report.findings
+            result.plan = report.fix?.plan
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
             } else {
@@ -176,9 +191,7 @@ public enum LoopCut {
                     error: reason)
             }
         } else {
-            var options = FixOptions(reencodeHead: reencodeHead, bakeVideo: forWeb)
-            // The loop's times count from the first frame, as fix's range does.
-            options.range = (loop.start, loop.end)
+            let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb)
             let source: String
             do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
                 return ClipAnalysis.unreadable(path: path, error: error)
@@ -195,8 +208,19 @@ public enum LoopCut {
                 accepts: { LoopPlanCheck.difference($0, chosen: loop) }, claim: claim, temporaries: temporaries)
 
             guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
-            return ClipAnalysis.report(path: fixed.fix?.output ?? destination, options: analysis)
+            var described = ClipAnalysis.report(path: fixed.fix?.output ?? destination, options: analysis)
+            described.fix = fixed.fix
+            return described
         }
         return ClipAnalysis.report(path: destination, options: analysis)
+    }
+
+    /// fix's options for a loop's cut: frames [in, out) on the clip's first-frame clock, H.264 started inside a GOP
+    /// by encoding its first frames again.
+    static func cutOptions(_ loop: LoopCandidate, reencodeHead: Bool, forWeb: Bool) -> FixOptions {
+        var options = FixOptions(reencodeHead: reencodeHead, bakeVideo: forWeb)
+        // The loop's times count from the first frame, as fix's range does.
+        options.range = (loop.start, loop.end)
+        return options
     }
 }

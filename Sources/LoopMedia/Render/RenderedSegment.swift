@@ -38,6 +38,9 @@ struct RenderedSegment {
     var sps: [[UInt8]]
     var pps: [[UInt8]]
 
+    /// Decoded pictures whose quantizers set a segment's rate factor before its encoder opens.
+    static let quantizersWanted = 16
+
     /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
     /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the track's timeline's.
     static func render(
@@ -56,19 +59,32 @@ struct RenderedSegment {
             rendered.append(
                 Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
+        // The encoder opens once the source's quantizers of a few pictures are known: the frames are encoded at the
+        // source's own quality (RunQuality, as stitch's joins), not finer (a whole loop re-encoded at crf 17 came out
+        // at four times the source's rate). Until then the frames wait, a few at most.
+        var waiting: [Frame] = []
+        func drain() throws {
+            guard let format = waiting.first?.pointer.pointee.format else { return }
+            let open =
+                try encoder
+                ?? VideoEncoder(
+                    like: frames.input, stream: cut.index, parameterSetID: id, pixelFormat: format,
+                    rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
+            for f in waiting {
+                // The first frame is a keyframe: the segment decodes on its own.
+                f.pointer.pointee.pict_type = encoder == nil ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+                encoder = open
+                try open.encode(f, emit)
+            }
+            waiting = []
+        }
         // A frame is shown until the next one starts (a stored duration may overlap it: FLV's 33/34 ms), so each
         // is held until the next arrives; one whose showing spans the start begins at it.
         func take(_ f: Frame, pts: Int64, until end: Int64) throws {
             guard end > head.firstPts, pts < head.untilPts else { return }
-            let open =
-                try encoder
-                ?? VideoEncoder(
-                    like: frames.input, stream: cut.index, parameterSetID: id, pixelFormat: f.pointer.pointee.format)
             f.pointer.pointee.pts = max(pts, head.firstPts)
-            // The first frame is a keyframe: the segment decodes on its own.
-            f.pointer.pointee.pict_type = encoder == nil ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-            encoder = open
-            try open.encode(f, emit)
+            waiting.append(f)
+            if encoder != nil || frames.quantizers.count >= Self.quantizersWanted { try drain() }
         }
         var held: (frame: Frame, pts: Int64)?
         while let f = try frames.next() {
@@ -77,6 +93,7 @@ struct RenderedSegment {
             held = (try f.clone(), pts)
         }
         if let h = held { try take(h.frame, pts: h.pts, until: h.pts + max(lp_frame_duration(h.frame.pointer), 1)) }
+        try drain()
         guard let encoder else { throw MediaError("encode", reason: "no frame to re-encode before the first keyframe") }
         try encoder.encode(nil, emit)
         rendered.sort { $0.pts < $1.pts }

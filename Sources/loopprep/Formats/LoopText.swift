@@ -87,6 +87,14 @@ enum LoopText {
                 c.pictureDifference, c.motionDifference)
         }
         for note in r.notes { out += "  note: \(note)\n" }
+        if let plan = r.plan, let video = plan.tracks.first(where: { $0.kind == .video }),
+            let frames = video.presentedFrames
+        {
+            let encoded = [video.head, video.tail].compactMap { $0?.frames }.reduce(0, +)
+            out +=
+                "  \(r.output == nil ? "would write" : "wrote") \(frames) frames: \(frames - encoded) copied, "
+                + "\(encoded) encoded again; \(Figures.seconds(plan.duration))\n"
+        }
         if let output = r.output { out += "  wrote \(output)\n" }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
         if let error = r.webPlayerError { out += "  NO WEB PLAYER: \(error)\n" }
