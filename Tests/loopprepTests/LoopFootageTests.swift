@@ -1,0 +1,100 @@
+import Foundation
+import LoopAnalysis
+import TestSupport
+import Testing
+
+/// loop on the footage people have (issue 42): x264's default keyframe interval (250 frames, longer than the
+/// loop) and one GOP for the whole clip. fixtures/make-fixtures.sh draws a 6.006 s period (180 frames at
+/// 30000/1001) under moving grain, over an AM tone repeating with it: every loop written is 180 frames and
+/// 6.006 s of audio (288288 samples at 48 kHz), checked by FFmpeg's reading and by analyze.
+@Suite struct LoopFootageTests {
+    struct Written: Decodable {
+        struct File: Decodable {
+            var candidates: [LoopCandidate]
+            var chosen: Int?
+            var output: String?
+            var error: String?
+            var plan: FixPlan?
+        }
+        var files: [File]
+    }
+
+    /// The presented frames (presentation order) FFmpeg's decoder marks as keyframes.
+    static func keyframes(_ path: String) throws -> Set<Int> {
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame", "-of", "csv=p=0",
+            path,
+        ]).stdout.split(separator: "\n")
+        return Set(frames.indices.filter { frames[$0].hasPrefix("1") })
+    }
+
+    /// The loop written, as FFmpeg reads it: its video frames and its audio's length.
+    static func read(_ path: String) throws -> (frames: String, audio: String) {
+        let frames = try Run.tool([
+            "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", path,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let audio = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration", "-of", "csv=p=0",
+            path,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (frames, audio)
+    }
+
+    /// Items 1 and 2: with the defaults (--min 1 --max 10) and with --min 3 --max 8, the 180-frame period is
+    /// found and written, whatever keyframe the loop starts after: frames up to the first keyframe inside it are
+    /// encoded again (all of them where none is inside), the rest copied; the dry run says the same split.
+    @Test(arguments: [[], ["--min", "3", "--max", "8"]])
+    func aLoopInsideALongGOPIsWritten(bounds: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("footage-gop250.mp4")
+        let keys = try Self.keyframes(clip)
+        #expect(keys.count == 3 && keys.contains(0))
+        let dry = try JSONDecoder().decode(
+            Written.self,
+            from: Data(try Run.loopprep(["loop", clip, "--dry-run", "--format", "json"] + bounds).stdout.utf8))
+        let planned = try #require(dry.files.first)
+        let chosen = try #require(planned.chosen.map { planned.candidates[$0] })
+        #expect(chosen.outFrame - chosen.inFrame == 180)
+        let video = try #require(planned.plan?.tracks.first { $0.kind == .video })
+        // The frames encoded again: those before the first keyframe inside the loop, or all of them.
+        let inside = keys.filter { $0 > chosen.inFrame && $0 < chosen.outFrame }.min()
+        let encoded = keys.contains(chosen.inFrame) ? 0 : (inside ?? chosen.outFrame) - chosen.inFrame
+        #expect(video.presentedFrames == 180 && (video.head?.frames ?? 0) == encoded, "\(chosen)")
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", clip, "-o", out] + bounds)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("wrote 180 frames: \(180 - encoded) copied, \(encoded) encoded again"))
+        let read = try Self.read(out)
+        #expect(read.frames == "180" && read.audio == "6.006000", "\(read)")
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
+    }
+
+    /// Item 6: one GOP for the whole clip. Every loop but one starting on frame 0 has no keyframe inside: it is
+    /// written whole, every frame encoded again (at the source's quality), and is still exact.
+    @Test func oneGOPIsEncodedWhole() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("footage-one-gop.mp4")
+        #expect(try Self.keyframes(clip) == [0])
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", clip, "--min", "3", "--max", "8", "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let file = try #require(try JSONDecoder().decode(Written.self, from: Data(run.stdout.utf8)).files.first)
+        let chosen = try #require(file.chosen.map { file.candidates[$0] })
+        let video = try #require(file.plan?.tracks.first { $0.kind == .video })
+        #expect(video.head?.frames == (chosen.inFrame == 0 ? nil : 180))
+        let read = try Self.read(out)
+        #expect(read.frames == "180" && read.audio == "6.006000", "\(read)")
+        // Encoded at the source's quality (RunQuality: its pictures' mean quantizer less six), not at crf 17: x264
+        // at its default crf 23 codes these pictures at quantizers above 23, so the rate factor x264 writes in its
+        // SEI is above 17.
+        let sei = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
+        let crf = sei.range(of: #"crf=[0-9.]+"#, options: .regularExpression).map { Double(sei[$0].dropFirst(4)) ?? 0 }
+        #expect((crf ?? 0) > 17, "\(crf ?? 0)")
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
+    }
+}
