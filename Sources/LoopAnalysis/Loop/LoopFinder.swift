@@ -220,9 +220,9 @@ package enum LoopFinder {
             ranked += own.sorted { $0.cost < $1.cost }.prefix(Options.keptPerLength)
         }
         // By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as
-        // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share of its
-        // frames first (issue 42, item 1: a start on a keyframe copies all; footage with a keyframe every 250
-        // frames holds such a loop in every period).
+        // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share
+        // of its frames first (issue 42, item 1: a start on a keyframe copies all; footage with a keyframe every
+        // 250 frames holds such a loop in every period).
         ranked.sort { $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
         if let best = ranked.first, best.seamless {
             let clean = ranked.prefix { $0.seamless && $0.cost <= best.cost + 1 }
