@@ -98,3 +98,39 @@ import Testing
         #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
     }
 }
+
+extension LoopFootageTests {
+    /// Item 5: the container the user names. H.264 in Matroska without audio (a phone's recording, remuxed from
+    /// loop-period45.mp4, whose period is 45 frames at 30 fps): into a folder it stays Matroska, as fix keeps it,
+    /// written with the finding and its remedy (exit 0, as fix); named .mp4 it is an MP4; an MP4 named .mkv is
+    /// refused by name, never written as what it is not.
+    @Test func theContainerTheUserNames() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let phone = dir.appendingPathComponent("phone.mkv").path
+        let made = try Run.tool([
+            "ffmpeg", "-v", "error", "-i", Run.fixture("loop-period45.mp4"), "-an", "-c", "copy", phone,
+        ])
+        #expect(made.status == 0)
+        let folder = dir.appendingPathComponent("out").path
+        let kept = try Run.loopprep(["loop", phone, "-o", folder + "/"])
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        #expect(kept.stdout.contains("[not-playable-on-target] the matroska container is not playable"))
+        #expect(kept.stdout.contains("fix: remux or re-encode to MP4"))
+        let format = { (path: String) in
+            try Run.tool([
+                "ffprobe", "-v", "error", "-show_entries", "format=format_name", "-of", "default=nw=1:nk=1", path,
+            ])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try format(folder + "/phone.mkv") == "matroska,webm")
+        let named = dir.appendingPathComponent("loop.mp4").path
+        let mp4 = try Run.loopprep(["loop", phone, "-o", named])
+        #expect(mp4.status == 0, "\(mp4.stdout)\(mp4.stderr)")
+        #expect(try format(named).hasPrefix("mov,mp4"))
+        #expect(try Self.read(named).frames == "45")
+        let wrong = try Run.loopprep(["fix", Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("x.mkv").path])
+        #expect(wrong.status == 1 && wrong.stdout.contains("name it .mp4 or .mov"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.mkv").path))
+    }
+}

@@ -18,9 +18,10 @@ package enum FixConversion {
     /// Decides the conversion and adjusts `plan` to it: not a byte copy, written by that muxer, on a movie clock
     /// that counts the audio in samples, said in a note. nil: the container is kept, the plan unchanged.
     public static func convert(
-        _ plan: inout FixPlan, facts: ClipFacts, destination: String, to: String?,
+        _ plan: inout FixPlan, facts: ClipFacts, destination: String, to asked: String?,
         accepts: (_ format: String, _ codec: String) -> Bool
     ) throws -> Output? {
+        let to = try asked ?? named(destination, facts: facts)
         guard
             let output = try decide(
                 facts, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio, to: to,
@@ -37,6 +38,26 @@ package enum FixConversion {
             keptContainers.contains(facts.container)
                 ? "--to \(output.format): \(writes)" : "\(facts.container) cannot carry an edit list: \(writes)")
         return output
+    }
+
+    /// The container the output's own name asks for where it is not the input's (`loop phone.mkv -o loop.mp4`,
+    /// issue 42, item 5): an MP4 or a MOV, as `--to` would; nil where the name is the input's kind. A name of a
+    /// container loopprep does not write the input as (an MP4 named .mkv) is refused, never written under it.
+    static func named(_ destination: String, facts: ClipFacts) throws -> String? {
+        let ext = (destination.split(separator: "/").last.map(String.init) ?? destination)
+            .split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
+        switch ext {
+        case "mp4", "m4v": return facts.container == "mp4" ? nil : "mp4"
+        case "mov", "qt": return facts.container == "mov" ? nil : "mov"
+        case "mkv", "webm", "mka":
+            guard facts.isISO else { return nil }
+            throw PlanError(
+                """
+                write output: the output is named .\(ext ?? "") but this \(facts.container.uppercased()) is written as \
+                an MP4 or MOV (loopprep does not write it as Matroska): name it .mp4 or .mov
+                """)
+        default: return nil
+        }
     }
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside

@@ -32,7 +32,7 @@ enum FixText {
             + (plan.repeats > 1 ? " (\(plan.repeats) x \(Figures.seconds(plan.duration)))" : "")
             + " from input \(Figures.seconds(plan.start))"
             + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
-        out += "    written \(plan.writer.description)\n"
+        if fix.status != .failed { out += "    written: \(plan.writer.description)\n" }
         for note in plan.notes { out += "    note: \(note)\n" }
         // The report's loop range is the written file's; the input's, labelled, for looping the input unwritten.
         if let line = TextFormat.loopRangeLine(

@@ -98,7 +98,10 @@ enum LoopText {
         if let output = r.output { out += "  wrote \(output)\n" }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
         if let error = r.webPlayerError { out += "  NO WEB PLAYER: \(error)\n" }
-        for f in r.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+        for f in r.findings {
+            out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n"
+            if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
+        }
         if let error = r.error { out += "  NOT WRITTEN: \(error)\n" }
         return out
     }
