@@ -154,6 +154,9 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     public var videoDifference: Double?
     /// The same between the last two presented frames: how much the picture moves anyway.
     public var videoMotion: Double?
+    /// The same between neighbouring frames around the seam (the last two transitions, the first two): how much
+    /// the clip itself moves there, for footage that hardly moves (SeamVisualJump).
+    public var motionAround: [Double]?
     /// Per channel: how far the first sample lands from where the last samples were heading (full scale = 1).
     public var audioJump: [Double]?
     /// The picture's structure at the seam (SeamStructure): the last frame against the first (1 - SSIM), and

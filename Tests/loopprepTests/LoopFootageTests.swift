@@ -134,3 +134,30 @@ extension LoopFootageTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("x.mkv").path))
     }
 }
+
+extension LoopFootageTests {
+    /// Items 3 and 4: smooth-pan.mp4 (a 30 px/s pan over a blurred Mandelbrot still, 6 s; make-fixtures.sh) never
+    /// repeats, and its neighbouring frames differ by a fraction of a luma level: every seam jumps what many frames
+    /// would move. loop says "no repeat found", writes nothing and exits 1; the crossfade it suggests, with the
+    /// defaults' --min 1, is a third of a second (0.333) and a --min raised by it (1.333), so the blended loop
+    /// (the chosen length less the fade) is at least the 1 s analyze accepts: written, and analyze finds it clean.
+    @Test func smoothFootageIsNotALoopAndTheAdviceWorks() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("smooth-pan.mp4")
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let refused = try Run.loopprep(["loop", clip, "-o", out])
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stdout.contains("no repeat found") && refused.stdout.contains("[seam-visual-jump]"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(refused.stdout.contains("--crossfade 0.333 --min 1.333 blends the seam"), "\(refused.stdout)")
+        let advised = try Run.loopprep(["loop", clip, "-o", out, "--crossfade", "0.333", "--min", "1.333"])
+        #expect(advised.status == 0, "\(advised.stdout)\(advised.stderr)")
+        let length = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect((Double(length) ?? 0) >= 1, "\(length)")
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(!analyze.stdout.contains("too-short-to-loop"), "\(analyze.stdout)")
+    }
+}

@@ -51,6 +51,8 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     /// frames against each other (mean luma or colour difference of 255, SeamPicture).
     public var seamDifference: Double = 0
     public var seamMotion: Double = 0
+    /// The steps between neighbouring frames around the seam (its last two transitions, its first two).
+    public var motionAround: [Double] = []
     /// The seam's structure (SeamStructure, as analyze measures it): its last frame against its first (1 - SSIM)
     /// and the pairs around it, the loop's last two transitions and its first two.
     public var seamDissimilarity: Double = 0
@@ -102,7 +104,9 @@ package enum LoopFinder {
         /// Footage with no structure to repeat (noise) is never seamless either.
         public func seamFlags(_ c: LoopCandidate) -> (cut: Bool, click: Bool) {
             (
-                SeamVisualJump.isCut(difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold)
+                SeamVisualJump.isCut(
+                    difference: c.seamDifference, motion: c.seamMotion, threshold: visualThreshold,
+                    around: c.motionAround)
                     || structure(c) != .seamless,
                 c.audioJump > clickThreshold
             )
@@ -295,6 +299,8 @@ package enum LoopFinder {
             pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: 0)
         c.seamDifference = seamDifference
         c.seamMotion = seamMotion
+        c.motionAround = [(j - 3, j - 2), (j - 2, j - 1), (i, i + 1), (i + 1, i + 2)].filter { $0.0 >= i && $0.1 < j }
+            .map { difference(f[$0.0], f[$0.1]) }
         c.seamDissimilarity = seamDissimilarity
         c.neighbourDissimilarity = neighbours
         c.toneDifference = tone

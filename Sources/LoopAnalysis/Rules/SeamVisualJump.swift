@@ -14,9 +14,10 @@ package struct SeamVisualJump: Rule {
     /// against the motion (a brightness jump), or the picture's structure against the changes around the seam
     /// (SeamStructure: a sparse picture's cut). `structure`: the seam's dissimilarity and its neighbours'.
     public static func isCut(
-        difference: Double, motion: Double, threshold: Double, structure: (seam: Double, neighbours: [Double])? = nil
+        difference: Double, motion: Double, threshold: Double, structure: (seam: Double, neighbours: [Double])? = nil,
+        around: [Double] = []
     ) -> Bool {
-        isBrightnessCut(difference: difference, motion: motion, threshold: threshold)
+        isBrightnessCut(difference: difference, motion: motion, threshold: threshold, around: around)
             || structure.map {
                 SeamStructure.verdict(seam: $0.seam, neighbours: $0.neighbours, floor: structureFloor(threshold))
                     == .cut
@@ -24,9 +25,18 @@ package struct SeamVisualJump: Rule {
     }
 
     /// The picture step alone (luma or colour, SeamPicture): above the threshold and three times the motion
-    /// between the last two frames.
-    public static func isBrightnessCut(difference: Double, motion: Double, threshold: Double) -> Bool {
-        difference > max(threshold, 3 * motion)
+    /// between the last two frames. Where the clip hardly moves around the seam (the median step between its
+    /// neighbouring frames under a twelfth of the threshold: a slow pan over a smooth picture moves a tenth or two
+    /// of a level a frame), the step is judged against that motion instead (issue 42, item 3): above a third of
+    /// the threshold and ten times the motion, it jumps what many frames would move, and shows; grain (a still's
+    /// seam about its motion, 1.5 against 0.9) does not.
+    public static func isBrightnessCut(
+        difference: Double, motion: Double, threshold: Double, around: [Double] = []
+    ) -> Bool {
+        let steps = (around + [motion]).sorted()
+        let still = steps[steps.count / 2]
+        if still < threshold / 12 { return difference > max(threshold / 3, 10 * still) }
+        return difference > max(threshold, 3 * motion)
     }
 
     /// The structural floor for a luma threshold: SeamStructure's at the default floor, in proportion to a
@@ -36,15 +46,18 @@ package struct SeamVisualJump: Rule {
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let difference = clip.seam?.videoDifference, let track = clip.mainVideo else { return [] }
         let motion = clip.seam?.videoMotion ?? 0
+        let around = clip.seam?.motionAround ?? []
         let structure = clip.seam?.structure.map { (seam: $0.seam, neighbours: $0.neighbours) }
         guard
             Self.isCut(
-                difference: difference, motion: motion, threshold: options.threshold(ids[0]), structure: structure)
+                difference: difference, motion: motion, threshold: options.threshold(ids[0]), structure: structure,
+                around: around)
         else {
             return []
         }
         if let structure,
-            !Self.isBrightnessCut(difference: difference, motion: motion, threshold: options.threshold(ids[0]))
+            !Self.isBrightnessCut(
+                difference: difference, motion: motion, threshold: options.threshold(ids[0]), around: around)
         {
             let around = structure.neighbours.map { String(format: "%.2f", $0) }.joined(separator: ", ")
             return [

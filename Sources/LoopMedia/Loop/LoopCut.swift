@@ -70,7 +70,8 @@ public enum LoopCut {
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = result.candidates[request.pick - 1]
             if !chosen.seamless && crossfade == nil {
-                result.error = Self.noRepeat(chosen, pick: request.pick, options: options)
+                result.error = Self.noRepeat(
+                    chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
                 return result
             }
             guard let destination else {
@@ -119,7 +120,10 @@ public enum LoopCut {
     }
 
     /// Why the chosen candidate is not written: which seam rule the loop would trip, with its figures.
-    static func noRepeat(_ c: LoopCandidate, pick: Int, options: LoopFinder.Options) -> String {
+    /// `minimumLoop`: the shortest loop analyze accepts (too-short-to-loop), which a suggested crossfade keeps.
+    static func noRepeat(
+        _ c: LoopCandidate, pick: Int, options: LoopFinder.Options, minimumLoop: Rational = .one
+    ) -> String {
         var why: [String] = []
         let (cut, click) = options.seamFlags(c)
         let around = c.neighbourDissimilarity.map { String(format: "%.2f", $0) }.joined(separator: ", ")
@@ -131,7 +135,8 @@ public enum LoopCut {
                 """)
         } else if cut,
             !SeamVisualJump.isBrightnessCut(
-                difference: c.seamDifference, motion: c.seamMotion, threshold: options.visualThreshold)
+                difference: c.seamDifference, motion: c.seamMotion, threshold: options.visualThreshold,
+                around: c.motionAround)
         {
             why.append(
                 """
@@ -149,10 +154,17 @@ public enum LoopCut {
         }
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"
         // A crossfade loop accepts: over 0 and under half of --min; a third of it, to the millisecond, always fits.
+        // The blend overlaps the loop's ends, so the loop comes out that much shorter: where that would fall under
+        // the shortest loop analyze accepts (too-short-to-loop), --min is raised by the fade too (issue 42, item 4).
         let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
-        let fade = Rational((minimum * Rational(1000, 3)).floor, 1000)
+        let fade = Rational((Rational.max(minimum, minimumLoop) * Rational(1000, 3)).floor, 1000)
+        let raised = Rational(((minimumLoop + fade) * 1000).ceiling, 1000)
+        let longer = minimum - fade < minimumLoop ? " --min \(Figures.decimal(raised, places: 3))" : ""
         let suggestion =
-            fade > .zero ? "--crossfade \(Figures.decimal(fade, places: 3)) blends the seam" : "a crossfade blends it"
+            fade > .zero
+            ? "--crossfade \(Figures.decimal(fade, places: 3))\(longer) blends the seam"
+                + (longer.isEmpty ? "" : " and keeps the loop at least \(Figures.seconds(minimumLoop)) long")
+            : "a crossfade blends it"
         return """
             no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
             \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)

@@ -260,6 +260,9 @@ enum SeamProbe {
         if let first, let last = lastFew.last {
             seam.videoDifference = last.difference(first)
             seam.videoMotion = lastFew.count >= 2 ? lastFew[lastFew.count - 2].difference(last) : 0
+            seam.motionAround =
+                zip(lastFew, lastFew.dropFirst()).map { $0.difference($1) }
+                + zip(firstFew, firstFew.dropFirst()).map { $0.difference($1) }
             // The structure at the seam against the pairs around it: the last transitions, the first ones.
             func unlike(_ a: Thumbnail, _ b: Thumbnail) -> Double {
                 SeamStructure.dissimilarity(a.luma, b.luma, width: Thumbnail.width, height: Thumbnail.height)
