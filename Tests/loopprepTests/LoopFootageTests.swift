@@ -161,3 +161,48 @@ extension LoopFootageTests {
         #expect(!analyze.stdout.contains("too-short-to-loop"), "\(analyze.stdout)")
     }
 }
+
+extension LoopFootageTests {
+    /// Item 6: H.264 with B-frames and AAC in Matroska (footage-gop250.mp4 remuxed by FFmpeg): Matroska has no
+    /// edit list to hide a frame presented after the end that an earlier one refers to, nor part of an AAC frame
+    /// at the start, so the loop's last GOP is encoded again and its audio starts on the AAC frame at the video's
+    /// first frame (within Matroska's millisecond). 180 frames and 6.006 s of audio, to the millisecond; analyze
+    /// finds nothing but the container the Apple target does not play.
+    @Test func matroskaLoopsExactly() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("footage.mkv").path
+        #expect(
+            try Run.tool(["ffmpeg", "-v", "error", "-i", Run.fixture("footage-gop250.mp4"), "-c", "copy", clip]).status
+                == 0)
+        let out = dir.appendingPathComponent("loop.mkv").path
+        let run = try Run.loopprep(["loop", clip, "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(try Self.read(out).frames == "180")
+        let samples =
+            try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"])
+            .out.count / 2
+        #expect(abs(samples - 288_288) <= 48, "\(samples) samples")
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        let rules = Set(
+            try JSONDecoder().decode(WrittenReportTests.Document.self, from: Data(analyze.stdout.utf8)).files
+                .flatMap(\.findings).map(\.rule))
+        #expect(rules == ["not-playable-on-target"], "\(analyze.stdout)")
+    }
+
+    /// Issue 43, item 6's recipe (fixtures/mkv-ss-cut.mkv: x264 crf 32 with a keyframe every 50 frames over AAC,
+    /// cut by `-ss 1.3 -t 3 -c copy`: video 0.021-4.381 s, 109 frames, AAC from 0 with its priming presented).
+    /// fix keeps 107 frames and 205440 samples (4.28 s), to Matroska's millisecond, as FFmpeg decodes them.
+    @Test func aMatroskaStreamCopyCutIsFixed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("mkv-ss-cut.mkv"), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let out = dir.appendingPathComponent("mkv-ss-cut.mkv").path
+        #expect(try Self.read(out).frames == "107")
+        let samples =
+            try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"])
+            .out.count / 2
+        #expect(abs(samples - 205_440) <= 48, "\(samples) samples")
+    }
+}

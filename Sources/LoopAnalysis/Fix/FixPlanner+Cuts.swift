@@ -148,11 +148,13 @@ extension FixPlanner {
                 distance(nearest) * 2 <= Rational(nearest.duration)
             else { continue }
             let delta = (Rational(nearest.pts) - at) * m.tb
-            // (Under half a video frame, as any rebase.)
-            guard delta.magnitude > resolution, frame.map({ delta.magnitude * 2 < $0 }) ?? true else { continue }
+            // (Under half a video frame, as any rebase.) Within the clock's tick it is the same instant: the cut
+            // starts on that packet (a loop starting mid-stream lands a few samples from one), said in no note.
+            guard !delta.isZero, frame.map({ delta.magnitude * 2 < $0 }) ?? true else { continue }
             mappings[i].start = m.start - delta
             mappings[i].end = m.end - delta
             moved[m.track.index] = delta
+            guard delta.magnitude > resolution else { continue }
             notes.append(
                 """
                 \(Figures.trackName(m.track)): Matroska cannot start \(m.track.codec.uppercased()) inside a frame: \

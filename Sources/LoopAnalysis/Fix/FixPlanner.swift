@@ -132,7 +132,10 @@ package enum FixPlanner {
             let reach = !resolution.isZero && m.end > end && m.end - end <= resolution ? m.end - start : duration
             var cut =
                 m.track.kind == .video
-                ? try videoCut(m, start: start, end: end, bake: options.bakeVideo, notes: &notes)
+                // Matroska has no edit list to hide a frame presented after the end that an earlier one refers to
+                // (B-frames): as for --target web, the last GOP is encoded again (issue 42, item 6).
+                ? try videoCut(
+                    m, start: start, end: end, bake: options.bakeVideo || ClipFacts.isMatroska(output), notes: &notes)
                 : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))
             if m.track.kind == .audio, options.keepVideo, let padded = padded(cut, m, to: duration, notes: &notes) {
                 cut = padded
