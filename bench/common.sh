@@ -107,3 +107,25 @@ make_ten_minute() {
   fi
   echo "$dir/clip.mp4"
 }
+
+# Camera-like footage for loop (issue 42): 15 s at 1280x720 and 30000/1001 of a 6.006 s period (bars turning hue,
+# a box circling, moving grain) over an AM tone repeating with it, in H.264 (x264 veryfast's defaults: a keyframe
+# every 250 frames, B-frames), HEVC (x265 ultrafast's defaults, hvc1) and VP9 (libvpx realtime). Cached.
+make_footage_corpus() {
+  local dir="$OUT/corpus-footage"
+  if [ ! -f "$dir/.done" ]; then
+    mkdir -p "$dir"
+    local v="smptehdbars=s=320x180:r=30000/1001:d=15,hue=H=2*PI*t/6.006"
+    v="$v,drawbox=x=140+90*cos(2*PI*t/6.006):y=70+45*sin(2*PI*t/6.006):w=40:h=40:color=white:t=fill"
+    v="$v,scale=1280:720,noise=alls=6:allf=t"
+    local a="sine=f=499.5:r=48000:d=15,volume='0.5+0.4*sin(2*PI*t/1.001)':eval=frame"
+    "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac \
+      -movflags +faststart "$dir/h264.mp4"
+    "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none \
+      -pix_fmt yuv420p -c:a aac -movflags +faststart "$dir/hevc.mp4"
+    "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 2M \
+      -pix_fmt yuv420p -c:a libopus "$dir/vp9.webm"
+    touch "$dir/.done"
+  fi
+  echo "$dir"
+}

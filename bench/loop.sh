@@ -22,3 +22,31 @@ row "search + cut written" "${ct}s" "" ""
 row "peak memory, search (MB)" "$(peak_mb "$LP" loop "$clip" --min 2 --max 10 --dry-run)" "" ""
 echo "signature: $(( 64 * 36 + 32 + 32 )) bytes a frame (1800 frames: $(( (64 * 36 + 32 + 32) * 1800 / 1024 )) KiB)"
 "$LP" loop "$clip" --min 2 --max 10 --dry-run --top 3
+
+# Footage as cameras write it (issue 42, item 7): the whole run (search and the cut written) against one decode of
+# the clip with every core (ffmpeg -threads 0 -f null), on H.264, HEVC and VP9 at 720p; the loop chosen starts on
+# a keyframe where it can (copied whole: goal <= 1.5x). A loop encoded whole (--pick of one inside a GOP) is timed
+# apart.
+footage=$(make_footage_corpus)
+floor_all() { ffmpeg -nostdin -v error -threads 0 -i "$1" -f null -; }
+whole_run() { rm -f "$OUT/loop-footage.$2"; "$LP" loop "$1" -o "$OUT/loop-footage.$2"; }
+echo
+echo "footage: 15 s 1280x720 at 30000/1001, a 6.006 s period; the whole loop run (search and write); best of $RUNS"
+row "what" "loopprep" "peer" "ratio"
+for clip in h264.mp4 hevc.mp4 vp9.webm; do
+  ext=${clip##*.}
+  lp=$(best_of "$RUNS" whole_run "$footage/$clip" "$ext"); fl=$(best_of "$RUNS" floor_all "$footage/$clip")
+  split=$("$LP" loop "$footage/$clip" --dry-run | grep -o '[0-9]* copied, [0-9]* encoded again' || true)
+  row "loop $clip vs ffmpeg -threads 0 -f null ($split; goal <= 1.5x)" "${lp}s" "${fl}s" "$(ratio "$lp" "$fl")"
+done
+# The same H.264 clip's loop written whole: the first candidate whose cut copies nothing (a start inside a GOP with no
+# keyframe after it).
+pick=""
+for n in $(seq 1 20); do
+  if "$LP" loop "$footage/h264.mp4" --top 20 --pick "$n" --dry-run | grep -q ' 0 copied, '; then pick=$n; break; fi
+done
+whole_pick() { rm -f "$OUT/loop-whole.mp4"; "$LP" loop "$footage/h264.mp4" --top 20 --pick "$pick" -o "$OUT/loop-whole.mp4"; }
+if [ -n "$pick" ]; then
+  wp=$(best_of "$RUNS" whole_pick); fl=$(best_of "$RUNS" floor_all "$footage/h264.mp4")
+  row "loop h264.mp4 --pick $pick (every frame encoded again) vs the decode" "${wp}s" "${fl}s" "$(ratio "$wp" "$fl")"
+fi

@@ -122,8 +122,11 @@ package enum LoopFinder {
         /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
         /// never which one wins.
         public static let kept = 256
+        /// The best candidates whose neighbourhood (two frames either way at each end) is measured too.
+        public static let polished = 8
+
         /// Pairs of each loop length kept from the coarse pass besides those (its best few).
-        public static let keptPerLength = 4
+        public static let keptPerLength = 2
 
         /// Frames a candidate's cut encodes again: none from a keyframe, those up to the next keyframe inside it,
         /// or all of it.
@@ -222,6 +225,17 @@ package enum LoopFinder {
                 measure(frames, times: times, end: end, inFrame: i, outFrame: $0, options: o)
             }
             ranked += own.sorted { $0.cost < $1.cost }.prefix(Options.keptPerLength)
+        }
+        // The best few polished: every pair within two frames of each (in and out) measured too, so a period the
+        // coarse figures could not tell from its neighbours (they tie under moving grain) is found exactly.
+        let leaders = ranked.sorted { $0.cost < $1.cost }.prefix(Options.polished)
+        for c in leaders {
+            for i in max(c.inFrame - 2, 0)...(c.inFrame + 2) where o.allowedIn?.contains(i) ?? true {
+                for j in (c.outFrame - 2)...min(c.outFrame + 2, n - 1)
+                where j - i >= o.minFrames && j - i <= o.maxFrames && seen.insert(i * (n + 1) + j).inserted {
+                    ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o))
+                }
+            }
         }
         // By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as
         // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share

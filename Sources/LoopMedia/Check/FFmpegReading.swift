@@ -30,7 +30,10 @@ enum FFmpegReading {
             tracks.append(
                 Stream(
                     track: IndependentReading.Track(index: index, kind: basics.kind, codec: basics.codec, tick: tick),
-                    timeBase: timeBase, head: try? Decoder(input, stream: index, fast: basics.kind == .video)))
+                    timeBase: timeBase,
+                    head: try? Decoder(
+                        input, stream: index, threads: basics.kind == .video ? 0 : 1, timingOnly: basics.kind == .video)
+                ))
         }
         for stream in tracks {
             stream.inOgg = format.hasPrefix("ogg")
@@ -75,7 +78,8 @@ enum FFmpegReading {
             let editEnd = mov ? input.streamDuration(stream.track.index) : nil
             try stream.decodeTail(
                 // Pictures are only counted and timed: in-loop filtering is skipped (a third of a 1080p decode).
-                Decoder(input, stream: stream.track.index, fast: stream.isVideo), frame: frame,
+                Decoder(input, stream: stream.track.index, threads: stream.isVideo ? 0 : 1, timingOnly: stream.isVideo),
+                frame: frame,
                 editEnd: editEnd.map { Rational($0) * stream.timeBase })
         }
         return IndependentReading(tracks: tracks.map(\.track))

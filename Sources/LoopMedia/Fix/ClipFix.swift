@@ -105,8 +105,10 @@ public enum ClipFix {
             // The report is the written file's, as `analyze OUTPUT` gives it: its facts, its seam measured (unless
             // --no-seam), its findings and its own loop range.
             var report = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
-            if let worse = OutputCheck.seamMadeWorse(
-                report, plan: plan, before: before, source: path, analysis: analysis)
+            // (A range cut on purpose, loop's, is not a designed loop made worse.)
+            if options.range == nil,
+                let worse = OutputCheck.seamMadeWorse(
+                    report, plan: plan, before: before, source: path, analysis: analysis)
             {
                 report.notes = (report.notes ?? []) + [worse]
             }

@@ -209,20 +209,17 @@ public enum LoopCut {
                 return ClipAnalysis.unreadable(path: path, error: error)
             }
             defer { if source != path { temporaries.remove(source) } }
-            // The source's findings, where the cut is refused, are said for the loop's target (not the default one).
-            var quick = analysis
-            quick.seamChecks = false
+            // The findings are the loop's target's (not the default one): the written loop's as analyze describes it
+            // (ClipFix measures its seam), or the source's where the cut is refused.
             // The cut planned must be the loop chosen (its frames and length) before anything is written; the
             // output is then checked against that plan. The output was checked above (never the input; an
             // existing one only with --force).
-            let fixed = ClipFix.fix(
-                source, to: destination, options: options, analysis: quick, dryRun: false, force: true,
+            var fixed = ClipFix.fix(
+                source, to: destination, options: options, analysis: analysis, dryRun: false, force: true,
                 accepts: { LoopPlanCheck.difference($0, chosen: loop) }, claim: claim, temporaries: temporaries)
-
-            guard fixed.fix?.status == .fixed || fixed.fix?.status == .unchanged else { return fixed }
-            var described = ClipAnalysis.report(path: fixed.fix?.output ?? destination, options: analysis)
-            described.fix = fixed.fix
-            return described
+            // The written loop, named as written (fix's report names its input).
+            if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
+            return fixed
         }
         return ClipAnalysis.report(path: destination, options: analysis)
     }

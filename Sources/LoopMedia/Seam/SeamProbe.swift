@@ -41,7 +41,7 @@ enum SeamProbe {
         let audio = facts.mainAudio
         // One decoding whether pictures are wanted or not (loop filters skipped either way), so the figures a CI
         // report prints are the ones the page shows.
-        let videoDecoder = try video.map { try Decoder(input, stream: $0.index, fast: true) }
+        let videoDecoder = try video.map { try Decoder(input, stream: $0.index, threads: 0, fast: true) }
         let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
         let scaler = Scaler(width: Thumbnail.width, height: Thumbnail.height)
         let tiles = video.map { Self.tileScaler($0) }
