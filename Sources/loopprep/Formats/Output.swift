@@ -58,7 +58,7 @@ enum Output {
 enum Diagnostics {
     static func render(_ report: Report, failures: Bool = true) -> String {
         report.files.flatMap { file in
-            ((failures ? file.fixFailure : nil).map { ["\(file.path): error: [\(RuleID.fixFailed.rawValue)] \($0)\n"] }
+            ((failures ? file.fixFailure : nil).map { ["\(file.path): error: [\(report.failureRule)] \($0)\n"] }
                 ?? [])
                 + file.findings.map { "\(file.path): \($0.severity.rawValue): [\($0.rule)] \($0.message)\n" }
         }.joined()
@@ -133,7 +133,7 @@ enum GitHubFormat {
                     """
                     ::error \
                     file=\(property(file.path)),\
-                    title=\(property("loopprep " + RuleID.fixFailed.rawValue))::\(data($0))\n
+                    title=\(property("loopprep " + report.failureRule))::\(data($0))\n
                     """
                 ]
             } ?? [])
@@ -183,7 +183,7 @@ enum JUnitFormat {
             }
             if let reason = file.fixFailure {
                 failures += 1
-                let rule = RuleID.fixFailed.rawValue
+                let rule = report.failureRule
                 testcase(
                     rule, track: nil,
                     body: "      <failure type=\"\(rule)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n")
@@ -251,5 +251,17 @@ enum RangesFormat {
             let line = ClipLoopRange(path: file.path, loopRange: file.loopRange, loopRangeReason: reason)
             return String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self) + "\n"
         }.joined()
+    }
+}
+
+extension Report {
+    /// The rule a file that was not written is reported under: the command's own (a loop not written is not a
+    /// failed fix).
+    var failureRule: String {
+        switch command {
+        case "loop": RuleID.loopFailed.rawValue
+        case "stitch": RuleID.stitchFailed.rawValue
+        default: RuleID.fixFailed.rawValue
+        }
     }
 }

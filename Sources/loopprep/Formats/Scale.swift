@@ -101,10 +101,10 @@ enum SARIFFormat {
     static func render(_ report: Report) -> String {
         let used = Set(
             report.files.flatMap { f in
-                f.findings.map(\.rule) + (f.fixFailure != nil ? [RuleID.fixFailed.rawValue] : [])
+                f.findings.map(\.rule) + (f.fixFailure != nil ? [report.failureRule] : [])
             }
         )
-        let rules: [[String: Any]] = Set(Analyzer.allIDs + [RuleID.fixFailed.rawValue, RuleID.unreadable.rawValue])
+        let rules: [[String: Any]] = Set(Analyzer.allIDs + [report.failureRule, RuleID.unreadable.rawValue])
             .filter {
                 used.contains($0)
             }.sorted()
@@ -140,7 +140,7 @@ enum SARIFFormat {
                     ],
                 ]
             }
-            if let failure = file.fixFailure { results.append(result(RuleID.fixFailed.rawValue, "error", failure)) }
+            if let failure = file.fixFailure { results.append(result(report.failureRule, "error", failure)) }
             for f in file.findings {
                 let level =
                     switch f.severity {
@@ -225,7 +225,7 @@ enum CodeQualityFormat {
                     "location": ["path": path, "lines": ["begin": 1]],
                 ])
             }
-            if let failure = file.fixFailure { issue(RuleID.fixFailed.rawValue, "critical", failure, track: nil) }
+            if let failure = file.fixFailure { issue(report.failureRule, "critical", failure, track: nil) }
             for f in file.findings {
                 let severity: String
                 switch f.severity {
