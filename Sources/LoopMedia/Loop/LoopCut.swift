@@ -187,10 +187,14 @@ public enum LoopCut {
             // Frames of uneven length (an FLV remux's 33 and 34 ms) cannot be copied beside a blend on one frame
             // grid: the crossfaded loop is encoded whole, as stitch --normalize does.
             request.normalize = variableTiming
+            // The loop's target decides what may be written, and its findings are said for it.
+            request.analysis = analysis
+            var stitched: StitchReport?
             let reason: String?
-            do { reason = try Stitcher.stitch(request, temporaries: temporaries).error } catch {
-                reason = error.lines.joined(separator: " ")
-            }
+            do {
+                stitched = try Stitcher.stitch(request, temporaries: temporaries)
+                reason = stitched?.error
+            } catch { reason = error.lines.joined(separator: " ") }
             if let reason {
                 return FileReport(
                     path: path, facts: nil,
@@ -202,6 +206,8 @@ public enum LoopCut {
                     ],
                     error: reason)
             }
+            // The written loop as Stitcher described it (its seam measured), not read a second time.
+            return FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])
         } else {
             let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb)
             let source: String
@@ -221,7 +227,6 @@ public enum LoopCut {
             if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
             return fixed
         }
-        return ClipAnalysis.report(path: destination, options: analysis)
     }
 
     /// fix's options for a loop's cut: frames [in, out) on the clip's first-frame clock, H.264 started inside a GOP

@@ -91,12 +91,11 @@ public enum Stitcher {
         }
         guard let output = request.output else { return report }
         do {
-            _ = try write(
+            // The written file as analyze describes it (its seam measured): what the command prints of it.
+            let described = try write(
                 prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
                 normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
                 analysis: request.analysis, progress: progress)
-            // The written file as analyze describes it (its seam measured): what the command prints of it.
-            let described = ClipAnalysis.report(path: output, options: request.analysis)
             report.facts = described.facts
             report.findings = described.findings
         } catch {
@@ -156,7 +155,7 @@ public enum Stitcher {
         _ clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, to destination: String,
         temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
         analysis: AnalysisOptions = AnalysisOptions(), progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) throws -> ClipFacts {
+    ) throws -> FileReport {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
@@ -189,9 +188,10 @@ public enum Stitcher {
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) {
             throw MediaError("verify output", reason: refusal)
         }
-        let after = written.facts
+        // Described from the probe the check made, before the rename (as fix does): no second reading of the file.
+        let described = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
         try temporaries.commit(temp, to: destination)
-        return after
+        return described
     }
 
     /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
