@@ -235,6 +235,13 @@ async def support(browser, origin, mime):
         f"(self.ManagedMediaSource ?? self.MediaSource)?.isTypeSupported({json.dumps(mime)}) ?? false"))
 
 
+def unseen_between(a, b):
+    """Frames the compositor presented between two callbacks without calling back (0 where it cannot say)."""
+    if a.get("presented") is None or b.get("presented") is None:
+        return 0
+    return max(0, b["presented"] - a["presented"] - 1)
+
+
 def analyse(result, manifest):
     length = manifest["lengthSeconds"]
     per_loop = next((t["frames"] for t in manifest["tracks"] if t["kind"] == "video"), None)
@@ -248,18 +255,37 @@ def analyse(result, manifest):
     def loop_of(f):
         return math.floor((f["mediaTime"] + half) / length)
 
+    # A loaded machine's main thread misses a requestVideoFrameCallback now and then while the compositor still
+    # presents the frame: presentedFrames (the compositor's own count) steps by 2 or more. Those frames were shown
+    # and are counted, in the loop their media time (one interval on from the last seen) falls in; a frame the
+    # player never presented leaves presentedFrames unmoved and stays missing.
+    missed = 0
     if result["mode"] == "mse":
-        for f in frames:
+        for i, f in enumerate(frames):
             k = loop_of(f)
             counts[k] = counts.get(k, 0) + 1
+            unseen = unseen_between(frames[i - 1], f) if i > 0 else 0
+            missed += unseen
+            for j in range(1, unseen + 1):
+                m = loop_of({"mediaTime": frames[i - 1]["mediaTime"] + j * (interval or 0)})
+                counts[m] = counts.get(m, 0) + 1
     else:
         k = 0
         for i, f in enumerate(frames):
+            unseen = unseen_between(frames[i - 1], f) if i > 0 else 0
+            missed += unseen
             if i > 0 and f["mediaTime"] < frames[i - 1]["mediaTime"]:
+                # Across the seek back: the frames before this one's media time belong to the new loop.
+                ahead = min(unseen, round(f["mediaTime"] / interval)) if interval else 0
+                counts[k] = counts.get(k, 0) + unseen - ahead
                 k += 1
+                counts[k] = counts.get(k, 0) + ahead
+            else:
+                counts[k] = counts.get(k, 0) + unseen
             counts[k] = counts.get(k, 0) + 1
     full = [counts.get(k, 0) for k in range(result["wraps"])]
-    gaps = [b["display"] - a["display"] for a, b in zip(frames, frames[1:])]
+    # Between two callbacks, the display time per presented frame (a missed callback is not a held frame).
+    gaps = [(b["display"] - a["display"]) / (1 + unseen_between(a, b)) for a, b in zip(frames, frames[1:])]
     longest = max(gaps) if gaps else None
     # The gaps across each wrap (the last frame of one loop to the first of the next): the seam itself.
     if result["mode"] == "mse":
@@ -281,6 +307,7 @@ def analyse(result, manifest):
     clicks = [b for b in playing if reference > 0 and b.get("step", 0) > 0.1 * reference * math.sqrt(2)]
     return {
         "framesPerLoop": full,
+        "missedCallbacks": missed,
         "expectedPerLoop": per_loop,
         "longestGapMs": round(longest, 1) if longest is not None else None,
         "wrapGapsMs": [round(g, 1) for g in at_wraps],
@@ -484,6 +511,7 @@ async def players(path, cases):
                       + (f" at {stats['audioDropsAt']}" if stats["audioDropBlocks"] else "")
                       + f", clicks {stats['clickBlocks']}" + (f" at {stats['clicksAt']}" if stats["clickBlocks"] else "")
                       + f", {result.get('dropped')} frames dropped by the browser"
+                      + (f", {stats['missedCallbacks']} presented without a callback" if stats["missedCallbacks"] else "")
                       + (f", {stats['bufferedLoops']} loops buffered at the end" if mode == "mse" else "")
                       + f"; served {RangeHandler.sent['bytes']} bytes, {RangeHandler.sent['ranges']} ranges")
                 if mode == "mse":
