@@ -65,6 +65,13 @@ final class Decoder {
         }
     }
 
+    /// Video: pictures nothing refers to are not decoded (no frame comes out for them) while this holds; the
+    /// pictures others refer to decode exactly as before. Set between packets (frame threads take it up).
+    public var skipsNonReference: Bool {
+        get { context.pointee.skip_frame == AVDISCARD_NONREF }
+        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    }
+
     /// The profile the decoder found (AAC: HE-AAC or HE-AACv2 once it met SBR or parametric stereo).
     public var profileName: String? {
         avcodec_profile_name(context.pointee.codec_id, context.pointee.profile).map { String(cString: $0) }

@@ -179,9 +179,16 @@ enum SeamProbe {
         videoDecoder?.reset()
         audioDecoder?.reset()
 
+        // Pictures presented well before the last few are neither kept nor scaled, and those of them nothing refers
+        // to are not decoded (a long GOP's tail is a third to a half such B-frames): the pictures kept decode
+        // exactly as they would.
+        let skipBefore = video.flatMap { v in
+            v.nominalFrameDuration.flatMap { ticks in videoEnd.map { $0 - Int64(wantFrames + 4) * ticks } }
+        }
         var lastFew: [Thumbnail] = []
         func takeVideo(_ f: Frame) throws {
             guard let pts = f.pts, let end = videoEnd, pts < end else { return }
+            if let skipBefore, pts < skipBefore { return }
             lastFew.append(try scaler.thumbnail(f))
             if lastFew.count > SeamCapture.frames { lastFew.removeFirst() }
             if capture, let tiles, let v = video {
@@ -237,6 +244,7 @@ enum SeamProbe {
         while try input.read(into: packet) {
             if let d = videoDecoder, packet.streamIndex == d.streamIndex {
                 reachedKey = reachedKey || packet.isKeyframe
+                if let skipBefore, let pts = packet.pts { d.skipsNonReference = pts < skipBefore }
                 if reachedKey { try feed(d, takeVideo) }
             }
             if let d = audioDecoder, packet.streamIndex == d.streamIndex {
