@@ -1,0 +1,35 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 43, item 1: Vorbis's warm-up stays before 0 in a short Ogg. Each fixture is Theora at 25 fps over 1.081 s
+/// of Vorbis at 44.1 kHz (fixtures/make-fixtures.sh); fix cuts the audio at the video's end (or the video at the
+/// audio's last frame boundary), so the output holds `frames` x 1764 samples. Its Ogg times the warm-up packet (the
+/// first, which decodes to nothing: 128 samples of a 256-sample short block) at -128, as libvorbis's granules do,
+/// so that FFmpeg's first decoded sample is at 0 with the video's first frame.
+@Suite struct OggWarmUpTests {
+    @Test(arguments: [("short-vorbis.ogv", 3), ("short-vorbis-12f.ogv", 12), ("short-vorbis-2s.ogv", 27)])
+    func theWarmUpStaysBeforeZero(file: String, frames: Int) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture(file), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let out = dir.appendingPathComponent(file).path
+        #expect(try LoopFootageTests.read(out).frames == "\(frames)")
+        func first(_ entries: String) throws -> String {
+            try Run.tool([
+                "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", entries, "-of", "csv=p=0", out,
+            ]).stdout.split(separator: "\n").first.map { $0.trimmingCharacters(in: .init(charactersIn: ", ")) } ?? ""
+        }
+        #expect(try first("packet=pts") == "-128")
+        #expect(try first("frame=pts") == "0")
+        let pcm = try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"])
+        #expect(pcm.out.count / 2 == frames * 1764)
+        // Fixed again, the output needs nothing: a copy.
+        let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: out, andPath: dir.appendingPathComponent("again").appendingPathComponent(file).path))
+    }
+}
