@@ -204,6 +204,18 @@ final class OutputFile {
         try check(av_interleaved_write_frame(context, packet.pointer), "write packet")
     }
 
+    /// An encoder's packet, written as `write` writes a copied one. Matroska: the encoder's delay (Opus's
+    /// pre-skip) is the track's CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the block times;
+    /// the first block must sit at 0, its first presented sample after the pre-skip (issue 43, item 2: a WebM's
+    /// re-encoded Opus started a pre-skip early, 6.5 ms).
+    func write(encoded packet: Packet, stream: Int, by encoder: AudioEncoder) throws {
+        if isMatroska, encoder.delay > 0 {
+            packet.pts = packet.pts.map { $0 + encoder.delay }
+            packet.dts = packet.dts.map { $0 + encoder.delay }
+        }
+        try write(packet, stream: stream, timeBase: encoder.timeBase)
+    }
+
     public func finish() throws {
         try check(av_write_trailer(context), "finish output")
         if ioOpen {

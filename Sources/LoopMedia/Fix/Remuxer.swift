@@ -336,6 +336,6 @@ private final class RemuxWriter {
         let inTicks = { (v: Int64) in (Rational(v) * clock / cut.timeBase).rounded }
         if firstPts[index] == nil, let pts = packet.pts { firstPts[index] = inTicks(pts) }
         lastDuration[index] = inTicks(packet.duration)
-        try output.write(packet, stream: out, timeBase: clock)
+        try output.write(encoded: packet, stream: out, by: encoder)
     }
 }

@@ -51,15 +51,11 @@ extension StitchWriter {
     }
 
     func write(_ lane: AudioLane, _ packet: Packet) throws {
-        // Matroska: the encoder's delay is CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the
-        // block times; the first block must sit at 0, its first presented sample after the pre-skip.
-        if matroska, lane.encoder.delay > 0 {
-            packet.pts = packet.pts.map { $0 + lane.encoder.delay }
-            packet.dts = packet.dts.map { $0 + lane.encoder.delay }
-        }
-        if lane.firstPts == nil { lane.firstPts = packet.pts }
+        // (On the block clock a Matroska muxer writes: its first at 0, the pre-skip after it.)
+        let shift = matroska ? lane.encoder.delay : 0
+        if lane.firstPts == nil { lane.firstPts = packet.pts.map { $0 + shift } }
         lane.lastDuration = packet.duration
-        try output.write(packet, stream: lane.out, timeBase: lane.encoder.timeBase)
+        try output.write(encoded: packet, stream: lane.out, by: lane.encoder)
     }
 }
 
