@@ -113,6 +113,15 @@ import Testing
         }
         // The seam is measured on every output (each has video or audio to measure).
         #expect(written.allSatisfy { $0.facts?.seam != nil })
+        // fix is idempotent (issue 43, item 3): every output fixed again needs nothing, and is copied byte for byte.
+        let again = dir.appendingPathComponent("again").path
+        let refixed = try Self.document(Run.loopprep(["fix", out, "-o", again, "--format", "json"]))
+        #expect(refixed.files.count == written.count)
+        for file in refixed.files {
+            let output = try #require(file.fix?.output, "\(file.path): \(file.fix?.reason ?? "")")
+            #expect(file.fix?.status == .unchanged, "\(file.path): \(file.fix?.reason ?? "")")
+            #expect(FileManager.default.contentsEqual(atPath: file.path, andPath: output), "\(file.path)")
+        }
     }
 
     /// The recipe of issue 41, item 2: 4 s at 30 fps with B-frames over 3.997 s of 440 Hz. fix keeps 119 frames

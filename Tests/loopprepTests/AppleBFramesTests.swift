@@ -1,0 +1,31 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 43, item 3: Apple-style H.264 with B-frames on QuickTime's 600 clock (fixtures/make-fixtures.sh: moov at
+/// the end with and without an edit list, and fragmented at 29.97 fps), over 2.1 s of AAC. Each frame lasts its
+/// stts delta (20 ticks at 30 fps; 20.02 rounded at 29.97), so the video ends at 1200 ticks (2.000 s) or 1201
+/// (2.001667 s) with all 60 frames, the audio is cut there, and the output fixed again is a byte copy.
+@Suite struct AppleBFramesTests {
+    @Test(arguments: [
+        ("apple-bframes-600.mov", "2.000000"), ("apple-bframes-600-noedit.mov", "2.000000"),
+        ("apple-bframes-600-frag.mp4", "2.001667"),
+    ])
+    func theEndIsTheLastPresentedFramesEnd(file: String, seconds: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture(file), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let out = dir.appendingPathComponent(file).path
+        let video = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=duration,nb_frames", "-of",
+            "csv=p=0", out,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(video == "\(seconds),60")
+        let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path])
+        #expect(again.status == 0 && again.stdout.contains("already clean"), "\(again.stdout)")
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: out, andPath: dir.appendingPathComponent("again").appendingPathComponent(file).path))
+    }
+}
