@@ -55,6 +55,9 @@ public struct TrackBasics: Sendable, Equatable {
     /// The priming a track's own tag says was removed from its packets (LOOPPREP_PRIMING, written by fix where
     /// the container has no edit list: Matroska): such a track starts on content.
     public var primingRemoved: Int64?
+    /// Video: how many frames the stream may hold back to show them in another order than it stores them, as
+    /// FFmpeg's analysis of its headers and first frames says (0: shown as stored); nil where not analysed.
+    public var reorderDepth: Int?
 
     public init(
         index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
@@ -86,6 +89,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var profile: String?
     /// The container's four-character code for the codec (hvc1, hev1...), where it has one.
     public var codecTag: String?
+    /// Video: frames the stream may hold back to reorder them (TrackBasics.reorderDepth), where analysed.
+    public var reorderDepth: Int?
     public var language: String?
     /// MP4/MOV: how many sample descriptions the track's stsd holds (more than one: its samples change codec
     /// configuration midway, which only FFmpeg's muxer rewrites); nil elsewhere.

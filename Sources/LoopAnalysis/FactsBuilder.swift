@@ -8,6 +8,7 @@ extension TrackFacts {
         codec = b.codec
         profile = b.profile
         codecTag = b.codecTag
+        reorderDepth = b.reorderDepth
         language = b.language
         timeBase = t.timeBase
         startSeconds = range.start

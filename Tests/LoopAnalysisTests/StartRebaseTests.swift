@@ -313,4 +313,28 @@ import Testing
             #expect(error.reason.contains("--reencode-audio"))
         }
     }
+
+    /// AVI stores decode order only (issue 43, item 4): a codec with no B-frames is never refused for reordering,
+    /// nor is one whose stream FFmpeg's analysis says shows its frames as it stores them (reorder depth 0); a depth
+    /// above 0, or none analysed, is refused in the sentence that says so.
+    @Test func aviVideoIsLookedAtBeforeItIsCalledReordered() throws {
+        func refusal(codec: String, depth: Int?) -> String? {
+            var (clip, _) = Self.clip(container: "avi")
+            for i in clip.tracks.indices where clip.tracks[i].kind == .video {
+                clip.tracks[i].codec = codec
+                clip.tracks[i].profile = "High"
+                clip.tracks[i].reorderDepth = depth
+            }
+            do {
+                _ = try FixConversion.decide(clip, destination: "a.avi", noop: false, accepts: { _, _ in true })
+                return nil
+            } catch { return "\(error)" }
+        }
+        #expect(refusal(codec: "h264", depth: 0) == nil)
+        #expect(refusal(codec: "msmpeg4v2", depth: nil) == nil)
+        #expect(refusal(codec: "mpeg4", depth: 0) == nil)
+        for (codec, depth) in [("h264", 2), ("h264", nil), ("mpeg4", 1)] as [(String, Int?)] {
+            #expect(refusal(codec: codec, depth: depth)?.contains("may show its frames in another order") == true)
+        }
+    }
 }

@@ -120,12 +120,17 @@ package enum FixConversion {
         }
         // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
         // presentation times to copy.
+        // Codecs with no B-frames at all (intra-only, and MS-MPEG4, H.263 and their kin) never do; another is
+        // looked at: FFmpeg's analysis of the stream (an SPS's reorder depth of 0, an MPEG-4 VOL's low-delay flag)
+        // says it shows its frames as it stores them (issue 43, item 4).
         let neverReorders: Set = [
-            "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo",
+            "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo", "msmpeg4v1",
+            "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "h263", "h263p", "h261", "flv1", "vp8", "cinepak", "mjpegb",
         ]
         if facts.container == "avi",
             let video = facts.videoTracks.first(where: { v in
                 !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
+                    && v.reorderDepth != 0
             })
         {
             throw PlanError(

@@ -87,7 +87,7 @@ final class InputFile {
         streamInfoRead = true
         try check(avformat_find_stream_info(context, nil), "read stream info")
     }
-    private var streamInfoRead = false
+    private(set) var streamInfoRead = false
 
     /// The next packet, or false at the end of the file. Errors other than EOF are thrown, never taken as EOF.
     public func read(into packet: Packet) throws -> Bool {

@@ -36,6 +36,7 @@ extension InputFile {
             b.height = Int(par.height)
             b.rotation = rotation(index)
             if rate.num > 0 && rate.den > 0 { b.declaredFrameRate = Rational(Int64(rate.num), Int64(rate.den)) }
+            if streamInfoRead { b.reorderDepth = Int(max(par.video_delay, 0)) }
         }
         if kind == .audio {
             b.sampleRate = Int(par.sample_rate)

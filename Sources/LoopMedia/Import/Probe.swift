@@ -68,6 +68,9 @@ public enum Probe {
             throw MediaError(
                 "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
+        // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
+        // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.
+        if format == "avi" { try? input.findStreamInfo() }
         var basics = (0..<input.streamCount).map { input.basics($0) }
         if iso != nil, basics.contains(where: { $0.codec == "mp3" }) || basics.contains(where: mayBeImplicitSBR) {
             basics = try firstPackets(path, basics)
