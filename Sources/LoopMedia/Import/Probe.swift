@@ -68,6 +68,19 @@ public enum Probe {
             throw MediaError(
                 "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
+        // Common Encryption (issue 43, item 5): a protected sample entry (encv, enca) holds scrambled samples that
+        // no decoder reads without the key. Said as such, not as damage; FFmpeg names the original codec for them.
+        if let iso,
+            let tag = iso.tracks.values.compactMap({ $0.header?.entry }).lazy.filter({ $0.count >= 8 })
+                .map({ String(decoding: $0[4..<8], as: UTF8.self) }).first(where: { $0.hasPrefix("enc") })
+        {
+            throw MediaError(
+                "open",
+                reason: """
+                    encrypted (Common Encryption: its \(tag) samples are scrambled, and no player decodes them without \
+                    the key): loopprep cannot check or fix encrypted media; run it on the clip before it is encrypted
+                    """)
+        }
         // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
         // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.
         if format == "avi" { try? input.findStreamInfo() }
