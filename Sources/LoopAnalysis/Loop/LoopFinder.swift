@@ -211,8 +211,9 @@ package enum LoopFinder {
         let pairs = best.prefix(keep).map { ($0.inFrame, $0.outFrame) } + grouped.map { ($0.inFrame, $0.outFrame) }
         var seen = Set<Int>()
         var ranked: [LoopCandidate] = []
+        let steps = Steps(frames)
         for (i, j) in pairs where seen.insert(i * (n + 1) + j).inserted {
-            ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o))
+            ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
         }
         // Every loop starting on a keyframe (a cut that copies every frame: one in every GOP of 250 frames) is
         // measured finely, whatever the coarse pass kept: near a true period its coarse figures tie with the
@@ -222,7 +223,7 @@ package enum LoopFinder {
             let hi = min(i + o.maxFrames, n - 1)
             guard lo <= hi else { continue }
             let own = (lo...hi).filter { seen.insert(i * (n + 1) + $0).inserted }.map {
-                measure(frames, times: times, end: end, inFrame: i, outFrame: $0, options: o)
+                measure(frames, times: times, end: end, inFrame: i, outFrame: $0, options: o, steps: steps)
             }
             ranked += own.sorted { $0.cost < $1.cost }.prefix(Options.keptPerLength)
         }
@@ -233,7 +234,7 @@ package enum LoopFinder {
             for i in max(c.inFrame - 2, 0)...(c.inFrame + 2) where o.allowedIn?.contains(i) ?? true {
                 for j in (c.outFrame - 2)...min(c.outFrame + 2, n - 1)
                 where j - i >= o.minFrames && j - i <= o.maxFrames && seen.insert(i * (n + 1) + j).inserted {
-                    ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o))
+                    ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
                 }
             }
         }
@@ -264,10 +265,36 @@ package enum LoopFinder {
         return out
     }
 
+    /// The figures of each frame and the next (structure and mean difference), measured once for all the
+    /// candidates that share them: the hundreds measured in a search share a few hundred frames.
+    final class Steps {
+        let frames: [FrameSignature]
+        private var unlike: [Int: Double] = [:]
+        private var differences: [Int: Double] = [:]
+        init(_ frames: [FrameSignature]) { self.frames = frames }
+
+        /// Frame k against frame k + 1.
+        func dissimilarity(_ k: Int) -> Double {
+            if let known = unlike[k] { return known }
+            let value = SeamStructure.dissimilarity(
+                frames[k].luma, frames[k + 1].luma, width: FrameSignature.width, height: FrameSignature.height)
+            unlike[k] = value
+            return value
+        }
+
+        func difference(_ k: Int) -> Double {
+            if let known = differences[k] { return known }
+            let value = LoopFinder.difference(frames[k], frames[k + 1])
+            differences[k] = value
+            return value
+        }
+    }
+
     static func measure(
         _ f: [FrameSignature], times: [Rational], end: Rational, inFrame i: Int, outFrame j: Int,
-        options o: Options = Options(minFrames: 1, maxFrames: 1)
+        options o: Options = Options(minFrames: 1, maxFrames: 1), steps: Steps? = nil
     ) -> LoopCandidate {
+        let steps = steps ?? Steps(f)
         let picture = difference(f[j], f[i])
         // The changes into frame j and into frame i (the loop's last frame to what follows it, and the frame
         // before the start to the start) should be alike.
@@ -283,14 +310,14 @@ package enum LoopFinder {
         }
         // analyze's seam figures on the written loop: its last frame (j - 1) against its first (i), its last two.
         let seamDifference = difference(f[j - 1], f[i])
-        let seamMotion = j - 2 >= i ? difference(f[j - 2], f[j - 1]) : 0
+        let seamMotion = j - 2 >= i ? steps.difference(j - 2) : 0
         func unlike(_ a: Int, _ b: Int) -> Double {
             SeamStructure.dissimilarity(
                 f[a].luma, f[b].luma, width: FrameSignature.width, height: FrameSignature.height)
         }
         let seamDissimilarity = unlike(j - 1, i)
-        let around = [(j - 3, j - 2), (j - 2, j - 1), (i, i + 1), (i + 1, i + 2)].filter { $0.0 >= i && $0.1 < j }
-        let neighbours = around.map { unlike($0.0, $0.1) }
+        let around = [j - 3, j - 2, i, i + 1].filter { $0 >= i && $0 + 1 < j }
+        let neighbours = around.map { steps.dissimilarity($0) }
         // Audio, per channel: the loop's last samples (before frame j) run into its first (from frame i), where
         // they were heading (analyze's seam-audio-click measure).
         var jump = 0.0
@@ -313,8 +340,7 @@ package enum LoopFinder {
             pictureDifference: picture, motionDifference: motion, audioJump: jump, levelDifference: level, cost: 0)
         c.seamDifference = seamDifference
         c.seamMotion = seamMotion
-        c.motionAround = [(j - 3, j - 2), (j - 2, j - 1), (i, i + 1), (i + 1, i + 2)].filter { $0.0 >= i && $0.1 < j }
-            .map { difference(f[$0.0], f[$0.1]) }
+        c.motionAround = around.map { steps.difference($0) }
         c.seamDissimilarity = seamDissimilarity
         c.neighbourDissimilarity = neighbours
         c.toneDifference = tone
