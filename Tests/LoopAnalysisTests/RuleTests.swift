@@ -319,3 +319,17 @@ import Testing
         #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0xFFFF)) == nil)
     }
 }
+
+/// Matroska video durations no frame has (issue 43, item 5): under half the step to the next frame, the step is
+/// taken; the last frame's, under half the usual step, takes that; plausible ones (33 and 34 ms) stay.
+@Suite struct ImplausibleDurationsTests {
+    @Test func aLengthUnderHalfTheStepIsTheStep() {
+        let pts: [Int64] = [0, 33, 67, 100]
+        let oneMs = pts.map { SampleTiming(dts: $0, pts: $0, duration: 1, isSync: $0 == 0) }
+        #expect(ImplausibleDurations.fix(oneMs).map(\.duration) == [33, 34, 33, 33])
+        let real = zip(pts, [33, 34, 33, 34] as [Int64]).map {
+            SampleTiming(dts: $0.0, pts: $0.0, duration: $0.1, isSync: false)
+        }
+        #expect(ImplausibleDurations.fix(real) == real)
+    }
+}

@@ -23,7 +23,8 @@ import Testing
         }
         #expect(try first("packet=pts") == "-128")
         #expect(try first("frame=pts") == "0")
-        let pcm = try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"])
+        let pcm = try Subprocess.tool(
+            "ffmpeg", ["-v", "error", "-i", out, "-map", "0:a", "-ac", "1", "-f", "s16le", "-"])
         #expect(pcm.out.count / 2 == frames * 1764)
         // Fixed again, the output needs nothing: a copy.
         let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path])

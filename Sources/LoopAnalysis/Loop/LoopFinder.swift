@@ -234,7 +234,8 @@ package enum LoopFinder {
             for i in max(c.inFrame - 2, 0)...(c.inFrame + 2) where o.allowedIn?.contains(i) ?? true {
                 for j in (c.outFrame - 2)...min(c.outFrame + 2, n - 1)
                 where j - i >= o.minFrames && j - i <= o.maxFrames && seen.insert(i * (n + 1) + j).inserted {
-                    ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
+                    ranked.append(
+                        measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
                 }
             }
         }

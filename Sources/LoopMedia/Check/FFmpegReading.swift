@@ -308,7 +308,9 @@ enum SecondReading {
     /// where FFmpeg and libvorbis both put it (issue 43, item 1).
     public static func check(_ expected: [ExpectedTrack], output: String, rewritten: Bool = true) -> Outcome {
         let reading: IndependentReading
-        do { reading = try FFmpegReading.read(output, libvorbisStart: !rewritten) } catch { return .unreadable(MediaError.describe(error)) }
+        do { reading = try FFmpegReading.read(output, libvorbisStart: !rewritten) } catch {
+            return .unreadable(MediaError.describe(error))
+        }
         return IndependentCheck.disagreement(expected, reading).map(Outcome.disagrees) ?? .agrees
     }
 

@@ -18,6 +18,11 @@ enum MatroskaImport: TimelineImporter {
         let scan = try PacketScan.read(
             input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
+        for (i, timeline) in timelines where source.basics[i].kind == .video {
+            var plausible = timeline
+            plausible.samples = ImplausibleDurations.fix(timeline.samples)
+            timelines[i] = plausible
+        }
         for (i, packets) in scan.opus {
             guard let scanned = scan.timelines[i], let head = input.extradata(i), let preSkip = Opus.preSkip(head),
                 let exact = OpusSampleClock.timeline(

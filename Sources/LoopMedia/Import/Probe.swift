@@ -70,10 +70,10 @@ public enum Probe {
         }
         // Common Encryption (issue 43, item 5): a protected sample entry (encv, enca) holds scrambled samples that
         // no decoder reads without the key. Said as such, not as damage; FFmpeg names the original codec for them.
-        if let iso,
-            let tag = iso.tracks.values.compactMap({ $0.header?.entry }).lazy.filter({ $0.count >= 8 })
-                .map({ String(decoding: $0[4..<8], as: UTF8.self) }).first(where: { $0.hasPrefix("enc") })
-        {
+        let protected = (iso?.tracks.sorted { $0.key < $1.key } ?? []).compactMap { $0.value.header?.entry }
+            .filter { $0.count >= 8 }.map { String(decoding: $0[4..<8], as: UTF8.self) }.filter { $0.hasPrefix("enc") }
+        if !protected.isEmpty {
+            let tag = protected.joined(separator: " and ")
             throw MediaError(
                 "open",
                 reason: """

@@ -1,0 +1,35 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 43, item 5: refusals that name the real cause, and files fixed that were refused for a wrong one.
+@Suite struct RefusalCauseTests {
+    /// A CENC-encrypted MP4 (fixtures/cenc.mp4: FFmpeg's Common Encryption, encv and enca sample entries) is said
+    /// to be encrypted, by analyze and by fix, in one sentence with the remedy: not called damaged.
+    @Test func anEncryptedMP4IsSaidToBeEncrypted() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["analyze"], ["fix", "-o", dir.path]] {
+            let run = try Run.loopprep(arguments + [Run.fixture("cenc.mp4")])
+            #expect(run.status == 2, "\(run.stdout)")
+            #expect(
+                run.stdout.contains("encrypted (Common Encryption: its encv and enca samples are scrambled"),
+                "\(run.stdout)")
+            #expect(run.stdout.contains("run it on the clip before it is encrypted"))
+            #expect(!run.stdout.contains("damaged"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("cenc.mp4").path))
+    }
+
+    /// A VP8 WebM whose track says each frame lasts 1 ms (fixtures/vp8-1ms.webm: 30 frames at 30 fps, 1 s, over 1 s
+    /// of Opus): a frame lasts until the next one, so fix keeps all 30 frames and 1 s, read so by FFmpeg too.
+    @Test func aOneMillisecondFrameLengthIsTakenFromTheTimestamps() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("vp8-1ms.webm"), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("presents 1000.000 ms = 30 frames"), "\(run.stdout)")
+        let out = dir.appendingPathComponent("vp8-1ms.webm").path
+        #expect(try LoopFootageTests.read(out).frames == "30")
+    }
+}
