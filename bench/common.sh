@@ -76,6 +76,18 @@ best_of() { # n cmd...
   echo "$best"
 }
 
+# The best of n runs of each of two commands, taken in turns (A, B, A, B...), so a machine that slows down for a
+# while (a shared VM) slows both alike: prints "bestA bestB". Usage: best_of_pair n "cmdA..." "cmdB..." (each
+# word-split; functions allowed).
+best_of_pair() {
+  local n=$1 a=$2 b=$3 ba="" bb=""
+  for _ in $(seq 1 "$n"); do
+    ba=$(best_of 1 $a | awk -v best="$ba" '{ if (best == "" || $1 < best) best = $1; printf "%.3f", best }')
+    bb=$(best_of 1 $b | awk -v best="$bb" '{ if (best == "" || $1 < best) best = $1; printf "%.3f", best }')
+  done
+  echo "$ba $bb"
+}
+
 # Peak resident memory in MB of one run (whatever its exit status: analyze exits 1 on findings).
 peak_mb() { { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
 
