@@ -32,4 +32,20 @@ import Testing
         let out = dir.appendingPathComponent("vp8-1ms.webm").path
         #expect(try LoopFootageTests.read(out).frames == "30")
     }
+
+    /// A chained Ogg (links one after another: the Ogg spec's chaining is two files' bytes end to end) is said to
+    /// be chained, for Vorbis, Opus and Theora + Vorbis, whose single links are read as before.
+    @Test(arguments: ["loop-vorbis.ogg", "loop-opus.opus", "short-vorbis-12f.ogv"])
+    func aChainedOggIsSaidToBeChained(link: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let one = try Data(contentsOf: URL(fileURLWithPath: Run.fixture(link)))
+        let chained = dir.appendingPathComponent("chained-" + link)
+        try (one + one).write(to: chained)
+        let run = try Run.loopprep(["analyze", chained.path])
+        #expect(run.status == 2, "\(run.stdout)")
+        #expect(run.stdout.contains("a chained Ogg: 2 streams one after another in one file"), "\(run.stdout)")
+        #expect(run.stdout.contains("split it into one file per link and fix each"))
+        #expect(try Run.loopprep(["analyze", Run.fixture(link)]).status != 2)
+    }
 }
