@@ -8,8 +8,9 @@ let ffmpegLibraries = ["avformat", "avcodec", "avfilter", "avutil", "swscale", "
 
 let package = Package(
     name: "loopprep",
-    // macOS 15: Synchronization's Mutex. iOS and tvOS: the LoopRange library (apps), which needs nothing newer.
-    platforms: [.macOS(.v15), .iOS(.v15), .tvOS(.v15)],
+    // macOS 13, iOS 15, tvOS 15: what an app deploying the LoopRange library may need (issue 44); nothing here needs
+    // newer (Locked, on NSLock, rather than Synchronization's Mutex of macOS 15 and iOS 18).
+    platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15)],
     products: [
         .executable(name: "loopprep", targets: ["loopprep"]),
         .library(name: "LoopAnalysis", targets: ["LoopAnalysis"]),

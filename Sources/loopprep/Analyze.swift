@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopAnalysis
 import LoopMedia
-import Synchronization
 
 struct Analyze: AsyncParsableCommand {
     /// Each rule and what it finds, a paragraph each (`analyze --help`).

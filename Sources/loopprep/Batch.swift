@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import LoopMedia
 
 /// Runs blocking per-file work on `jobs` threads. FFmpeg calls block, so they stay off Swift's cooperative
 /// pool (two threads here); results come back in input order whatever order the work finishes in.
@@ -9,8 +9,8 @@ enum Batch {
         _ items: [Inputs.Item], jobs: Int, label: String,
         _ work: @Sendable @escaping (Inputs.Item) -> R
     ) -> [R] {
-        let results = Mutex<[R?]>(Array(repeating: nil, count: items.count))
-        let next = Mutex(0)
+        let results = Locked<[R?]>(Array(repeating: nil, count: items.count))
+        let next = Locked(0)
         let progress = Progress(total: items.count, label: label)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
             while true {
@@ -34,7 +34,7 @@ enum Batch {
 final class Progress: Sendable {
     private let total: Int
     private let label: String
-    private let done = Mutex(0)
+    private let done = Locked(0)
     private let enabled: Bool
 
     init(total: Int, label: String) {
@@ -43,7 +43,7 @@ final class Progress: Sendable {
         enabled = Console.stderrIsTTY && total > 1
     }
 
-    private let shown = Mutex(false)
+    private let shown = Locked(false)
 
     func advance(_ path: String) {
         let n = done.withLock {
@@ -95,7 +95,7 @@ final class Progress: Sendable {
 /// One line saying what a long single task is doing (a 20-minute clip's loop search), redrawn at most ten times a
 /// second, on a terminal only (the caller makes one only there).
 final class Activity: Sendable {
-    private let last = Mutex<(text: String, phase: String, at: UInt64)?>(nil)
+    private let last = Locked<(text: String, phase: String, at: UInt64)?>(nil)
 
     /// `phase`: a new one (decoding, then comparing) is shown at once.
     func show(_ text: String, phase: String = "") {

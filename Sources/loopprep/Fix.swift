@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import LoopAnalysis
 import LoopMedia
-import Synchronization
 
 enum ConvertTarget: String, ExpressibleByArgument, CaseIterable { case mp4, mov }
 
@@ -159,7 +158,7 @@ struct Fix: AsyncParsableCommand {
         Console.configureFFmpegLog(verbose: report.verbose)
         let temporaries = TemporaryFiles()
         // What an interruption says: how many outputs were already written (whole, verified).
-        let written = Mutex((done: 0, of: 0))
+        let written = Locked((done: 0, of: 0))
         let signals = Console.cleanUpOnSignals(
             done: { written.withLock { "\($0.done) of \($0.of) written" } }, { temporaries.removeAll() })
         defer { withExtendedLifetime(signals) {} }

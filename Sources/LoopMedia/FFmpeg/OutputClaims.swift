@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Two inputs never share one output (issue 41, item 1): every file a run writes is claimed by the input it
 /// comes from, first all together before any work (what the names say), then again at the moment a name is
@@ -19,7 +18,7 @@ public final class OutputClaims: Sendable {
         }
     }
 
-    private let taken = Mutex<[String: Claim]>([:])
+    private let taken = Locked<[String: Claim]>([:])
 
     public init() {}
 

@@ -80,6 +80,18 @@ final class OutputFile {
         return Int(st.pointee.index)
     }
 
+    /// A stream's frame rate as it was copied (r_frame_rate), nil where none is set.
+    func frameRate(_ stream: Int) -> Rational? {
+        let r = self.stream(stream).pointee.r_frame_rate
+        return r.num > 0 && r.den > 0 ? Rational(Int64(r.num), Int64(r.den)) : nil
+    }
+
+    /// The frame rate a muxer may write (Matroska's DefaultDuration), average and base alike.
+    func setFrameRate(_ rate: Rational, stream: Int) {
+        self.stream(stream).pointee.avg_frame_rate = rate.avRational
+        self.stream(stream).pointee.r_frame_rate = rate.avRational
+    }
+
     /// The stream's four-character code (MP4's sample entry: hvc1 for HEVC whose parameter sets are all in it).
     func setCodecTag(_ tag: String, stream: Int) {
         let b = Array(tag.utf8)

@@ -1,6 +1,5 @@
 import CFFmpeg
 import Foundation
-import Synchronization
 
 /// Random access to a file's bytes: a local file, or an http(s) URL read by range requests.
 protocol ByteSource: AnyObject {
@@ -130,7 +129,7 @@ public final class RemoteFile: ByteSource {
 
     // Bytes fetched so far, per URL: every range asked for (the index reader's and, through RangeIO, FFmpeg's
     // demuxer's), which a server that honours ranges sends and no more.
-    private static let fetched = Mutex<[String: Int64]>([:])
+    private static let fetched = Locked<[String: Int64]>([:])
     static func count(_ url: String, _ bytes: Int64) { fetched.withLock { $0[url, default: 0] += bytes } }
     public static func bytesFetched(_ url: String) -> Int64 { fetched.withLock { $0[url] ?? 0 } }
 }

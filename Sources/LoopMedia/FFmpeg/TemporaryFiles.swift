@@ -1,17 +1,16 @@
 import Foundation
-import Synchronization
 
 /// Temporary files beside their targets, named so a batch skips them (hidden), removed on failure and on
 /// SIGINT/SIGTERM; `commit` renames one into place atomically.
 public final class TemporaryFiles: Sendable {
-    private let live = Mutex<Set<String>>([])
+    private let live = Locked<Set<String>>([])
     /// Flushes begun ahead of the commit (see `beginFlush`), by temporary: the errno they ended with, once done.
-    private let flushes = Mutex<[String: Flush]>([:])
+    private let flushes = Locked<[String: Flush]>([:])
 
     /// One fsync running on its own thread; `wait` returns its errno (0: flushed).
     private final class Flush: Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private let result = Mutex<Int32>(0)
+        private let result = Locked<Int32>(0)
 
         init(_ path: String) {
             let thread = Thread { [self] in

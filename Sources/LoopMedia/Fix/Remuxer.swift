@@ -119,6 +119,13 @@ private final class RemuxWriter {
         // Another container's codec tags mean nothing to the MP4 muxer.
         let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !converting && !reencoded)
         streams[cut.index] = out
+        // A frame rate the source claims that its frames do not have (a 1 ms DefaultDuration: 1000 fps) is not
+        // carried over: a muxer that writes it (FFmpeg 7.1's and later Matroska) would give every frame 1 ms again.
+        if cut.kind == .video, let planned = cut.frameRate, let declared = output.frameRate(out),
+            declared > planned * Rational(3, 2) || declared * Rational(3, 2) < planned
+        {
+            output.setFrameRate(planned, stream: out)
+        }
         // HE-AAC in MP4 is clocked at its core rate (TrackCut.coreRate, docs/verification.md).
         var clockRate = cut.sampleRate ?? 0
         if iso, !reencoded, let core = cut.coreRate {

@@ -1,6 +1,6 @@
 import Foundation
 import LoopAnalysis
-import Synchronization
+import LoopMedia
 
 /// --format jsonl: each file's line as soon as it is done. When nothing else needs the files afterwards (no
 /// extra --report, no pictures) the run is slim: each file's diagnostics go out with its line and only the
@@ -11,8 +11,8 @@ final class ReportStream: Sendable {
     private let command: String
     private let options: AnalysisOptions
     private let quiet: Bool
-    private let tally = Mutex(Report.Tally())
-    private let count = Mutex(0)
+    private let tally = Locked(Report.Tally())
+    private let count = Locked(0)
 
     /// `keepsFiles`: the files are needed after the run whatever the format (analyze's pictures).
     init(command: String, options: AnalysisOptions, report: ReportOptions, keepsFiles: Bool = false) {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import LoopAnalysis
 import LoopMedia
-import Synchronization
 
 /// `--shard K/N`: a stable split of the walked inputs. A file's shard is the FNV-1a hash of its path relative to
 /// the argument it was found under, modulo N, so adding files elsewhere moves no file to another shard, and K
@@ -49,7 +48,7 @@ final class JSONLines: Sendable {
     private let command: String
     private let options: AnalysisOptions
     private let sink: @Sendable (String) -> Void
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     init(command: String, options: AnalysisOptions, sink: @escaping @Sendable (String) -> Void) {
         self.command = command
