@@ -183,6 +183,8 @@ private struct PacketRetimer {
         if let pts = packet.pts { packet.dts = pts - (known.pts - known.dts) }
         // MPEG-PS writes a PTS only every few packets; the probe filled the others in.
         if packet.pts == nil, let dts = packet.dts { packet.pts = dts + (known.pts - known.dts) }
-        if packet.duration <= 0 { packet.duration = known.duration }
+        // (And a length no frame has, under half the one the probe took: ImplausibleDurations, which a muxer
+        // that writes block durations, FFmpeg 9.0's Matroska, would carry into the output.)
+        if packet.duration <= 0 || 2 * packet.duration < known.duration { packet.duration = known.duration }
     }
 }
