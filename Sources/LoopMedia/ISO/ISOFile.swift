@@ -129,6 +129,10 @@ struct ISOFile {
 
     /// A track's first sample description (its stsd entry, header included).
     func sampleEntry(of track: Track) -> [UInt8]? {
+        // (An index read without its moov bytes kept has none to look in.)
+        guard track.trak.lowerBound + 8 <= track.trak.upperBound, track.trak.upperBound <= moov.count else {
+            return nil
+        }
         var reader = ByteReader(moov, from: track.trak.lowerBound + 8, to: track.trak.upperBound)
         for type in ["mdia", "minf", "stbl", "stsd"] {
             guard let child = reader.children(until: reader.end).first(where: { $0.0 == type })?.1 else { return nil }
