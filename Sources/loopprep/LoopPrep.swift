@@ -12,7 +12,39 @@ struct LoopPrep: AsyncParsableCommand {
             print("\(Report.toolVersion)\nFFmpeg: \(FFmpegLibraries.loadedDescription)")
             return
         }
+        // A mistyped command (issue 45, item 5): the nearest one named, not "2 unexpected arguments".
+        if let first = CommandLine.arguments.dropFirst().first, let nearest = Self.nearestCommand(to: first) {
+            Console.stderr(
+                "loopprep: no command '\(first)': did you mean 'loopprep \(nearest)'? (see loopprep --help)\n")
+            Foundation.exit(64)
+        }
         await main(nil)
+    }
+
+    /// The command `word` is one or two typing slips from (an insertion, a deletion, a change, two letters
+    /// swapped), when it is not a command or an option itself.
+    static func nearestCommand(to word: String) -> String? {
+        let commands = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !word.hasPrefix("-"), !commands.contains(word) else { return nil }
+        return commands.map { ($0, editDistance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }
+            .min { $0.1 < $1.1 }?.0
+    }
+
+    /// Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a)
+        let y = Array(b)
+        guard !x.isEmpty, !y.isEmpty else { return max(x.count, y.count) }
+        var d = (0...x.count).map { i in (0...y.count).map { j in i == 0 ? j : j == 0 ? i : 0 } }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[x.count][y.count]
     }
 
     static let configuration = CommandConfiguration(

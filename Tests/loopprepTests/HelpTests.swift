@@ -120,4 +120,18 @@ extension HelpTests {
         let lint = try mandoc.map { try Run.launch(URL(fileURLWithPath: $0), ["-Tlint", "-Wwarning", path]) }
         #expect(lint.map { $0.status == 0 && $0.stdout.isEmpty && $0.stderr.isEmpty } ?? true, "\(lint?.stdout ?? "")")
     }
+
+    /// A mistyped command (issue 45, item 5) names the nearest one, exit 64 (a usage error); a file name or an
+    /// unknown word far from every command is left to the parser's own message.
+    @Test func aMistypedCommandGetsASuggestion() throws {
+        for (typed, meant) in [("anlyze", "analyze"), ("analyse", "analyze"), ("fxi", "fix"), ("stich", "stitch")] {
+            let run = try Run.loopprep([typed, "clip.mp4"])
+            #expect(run.status == 64)
+            #expect(
+                run.stderr
+                    == "loopprep: no command '\(typed)': did you mean 'loopprep \(meant)'? (see loopprep --help)\n")
+        }
+        #expect(LoopPrep.nearestCommand(to: "fix.mp4") == nil && LoopPrep.nearestCommand(to: "loop") == nil)
+        #expect(LoopPrep.editDistance("reprot", "report") == 1 && LoopPrep.editDistance("abc", "") == 3)
+    }
 }
