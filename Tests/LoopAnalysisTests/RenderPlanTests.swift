@@ -282,3 +282,13 @@ enum RenderClips {
         }
     }
 }
+
+/// `--transition slide` (issue 45, item 5) is a slide to the left, as slide-left is; an unknown name is nothing.
+@Suite struct TransitionNameTests {
+    @Test func slideAloneSlidesLeft() {
+        #expect(TransitionKind(rawValue: "slide")?.xfade == "slideleft")
+        #expect(TransitionKind(rawValue: "slide-left")?.xfade == "slideleft")
+        #expect(TransitionKind(rawValue: "slid") == nil)
+        #expect(TransitionKind.allCases.contains { $0.rawValue == "slide" })
+    }
+}

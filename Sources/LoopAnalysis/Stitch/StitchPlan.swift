@@ -21,10 +21,10 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
     public static let slideLeft = TransitionKind("slide-left"), slideRight = TransitionKind("slide-right")
     public static let slideUp = TransitionKind("slide-up"), slideDown = TransitionKind("slide-down")
 
-    /// loopprep's first names for xfade's transitions.
+    /// loopprep's first names for xfade's transitions (and `slide` alone, a slide to the left: issue 45, item 5).
     static let aliases = [
         "crossfade": "fade", "fade-black": "fadeblack", "slide-left": "slideleft", "slide-right": "slideright",
-        "slide-up": "slideup", "slide-down": "slidedown",
+        "slide-up": "slideup", "slide-down": "slidedown", "slide": "slideleft",
     ]
 
     /// Every transition FFmpeg 5.1's xfade draws (`ffmpeg -h filter=xfade`; `custom` needs an expression).
@@ -41,7 +41,7 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
 
     public static var allCases: [TransitionKind] {
         [.none]
-            + ["crossfade", "fade-black", "slide-left", "slide-right", "slide-up", "slide-down"].map(
+            + ["crossfade", "fade-black", "slide", "slide-left", "slide-right", "slide-up", "slide-down"].map(
                 TransitionKind.init)
             + xfadeNames.map(TransitionKind.init)
     }
