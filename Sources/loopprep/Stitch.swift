@@ -263,8 +263,11 @@ struct Stitch: AsyncParsableCommand {
     func resolve() throws -> StitchRequest {
         let seconds = TransitionRequest(kind: transition, duration: try transitionSeconds())
         if let playlist {
-            return try Playlist.load(playlist).request(
-                base: (playlist as NSString).deletingLastPathComponent, transition: seconds, loop: loop)
+            do {
+                return try Playlist.load(playlist).request(
+                    base: (playlist as NSString).deletingLastPathComponent, transition: seconds, loop: loop,
+                    frameRate: { (try? Probe.facts(path: $0))?.mainVideo?.frameRate })
+            } catch let error as PlanError { throw ValidationError("\(playlist): \(error)") }
         }
         var paths: [String] = []
         for input in inputs {
@@ -295,8 +298,10 @@ extension Playlist {
             let full =
                 clip.path.hasPrefix("/") || base.isEmpty
                 ? clip.path : (base as NSString).appendingPathComponent(clip.path)
+            // A clip that is not there is an input that cannot be read (exit 2), not a usage error.
             guard FileManager.default.fileExists(atPath: full) else {
-                throw ValidationError("\(path): clip \(clip.path) does not exist")
+                Console.stderr("loopprep: error: \(path): clip \(clip.path) does not exist\n")
+                throw ExitCode(ExitStatus.unreadable.rawValue)
             }
         }
         return list

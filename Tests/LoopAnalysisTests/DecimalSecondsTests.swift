@@ -39,7 +39,7 @@ import Testing
             "duration": 0.333}}, {"path": "b.mp4"}]}
             """#
         let list = try Playlist.parse(Data(json.utf8))
-        let request = list.request(
+        let request = try list.request(
             base: "dir", transition: TransitionRequest(kind: .none, duration: .zero), loop: false)
         #expect(request.clips[0].inPoint == Rational(201, 200) && request.clips[0].outPoint == Rational(5, 2))
         #expect(request.clips[0].path == "dir/a.mp4" && request.clips[1].inPoint == nil)

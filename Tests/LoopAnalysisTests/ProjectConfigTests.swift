@@ -66,9 +66,16 @@ import Testing
         #expect(Self.error("[1]") == "must hold one JSON object")
         #expect(Self.error(#"{ "thresholdz": {} }"#)?.hasPrefix(#"has an unknown key "thresholdz""#) == true)
         #expect(Self.error(#"{ "target": "android" }"#)?.hasPrefix(#""target" must be one of apple, web"#) == true)
-        #expect(Self.error(#"{ "min-loop": true }"#) == #""min-loop" must be seconds between 0 and 86400"#)
-        #expect(Self.error(#"{ "min-loop": "2" }"#) == #""min-loop" must be seconds between 0 and 86400"#)
-        #expect(Self.error(#"{ "min-loop": -1 }"#) == #""min-loop" must be seconds between 0 and 86400"#)
+        let minLoop = #""min-loop" must be a time under a day in seconds or milliseconds (1, "1s", "800ms")"#
+        #expect(Self.error(#"{ "min-loop": true }"#) == minLoop)
+        #expect(Self.error(#"{ "min-loop": "12f" }"#) == minLoop)
+        #expect(Self.error(#"{ "min-loop": -1 }"#) == minLoop)
+        #expect(Self.error(#"{ "min-loop": 86400 }"#) == minLoop)
+        // The command line's syntax (issue 45, item 5): "2s", "800ms", "2" are 2 s, 0.8 s, 2 s.
+        for (text, seconds) in [("2s", Rational(2)), ("800ms", Rational(4, 5)), ("2", Rational(2))] {
+            #expect(
+                (try? ProjectConfig.parse(Array(#"{ "min-loop": "\#(text)" }"#.utf8)))?.minimumLoopSeconds == seconds)
+        }
         #expect(
             Self.error(#"{ "disable": ["moov-at-start"] }"#)?.hasPrefix(
                 #""disable" names "moov-at-start", no such rule"#) == true)

@@ -966,7 +966,25 @@ import Testing
             return try Run.loopprep(["stitch", "--playlist", file.path, "-o", out])
         }
         let missing = try playlist(#"{"clips": [{"path": "nope.mp4"}]}"#)
-        #expect(missing.status == 64 && missing.stderr.contains("clip nope.mp4 does not exist"))
+        // A clip that is not there is an input that cannot be read: exit 2, as the README's table says.
+        #expect(missing.status == 2 && missing.stderr.contains("clip nope.mp4 does not exist"))
+        // Times as the command line reads them (issue 45, item 5): "0.5s", "250ms", "12f" (at the clip's 30 fps).
+        let timed = try Run.loopprep([
+            "stitch", "--playlist",
+            try {
+                let file = dir.appendingPathComponent("t.json")
+                let clean = Run.fixture("clean.mp4")
+                let text = [
+                    #"{"clips": [{"path": "\#(clean)", "out": "0.5s", "#,
+                    #""transition": {"type": "slide", "duration": "12f"}}, {"path": "\#(clean)", "in": "250ms"}]}"#,
+                ].joined()
+                try text.write(to: file, atomically: true, encoding: .utf8)
+                return file.path
+            }(), "-o", out, "--dry-run",
+        ])
+        #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
+        #expect(timed.stdout.contains("clean.mp4: 0.100-0.500 s (12 frames)"), "\(timed.stdout)")
+        #expect(try playlist(#"{"clips": [{"path": "\#(Run.fixture("clean.mp4"))", "out": "12x"}]}"#).status == 64)
         let bad = try playlist(#"{"clips": [ {"path": }"#)
         #expect(bad.status == 64 && bad.stderr.contains("not a playlist"))
         let backwards = try playlist(#"{"clips": [{"path": "\#(Run.fixture("clean.mp4"))", "in": 2, "out": 1}]}"#)

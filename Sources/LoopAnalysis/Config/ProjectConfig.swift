@@ -50,11 +50,18 @@ public struct ProjectConfig: Sendable, Equatable {
             config.target = target
         }
         if let value = object["min-loop"] {
-            guard case .number(let seconds) = value, seconds >= 0, seconds < 86_400 else {
-                throw ConfigError("\"min-loop\" must be seconds between 0 and 86400")
+            // Decimal seconds, exactly as written, or the command line's syntax ("2s", "800ms": issue 45, item 5).
+            let seconds: Rational? =
+                switch value {
+                case .number(let n): Rational(decimal: n)
+                case .string(let text): TimeAmount(text)?.fixedSeconds
+                default: nil
+                }
+            guard let seconds, seconds >= .zero, seconds < Rational(86_400) else {
+                throw ConfigError(
+                    "\"min-loop\" must be a time under a day in seconds or milliseconds (1, \"1s\", \"800ms\")")
             }
-            // Decimal seconds, exactly as written (as --min-loop is).
-            config.minimumLoopSeconds = Rational(decimal: seconds)
+            config.minimumLoopSeconds = seconds
         }
         if let value = object["disable"] {
             config.disabled = try ruleList(value, "\"disable\"")

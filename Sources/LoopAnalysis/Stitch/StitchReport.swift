@@ -139,15 +139,41 @@ public struct StitchManifest: Encodable, Sendable {
 /// A JSON playlist: `{"clips": [{"path": "a.mp4", "in": 1.0, "out": 4.5, "transition": {"type": "crossfade",
 /// "duration": 0.5}}], "loop": false}`. Its numbers are read as the decimals written (1.005 s is 1005 ms).
 public struct Playlist: Decodable, Sendable {
+    /// A time as the command line reads one (issue 45, item 5): a number of seconds as written, or a string of
+    /// seconds, milliseconds or frames ("0.5", "0.5s", "500ms", "12f").
+    public struct Time: Decodable, Sendable, Equatable {
+        public var amount: TimeAmount
+
+        public init(_ amount: TimeAmount) { self.amount = amount }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let number = try? c.decode(Decimal.self) {
+                guard let seconds = Rational(decimal: number) else {
+                    throw DecodingError.dataCorruptedError(in: c, debugDescription: "\(number) is not a time")
+                }
+                amount = .seconds(seconds)
+            } else if let text = try? c.decode(String.self), let parsed = TimeAmount(text) {
+                amount = parsed
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: c, debugDescription: "a time is seconds (0.5) or a string: \"0.5s\", \"500ms\", \"12f\"")
+            }
+        }
+
+        /// Seconds, frames counted at `frameRate` (nil: frames without a rate).
+        func seconds(_ frameRate: Rational?) -> Rational? { amount.seconds(frameRate: frameRate) }
+    }
+
     public struct Clip: Decodable, Sendable {
         public struct Transition: Decodable, Sendable {
             public var type: TransitionKind
-            public var duration: Decimal?
+            public var duration: Time?
         }
         public var path: String
         public var transition: Transition?
-        public var `in`: Decimal?
-        public var out: Decimal?
+        public var `in`: Time?
+        public var out: Time?
     }
     public var clips: [Clip]
     public var loop: Bool?
@@ -160,12 +186,19 @@ public struct Playlist: Decodable, Sendable {
         }
         guard !list.clips.isEmpty else { throw PlanError("the playlist has no clips") }
         for (i, clip) in list.clips.enumerated() {
-            if let a = clip.in, let b = clip.out, a >= b {
+            // (Frames are compared once counted at the clip's rate: `request`.)
+            if let a = clip.in?.seconds(nil), let b = clip.out?.seconds(nil), a >= b {
                 throw PlanError("clip \(i + 1) (\(clip.path)) has its in point at or after its out point")
             }
-            if let a = clip.in, a < 0 { throw PlanError("clip \(i + 1) (\(clip.path)) has a negative in point") }
-            if let d = clip.transition?.duration, !(d > 0 && d <= 60) {
+            if let a = clip.in?.seconds(nil), a < .zero {
+                throw PlanError("clip \(i + 1) (\(clip.path)) has a negative in point")
+            }
+            switch clip.transition?.duration?.amount {
+            case .seconds(let d) where !(d > .zero && d <= Rational(60)):
                 throw PlanError("clip \(i + 1): transition duration must be between 0 and 60 s")
+            case .frames(let n) where n < 1:
+                throw PlanError("clip \(i + 1): transition duration must be at least one frame")
+            default: break
             }
         }
         return list
@@ -173,20 +206,43 @@ public struct Playlist: Decodable, Sendable {
 
     /// The request it makes, its clips' paths relative to `base` (the playlist's folder); a join without a
     /// transition takes `transition`; the command line's `loop` unless the playlist says.
-    public func request(base: String, transition: TransitionRequest, loop: Bool) -> StitchRequest {
+    /// `frameRate`: a clip's frame rate by its full path, for times given in frames (a transition's at the clip
+    /// it leaves); a time in frames where it is unknown is refused.
+    public func request(
+        base: String, transition: TransitionRequest, loop: Bool, frameRate: (String) -> Rational? = { _ in nil }
+    ) throws -> StitchRequest {
         let looping = self.loop ?? loop
         let joins = looping ? clips.count : clips.count - 1
-        let transitions = (0..<joins).map { j in
-            clips[j].transition.map {
+        let paths = clips.map { clip in
+            clip.path.hasPrefix("/") || base.isEmpty ? clip.path : (base as NSString).appendingPathComponent(clip.path)
+        }
+        func seconds(_ time: Time?, clip i: Int, what: String) throws -> Rational? {
+            guard let time else { return nil }
+            guard let s = time.seconds(frameRate(paths[i])) else {
+                throw PlanError(
+                    """
+                    clip \(i + 1) (\(clips[i].path)): its \(what) is in frames and its frame rate is unknown; give \
+                    seconds
+                    """)
+            }
+            return s
+        }
+        let transitions = try (0..<joins).map { j in
+            try clips[j].transition.map {
                 TransitionRequest(
-                    kind: $0.type, duration: $0.duration.flatMap(Rational.init(decimal:)) ?? transition.duration)
+                    kind: $0.type,
+                    duration: try seconds($0.duration, clip: j, what: "transition duration") ?? transition.duration)
             } ?? transition
         }
-        let entries = clips.map { clip in
-            StitchRequest.Clip(
-                path: clip.path.hasPrefix("/") || base.isEmpty
-                    ? clip.path : (base as NSString).appendingPathComponent(clip.path),
-                inPoint: clip.in.flatMap(Rational.init(decimal:)), outPoint: clip.out.flatMap(Rational.init(decimal:)))
+        let entries = try clips.indices.map { i in
+            let (a, b) = (
+                try seconds(clips[i].in, clip: i, what: "in point"),
+                try seconds(clips[i].out, clip: i, what: "out point")
+            )
+            if let a, let b, a >= b {
+                throw PlanError("clip \(i + 1) (\(clips[i].path)) has its in point at or after its out point")
+            }
+            return StitchRequest.Clip(path: paths[i], inPoint: a, outPoint: b)
         }
         return StitchRequest(clips: entries, transitions: transitions, loop: looping, output: nil)
     }
