@@ -220,4 +220,17 @@ import Testing
         #expect(!run.stdout.contains("\u{1B}["))
         #expect(!run.stderr.contains("\u{1B}["))
     }
+
+    /// Each finding once in a log (issue 45, item 5): `--format github` puts it there as an annotation, and in a
+    /// GitHub Actions job the text report does (stdout and stderr reach one log through two pipes); elsewhere the
+    /// text report's findings also go to stderr, one diagnostic line each.
+    @Test func findingsAreNotPrintedTwiceInOneLog() throws {
+        let clip = Run.fixture("audio-longer.mp4")
+        let github = try Run.loopprep(["analyze", clip, "--format", "github"])
+        #expect(github.stdout.hasPrefix("::error file=") && github.stderr == "")
+        let action = try Run.loopprep(["analyze", clip], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(action.stdout.contains("[audio-longer-than-video]") && action.stderr == "")
+        let plain = try Run.loopprep(["analyze", clip])
+        #expect(plain.stderr.contains(": error: [audio-longer-than-video]"))
+    }
 }

@@ -24,7 +24,8 @@ struct Run {
     static func loopprep(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws
         -> Run
     {
-        try launch(binary, arguments, environment: environment, in: directory)
+        // The diagnostics follow the log they print to; a test runs as on a plain machine, whatever CI it is in.
+        try launch(binary, arguments, environment: ["GITHUB_ACTIONS": ""].merging(environment) { $1 }, in: directory)
     }
 
     /// A test tool from PATH (ffmpeg, ffprobe).

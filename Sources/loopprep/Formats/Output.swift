@@ -16,9 +16,11 @@ enum Output {
 
     /// One line per finding on stderr (and per failed output unless `failures` is false: stitch names its own).
     static func diagnose(_ report: Report, options: ReportOptions, failures: Bool = true) {
-        // Where stdout and stderr meet (a terminal, a CI log, `2>&1 | tee`) the text report already shows every
-        // finding: the diagnostics would print each twice.
-        let oneLog = options.format == .text && Console.oneOutput
+        // Where stdout and stderr meet (a terminal, a CI log, `2>&1 | tee`; a GitHub Actions job, whose runner
+        // reads them through two pipes into one log) the text report already shows every finding: the diagnostics
+        // would print each twice. `--format github` puts each finding in the log as an annotation line itself.
+        let sameLog = Console.oneOutput || ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true"
+        let oneLog = options.format == .github || (options.format == .text && sameLog)
         if !options.quiet && !oneLog { Console.stderr(Diagnostics.render(report, failures: failures)) }
     }
 
