@@ -3,6 +3,9 @@ import Foundation
 /// `seam-visual-jump`: the last presented frame differs from the first much more than neighbouring frames
 /// differ from each other, so the loop point shows as a cut.
 package struct SeamVisualJump: Rule {
+    /// What a user does about it: loop finds where the picture repeats (issue 45, item 5).
+    static let hint =
+        "loopprep loop finds where the picture repeats and cuts there (or blends the wrap: --crossfade 0.5)"
     public let ids: [RuleID] = [.seamVisualJump]
     public init() {}
 
@@ -70,7 +73,7 @@ package struct SeamVisualJump: Rule {
                         the picture's structure changes at the loop point by \(String(format: "%.2f", structure.seam)) \
                         (1 - SSIM) against \(around) between the frames around it: the loop point shows as a cut
                         """,
-                    hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
+                    hint: Self.hint,
                     figures: ["dissimilarity": structure.seam, "difference": difference, "motion": motion])
             ]
         }
@@ -83,7 +86,7 @@ package struct SeamVisualJump: Rule {
                     colour difference, of 255) against \(String(format: "%.1f", motion)) between the last two \
                     frames: the loop point shows as a cut
                     """,
-                hint: "cut the clip where the picture repeats, or stitch it with --loop and a crossfade",
+                hint: Self.hint,
                 figures: ["difference": difference, "motion": motion])
         ]
     }
