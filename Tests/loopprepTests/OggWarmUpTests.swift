@@ -33,4 +33,24 @@ import Testing
             FileManager.default.contentsEqual(
                 atPath: out, andPath: dir.appendingPathComponent("again").appendingPathComponent(file).path))
     }
+
+    /// Issue 43, item 4: oggenc's 1.7 s at 22050 Hz mono in one page that is both its first and its last
+    /// (fixtures/oggenc-one-page.ogg): libvorbis plays 1.7 x 22050 = 37485 samples; FFmpeg reads the page otherwise
+    /// (915 samples more), so fix writes it again through the muxer, whose pages FFmpeg times as libvorbis does:
+    /// 37485 samples decoded, the warm-up (512 samples: two 1024-sample blocks) before 0, and fixed again a copy.
+    @Test func oggencsOnePageIsWrittenAgain() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("oggenc-one-page.ogg"), "-o", dir.path])
+        #expect(run.status == 0 && run.stdout.contains("fixed ->"), "\(run.stdout)")
+        let out = dir.appendingPathComponent("oggenc-one-page.ogg").path
+        let pcm = try Subprocess.tool("ffmpeg", ["-v", "error", "-i", out, "-f", "s16le", "-"])
+        #expect(pcm.out.count / 2 == 37485)
+        let first = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "packet=pts", "-of", "csv=p=0", out,
+        ]).stdout.split(separator: "\n").first.map { $0.trimmingCharacters(in: .init(charactersIn: ", ")) }
+        #expect(first == "-512")
+        let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path])
+        #expect(again.stdout.contains("already clean"), "\(again.stdout)")
+    }
 }

@@ -26,6 +26,17 @@ public enum ClipFix {
         var report = fix(
             path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
             accepts: accepts, claim: claim, temporaries: temporaries)
+        // An Ogg that needs nothing as libvorbis reads it, which FFmpeg reads otherwise (its one data page is also its
+        // last, so FFmpeg can time neither the warm-up nor the end trim: oggenc's short files), is written again
+        // through the muxer, whose pages FFmpeg times as libvorbis does; the check then holds FFmpeg's reading.
+        if report.fix?.status == .failed, report.fix?.plan?.isNoop == true, source.facts.container == "ogg",
+            report.fix?.reason?.hasPrefix("nothing written: fix would copy it unchanged") == true,
+            let again = try? Probe.probe(path, keepInput: false, locations: true)
+        {
+            report = fix(
+                path, source: again, to: destination, options: options, analysis: analysis, dryRun: dryRun,
+                force: force, accepts: accepts, claim: claim, temporaries: temporaries, rewrite: true)
+        }
         if report.fix?.output != nil, report.fix?.status != .planned {
             report.fix?.inputLoopRange = range.range
             report.fix?.inputLoopRangeReason = range.reason
@@ -38,13 +49,14 @@ public enum ClipFix {
     static func fix(
         _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
         analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
-        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
+        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, rewrite: Bool = false
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
         // The plan is final when planned: the container written (a file whose own cannot say the cut becomes an MP4
-        // or MOV, with what FFmpeg's muxers accept) and the writer are decided with it.
-        let plan: FixPlan
+        // or MOV, with what FFmpeg's muxers accept) and the writer are decided with it. `rewrite`: a file that needs
+        // nothing is written again by the muxer all the same (see above).
+        var plan: FixPlan
         do {
             plan = try FixPlanner.plan(
                 before, timelines: source.timelines, options: options,
@@ -53,6 +65,11 @@ public enum ClipFix {
             return failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan)
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
+        }
+        if rewrite, plan.isNoop {
+            plan.isNoop = false
+            plan.writer = .remux
+            plan.notes.append("written again: FFmpeg reads the input's single Ogg page otherwise than libvorbis")
         }
         if let refusal = accepts?(plan) { return failed(path, before, analysis, reason: refusal, plan: plan) }
         let destination = plan.outputPath ?? destination
