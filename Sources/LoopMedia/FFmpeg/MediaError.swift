@@ -43,7 +43,12 @@ extension MediaError {
             ns.domain == NSCocoaErrorDomain
             && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(ns.code)
         let reason = underlying ?? (missing ? "No such file or directory" : ns.localizedDescription)
-        return (path.map { "\($0): " } ?? "") + reason.replacingOccurrences(of: "\n", with: " ")
+        // A full disk in loopprep's words, wherever it was met (issue 45, item 5).
+        let posix =
+            ns.domain == NSPOSIXErrorDomain
+            ? Int32(ns.code) : (ns.userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) }
+        let words = posix == ENOSPC || posix == EDQUOT ? "the disk is full (\(reason.lowercased()))" : reason
+        return (path.map { "\($0): " } ?? "") + words.replacingOccurrences(of: "\n", with: " ")
     }
 }
 

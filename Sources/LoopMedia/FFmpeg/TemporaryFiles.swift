@@ -64,10 +64,10 @@ public final class TemporaryFiles: Sendable {
         let flush = flushes.withLock { $0.removeValue(forKey: temp) } ?? Flush(temp)
         let status = flush.wait()
         guard status == 0 else {
-            throw MediaError("write output", reason: String(cString: strerror(status)) + " (flushing \(target))")
+            throw MediaError("write output", reason: Self.meaning(status) + " (flushing \(target))")
         }
         guard rename(temp, target) == 0 else {
-            throw MediaError("write output", reason: String(cString: strerror(errno)) + " (\(target))")
+            throw MediaError("write output", reason: Self.meaning(errno) + " (\(target))")
         }
         live.withLock { _ = $0.remove(temp) }
         // The new name is made durable too: once a command says "written", a power cut does not take it back.
@@ -78,7 +78,19 @@ public final class TemporaryFiles: Sendable {
         // (A filesystem that cannot flush a folder says EINVAL: nothing more can be done there.)
         if fsync(fd) != 0, errno != EINVAL {
             throw MediaError(
-                "write output", reason: String(cString: strerror(errno)) + " (flushing the folder of \(target))")
+                "write output", reason: Self.meaning(errno) + " (flushing the folder of \(target))")
+        }
+    }
+
+    /// An errno in loopprep's words where one matters to the user (issue 45, item 5: every disk-full line says the
+    /// disk is full), the system's text kept beside it.
+    static func meaning(_ code: Int32) -> String {
+        let system = String(cString: strerror(code)).lowercased()
+        switch code {
+        case ENOSPC: return "the disk is full (\(system))"
+        case EDQUOT: return "the disk quota is used up (\(system))"
+        case EACCES, EPERM, EROFS: return "loopprep may not write there (\(system))"
+        default: return "the system refused (\(system))"
         }
     }
 
