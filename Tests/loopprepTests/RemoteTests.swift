@@ -98,4 +98,18 @@ import Testing
         #expect(!line.contains("Operation not permitted") && !line.contains("("), "\(line)")
         #expect(run.stdout.contains("clean.mp4"))
     }
+
+    /// A file the server does not have (issue 45, item 5): "the server answered 404", loopprep's words first and the
+    /// remedy, FFmpeg's own text only after them; exit 2.
+    @Test func aMissingRemoteFileSaysTheServerAnswered404() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try RangeServer(serving: dir)
+        let run = try Run.loopprep(["analyze", server.url("gone.mp4"), "--no-seam"])
+        #expect(run.status == 2)
+        let line = try #require(run.stderr.split(separator: "\n").first { $0.contains(server.url("gone.mp4")) })
+        #expect(
+            line.contains("the server answered 404: check the address, and that the file is still there"), "\(line)")
+        #expect(!line.contains("damaged"), "\(line)")
+    }
 }

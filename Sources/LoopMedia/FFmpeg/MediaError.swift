@@ -86,6 +86,10 @@ extension MediaError {
         guard let code else { return description }
         let ffmpeg = "(FFmpeg: \(operation): \(reason))"
         let meaning: String
+        if let status = Self.httpStatus(code) {
+            // A server's answer, not the file's content (issue 45, item 5).
+            return "the server answered \(status): check the address, and that the file is still there \(ffmpeg)"
+        }
         switch (operation, code) {
         case (_, lp_error_eof):
             meaning = "the file ends before its data does: it is truncated; copy or download it again"
@@ -124,5 +128,15 @@ extension MediaError {
             meaning = "FFmpeg failed while loopprep was doing this: \(operation); please report the file"
         }
         return "\(meaning) \(ffmpeg)"
+    }
+
+    /// FFmpeg's HTTP errors (FFERRTAG(0xF8, '4', '0', '4') and its kin) as the status a server sent; nil for others.
+    static func httpStatus(_ code: Int32) -> String? {
+        func tag(_ b: String) -> Int32 {
+            let bytes = [0xF8] + Array(b.utf8).map(Int32.init)
+            return -(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24)
+        }
+        let known = ["400", "401", "403", "404", "4XX", "5XX"]
+        return known.first { tag($0) == code }.map { $0.replacingOccurrences(of: "XX", with: "xx") }
     }
 }
