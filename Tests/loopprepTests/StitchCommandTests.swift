@@ -984,6 +984,8 @@ import Testing
         ])
         #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
         #expect(timed.stdout.contains("clean.mp4: 0.100-0.500 s (12 frames)"), "\(timed.stdout)")
+        // Frame ranges name the first and the last frame shown, as loop's do (issue 45, item 5): 0.5 s is 0-14.
+        #expect(timed.stdout.contains("0.000-0.500 s  frames 0-14  "), "\(timed.stdout)")
         #expect(try playlist(#"{"clips": [{"path": "\#(Run.fixture("clean.mp4"))", "out": "12x"}]}"#).status == 64)
         let bad = try playlist(#"{"clips": [ {"path": }"#)
         #expect(bad.status == 64 && bad.stderr.contains("not a playlist"))

@@ -154,7 +154,7 @@ enum HTMLReport {
                 c.span, 0,
                 """
                 <span class=\"when\">\(at(c.span))</span> <strong>\(wrappable(c.path))</strong>, frames \
-                \(c.span.startFrame)\u{2013}\(c.span.endFrame)
+                \(c.span.startFrame)\u{2013}\(max(c.span.endFrame - 1, c.span.startFrame))
                 """
             )
         }

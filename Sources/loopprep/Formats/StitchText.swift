@@ -29,7 +29,9 @@ enum StitchText {
         if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
         out += t.loop ? ", loops\n" : "\n"
         for (i, c) in t.clips.enumerated() {
-            out += "  \(span(c.span)) s  frames \(c.span.startFrame)-\(c.span.endFrame)  \(c.path)\n"
+            // First and last frame, both shown (as loop's candidates count them).
+            let last = max(c.span.endFrame - 1, c.span.startFrame)
+            out += "  \(span(c.span)) s  frames \(c.span.startFrame)-\(last)  \(c.path)\n"
             for j in t.joins where j.from == i && j.frames > 0 {
                 out += "    \(j.kind.rawValue) into \(t.clips[j.to].path): \(span(j.span)) s (\(j.frames) frames)\n"
             }
