@@ -218,7 +218,8 @@ public struct Playlist: Decodable, Sendable {
         }
         func seconds(_ time: Time?, clip i: Int, what: String) throws -> Rational? {
             guard let time else { return nil }
-            guard let s = time.seconds(frameRate(paths[i])) else {
+            // (The clip's rate is asked for only where a time is in frames: finding it reads the clip.)
+            guard let s = time.amount.fixedSeconds ?? time.seconds(frameRate(paths[i])) else {
                 throw PlanError(
                     """
                     clip \(i + 1) (\(clips[i].path)): its \(what) is in frames and its frame rate is unknown; give \

@@ -50,7 +50,7 @@ enum FFmpegReading {
         if mov, indexes.allSatisfy({ !$0.isEmpty }) {
             for (stream, entries) in zip(tracks, indexes) {
                 stream.frames = entries.filter { !$0.isDiscarded }.count
-                if stream.isVideo { stream.decodeSteps = Self.decodeSteps(entries.map(\.timestamp)) }
+                if stream.isVideo { stream.decodeTimes = entries.map(\.timestamp) }
             }
             while tracks.contains(where: { $0.head != nil }), try input.read(into: packet) {
                 try byIndex[packet.streamIndex]?.takeHead(packet, frame: frame)
@@ -88,18 +88,20 @@ enum FFmpegReading {
         return IndependentReading(tracks: tracks.map(\.track))
     }
 
-    /// An MP4 video's frame lengths from FFmpeg's index, by decode time: each sample's step to the next decode
-    /// time (its stts delta), the last one's the step before. FFmpeg's mov demuxer leaves a packet's duration unset
-    /// where composition offsets are present (B-frames), and libavformat then guesses a frame as one tick of a
-    /// clock coarser than 1 kHz: QuickTime's 600 made an Apple-style H.264's last frame last 1.667 ms (issue 43,
-    /// item 3). Players end a frame at its own delta.
-    static func decodeSteps(_ times: [Int64]) -> [Int64: Int64] {
-        var steps: [Int64: Int64] = [:]
-        for (a, b) in zip(times, times.dropFirst()) where b > a { steps[a] = b - a }
-        if let last = times.last, times.count > 1, steps[last] == nil {
-            steps[last] = steps[times[times.count - 2]]
+    /// An MP4 video frame's length from FFmpeg's index (its decode times, increasing): the step from `dts` to the
+    /// next decode time (its stts delta), the last sample's the step before. FFmpeg's mov demuxer leaves a packet's
+    /// duration unset where composition offsets are present (B-frames), and libavformat then guesses a frame as one
+    /// tick of a clock coarser than 1 kHz: QuickTime's 600 made an Apple-style H.264's last frame last 1.667 ms
+    /// (issue 43, item 3). Players end a frame at its own delta.
+    static func decodeStep(at dts: Int64, in times: [Int64]) -> Int64? {
+        var (lo, hi) = (0, times.count)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if times[mid] < dts { lo = mid + 1 } else { hi = mid }
         }
-        return steps
+        guard lo < times.count, times[lo] == dts, times.count > 1 else { return nil }
+        let k = lo + 1 < times.count ? lo : lo - 1
+        return times[k + 1] > times[k] ? times[k + 1] - times[k] : nil
     }
 
     /// One track's reading as its packets go by.
@@ -117,8 +119,8 @@ enum FFmpegReading {
         var firstPacketSkip: Int64 = 0
         var tail: [Packet] = []
         var frames = 0
-        /// An MP4 video's frame lengths by decode time (decodeSteps).
-        var decodeSteps: [Int64: Int64] = [:]
+        /// An MP4 video's decode times from FFmpeg's index (decodeStep).
+        var decodeTimes: [Int64] = []
         let decodable: Bool
         /// An Ogg stream (granule positions).
         var inOgg = false
@@ -242,8 +244,8 @@ enum FFmpegReading {
                 }
                 // A frame's length is its packet's duration (an MP4's last one as its edit list ends it); where the
                 // container gives none (a Matroska block), the step from the frame before, as a player shows it.
-                // An MP4's, its step to the next decode time in FFmpeg's index (see decodeSteps).
-                let indexed = last.dts.flatMap { decodeSteps[$0] }
+                // An MP4's, its step to the next decode time in FFmpeg's index (see decodeStep).
+                let indexed = last.dts.flatMap { FFmpegReading.decodeStep(at: $0, in: decodeTimes) }
                 let length =
                     indexed ?? (last.duration > 0 ? last.duration : times.count > 1 ? pts - times[times.count - 2] : 0)
                 if length > 0 { track.end = capped(Rational(pts + length) * timeBase, at: editEnd) }

@@ -30,7 +30,7 @@ public enum ClipFix {
         // last, so FFmpeg can time neither the warm-up nor the end trim: oggenc's short files), is written again
         // through the muxer, whose pages FFmpeg times as libvorbis does; the check then holds FFmpeg's reading.
         if report.fix?.status == .failed, report.fix?.plan?.isNoop == true, source.facts.container == "ogg",
-            report.fix?.reason?.hasPrefix("nothing written: fix would copy it unchanged") == true,
+            report.fix?.reason?.hasPrefix(OutputCheck.unchangedReadOtherwise) == true,
             let again = try? Probe.probe(path, keepInput: false, locations: true)
         {
             report = fix(

@@ -139,6 +139,9 @@ enum OutputCheck {
             """
     }
 
+    /// How the refusal of a copy FFmpeg reads otherwise begins (ClipFix writes an Ogg so refused again).
+    static let unchangedReadOtherwise = "nothing written: fix would copy it unchanged"
+
     /// The second reading every output passes before it is kept: FFmpeg's own demuxer and decoders must present
     /// what the plan says (frames exactly, audio to half a sample), sharing none of the planner's timing code.
     static func secondReadingRefusal(_ expected: Expectation, output: String) -> String? {
@@ -148,7 +151,7 @@ enum OutputCheck {
         if expected.plan?.isNoop == true, case .disagrees(let what) = outcome {
             return
                 """
-                nothing written: fix would copy it unchanged, but FFmpeg reads it otherwise than loopprep does \
+                \(unchangedReadOtherwise), but FFmpeg reads it otherwise than loopprep does \
                 (\(what)); check its length in the player it is for, and please report the file
                 """
         }
