@@ -255,9 +255,11 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// to, not the coarsest clock in the file. ISO-BMFF edit lists trim to any tick of a movie timescale
     /// loopprep chooses, and Ogg counts granules (whole frames, whole samples: the last page's granule ends the
     /// audio on any sample), so there is none; other containers without edit lists (Matroska, WebM:
-    /// milliseconds) cannot place a track finer than one tick of its time base.
+    /// milliseconds) cannot place a track finer than one tick of its time base. AVI's clocks are each track's own
+    /// frame and packet (1/25 s, 1152/44100 s): counts, never rounded, and fix writes an AVI that needs a cut as
+    /// MP4, whose edit lists place it to the sample.
     public var timestampResolution: Rational {
-        guard moovBeforeMdat == nil, container != "ogg" else { return .zero }
+        guard moovBeforeMdat == nil, container != "ogg", container != "avi" else { return .zero }
         return tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.timeBase).max() ?? .zero
     }
     public var mainAudio: TrackFacts? { audioTracks.first }

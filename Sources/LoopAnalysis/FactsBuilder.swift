@@ -27,7 +27,10 @@ extension TrackFacts {
         let nominal = t.nominalDuration
         switch b.kind {
         case .video:
-            frameRate = Self.frameRate(nominal: nominal, timeBase: t.timeBase, declared: b.declaredFrameRate)
+            frameRate = Self.frameRate(
+                nominal: nominal, timeBase: t.timeBase,
+                declared: b.declaredFrameRate,
+                grid: Self.gridRate(t.samples.filter { !$0.isDiscarded }.map(\.pts).sorted(), timeBase: t.timeBase))
             frameCount = range.presentedSampleCount
             firstFrameIsKeyframe = range.firstSample.map { t.samples[$0].isSync }
             let keyPts = t.samples.filter { $0.isSync && !$0.isDiscarded }.map(\.pts).sorted()
@@ -90,17 +93,56 @@ extension TrackFacts {
 
     /// The exact nominal rate: from the commonest frame duration when the time base resolves it, otherwise the
     /// stream's declared rate (a millisecond time base cannot express 30000/1001 frame by frame).
-    static func frameRate(nominal: Int64?, timeBase: Rational, declared: Rational?) -> Rational? {
+    package static func frameRate(nominal: Int64?, timeBase: Rational, declared: Rational?, grid: Rational? = nil)
+        -> Rational?
+    {
         if let nominal, nominal > 0 {
             let measured = (Rational(nominal) * timeBase).reciprocal
-            guard let declared, declared.numerator > 0 else { return measured }
+            // A coarse clock's rounded steps (33 ms) are not the rate: the standard rate every timestamp rounds
+            // from is, where the declared one is not that or absent (VLC's Matroska: 33 ms blocks, 1000/33). A
+            // step that is a standard rate's own (20 ticks of 1/600 s) says the rate itself.
+            let rounded =
+                !standardRates.contains(measured)
+                && grid.map { (($0.reciprocal / timeBase) - Rational(nominal)).magnitude < .one } == true
+            guard let declared, declared.numerator > 0 else { return rounded ? grid : measured }
             // The declared rate when the commonest step matches it to within a tick or 2% (coarse time bases
             // jitter: FLV's milliseconds make 30 fps steps of 33 and 34 ms; a held frame does not count).
             let declaredTicks = declared.reciprocal / timeBase
             let slack = Rational.max(.one, Rational(nominal, 50))
-            return (declaredTicks - Rational(nominal)).magnitude < slack ? declared : measured
+            guard (declaredTicks - Rational(nominal)).magnitude < slack else { return measured }
+            return rounded && declared != grid && declaredTicks.denominator == 1 ? grid : declared
         }
         return declared.flatMap { $0.numerator > 0 ? $0 : nil }
+    }
+
+    /// The frame rates cameras, encoders and players use, slowest first (a short clip that fits two takes the
+    /// NTSC one).
+    static let standardRates: [Rational] = [
+        Rational(24000, 1001), Rational(24), Rational(25), Rational(30000, 1001), Rational(30), Rational(48),
+        Rational(50), Rational(60000, 1001), Rational(60), Rational(120),
+    ]
+
+    /// The standard frame rate whose frame grid every presented timestamp of a coarse clock (milliseconds:
+    /// Matroska, FLV) rounds from: each within a tick of a whole number of frames after the first, three or more
+    /// frames, each step at least one frame. nil where the clock is fine enough to say the rate itself or ticks
+    /// once a frame or so (Theora's 1/30), or where no standard rate fits (a variable rate, a dropped frame).
+    package static func gridRate(_ pts: [Int64], timeBase: Rational) -> Rational? {
+        guard pts.count >= 3, timeBase >= Rational(1, 1000), timeBase * 120 < .one, let first = pts.first else {
+            return nil
+        }
+        for rate in standardRates {
+            let frame = rate.reciprocal / timeBase
+            // Ticks a whole frame: the clock says this rate itself.
+            guard frame.denominator != 1 else { continue }
+            var last: Int64 = -1
+            let fits = pts.allSatisfy { p in
+                let k = (Rational(p - first) / frame).rounded
+                defer { last = k }
+                return k > last && (Rational(p - first) - Rational(k) * frame).magnitude <= .one
+            }
+            if fits { return rate }
+        }
+        return nil
     }
 
     /// AAC always carries encoder delay (1024 samples from FFmpeg, 2112 from Apple's encoders); it is signalled

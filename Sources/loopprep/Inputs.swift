@@ -20,7 +20,7 @@ struct Inputs {
 
     static let mediaExtensions: Set = [
         "mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
-        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "opus", "wav", "aac", "mp3", "caf", "flac",
+        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "oga", "ogm", "opus", "wav", "aac", "mp3", "caf", "flac",
     ]
 
     static func collect(_ paths: [String]) -> [Item] {

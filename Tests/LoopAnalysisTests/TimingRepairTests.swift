@@ -114,6 +114,46 @@ import Testing
         #expect(VorbisInOgg.laid(t, lengths: [128, 128, 1024, 1024, 576, 128, 128]) == nil)
     }
 
+    /// VLC's Ogg Vorbis (issue 43, item 4): the first page's granule puts the warm-up (128) at -44, so the first
+    /// real sample is at 84, a start offset, not at 0; the last page's empty packet decodes to nothing (length 0)
+    /// and the stream ends at the last granule (84 + 576 + 1024 + 1024 = 2708), not a nominal packet later.
+    @Test func vorbisFirstSampleIsWhereTheGranuleSaysAndAnEmptyPacketLastsNothing() throws {
+        let pts: [Int64] = [-44, 84, 660, 1684, 2708]
+        let stored: [Int64] = [128, 576, 1024, 1024, 0]
+        let samples = zip(pts, stored).map { SampleTiming(dts: $0, pts: $0, duration: $1, isSync: true) }
+        let t = TrackTimeline(timeBase: Rational(1, 44100), samples: samples)
+        let laid = try #require(VorbisInOgg.laid(t, lengths: [128, 576, 1024, 1024, 0]))
+        #expect(laid.samples.map(\.pts) == [-44, 84, 660, 1684, 2708])
+        #expect(laid.samples.map(\.duration) == [128, 576, 1024, 1024, 0])
+        let range = try #require(VorbisInOgg.timeline(laid).presentedRange())
+        #expect(range.start == Rational(84, 44100))
+        #expect(range.end == Rational(2708, 44100))
+    }
+
+    /// A millisecond clock's 33 and 34 ms steps are a 30 fps grid (VLC's Matroska says 1000/33, the rounded step);
+    /// 29.97 fps rounds otherwise over two seconds; a clock that ticks once a frame, or a step off every standard
+    /// grid, is not taken for one.
+    @Test func aMillisecondClockIsReadAtTheStandardRateItRoundsFrom() {
+        let ms = Rational(1, 1000)
+        let thirty = (0..<60).map { (Rational($0 * 1000, 30) + Rational(67)).rounded }
+        #expect(TrackFacts.gridRate(thirty, timeBase: ms) == Rational(30))
+        let vlc = TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: Rational(1000, 33), grid: Rational(30))
+        #expect(vlc == Rational(30))
+        #expect(TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: nil, grid: Rational(30)) == Rational(30))
+        let ntsc = (0..<60).map { (Rational($0 * 1001, 30)).rounded }
+        #expect(TrackFacts.gridRate(ntsc, timeBase: ms) == Rational(30000, 1001))
+        #expect(TrackFacts.gridRate(Array(0..<60), timeBase: Rational(1, 30)) == nil)
+        #expect(TrackFacts.gridRate([0, 33, 67, 100, 140], timeBase: ms) == nil)
+        // A grid that is not the commonest step's (a held frame makes 0, 33, ..., 150 fit 60 fps) is not taken.
+        #expect(
+            TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: nil, grid: Rational(60000, 1001))
+                == Rational(1000, 33))
+        // A declared rate that is not the rounded step stays (a declared 30000/1001 on FLV's clock).
+        #expect(
+            TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: Rational(30000, 1001), grid: Rational(30))
+                == Rational(30000, 1001))
+    }
+
     /// An MP3 whose LAME header says 576 + 529 = 1105 samples of delay and 300 of padding (FFmpeg's skip
     /// samples), in 1152-sample frames at 44.1 kHz on the sample clock: one edit from sample 1105, 3 x 1152 -
     /// 1105 - 300 long.

@@ -324,6 +324,128 @@ import Testing
         #expect(audio.samples == 23520 && audio.decoderDisagrees == nil)
     }
 
+    struct AVIClip: CustomTestStringConvertible, Sendable {
+        var file: String, rate: Int
+        var testDescription: String { file }
+    }
+
+    /// AVI from the ffmpeg CLI whose video reorders nothing (issue 43, item 4; fixtures/make-fixtures.sh): 50 frames
+    /// at 25 fps, the first held two ticks by the empty chunk FFmpeg's AVI muxer writes (51 ticks, 2.04 s), over an
+    /// MP3 of 2 s of tone whose 1105 samples of LAME delay AVI cannot signal. The audio holds 2 s of content, so
+    /// the cut is at 2 s, the last frame boundary in it: written as MP4 beside it, 49 frames and 2 s of samples
+    /// as FFmpeg decodes it, one channel, the input untouched. (AVI's clocks are frame and packet counts: the end
+    /// is planned to the sample, not to the video's 40 ms tick.)
+    @Test(arguments: [AVIClip(file: "avi-h264-mp3.avi", rate: 44100), AVIClip(file: "avi-mpeg4-mp3.avi", rate: 48000)])
+    func aviThatReordersNothingIsCutToTheSample(clip: AVIClip) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(clip.file)))
+        let (report, _) = FixRun.fix(clip.file, in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(written.hasSuffix(".mp4"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(clip.file))) == before)
+        let reading = try FFmpegReading.read(written)
+        let audio = try #require(reading.tracks.first { $0.kind == .audio })
+        #expect(audio.samples == Int64(2 * clip.rate) && audio.decoderDisagrees == nil)
+        // (The ffmpeg CLI of 5.1 decodes MP3 in MP4 past its edit's end; the reading above applies the edit.)
+        #expect(try FFmpegDecode.frames(written).count == 49)
+        #expect(report.facts?.mainAudio?.channels == 1)
+        #expect(try FFmpegDecode.errors(written) == "")
+    }
+
+    /// MS-MPEG4 v2 in AVI shows its frames as it stores them but goes into neither MP4 nor MOV: refused for that,
+    /// with the remedy, not as reordered video; nothing written.
+    @Test func msMPEG4InAVIIsRefusedForItsCodec() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("avi-msmpeg4-mp3.avi", in: dir)
+        #expect(report.fix?.status == .failed)
+        let reason = report.fix?.reason ?? ""
+        #expect(reason.contains("msmpeg4v2 cannot go into MP4 or MOV") && reason.contains("re-encode that track"))
+        #expect(!reason.contains("another order"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// VLC 3's recorder, Theora + Vorbis in Ogg (issue 43, item 4; fixtures/make-other-muxers.sh: 60 frames at
+    /// 30 fps over a tone at 44.1 kHz). The first page's granule puts the Vorbis warm-up before 0 and the first
+    /// sample after it (FFmpeg's second packet time, 83 samples: a start offset under half a frame, moved to 0),
+    /// and the last page holds an empty packet (it decodes to nothing, not to 1024 more samples). The audio, as
+    /// FFmpeg decodes it, is the shortest track: the cut is the last frame boundary in it, 1470 samples a frame.
+    @Test func vlcTheoraVorbisOggIsCutToItsAudio() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Fixtures.path("vlc-theora-vorbis.ogg")
+        let times = try Tool.run(
+            "ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts", "-of", "csv=p=0", input])
+        let second = try #require(
+            String(decoding: times.out, as: UTF8.self).split(separator: "\n").dropFirst().first.flatMap { Int64($0) })
+        let decoded = Int64(try FFmpegDecode.audio(input).count)
+        let frames = decoded * 30 / 44100
+        let (report, out) = FixRun.fix("vlc-theora-vorbis.ogg", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let facts = try Probe.facts(path: input)
+        let audioIn = try #require(facts.mainAudio)
+        #expect(audioIn.start.ticks * audioIn.timeBase * 44100 == Rational(second))
+        #expect(audioIn.sampleCount == Rational(decoded))
+        #expect(facts.mainVideo?.frameRate == Rational(30))
+        let reading = try FFmpegReading.read(out)
+        let audio = try #require(reading.tracks.first { $0.kind == .audio })
+        #expect(audio.samples == frames * 1470 && audio.start == .zero && audio.decoderDisagrees == nil)
+        #expect(try FFmpegDecode.frames(out).count == Int(frames))
+        #expect(try FFmpegDecode.audio(out).count == Int(frames * 1470))
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
+    /// VLC 3's H.264 + Opus Matroska (libavformat's muxer, 33 ms blocks, no DefaultDuration): FFmpeg's stream says
+    /// 1000/33 fps, but every timestamp rounds from the 30 fps grid the recipe encoded, so the clip is 30 fps, and
+    /// stays so written; the output starts at 0 and its tracks end together, 1600 samples a frame.
+    @Test func vlcMatroskaIsReadAtItsFrameGrid() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try Probe.facts(path: Fixtures.path("vlc-h264-opus.mkv")).mainVideo?.frameRate == Rational(30))
+        let (report, out) = FixRun.fix("vlc-h264-opus.mkv", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let after = try Probe.facts(path: out)
+        let video = try #require(after.mainVideo)
+        let audio = try #require(after.mainAudio)
+        #expect(video.frameRate == Rational(30))
+        #expect(audio.sampleCount == Rational(Int64(try #require(video.frameCount)) * 1600))
+        #expect((audio.endSeconds - video.endSeconds).magnitude <= Rational(1, 1000))
+        #expect(try FFmpegDecode.frames(out).count == video.frameCount)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
+    /// VLC 3's Dirac in Ogg: the Dirac stream's header packet is empty, so FFmpeg reads it as data and would have
+    /// left the picture out of a "fixed" audio-only file: refused in one sentence, nothing written.
+    @Test func anOggStreamNamingNoCodecIsRefused() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("vlc-dirac.ogg", in: dir)
+        #expect(report.fix?.status != .fixed && report.fix?.status != .unchanged)
+        let said = (report.error ?? "") + (report.fix?.reason ?? "")
+        #expect(said.contains("header packet that names no codec"), "\(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// MPEG-4 video in OGM (issue 43, item 5): ogmmerge's file, which FFmpeg reads whole, needs a change here
+    /// (--seam-fade) that no Ogg muxer of FFmpeg's can write back: refused as OGM, with the remedy; VLC's, which
+    /// FFmpeg's OGM reader gives up on at its last page, is said to be an OGM file FFmpeg cannot read to its end
+    /// (not a damaged one). Nothing written either way.
+    @Test func mpeg4InOGMIsSaidToBeOGM() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = FixOptions()
+        options.seamFade = Rational(1, 100)
+        let (changed, _) = FixRun.fix("ogmmerge-mpeg4.ogm", in: dir, options: options)
+        #expect(changed.facts?.mainVideo?.codec == "mpeg4" && changed.facts?.mainVideo?.frameCount == 50)
+        #expect(changed.fix?.reason?.contains("carries mpeg4 in OGM headers") == true, "\(changed.fix?.reason ?? "")")
+        let (vlc, _) = FixRun.fix("vlc-mpeg4.ogm", in: dir)
+        let said = (vlc.error ?? "") + (vlc.fix?.reason ?? "")
+        #expect(said.contains("an OGM file") && !said.contains("damaged"), "\(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

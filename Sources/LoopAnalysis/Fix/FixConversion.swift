@@ -96,6 +96,17 @@ package enum FixConversion {
             }
             return Output(format: to, path: stem(destination) + "." + to)
         }
+        // An Ogg carries other codecs (MPEG-4, H.264, MP3) only in OGM's old headers, which no Ogg muxer of
+        // FFmpeg's writes: such a file that needs a change is said so, never written as something else unasked.
+        if facts.container == "ogg", !noop,
+            let other = codecs.first(where: { !["theora", "vorbis", "opus", "flac", "speex", "vp8"].contains($0) })
+        {
+            throw PlanError(
+                """
+                write output: this Ogg carries \(other) in OGM headers, which FFmpeg reads but cannot write back; \
+                remux it into Matroska (mkvmerge -o clip.mkv clip.ogm) and fix that; nothing written
+                """)
+        }
         guard !keptContainers.contains(facts.container) else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
         if facts.container == "aac" { return Output(format: "ipod", path: stem(destination) + ".m4a") }
@@ -151,7 +162,7 @@ package enum FixConversion {
         throw PlanError(
             """
             convert: \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
-            loopprep cannot fix it losslessly
+            loopprep cannot fix it losslessly; re-encode that track (H.264 or AAC in an MP4) and fix the result
             """
         )
     }

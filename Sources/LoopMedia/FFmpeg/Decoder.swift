@@ -53,7 +53,10 @@ final class Decoder {
 
     /// Sends `packet` (nil flushes: the decoder's held-back frames are the clip's last, the loop seam) and hands
     /// every frame it gives back to `body`. Drains before returning, so EAGAIN on send cannot happen.
+    /// An empty packet carries nothing to decode (VLC ends an Ogg Vorbis stream with one): it is not sent, as
+    /// FFmpeg's decoders refuse it or take it for the end of the stream.
     public func decode(_ packet: Packet?, into frame: Frame, _ body: (Frame) throws -> Void) throws {
+        if let packet, packet.size == 0 { return }
         let sent = avcodec_send_packet(context, packet?.pointer)
         if sent < 0 && sent != lp_error_eof { throw MediaError("decode", code: sent) }
         while true {

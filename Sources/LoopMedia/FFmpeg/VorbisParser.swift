@@ -16,10 +16,11 @@ final class VorbisParser {
 
     deinit { av_vorbis_parse_free(&context) }
 
-    /// The samples `packet` decodes to (the first packet's is the warm-up's, which puts out nothing); nil for a
-    /// packet that is not audio.
+    /// The samples `packet` decodes to (the first packet's is the warm-up's, which puts out nothing; an empty
+    /// packet's are none); nil for a packet that is not audio.
     func samples(_ packet: Packet) -> Int64? {
         guard let context else { return nil }
+        if packet.size == 0 { return 0 }
         let n = packet.withBytes { b in b.baseAddress.map { av_vorbis_parse_frame(context, $0, Int32(b.count)) } }
         return n.flatMap { $0 > 0 ? Int64($0) : nil }
     }

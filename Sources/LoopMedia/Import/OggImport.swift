@@ -8,18 +8,42 @@ enum OggImport: TimelineImporter {
 
     static func timelines(_ source: ImportSource) throws -> Imported {
         // A chained Ogg (issue 43, item 5): FFmpeg reads its links as one stream whose times start again at each.
-        let links = Self.links(source.input.path)
-        if links > 1 {
+        let pages = Self.beginnings(source.input.path)
+        if pages.links > 1 {
             throw MediaError(
                 "read",
                 reason: """
-                    a chained Ogg: \(links) streams one after another in one file (each starts its clock again), \
+                    a chained Ogg: \(pages.links) streams one after another in one file (each starts its clock again), \
                     which loopprep does not fix as one clip; split it into one file per link and fix each
+                    """)
+        }
+        // A stream whose first packet says no codec (VLC's Dirac: an empty header packet) is one FFmpeg reads as
+        // data and every other reader skips: fixing the rest would drop it without a word.
+        if pages.unnamed > 0 {
+            throw MediaError(
+                "read",
+                reason: """
+                    \(pages.unnamed == 1 ? "one of its streams starts" : "\(pages.unnamed) of its streams start") \
+                    with a header packet that names no codec (the muxer wrote it empty), so neither FFmpeg nor a \
+                    player can read it; mux the clip again from its source (VLC writes Dirac in Ogg so)
                     """)
         }
         // Vorbis packet lengths from FFmpeg's Vorbis parser (short and long blocks).
         let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
-        let scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics, vorbis: vorbis)
+        let scan: PacketScan.Result
+        do {
+            scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics, vorbis: vorbis)
+        } catch let error as MediaError where pages.ogm > 0 {
+            // VLC's OGM: a codec header written as a data packet, an empty packet on the last page; FFmpeg's OGM
+            // reader gives up there.
+            throw MediaError(
+                "read",
+                reason: """
+                    an OGM file (a codec Ogg does not define, in OGM's old headers) that FFmpeg cannot read to its \
+                    end (FFmpeg: \(error.reason)); remux it into Matroska from its source and \
+                    fix that
+                    """)
+        }
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines {
             var t = timeline
@@ -35,23 +59,42 @@ enum OggImport: TimelineImporter {
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
     }
 
-    /// The links of a local Ogg file: groups of beginning-of-stream pages, each after pages of data (1 for a file
-    /// that is not chained, or that cannot be walked page by page). Reads only the page headers.
-    static func links(_ path: String) -> Int {
-        guard !RemoteFile.isRemote(path), let file = try? LocalFile(path) else { return 1 }
+    /// The first packets' openings of the codecs Ogg carries that FFmpeg reads (Skeleton's index among them).
+    static let headers: [[UInt8]] = [
+        "fishead\0", "\u{1}vorbis", "OpusHead", "\u{80}theora", "BBCD\0", "KW-DIRAC", "Speex   ", "\u{7F}FLAC", "fLaC",
+        "PCM     ", "CELT    ", "\u{1}video", "\u{1}audio", "\u{1}text", "\u{80}kate", "OVP80", "CMML\0",
+    ].map { $0.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }
+
+    /// OGM's stream headers: a codec Ogg itself does not define (MPEG-4, H.264, MP3, text).
+    static let ogmHeaders = headers.filter { $0.first == 1 && $0 != Array("\u{1}vorbis".utf8) }
+
+    /// The links of a local Ogg file (groups of beginning-of-stream pages, each after pages of data: 1 for a file
+    /// that is not chained, or that cannot be walked page by page) and the streams whose first packet opens with
+    /// no codec's header, and those with OGM's. Reads the page headers and the first bytes of each beginning page.
+    static func beginnings(_ path: String) -> (links: Int, unnamed: Int, ogm: Int) {
+        guard !RemoteFile.isRemote(path), let file = try? LocalFile(path) else { return (1, 0, 0) }
         var offset: Int64 = 0
         var links = 0
+        var unnamed = 0
+        var ogm = 0
         var previousStarted = false
-        while offset + 27 <= file.size, let header = try? file.read(at: offset, count: 27 + 255), header.count >= 27,
-            header[0..<4].elementsEqual("OggS".utf8)
+        while offset + 27 <= file.size, let header = try? file.read(at: offset, count: 27 + 255 + 8),
+            header.count >= 27, header[0..<4].elementsEqual("OggS".utf8)
         {
             let segments = Int(header[26])
             guard header.count >= 27 + segments else { break }
             let starts = header[5] & 0x02 != 0
             if starts && !previousStarted { links += 1 }
             previousStarted = starts
+            if starts {
+                let opening = Array(header.dropFirst(27 + segments).prefix(8))
+                if segments == 0 || header[27] == 0 || !headers.contains(where: { opening.starts(with: $0) }) {
+                    unnamed += 1
+                }
+                if ogmHeaders.contains(where: { opening.starts(with: $0) }) { ogm += 1 }
+            }
             offset += Int64(27 + segments + header[27..<(27 + segments)].reduce(0) { $0 + Int($1) })
         }
-        return max(links, 1)
+        return (max(links, 1), unnamed, ogm)
     }
 }

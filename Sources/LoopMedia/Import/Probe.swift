@@ -170,8 +170,8 @@ public enum Probe {
     /// What only a track's first packets say, read from a second opening of the file (the first one's packets
     /// are the importer's): an MP4 names MPEG-1/2 audio of every layer with one object type, which FFmpeg reads
     /// as mp3, and the first frame's header says the layer (Layer II, a camcorder's or a DVD's, has no encoder
-    /// delay to hide); AAC that may carry SBR implicitly is decoded until it shows its output rate (HE-AAC's is
-    /// twice the stated rate; with parametric stereo, a mono core plays in stereo).
+    /// delay to hide) and the channels; AAC that may carry SBR implicitly is decoded until it shows its output
+    /// rate (HE-AAC's is twice the stated rate; with parametric stereo, a mono core plays in stereo).
     static func firstPackets(_ path: String, _ basics: [TrackBasics]) throws -> [TrackBasics] {
         let input = try InputFile(path: path)
         let packet = try Packet()
@@ -188,8 +188,11 @@ public enum Probe {
             let index = packet.streamIndex
             guard let i = basics.firstIndex(where: { $0.index == index }) else { continue }
             if layers.remove(index) != nil {
-                let layer = packet.withBytes { b in b.count >= 2 && b[0] == 0xFF ? Int(b[1] >> 1) & 3 : 1 }
+                let header = packet.withBytes { b in b.count >= 4 && b[0] == 0xFF ? Array(b[1...3]) : nil }
+                let layer = header.map { Int($0[0] >> 1) & 3 } ?? 1
                 if layer == 2 || layer == 3 { basics[i].codec = layer == 2 ? "mp2" : "mp1" }
+                // The frame header's channel mode (3: one channel); MP4's sample entry says 2 for any MP3.
+                if let header { basics[i].channels = header[2] >> 6 == 3 ? 1 : 2 }
             }
             guard let (decoder, packets) = aac[index] else { continue }
             // SBR shows in the first frame that carries its extension; an encoder writes it in every frame.
