@@ -446,6 +446,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// 3GP with MPEG-4 video and AMR-NB (issue 43, item 4; fixtures/make-other-muxers.sh): 60 frames at 30000/1001
+    /// fps (2.002 s) over 2.2 s of 8 kHz AMR in 160-sample frames. The audio is cut to the video by the edit list,
+    /// 2.002 s x 8000 = 16016 samples, no frame dropped; FFmpeg reads the same.
+    @Test func mpeg4AndAMRIn3GPIsCutToTheVideo() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix("mpeg4-amr.3gp", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let reading = try FFmpegReading.read(out)
+        #expect(reading.tracks.first { $0.kind == .audio }?.samples == 16016)
+        #expect(reading.tracks.first { $0.kind == .video }?.frames == 60)
+        #expect(try FFmpegDecode.frames(out).count == 60)
+        #expect(try FFmpegDecode.errors(out) == "")
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {
