@@ -5,11 +5,11 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The formatter's lint (.swift-format: 120 columns, no force unwraps, ordered imports, no semicolons), strict:
 # a warning fails the run. `swift format format -i -r Sources Tests` fixes most of what it finds.
-swift format lint --strict -r Sources Tests Plugins Tools
+swift format lint --strict -r Sources Tests Tools Examples/*/Sources Examples/*/Package.swift
 # The formatter leaves a long string literal as it is: no Swift line may pass 120 columns either.
-find Sources Tests Plugins Tools -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
-# The web player's JavaScript (built into the binary by the EmbedPlayer plugin), type-checked by TypeScript against
-# the DOM's own declarations: a misspelt Media Source Extensions name, an unused variable or a missing return fails.
+find Sources Tests Tools Examples -path '*/.build' -prune -o -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
+# The web player's JavaScript (built into the binary as Web/PlayerModule.swift by scripts/embed-player.sh),
+# type-checked by TypeScript against the DOM's own declarations: a misspelt Media Source Extensions name, an unused variable or a missing return fails.
 tsc --allowJs --checkJs --noEmit --target es2022 --module es2022 --lib es2022,dom --noUnusedLocals \
     --noUnusedParameters --noImplicitReturns --noFallthroughCasesInSwitch Sources/LoopMedia/Web/loopprep-loop.js
 swift test 2>&1 | tee "${TMPDIR:-/tmp}/loopprep-test.log"
@@ -17,6 +17,8 @@ status=${PIPESTATUS[0]}
 # A build failure or a run that executed no test must not pass.
 grep -Eq "Test run with [1-9][0-9]* tests? .*passed" "${TMPDIR:-/tmp}/loopprep-test.log" || { echo "no passing Swift Testing run found" >&2; exit 1; }
 [ "$status" -eq 0 ] || exit "$status"
+# An app's package on the LoopRange product alone: no C, no FFmpeg, no plugin of loopprep's, and analyze's ranges.
+bash scripts/test-consumer.sh
 # A Mac links FFmpeg (no stubs) and has no Debian suites, apt or headless Chromium set up here: the Swift suite is
 # what runs there (.github/workflows/macos.yml).
 if [ "$(uname)" = Darwin ]; then

@@ -1,4 +1,4 @@
-import LoopRange
+import LoopRangeValues
 
 /// What the report says about one input.
 public struct FileReport: Codable, Sendable, Equatable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAnalysis
+import LoopIndex
 import LoopMedia
 
 struct Analyze: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LoopAnalysis
+import LoopIndex
 import LoopMedia
 
 enum ConvertTarget: String, ExpressibleByArgument, CaseIterable { case mp4, mov }

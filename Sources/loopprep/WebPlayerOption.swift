@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoopAnalysis
+import LoopIndex
 import LoopMedia
 
 /// `--web-player`, the same in every command that writes a loop (fix, stitch, loop).

@@ -3,6 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// Containers other than MP4 (issue 11), analysis side: each is read, and its figures come from how the

@@ -2,6 +2,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 @Suite struct FixTests {

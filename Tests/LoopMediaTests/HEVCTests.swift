@@ -2,6 +2,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// HEVC parameter-set renumbering, on real x265 output (the fixtures: B-frames, open GOPs, wavefront entry

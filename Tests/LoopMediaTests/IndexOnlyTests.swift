@@ -3,6 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// An MP4 whose index says everything is analysed without FFmpeg: its streams are read from the sample entries.

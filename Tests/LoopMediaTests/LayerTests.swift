@@ -127,4 +127,32 @@ import Testing
                 "PacketReader", "X", "annexBUnits",
             ])
     }
+
+    /// What an app links (the LoopRange product: LoopRange, LoopRangeValues, LoopIndex, LoopAnalysis) imports no C
+    /// module: Foundation, the standard library's own modules and each other only (issue 44, item 2).
+    @Test func theAppLibrariesImportNoC() throws {
+        let allowed: Set = [
+            "Foundation", "FoundationNetworking", "Dispatch", "AVFoundation", "CoreMedia", "LoopRange",
+            "LoopRangeValues",
+            "LoopIndex", "LoopAnalysis",
+        ]
+        var seen = 0
+        for target in ["LoopRange", "LoopRangeValues", "LoopIndex", "LoopAnalysis"] {
+            let dir = Repository.root.appendingPathComponent("Sources/\(target)")
+            let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n")
+                where line.trimmingCharacters(in: .whitespaces).contains("import ") {
+                    let words = line.split(separator: " ").map(String.init)
+                    guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                        words[..<at].allSatisfy({ $0.hasPrefix("@") || $0.isEmpty })
+                    else { continue }
+                    seen += 1
+                    #expect(allowed.contains(words[at + 1]), "\(target)/\(file): \(line)")
+                }
+            }
+        }
+        #expect(seen > 20)
+    }
 }

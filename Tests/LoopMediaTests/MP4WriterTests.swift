@@ -1,6 +1,7 @@
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The writer's layout on values: a well interleaved source keeps its order (the media copies in one range);

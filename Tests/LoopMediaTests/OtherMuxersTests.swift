@@ -3,6 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// Shapes other muxers write (issue 21), fixed exactly and confirmed by FFmpeg's own reading and by ffmpeg

@@ -3,6 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 @Suite struct ProbeTests {

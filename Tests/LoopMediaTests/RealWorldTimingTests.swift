@@ -3,6 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The MP4 shapes phones, editors, recorders and packagers write (issue 10), each fixed exactly: the expected

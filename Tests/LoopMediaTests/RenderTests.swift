@@ -2,6 +2,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// fix options that re-encode audio: --unroll, --loops, --seam-fade. Video stays stream-copied.

@@ -1,6 +1,7 @@
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The seam strip's labels: each frame's time from the loop point, each lane's channel, a millisecond axis.

@@ -2,6 +2,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// Matroska's Segment Duration: read from the file's head, rewritten in place, and made exact by fix and stitch.

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 import LoopMedia
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The libavfilter graph that draws stitch's transitions, checked against blends computed here, independently,

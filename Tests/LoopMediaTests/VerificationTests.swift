@@ -4,6 +4,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The independent check (issue 21): FFmpeg's own demuxer and decoders read every output before it is kept.

@@ -4,6 +4,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import LoopIndex
 @testable import LoopMedia
 
 /// The web player's files (issue 22), read back without loopprep: clean.mp4 (fixtures/make-fixtures.sh) is 1 s of

@@ -1,7 +1,8 @@
 import Foundation
 
 // embed-text INPUT OUTPUT TYPE NAME: writes OUTPUT, a Swift file whose `extension TYPE { static let NAME }` is
-// INPUT's text (UTF-8) as one string literal. Run by the EmbedPlayer build plugin.
+// INPUT's text (UTF-8) as one raw multi-line string literal, line for line (so the file stays within the
+// 120 columns of the text's own lines). Run by scripts/embed-player.sh; the output is committed.
 let arguments = CommandLine.arguments
 guard arguments.count == 5 else {
     FileHandle.standardError.write(Data("usage: embed-text INPUT OUTPUT TYPE NAME\n".utf8))
@@ -12,26 +13,18 @@ guard let text = try? String(contentsOfFile: input, encoding: .utf8) else {
     FileHandle.standardError.write(Data("embed-text: cannot read \(input) as UTF-8 text\n".utf8))
     exit(1)
 }
-var literal = ""
-for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\\": literal += "\\\\"
-    case "\"": literal += "\\\""
-    case "\n": literal += "\\n"
-    case "\r": literal += "\\r"
-    case "\t": literal += "\\t"
-    case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        literal += "\\u{\(String(scalar.value, radix: 16))}"
-    default: literal.unicodeScalars.append(scalar)
-    }
-}
+// A raw literal with enough #s that no run of quotes in the text closes it; no line of the text is indented by
+// the literal (its closing delimiter is at column 0), and the text's own last line break is kept.
+var hashes = "#"
+while text.contains("\"\"\"" + hashes) { hashes += "#" }
 let source = """
-    // Generated at build time from \((input as NSString).lastPathComponent) by embed-text; edit that file.
+    // Generated from \((input as NSString).lastPathComponent) by scripts/embed-player.sh (Tools/embed-text): \
+    edit that file and run the script.
+    // swift-format-ignore-file
     extension \(type) {
-        static let \(name) = "\(literal)"
-    }
+        static let \(name) = \(hashes)\"\"\"
 
-    """
+    """ + text + "\n\"\"\"" + hashes + "\n}\n"
 do {
     try source.write(toFile: output, atomically: true, encoding: .utf8)
 } catch {

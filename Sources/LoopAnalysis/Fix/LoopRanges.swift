@@ -1,4 +1,4 @@
-import LoopRange
+import LoopRangeValues
 
 /// The exact range a player loops a clip over when the file cannot be rewritten (issue 33): fix's plan, read as
 /// a span of the clip as it is (its start and length on the presented timeline), with the findings that span

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// The independent reading of a written file: FFmpeg's own demuxer, opened as any FFmpeg-based player opens it
 /// (edit lists applied, its own packet timestamps and skip/discard side data), and its own decoders on the head

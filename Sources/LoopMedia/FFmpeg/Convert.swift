@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a swscale context that fits frames of any size and pixel format into a target size and format, keeping
 /// their aspect ratio (black bars, centred), for --normalize.

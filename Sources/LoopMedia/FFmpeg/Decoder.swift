@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a decoder opened for one stream of an InputFile.
 final class Decoder {

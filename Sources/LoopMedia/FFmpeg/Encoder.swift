@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns an audio encoder. Takes planar float samples in any amount; hands out packets of the encoder's frame
 /// size (the last one shorter), in whatever sample format the encoder wants.

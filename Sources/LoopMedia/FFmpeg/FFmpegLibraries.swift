@@ -1,6 +1,7 @@
 import CFFmpeg
 import CFFmpegLoader
 import Foundation
+import LoopIndex
 
 /// The FFmpeg libraries, as reports name them: loopprep's exact figures were checked on 5.1, 7.1 and 9.0, and a
 /// report says which did the work ("libavformat 59.27.100, libavcodec 59.37.100, ..."). Asked for after FFmpeg

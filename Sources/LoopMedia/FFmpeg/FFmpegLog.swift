@@ -1,6 +1,7 @@
 import CFFmpeg
 import CFFmpegLoader
 import Foundation
+import LoopIndex
 
 /// FFmpeg logs to stderr by default, which would interleave with our diagnostics. loopprep silences it
 /// (our errors carry FFmpeg's reason instead); `--verbose` routes it to stderr with a prefix. Silencing does not

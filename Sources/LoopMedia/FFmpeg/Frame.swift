@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopIndex
 
 /// Owns one AVFrame; the decoder refills it.
 final class Frame {

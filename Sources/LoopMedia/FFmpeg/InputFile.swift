@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a demuxer (an AVFormatContext opened for reading). Stream fields are copied out into plain values;
 /// no pointer into the context leaves this type.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopIndex
 
 /// A value behind a lock, shared by threads: Synchronization's `Mutex` as the systems an app deploys to (iOS 15,
 /// tvOS 15, macOS 13) have it, on NSLock (issue 44, item 2). Only `withLock` reaches the value, so it is Sendable

@@ -1,24 +1,11 @@
 import CFFmpeg
 import Foundation
+import LoopIndex
 
-/// The one error the media layer throws: which operation failed, on what, and FFmpeg's (or our) reason.
-public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
-    public var operation: String
-    public var reason: String
-    /// FFmpeg's error code, when FFmpeg reported it.
-    public var code: Int32?
-
-    public init(_ operation: String, reason: String, code: Int32? = nil) {
-        self.operation = operation
-        self.reason = reason
-        self.code = code
-    }
-
+extension MediaError {
     public init(_ operation: String, code: Int32) {
         self.init(operation, reason: MediaError.text(code), code: code)
     }
-
-    public var description: String { "\(operation): \(reason)" }
 
     static func text(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

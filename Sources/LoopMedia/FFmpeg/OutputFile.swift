@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a muxer (an AVFormatContext for writing) and the file it writes. Freed differently from an input,
 /// hence its own type.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns one AVPacket; reused across reads (each read unreferences the previous payload).
 final class Packet {

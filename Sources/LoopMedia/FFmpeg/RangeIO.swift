@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopIndex
 
 /// FFmpeg's demuxer reading a remote file through loopprep's bounded range requests only (a custom AVIOContext
 /// over RemoteFile): FFmpeg's own http protocol asks for `bytes=N-` and a real server then streams until the

@@ -1,38 +1,12 @@
 import CFFmpeg
 import Foundation
-
-/// Random access to a file's bytes: a local file, or an http(s) URL read by range requests.
-protocol ByteSource: AnyObject {
-    var size: Int64 { get }
-    /// Up to `count` bytes from `offset` (fewer at the end).
-    func read(at offset: Int64, count: Int) throws -> [UInt8]
-}
-
-final class LocalFile: ByteSource {
-    let handle: FileHandle
-    let size: Int64
-
-    init(_ path: String) throws {
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw MediaError("open", reason: "cannot open \(path)")
-        }
-        handle = file
-        size = Int64(try file.seekToEnd())
-    }
-
-    deinit { try? handle.close() }
-
-    func read(at offset: Int64, count: Int) throws -> [UInt8] {
-        try handle.seek(toOffset: UInt64(offset))
-        return [UInt8](try handle.read(upToCount: count) ?? Data())
-    }
-}
+import LoopIndex
 
 /// An http(s) URL through FFmpeg's own protocol. Every read is one bounded range request (`Range: bytes=a-b`),
 /// so reading an MP4's index costs the index's bytes, not the media's. What is fetched is counted per URL
 /// (`--verbose` reports it).
 public final class RemoteFile: ByteSource {
-    let size: Int64
+    package let size: Int64
     let url: String
 
     public static func isRemote(_ path: String) -> Bool { path.hasPrefix("http://") || path.hasPrefix("https://") }
@@ -74,7 +48,7 @@ public final class RemoteFile: ByteSource {
         return ctx
     }
 
-    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+    package func read(at offset: Int64, count: Int) throws -> [UInt8] {
         let want = Int(max(0, min(Int64(count), size - offset)))
         guard want > 0 else { return [] }
         let io = try Self.open(url, from: offset, count: want)
@@ -111,7 +85,7 @@ public final class RemoteFile: ByteSource {
     /// Copies the whole file to `path`.
     static func download(_ url: String, to path: String) throws {
         let remote = try RemoteFile(url)
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         guard let out = FileHandle(forWritingAtPath: path) else {
             throw MediaError("download", reason: "cannot write \(path)")
         }

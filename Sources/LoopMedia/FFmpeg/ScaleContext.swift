@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopIndex
 
 /// Owns one swscale context for a fixed output size, format and filter, made again when the source's size or
 /// format changes. The context is held as a raw pointer (the shim's `lp_sws_*`): FFmpeg 8 made it a public

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 extension InputFile {
     /// Copies one stream's codec parameters into a plain value.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopIndex
 
 /// Temporary files beside their targets, named so a batch skips them (hidden), removed on failure and on
 /// SIGINT/SIGTERM; `commit` renames one into place atomically.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// A small grey picture of a frame, for comparing frames cheaply (the seam check).
 struct Thumbnail: Sendable, Equatable {

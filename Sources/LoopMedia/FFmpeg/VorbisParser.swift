@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopIndex
 
 /// Owns FFmpeg's public Vorbis packet parser (libavcodec/vorbis_parser.h): each packet's length in samples from
 /// its block size and the one before it, as the decoder will put them out. Matroska gives Vorbis blocks only

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// One file through fix: probe, plan, remux (stream copy), exact edit lists with moov first, re-probe and
 /// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// A fix plan as the MP4 writer lays it out: for each cut, the source's samples to copy with their output
 /// timing, read from the index the plan was made from (never from FFmpeg's packets, whose decode times the mov

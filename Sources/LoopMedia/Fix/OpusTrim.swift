@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Opus in Matroska/WebM has no edit list but needs none: the OpusHead's pre-skip (and the track's CodecDelay,
 /// which FFmpeg writes from the same figure) drops any number of decoded samples at the start, and a

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Writes a plan: video (and audio, unless re-encoded) copied packet for packet, byte for byte; each track's
 /// planned start instant at time 0; the cut repeated `plan.repeats` times end to end. Re-encoded audio is

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// hev1 to hvc1, losslessly: the sample entry is renamed and its hvcC arrays marked complete; a sample that
 /// repeats the parameter sets in band (as hev1 allows, hvc1 does not) loses those NAL units, which must be the

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// Writes the final MP4/MOV: the muxer's output with exact edit lists and durations, moov before mdat.
 enum ISOEditor {
@@ -99,7 +100,7 @@ enum ISOEditor {
             break
         }
 
-        FileManager.default.createFile(atPath: destination, contents: nil)
+        _ = FileManager.default.createFile(atPath: destination, contents: nil)
         guard let out = FileHandle(forWritingAtPath: destination) else {
             throw MediaError("finalize", reason: "cannot create \(destination)")
         }
@@ -116,7 +117,7 @@ enum ISOEditor {
         }
         defer { try? from.close() }
         let size = try from.seekToEnd()
-        FileManager.default.createFile(atPath: destination, contents: nil)
+        _ = FileManager.default.createFile(atPath: destination, contents: nil)
         guard let out = FileHandle(forWritingAtPath: destination) else {
             throw MediaError("copy", reason: "cannot create \(destination)")
         }
@@ -196,7 +197,7 @@ enum ISOEditor {
                     total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
                 }
             }
-            try mdia.withChild("mdhd") { mdhd in
+            mdia.withChild("mdhd") { mdhd in
                 guard var p = mdhd.payload, p.count >= 24 else { return }
                 if p[0] == 1 {
                     p.replaceSubrange(24..<32, with: be64(UInt64(total)))

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// One track as the MP4 writer lays it out: which of the source's samples are copied (byte ranges), with the
 /// output's decode durations and composition offsets, and the one edit that presents the cut.
@@ -334,7 +335,7 @@ enum MP4Writer {
         for i in moov.children.indices where moov.children[i].type == "trak" {
             guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id })
             else { continue }
-            try moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
+            moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
                 stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t], wide: wide).box
             }
         }

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Nero chapters (`chpl` in moov/udta: start times in 100 ns units, titles), which FFmpeg writes beside a
 /// QuickTime chapter track and some players read instead of it. A cut moves them with the kept range.

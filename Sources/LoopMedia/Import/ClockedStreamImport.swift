@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// MPEG-TS, MPEG-PS, FLV and raw MPEG video: packet headers on a clock that starts anywhere (MPEG-PS with a
 /// presentation time only every few packets, filled in on the frame grid); the earliest track's start is the

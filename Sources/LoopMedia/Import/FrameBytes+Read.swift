@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// One stored frame's bytes, from wherever the file keeps them: an MP4/MOV sample's place in the index, or
 /// the n-th packet FFmpeg reads of the stream (the probe's packet timelines are in that order).

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// What an importer reads from: the demuxer (opened, not yet read), loopprep's own ISO index when the file is
 /// MP4/MOV, and every stream's basics.

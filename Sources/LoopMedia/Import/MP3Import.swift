@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// A raw MP3 file: packet headers, and the LAME/Xing header's delay and padding read as the edit they are
 /// (LAMEGapless), from the tag's own bytes (LAMETag; FFmpeg's skip samples where it cannot be read).

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Matroska and WebM: blocks on a millisecond clock with no decode times (made from the presentation order)
 /// and no durations (the step to the next block). Opus is laid on its sample clock from each packet's TOC

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Ogg: granule positions. The last one ends the stream: FFmpeg already shortened the last packet to it, and
 /// the end discard it attaches as well would trim the same samples twice, so it is not counted. Vorbis is

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Which packets of one track a pipeline reads: decode times [from, through] on the track's timeline (the
 /// index's media ticks for MP4/MOV, the probe's timeline for the rest), for a cut or a stretch of one.

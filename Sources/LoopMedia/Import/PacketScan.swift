@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Timelines from packet headers, for containers without an index loopprep reads itself: one pass over the
 /// file for all the streams asked, packet payloads not looked at (but Opus's TOC bytes where asked).

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// File -> facts. Timing comes from the container index (MP4/MOV sample tables and edit lists, read directly)
 /// or, for other containers, from packet headers; nothing here decodes.
@@ -28,14 +29,7 @@ public enum Probe {
     /// `locations`: keep every MP4/MOV sample's place in the file (fix writes from them).
     public static func probe(_ path: String, keepInput: Bool = true, locations: Bool = false) throws -> Result {
         let size = try fileSize(path)
-        if size < 1024, isLFSPointer(path) {
-            throw MediaError(
-                "open",
-                reason: """
-                    a Git LFS pointer, not the media: the repository was checked out without LFS (git lfs pull, or \
-                    lfs: true in actions/checkout)
-                    """)
-        }
+        if size < 1024, isLFSPointer(path) { throw MediaError("open", reason: IndexReading.lfsPointer) }
         // Our index reader goes first: FFmpeg's mov demuxer allocates what a table claims before it finds the
         // bytes are not there (a 2 KB box claiming 2^27 entries cost it 1 GB); ours refuses such a file.
         let index = try ISOFile.read(path: path, fileSize: size, locations: locations)
@@ -68,19 +62,7 @@ public enum Probe {
             throw MediaError(
                 "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
         }
-        // Common Encryption (issue 43, item 5): a protected sample entry (encv, enca) holds scrambled samples that
-        // no decoder reads without the key. Said as such, not as damage; FFmpeg names the original codec for them.
-        let protected = (iso?.tracks.sorted { $0.key < $1.key } ?? []).compactMap { $0.value.header?.entry }
-            .filter { $0.count >= 8 }.map { String(decoding: $0[4..<8], as: UTF8.self) }.filter { $0.hasPrefix("enc") }
-        if !protected.isEmpty {
-            let tag = protected.joined(separator: " and ")
-            throw MediaError(
-                "open",
-                reason: """
-                    encrypted (Common Encryption: its \(tag) samples are scrambled, and no player decodes them without \
-                    the key): loopprep cannot check or fix encrypted media; run it on the clip before it is encrypted
-                    """)
-        }
+        if let iso { try IndexReading.refuseEncrypted(iso) }
         // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
         // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.
         if format == "avi" { try? input.findStreamInfo() }
@@ -104,60 +86,26 @@ public enum Probe {
             declaredDuration: input.declaredDuration, input: kept)
     }
 
-    /// Facts from the streams and their timelines, whichever reader made them.
+    /// Facts from the streams and their timelines, whichever reader made them (IndexReading's one way).
     private static func result(
         _ path: String, size: Int64, format: String, iso: ISOFile?, basics: [TrackBasics], imported: Imported,
         declaredDuration: Rational?, input: InputFile?
     ) throws -> Result {
-        var timelines = imported.timelines
-        var tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
-        if let iso {
-            for i in tracks.indices {
-                tracks[i].sampleDescriptions = tracks[i].trackID.flatMap { iso.tracks[$0]?.descriptionCount }
-            }
-        }
-        guard tracks.contains(where: { $0.kind == .video || $0.kind == .audio }) else {
-            throw MediaError("read packets", reason: "no audio or video packets")
-        }
-        let empty = basics.filter { b in
-            (b.kind == .video || b.kind == .audio) && !tracks.contains { $0.index == b.index }
-        }
-        .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
-        var facts = ClipFacts(
-            path: path, container: containerName(format: format, iso: iso, path: path), formatName: format,
-            fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat, movieTimescale: iso?.movieTimescale,
-            fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
-        facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
-        // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
-        // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
-        if facts.isMatroska, let declared = declaredDuration {
-            facts.movieDuration = declared
-            facts.movieTimescale = 1000
-        }
-        if basics.contains(where: { $0.kind == .attachment && $0.codec != "ttf" && $0.codec != "otf" }) {
-            facts.coverArt = true
-        }
-        facts.clockOrigin = imported.clockOrigin
-        // Plans work on the audio as the decoder plays it: frames of the codec's length, back to back.
-        for track in tracks {
-            if let frame = track.irregularDurations?.frameTicks, let t = timelines[track.index] {
-                timelines[track.index] = AudioFrames.regular(t, frame: frame, fromFirst: iso != nil)
-            }
-        }
+        let (facts, timelines) = try IndexReading.facts(
+            path: path, size: size, format: format, container: containerName(format: format, iso: iso, path: path),
+            iso: iso, basics: basics, timelines: imported.timelines, clockOrigin: imported.clockOrigin,
+            declaredDuration: declaredDuration)
         return Result(facts: facts, timelines: timelines, input: input, iso: iso)
     }
 
     /// The facts of an MP4 from its index alone, or nil when a stream needs FFmpeg after all (one the index does
-    /// not time). The same steps as `probe` with FFmpeg, on the index's streams.
+    /// not time): IndexReading's, the reading an app's ClipLoopRange.measure makes.
     static func indexOnly(_ path: String, size: Int64, iso: ISOFile, basics: [TrackBasics]) throws -> Result? {
-        if iso.dataEnd > size {
-            throw MediaError(
-                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
-        }
-        guard let imported = MP4Import.indexed(iso, basics: basics) else { return nil }
+        guard let timelines = IndexReading.indexed(iso, basics: basics) else { return nil }
         return try result(
-            path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics, imported: imported,
-            declaredDuration: nil, input: nil)
+            path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics,
+            imported: Imported(timelines: timelines, clockOrigin: nil, readPackets: false), declaredDuration: nil,
+            input: nil)
     }
 
     /// AAC-LC at 24 kHz or less may carry SBR with nothing in its configuration saying so (HE-AAC's implicit
@@ -225,7 +173,7 @@ public enum Probe {
 
     /// A Git LFS pointer file (a checkout without LFS): a few lines of text that name the real file's hash.
     static func isLFSPointer(_ path: String) -> Bool {
-        head(path, count: 64)?.starts(with: Array("version https://git-lfs.github.com/spec/".utf8)) == true
+        head(path, count: 64).map(IndexReading.isLFSPointer) == true
     }
 
     static func fileSize(_ path: String) throws -> Int64 {

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// Writes a loop the finder chose: frames [in, out) cut with fix's machinery (stream copy from the in point,
 /// exact edit lists, verified against the plan; frames before the first keyframe re-encoded where the codec

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// `loopprep loop`: one decode of the clip at a small size (64x36 grey, loop filters skipped), the audio at every
 /// frame's start, then LoopFinder's search; the chosen loop is cut with fix's lossless machinery (or blended

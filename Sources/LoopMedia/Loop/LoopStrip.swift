@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// A candidate's seam as a picture, drawn as analyze draws a file's seam: the loop's last three frames, the seam,
 /// its first three (in colour when a second decode gave them, else the search's own grey thumbnails enlarged to a

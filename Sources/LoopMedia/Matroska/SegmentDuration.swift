@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// A Matroska/WebM segment's Duration (Info > Duration, in TimestampScale units): the length browsers and
 /// FFmpeg give the whole file. FFmpeg's muxer writes the end of the last block, which for Opus counts the codec

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// The one check of a written output before it is kept, for every command (issue 41, item 5): each builds an
 /// `Expectation` from its plan, and the comparisons run in order, the first that fails refusing the file (nothing is

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// Lays the clips' audio on the output's sample grid and mixes the joins: equal-power for dissolves and slides,
 /// a dip through silence for fade-black. With a loop, the first clip's opening is held back and mixed into the

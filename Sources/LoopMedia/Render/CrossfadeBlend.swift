@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// What draws a join's window, frame by frame: libavfilter's xfade (TransitionGraph), or for a crossfade of 8-bit
 /// planar YUV, CrossfadeBlend.

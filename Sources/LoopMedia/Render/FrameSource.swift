@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Decoded frames of one video track in presentation order, from a keyframe on, one at a time: a transition
 /// holds one frame from each side, whatever its length; a re-encoded segment takes the frames it needs.

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// The presented samples of a decoded audio frame: those in [cut.mediaStart, +count) on the media's sample clock,
 /// continuing exactly where `taken` left off.

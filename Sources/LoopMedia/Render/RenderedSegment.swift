@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// A re-encoded run of frames, ready to sit before (head) or after (tail) the copied GOPs: samples in the
 /// source's NAL format, and the parameter sets they need (with ids the track does not use yet).

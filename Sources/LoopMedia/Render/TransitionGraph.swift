@@ -1,6 +1,7 @@
 import CFFmpeg
 import CFFmpegLoader
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a libavfilter graph that draws one transition: two buffer sources (the outgoing clip's frames, the
 /// incoming clip's), FFmpeg's xfade, and a buffer sink that gives the frames back in the sources' pixel format

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,
 /// profile and level. H.264 (libx264): no B-frames, its own SPS/PPS id so both parameter sets coexist in one

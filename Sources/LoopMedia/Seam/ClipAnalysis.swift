@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// One file through the whole analysis: probe (index only), seam measurement (a few decoded frames), rules.
 /// A file that cannot be read becomes a report with the `unreadable` finding; it never throws, so a batch goes on.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// What the seam looks and sounds like, for people: the last and first presented frames as small colour
 /// pictures, and the audio just before and just after the loop point, per channel.

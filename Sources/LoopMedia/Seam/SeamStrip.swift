@@ -1,5 +1,6 @@
 import CFFmpeg
 import LoopAnalysis
+import LoopIndex
 
 /// Paints a seam strip: the last frames and the first frames side by side with the seam marked, and under them
 /// one waveform lane per channel across the seam, the jump drawn as a red bar. Mid-dark with a light frame, so it

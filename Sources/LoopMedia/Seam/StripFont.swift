@@ -1,3 +1,5 @@
+import LoopIndex
+
 /// A 5x7 pixel font for the labels painted into seam strips (times and channel names): digits, capitals and
 /// the few other characters those labels use. A character it lacks is drawn as a space.
 enum StripFont {

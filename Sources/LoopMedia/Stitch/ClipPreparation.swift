@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// A clip made ready for stitching: probed once, cut to its shortest track as fix would (StitchSource), with
 /// what copying its frames beside other clips' needs (decoder configuration, pixel format) and the timelines

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// An x265 run's parameter sets with ids the track does not use yet (VPS, SPS and PPS each the lowest free
 /// one), and the renumbering its slices need.

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// One output audio track: its stream, encoder and mixer, and what the edit list needs of what was written. A
 /// class, so what the writing closures record is not lost in a copy.

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// The clips' streams as encoders and the output are set up from them: each clip opened once for that role.
 final class ClipSettings {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// Executes a render plan: the output's streams, chapters and decoder configuration, then run by run either a
 /// clip's copied body or re-encoded frames, and each clip's audio into one continuous stream per track.

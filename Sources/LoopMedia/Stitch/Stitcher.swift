@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// stitch: clips prepared (ClipPreparation), laid on one timeline (StitchPlanner), planned frame by frame
 /// (StitchRenderPlanner, pure), then written by executing the plan (StitchWriter), given exact edit lists,

@@ -1,6 +1,7 @@
 import CFFmpeg
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// Re-encodes one run of the plan: decodes what its items need (one frame source per clip, from the keyframe
 /// before its first frame), blends where two clips meet and encodes in output order, into samples at the plan's

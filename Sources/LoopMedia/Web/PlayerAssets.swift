@@ -1,4 +1,5 @@
 import Foundation
+import LoopIndex
 
 /// The web player's files: one dependency-free ES module (`loopprep-loop.js`, kept beside this file as JavaScript
 /// and linted as such; the EmbedPlayer plugin builds it into the binary as `PlayerAssets.module`) and the page that

@@ -1,4 +1,5 @@
 import LoopAnalysis
+import LoopIndex
 
 /// A loop-ready WebM's tracks as the web copy appends them, one WebM per track: the video copied as it is, and
 /// Opus encoded again loop-continuously (LoopAnalysis's ContinuousOpus), so the browser's decoder, never reset

@@ -1,5 +1,6 @@
 import Foundation
 import LoopAnalysis
+import LoopIndex
 
 /// A loop-ready file made ready for a gapless web loop (docs/web-player.md): the media Media Source Extensions
 /// appends again and again (a fragmented MP4 built from an MP4, or the WebM itself), a manifest of the exact

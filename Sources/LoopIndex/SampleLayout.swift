@@ -1,15 +1,15 @@
 /// Where a track's samples are: sizes (stsz), samples per chunk (stsc) and chunk offsets (stco/co64), each
 /// read only as far as its box really holds entries.
-struct SampleLayout {
+package struct SampleLayout {
     /// stsz's one size for every sample, or 0 when sizes are listed.
-    var fixedSize: Int64 = 0
+    package var fixedSize: Int64 = 0
     /// Samples that have a size: listed ones, or stsz's count when the size is fixed.
-    var sampleCount = 0
-    var sizes = ByteReader([], from: 0, to: 0)
-    var runs: [(firstChunk: Int, perChunk: Int)] = []
-    var offsets: [Int64] = []
+    package var sampleCount = 0
+    package var sizes = ByteReader([], from: 0, to: 0)
+    package var runs: [(firstChunk: Int, perChunk: Int)] = []
+    package var offsets: [Int64] = []
 
-    init(stsz: ByteReader?, stsc: ByteReader?, stco: ByteReader?, co64: ByteReader?, fileSize: Int64) {
+    package init(stsz: ByteReader?, stsc: ByteReader?, stco: ByteReader?, co64: ByteReader?, fileSize: Int64) {
         if var sz = stsz {
             sz.skip(4)
             fixedSize = Int64(sz.u32())
@@ -37,7 +37,7 @@ struct SampleLayout {
 
     /// Calls `body(offset, samples in the chunk)` for each chunk in order until it returns false. stsc runs
     /// are sorted by first chunk, so one pass walks both tables.
-    func forEachChunk(_ body: (Int64, Int) -> Bool) {
+    package func forEachChunk(_ body: (Int64, Int) -> Bool) {
         var run = -1
         for (chunk, offset) in offsets.enumerated() {
             while run + 1 < runs.count && runs[run + 1].firstChunk <= chunk + 1 { run += 1 }
@@ -48,7 +48,7 @@ struct SampleLayout {
     /// The place of each of the first `count` samples. Offsets and sizes saturate: a value near 2^63 must
     /// read as "past the end of the file", not wrap. Samples the chunk table does not reach get size 0 at
     /// offset Int64.max (the caller sees them as past the end).
-    func locations(count: Int) -> [SampleLocation] {
+    package func locations(count: Int) -> [SampleLocation] {
         var sizes = self.sizes
         var out: [SampleLocation] = []
         out.reserveCapacity(count)
@@ -65,14 +65,14 @@ struct SampleLayout {
         return out
     }
 
-    static func add(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func add(_ a: Int64, _ b: Int64) -> Int64 {
         let (r, o) = a.addingReportingOverflow(b)
         return o ? .max : r
     }
 
     /// The end of the last byte of sample data. Compared with the file size, this tells a truncated file from
     /// a whole one.
-    func dataEnd() -> Int64 {
+    package func dataEnd() -> Int64 {
         var sizes = self.sizes
         var sample = 0
         var end: Int64 = 0

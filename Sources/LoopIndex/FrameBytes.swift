@@ -1,11 +1,11 @@
 import LoopAnalysis
 
 /// What one stored frame holds, whatever its packaging (read from a file in Import/FrameBytes+Read.swift).
-enum FrameBytes {
+package enum FrameBytes {
     /// What a frame holds, whatever its packaging: H.264 and HEVC NAL units (start codes in MPEG-TS and -PS,
     /// lengths in MP4 and Matroska, where the muxer turns the one into the other), any other codec's bytes
     /// as they are.
-    static func content(_ bytes: [UInt8], codec: String, extradata: [UInt8]?) -> [[UInt8]] {
+    package static func content(_ bytes: [UInt8], codec: String, extradata: [UInt8]?) -> [[UInt8]] {
         guard codec == "h264" || codec == "hevc" else { return [bytes] }
         guard let config = extradata, config.first == 1 else { return annexBUnits(bytes) }
         return lengthUnits(bytes, codec: codec, config: config)
@@ -13,7 +13,7 @@ enum FrameBytes {
 
     /// The frame's picture: its NAL units without parameter sets and delimiters (which a container may carry
     /// in its sample description instead: hev1 retagged hvc1, a transport stream's repeated headers).
-    static func picture(_ bytes: [UInt8], codec: String, extradata: [UInt8]?) -> [[UInt8]] {
+    package static func picture(_ bytes: [UInt8], codec: String, extradata: [UInt8]?) -> [[UInt8]] {
         let units = content(bytes, codec: codec, extradata: extradata)
         switch codec {
         case "h264": return units.filter { ![7, 8, 9].contains(($0.first ?? 0) & 0x1f) }

@@ -1,9 +1,9 @@
 /// Opus facts read from the bytes (RFC 6716 section 3.1, RFC 7845 section 5.1). Opus always decodes at 48 kHz.
-enum Opus {
-    static let rate: Int64 = 48_000
+package enum Opus {
+    package static let rate: Int64 = 48_000
 
     /// Samples (at 48 kHz) one packet decodes to, from its TOC byte and frame count; nil for a malformed packet.
-    static func samples(_ packet: UnsafeBufferPointer<UInt8>) -> Int64? {
+    package static func samples(_ packet: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let toc = packet.first else { return nil }
         let config = Int(toc >> 3)
         // Frame length in 1/400 s units (2.5 ms = 120 samples): SILK 10/20/40/60 ms, hybrid 10/20 ms, CELT 2.5/5/10/20
@@ -26,7 +26,7 @@ enum Opus {
     }
 
     /// The OpusHead with its pre-skip (bytes 10-11, little-endian) set to `preSkip`; nil if it cannot say it.
-    static func head(_ head: [UInt8], preSkip: Int64) -> [UInt8]? {
+    package static func head(_ head: [UInt8], preSkip: Int64) -> [UInt8]? {
         guard head.count >= 19, head.starts(with: Array("OpusHead".utf8)), (0...0xffff).contains(preSkip) else {
             return nil
         }
@@ -36,7 +36,7 @@ enum Opus {
         return out
     }
 
-    static func preSkip(_ head: [UInt8]) -> Int64? {
+    package static func preSkip(_ head: [UInt8]) -> Int64? {
         guard head.count >= 19, head.starts(with: Array("OpusHead".utf8)) else { return nil }
         return Int64(head[10]) | Int64(head[11]) << 8
     }

@@ -5,18 +5,18 @@ import LoopAnalysis
 /// writes id 0, which the source uses too). A slice names its PPS in an Exp-Golomb code near its start, so a
 /// new id can change the header's length: the header is parsed to its end (ITU-T H.265 7.3.6.1), written again
 /// with the new id, re-aligned, and the slice data copied after it as it was.
-struct HEVCConfig: Equatable {
+package struct HEVCConfig: Equatable {
     /// The 22 bytes before the arrays (profile, tier, level, chroma, bit depths, lengthSizeMinusOne...).
-    var header: [UInt8]
+    package var header: [UInt8]
     /// (NAL unit type, units) in order; completeness flags kept in the type byte's top bit.
-    var arrays: [(type: UInt8, units: [[UInt8]])]
+    package var arrays: [(type: UInt8, units: [[UInt8]])]
 
-    static func == (a: HEVCConfig, b: HEVCConfig) -> Bool {
+    package static func == (a: HEVCConfig, b: HEVCConfig) -> Bool {
         a.header == b.header && a.arrays.map(\.type) == b.arrays.map(\.type)
             && a.arrays.map(\.units) == b.arrays.map(\.units)
     }
 
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count >= 23, bytes[0] == 1 else { return nil }
         header = Array(bytes[0..<22])
         var i = 23
@@ -31,9 +31,9 @@ struct HEVCConfig: Equatable {
         }
     }
 
-    var lengthSize: Int { Int(header[21] & 3) + 1 }
+    package var lengthSize: Int { Int(header[21] & 3) + 1 }
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out = header + [UInt8(arrays.count)]
         for (type, units) in arrays {
             out += [type, UInt8(units.count >> 8), UInt8(units.count & 0xff)]
@@ -43,10 +43,10 @@ struct HEVCConfig: Equatable {
     }
 
     /// The parameter sets of one NAL type (32 VPS, 33 SPS, 34 PPS).
-    func units(_ type: UInt8) -> [[UInt8]] { arrays.filter { $0.type & 0x3f == type }.flatMap(\.units) }
+    package func units(_ type: UInt8) -> [[UInt8]] { arrays.filter { $0.type & 0x3f == type }.flatMap(\.units) }
 
     /// Adds units to the array of their type (a new array where there is none).
-    mutating func append(_ units: [[UInt8]]) {
+    package mutating func append(_ units: [[UInt8]]) {
         for unit in units {
             let type = HEVC.type(unit)
             if let k = arrays.firstIndex(where: { $0.type & 0x3f == type }) {
@@ -58,11 +58,11 @@ struct HEVCConfig: Equatable {
     }
 }
 
-enum HEVC {
-    static func type(_ nal: [UInt8]) -> UInt8 { (nal.first ?? 0) >> 1 & 0x3f }
+package enum HEVC {
+    package static func type(_ nal: [UInt8]) -> UInt8 { (nal.first ?? 0) >> 1 & 0x3f }
 
     /// The ids a parameter set declares (VPS: its own; SPS: its own and its VPS's; PPS: its own and its SPS's).
-    static func ids(_ nal: [UInt8]) -> (own: Int, refers: Int?)? {
+    package static func ids(_ nal: [UInt8]) -> (own: Int, refers: Int?)? {
         var r = BitReader(NAL.unescape(Array(nal.dropFirst(2))))
         switch type(nal) {
         case 32: return r.u(4).map { ($0, nil) }
@@ -79,7 +79,7 @@ enum HEVC {
     }
 
     /// A VPS, SPS or PPS with new ids (`own`, and the set it refers to), its other fields as they were.
-    static func renumber(_ nal: [UInt8], own: Int, refers: Int?) throws -> [UInt8] {
+    package static func renumber(_ nal: [UInt8], own: Int, refers: Int?) throws -> [UInt8] {
         var r = BitReader(NAL.unescape(Array(nal.dropFirst(2))))
         var w = BitWriter()
         switch type(nal) {
@@ -117,7 +117,7 @@ enum HEVC {
     }
 
     /// profile_tier_level(1, max_sub_layers_minus1).
-    static func skipProfileTierLevel(_ r: inout BitReader, subLayers: Int) -> Bool {
+    package static func skipProfileTierLevel(_ r: inout BitReader, subLayers: Int) -> Bool {
         r.skip(96)  // general profile space, tier, profile idc, 32 compatibility flags, 48 constraint bits, level idc
         var profilePresent: [Int] = []
         var levelPresent: [Int] = []
@@ -135,7 +135,7 @@ enum HEVC {
     }
 
     /// The RBSP's bits up to (not including) its stop bit, then the stop bit and alignment anew.
-    static func copyToStopBit(_ r: inout BitReader, into w: inout BitWriter) throws {
+    package static func copyToStopBit(_ r: inout BitReader, into w: inout BitWriter) throws {
         guard let last = r.bytes.lastIndex(where: { $0 != 0 }) else { throw bad("parameter set") }
         let stop = last * 8 + 7 - r.bytes[last].trailingZeroBitCount
         guard stop >= r.position else { throw bad("parameter set") }
@@ -144,41 +144,41 @@ enum HEVC {
         w.align()
     }
 
-    static func bad(_ what: String) -> MediaError {
+    package static func bad(_ what: String) -> MediaError {
         MediaError("encode", reason: "the encoder wrote an HEVC \(what) loopprep cannot read")
     }
 
 }
 
 /// What a slice header needs of its SPS and PPS to be read to its end.
-struct HEVCSliceContext {
-    var ppsID = 0, spsID = 0
+package struct HEVCSliceContext {
+    package var ppsID = 0, spsID = 0
     // SPS
-    var chromaArrayType = 1
-    var separateColourPlanes = false
-    var pocLsbBits = 4
-    var ctbAddressBits = 0
-    var shortTermSets: [(deltas: Int, used: Int)] = []
-    var longTermPresent = false
-    var longTermSPS = 0
-    var temporalMVP = false
-    var sao = false
+    package var chromaArrayType = 1
+    package var separateColourPlanes = false
+    package var pocLsbBits = 4
+    package var ctbAddressBits = 0
+    package var shortTermSets: [(deltas: Int, used: Int)] = []
+    package var longTermPresent = false
+    package var longTermSPS = 0
+    package var temporalMVP = false
+    package var sao = false
     // PPS
-    var dependentSlices = false
-    var outputFlag = false
-    var extraBits = 0
-    var cabacInitPresent = false
-    var weightedPred = false, weightedBipred = false
-    var chromaQPOffsetsInSlice = false
-    var deblockingOverride = false, deblockingDisabled = false
-    var loopFilterAcrossSlices = false
-    var tilesOrWPP = false
-    var listsModification = false
-    var headerExtension = false
-    var chromaQPOffsetList = false
+    package var dependentSlices = false
+    package var outputFlag = false
+    package var extraBits = 0
+    package var cabacInitPresent = false
+    package var weightedPred = false, weightedBipred = false
+    package var chromaQPOffsetsInSlice = false
+    package var deblockingOverride = false, deblockingDisabled = false
+    package var loopFilterAcrossSlices = false
+    package var tilesOrWPP = false
+    package var listsModification = false
+    package var headerExtension = false
+    package var chromaQPOffsetList = false
 
     /// From the encoder's own SPS and PPS (one of each: x265's).
-    init(sps: [UInt8], pps: [UInt8]) throws {
+    package init(sps: [UInt8], pps: [UInt8]) throws {
         var r = BitReader(NAL.unescape(Array(sps.dropFirst(2))))
         guard r.u(4) != nil, let sub = r.u(3) else { throw HEVC.bad("SPS") }
         r.skip(1)
@@ -284,7 +284,7 @@ struct HEVCSliceContext {
         guard p.position <= p.bytes.count * 8 else { throw HEVC.bad("PPS") }
     }
 
-    static func skipScalingList(_ r: inout BitReader) throws {
+    package static func skipScalingList(_ r: inout BitReader) throws {
         for size in 0..<4 {
             for _ in stride(from: 0, to: 6, by: size == 3 ? 3 : 1) {
                 if r.u(1) == 0 {
@@ -300,7 +300,8 @@ struct HEVCSliceContext {
     }
 
     /// st_ref_pic_set(idx): how many deltas it has, and how many of them the current picture uses.
-    static func shortTermSet(_ r: inout BitReader, index: Int, count: Int, known: [(deltas: Int, used: Int)]) throws
+    package static func shortTermSet(_ r: inout BitReader, index: Int, count: Int, known: [(deltas: Int, used: Int)])
+        throws
         -> (deltas: Int, used: Int)
     {
         if index != 0, r.u(1) == 1 {
@@ -333,7 +334,7 @@ struct HEVCSliceContext {
 
     /// A slice NAL of this SPS/PPS pair renumbered to PPS `id`: the header up to the PPS id, the new id, the
     /// rest of the header, byte alignment anew, and the slice data bytes as they were.
-    func renumberSlice(_ nal: [UInt8], ppsID id: Int) throws -> [UInt8] {
+    package func renumberSlice(_ nal: [UInt8], ppsID id: Int) throws -> [UInt8] {
         let type = Int(HEVC.type(nal))
         let rbsp = NAL.unescape(Array(nal.dropFirst(2)))
         var r = BitReader(rbsp)
@@ -466,7 +467,7 @@ struct HEVCSliceContext {
 
 extension HEVCConfig {
     /// Two configurations clash if a parameter set id means different bytes in each.
-    func clashes(with other: HEVCConfig) -> Bool {
+    package func clashes(with other: HEVCConfig) -> Bool {
         for type: UInt8 in 32...34 {
             let mine = Dictionary(
                 units(type).compactMap { u in HEVC.ids(u).map { ($0.own, u) } }, uniquingKeysWith: { a, _ in a })
@@ -478,7 +479,7 @@ extension HEVCConfig {
 
 extension HEVCConfig {
     /// Its VPS, SPS and PPS as values, with their ids.
-    var parameterSets: [ParameterSet] {
+    package var parameterSets: [ParameterSet] {
         [(UInt8(32), ParameterSet.Kind.video), (33, .sequence), (34, .picture)].flatMap { type, kind in
             units(type).map { ParameterSet(kind: kind, id: HEVC.ids($0)?.own, bytes: $0) }
         }

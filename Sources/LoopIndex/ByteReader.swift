@@ -1,38 +1,38 @@
 import Foundation
 
 /// Big-endian reads over a byte buffer; reads past the end yield zeros rather than trapping (hostile input).
-struct ByteReader {
-    let bytes: [UInt8]
-    var position: Int
-    let end: Int
+package struct ByteReader {
+    package let bytes: [UInt8]
+    package var position: Int
+    package let end: Int
 
-    init(_ data: Data) {
+    package init(_ data: Data) {
         bytes = [UInt8](data)
         position = 0
         end = bytes.count
     }
-    init(_ bytes: [UInt8], from: Int, to: Int) {
+    package init(_ bytes: [UInt8], from: Int, to: Int) {
         self.bytes = bytes
         position = from
         end = to
     }
 
-    var remaining: Int { max(end - position, 0) }
+    package var remaining: Int { max(end - position, 0) }
     /// A table's entry count (the next u32), capped by the entries of `size` bytes that really follow it.
-    mutating func entries(size: Int) -> Int { min(Int(u32()), remaining / max(size, 1)) }
-    mutating func skip(_ n: Int) { position = min(position + max(n, 0), end) }
-    mutating func u8() -> UInt8 {
+    package mutating func entries(size: Int) -> Int { min(Int(u32()), remaining / max(size, 1)) }
+    package mutating func skip(_ n: Int) { position = min(position + max(n, 0), end) }
+    package mutating func u8() -> UInt8 {
         guard position < end else { return 0 }
         defer { position += 1 }
         return bytes[position]
     }
-    mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }
-    mutating func u32() -> UInt32 { UInt32(u16()) << 16 | UInt32(u16()) }
-    mutating func u64() -> UInt64 { UInt64(u32()) << 32 | UInt64(u32()) }
-    mutating func fourCC() -> String { String(decoding: (0..<4).map { _ in u8() }, as: UTF8.self) }
+    package mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }
+    package mutating func u32() -> UInt32 { UInt32(u16()) << 16 | UInt32(u16()) }
+    package mutating func u64() -> UInt64 { UInt64(u32()) << 32 | UInt64(u32()) }
+    package mutating func fourCC() -> String { String(decoding: (0..<4).map { _ in u8() }, as: UTF8.self) }
 
     /// The child boxes from the current position to `until`, each as a reader over its body.
-    func children(until: Int) -> [(String, ByteReader)] {
+    package func children(until: Int) -> [(String, ByteReader)] {
         var r = self
         var out: [(String, ByteReader)] = []
         while r.position + 8 <= min(until, end) {
@@ -49,6 +49,8 @@ struct ByteReader {
     }
 }
 
-func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xff)] }
-func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
-func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
+package func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xff)] }
+package func be32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+}
+package func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }

@@ -3,18 +3,18 @@ import LoopAnalysis
 
 /// A track's headers as FFmpeg's mov demuxer reads them into a stream: tkhd's matrix, mdhd's language, the
 /// first sample description, and the frame rate the demuxer declares from stts.
-struct TrackHeader {
-    var matrix: [Int32]
-    var language: UInt16
+package struct TrackHeader {
+    package var matrix: [Int32]
+    package var language: UInt16
     /// An elng box (a language mdhd cannot hold): left to FFmpeg.
-    var extendedLanguage: Bool
+    package var extendedLanguage: Bool
     /// The first stsd entry, its box header included.
-    var entry: [UInt8]?
-    var descriptions: Int
+    package var entry: [UInt8]?
+    package var descriptions: Int
     /// The demuxer's r_frame_rate, where the sample table alone sets it (see `demuxerFrameRate(stts:timescale:)`).
-    var demuxerFrameRate: Rational?
+    package var demuxerFrameRate: Rational?
 
-    static func firstEntry(_ stsd: ByteReader) -> [UInt8]? {
+    package static func firstEntry(_ stsd: ByteReader) -> [UInt8]? {
         var r = stsd
         r.skip(8)  // version, flags, entry count
         let start = r.position
@@ -28,7 +28,7 @@ struct TrackHeader {
     /// FFmpeg from 5.1 to 9.0 sets r_frame_rate so). For any other stts FFmpeg's rate comes from more than the
     /// table (5.1 reads 30 fps for a held frame's [512, 23552, 512] at 15360 ticks), so such a track is left to
     /// FFmpeg: nil.
-    static func demuxerFrameRate(stts: ByteReader, timescale: Int64) -> Rational? {
+    package static func demuxerFrameRate(stts: ByteReader, timescale: Int64) -> Rational? {
         var r = stts
         r.skip(4)
         let count = r.entries(size: 8)
@@ -43,28 +43,41 @@ struct TrackHeader {
 
 extension ISOFile {
     /// FFmpeg's name for the demuxer of every ISO-BMFF file.
-    static let demuxerName = "mov,mp4,m4a,3gp,3g2,mj2"
+    package static let demuxerName = "mov,mp4,m4a,3gp,3g2,mj2"
 
     /// Every stream as FFmpeg's mov demuxer presents it, read from the boxes alone, so that analysing an MP4
     /// needs no FFmpeg. Only the shapes this reads exactly as the demuxer does: H.264 and HEVC video whose stts
     /// every FFmpeg declares alike, AAC-LC above 24 kHz (lower rates may hide SBR that only a decoder finds) and
     /// Opus audio, in a movie of plain vide and soun tracks (no cover picture, no timecode, text or chapter track,
     /// no fragments). Anything else is nil: FFmpeg reads it. IndexOnlyTests hold each shape to FFmpeg's reading.
-    func streamBasics() -> [TrackBasics]? {
-        guard !fragmented, !coverArt, movieMatrix == Self.identity, !trakOrder.isEmpty else { return nil }
+    /// `rangeOnly`: read for a loop range alone, as an app measuring one does (the CLI leaves these to FFmpeg): a
+    /// video track whose declared rate FFmpeg sets from more than the sample table (a held frame, fragments) is
+    /// read with none (the rate is then the commonest frame step), fragments and cover art are read, and tracks
+    /// other than picture and sound (timecode, chapters, a phone's metadata) are data tracks of no codec.
+    package func streamBasics(rangeOnly: Bool = false) -> [TrackBasics]? {
+        guard rangeOnly || (!fragmented && !coverArt), movieMatrix == Self.identity, !trakOrder.isEmpty else {
+            return nil
+        }
         var basics: [TrackBasics] = []
         for (index, id) in trakOrder.enumerated() {
+            if rangeOnly, let id, let track = tracks[id], track.handler != "vide", track.handler != "soun" {
+                // Kept as data (its length counts toward the movie's, as FFmpeg's data stream's does).
+                var b = TrackBasics(index: index, kind: .data, codec: "none")
+                b.trackID = id
+                basics.append(b)
+                continue
+            }
             guard let id, trakOrder.filter({ $0 == id }).count == 1, let track = tracks[id],
-                let b = Self.basics(track, index: index)
+                let b = Self.basics(track, index: index, rangeOnly: rangeOnly)
             else { return nil }
             basics.append(b)
         }
         return basics
     }
 
-    static let identity: [Int32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000]
+    package static let identity: [Int32] = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000]
 
-    static func basics(_ track: Track, index: Int) -> TrackBasics? {
+    package static func basics(_ track: Track, index: Int, rangeOnly: Bool = false) -> TrackBasics? {
         guard let header = track.header, header.descriptions == 1, !header.extendedLanguage,
             let entry = header.entry, entry.count >= 8
         else { return nil }
@@ -72,7 +85,9 @@ extension ISOFile {
         var b: TrackBasics
         switch track.handler {
         case "vide":
-            guard let v = video(entry, tag: tag, header: header, index: index) else { return nil }
+            guard let v = video(entry, tag: tag, header: header, index: index, rangeOnly: rangeOnly) else {
+                return nil
+            }
             b = v
         case "soun":
             guard let a = audio(entry, tag: tag, index: index) else { return nil }
@@ -94,7 +109,9 @@ extension ISOFile {
     }
 
     /// A visual sample entry: size at byte 32, children (the codec configuration) from byte 86.
-    static func video(_ entry: [UInt8], tag: String, header: TrackHeader, index: Int) -> TrackBasics? {
+    package static func video(
+        _ entry: [UInt8], tag: String, header: TrackHeader, index: Int, rangeOnly: Bool = false
+    ) -> TrackBasics? {
         guard entry.count >= 86 else { return nil }
         var r = ByteReader(entry, from: 32, to: entry.count)
         let width = Int(r.u16())
@@ -119,14 +136,14 @@ extension ISOFile {
         b.height = height
         guard let rotation = rotation(header.matrix) else { return nil }
         b.rotation = rotation.degrees
-        guard let rate = header.demuxerFrameRate else { return nil }
+        guard let rate = header.demuxerFrameRate else { return rangeOnly ? b : nil }
         b.declaredFrameRate = rate
         return b
     }
 
     /// Clockwise degrees as FFmpeg reports a display matrix: none when the matrix is the identity, else the
     /// angle of its rotation part; nil (not modelled) for anything but a quarter turn (a flip, a scale).
-    static func rotation(_ m: [Int32]) -> (degrees: Int?, Void)? {
+    package static func rotation(_ m: [Int32]) -> (degrees: Int?, Void)? {
         guard m.count == 9 else { return nil }
         if m == identity { return (nil, ()) }
         let one: Int32 = 0x10000
@@ -142,7 +159,7 @@ extension ISOFile {
     /// A sound sample entry (versions 0 and 1): children from byte 36 (52 for version 1), the codec
     /// configuration possibly inside a QuickTime wave box; the configuration, not the entry, says the rate and
     /// channels (as FFmpeg reads them).
-    static func audio(_ entry: [UInt8], tag: String, index: Int) -> TrackBasics? {
+    package static func audio(_ entry: [UInt8], tag: String, index: Int) -> TrackBasics? {
         guard entry.count >= 36 else { return nil }
         var r = ByteReader(entry, from: 16, to: entry.count)
         let version = r.u16()
@@ -185,7 +202,7 @@ extension ISOFile {
     }
 
     /// The DecoderSpecificInfo of an esds whose DecoderConfigDescriptor names `objectType`.
-    static func decoderSpecificInfo(_ esds: ByteReader, objectType: UInt8) -> [UInt8]? {
+    package static func decoderSpecificInfo(_ esds: ByteReader, objectType: UInt8) -> [UInt8]? {
         var r = esds
         r.skip(4)
         func descriptor(_ tag: UInt8) -> Int? {
@@ -213,7 +230,7 @@ extension ISOFile {
     /// An AudioSpecificConfig that is plain AAC-LC above 24 kHz: object type 2, a table rate, a channel
     /// configuration, no core coder, no extension, and after it nothing or only the sync extension that says SBR
     /// is absent (0x2b7, object type 5, flag 0: FFmpeg's encoder writes it), where explicit SBR would be.
-    static func aacLC(_ asc: [UInt8]) -> (rate: Int, channels: Int)? {
+    package static func aacLC(_ asc: [UInt8]) -> (rate: Int, channels: Int)? {
         let sbrAbsent: [UInt8] = [0x56, 0xe5, 0x00]  // 11 bits 0x2b7, 5 bits 5, 1 bit 0, zero padding
         guard asc.count == 2 || (asc.count == 5 && Array(asc[2...]) == sbrAbsent) else { return nil }
         let bits = Int(asc[0]) << 8 | Int(asc[1])
@@ -231,9 +248,9 @@ extension ISOFile {
     }
 
     /// libavcodec's names for H.264 profile_idc (avcC byte 1) and HEVC general_profile_idc.
-    static let h264Profiles: [Int: String] = [
+    package static let h264Profiles: [Int: String] = [
         66: "Baseline", 77: "Main", 88: "Extended", 100: "High", 110: "High 10", 122: "High 4:2:2",
         144: "High 4:4:4", 244: "High 4:4:4 Predictive", 44: "CAVLC 4:4:4",
     ]
-    static let hevcProfiles: [Int: String] = [1: "Main", 2: "Main 10", 3: "Main Still Picture", 4: "Rext"]
+    package static let hevcProfiles: [Int: String] = [1: "Main", 2: "Main 10", 3: "Main Still Picture", 4: "Rext"]
 }

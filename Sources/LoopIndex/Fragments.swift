@@ -3,34 +3,34 @@ import LoopAnalysis
 /// Movie fragments (moof/traf: tfhd, tfdt, trun) appended to the tracks' sample tables, so a fragmented file's
 /// timing comes from its index like a plain one's. FFmpeg 5.1 gives trun samples duration 0 and reads trun
 /// version 1's signed composition offsets late; the index has both exactly.
-struct Fragments {
+package struct Fragments {
     /// trex: what a fragment's samples are when neither tfhd nor trun says.
-    struct Defaults {
-        var descriptionIndex: UInt32 = 1
-        var duration: UInt32 = 0
-        var size: UInt32 = 0
-        var flags: UInt32 = 0
+    package struct Defaults {
+        package var descriptionIndex: UInt32 = 1
+        package var duration: UInt32 = 0
+        package var size: UInt32 = 0
+        package var flags: UInt32 = 0
     }
 
-    let defaults: [Int: Defaults]
-    let fileSize: Int64
+    package let defaults: [Int: Defaults]
+    package let fileSize: Int64
     /// Whether to record each sample's place (the writer needs them; analysis only the end of the data).
-    let keepLocations: Bool
+    package let keepLocations: Bool
     /// One past each track's last sample byte, for the truncation check.
-    var dataEnd: [Int: Int64] = [:]
+    package var dataEnd: [Int: Int64] = [:]
     /// Where each track's next sample is decoded when a fragment has no tfdt.
-    var nextDts: [Int: Int64] = [:]
+    package var nextDts: [Int: Int64] = [:]
 
-    init(defaults: [Int: Defaults], fileSize: Int64, keepLocations: Bool) {
+    package init(defaults: [Int: Defaults], fileSize: Int64, keepLocations: Bool) {
         self.defaults = defaults
         self.fileSize = fileSize
         self.keepLocations = keepLocations
     }
 
     /// sample_is_non_sync_sample, in the 32-bit sample flags.
-    static let nonSync: UInt32 = 0x0001_0000
+    package static let nonSync: UInt32 = 0x0001_0000
 
-    mutating func read(_ moof: [UInt8], at moofOffset: Int64, into tracks: inout [Int: ISOFile.Track]) throws {
+    package mutating func read(_ moof: [UInt8], at moofOffset: Int64, into tracks: inout [Int: ISOFile.Track]) throws {
         var body = ByteReader(moof, from: 0, to: moof.count)
         body.skip(8)
         // Without base-data-offset or default-base-is-moof, the first traf's data starts at the moof and each

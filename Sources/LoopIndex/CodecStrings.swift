@@ -1,9 +1,9 @@
 /// RFC 6381 codecs strings (what `MediaSource.isTypeSupported` and `addSourceBuffer` are asked for), read from
 /// each codec's configuration record: the real profile and level, never a guess.
-enum CodecStrings {
+package enum CodecStrings {
     /// `extradata`: the stream's configuration record (avcC, hvcC, AudioSpecificConfig, av1C); `webm`: the name
     /// WebM uses where it needs no record (vp8, vp9, opus, vorbis). nil for a codec the web player does not take.
-    static func string(codec: String, extradata: [UInt8]?, webm: Bool) -> String? {
+    package static func string(codec: String, extradata: [UInt8]?, webm: Bool) -> String? {
         let bytes = extradata ?? []
         switch codec {
         case "h264" where !webm: return avc(bytes)
@@ -18,20 +18,20 @@ enum CodecStrings {
         }
     }
 
-    static func hex(_ byte: UInt8) -> String {
+    package static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789abcdef")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 
     /// avcC: profile_idc, the constraint flags and level_idc (ISO/IEC 14496-15 5.3.3.1), "avc1.64001f".
-    static func avc(_ b: [UInt8]) -> String? {
+    package static func avc(_ b: [UInt8]) -> String? {
         guard b.count >= 4, b[0] == 1 else { return nil }
         return "avc1." + hex(b[1]) + hex(b[2]) + hex(b[3])
     }
 
     /// hvcC (ISO/IEC 14496-15 E.3): profile space and idc, the compatibility flags bit-reversed in hex, tier and
     /// level, then the constraint bytes up to the last non-zero one: "hvc1.1.6.L93.B0".
-    static func hevc(_ b: [UInt8]) -> String? {
+    package static func hevc(_ b: [UInt8]) -> String? {
         guard b.count >= 13, b[0] == 1 else { return nil }
         let space = ["", "A", "B", "C"][Int(b[1] >> 6)]
         let tier = b[1] & 0x20 != 0 ? "H" : "L"
@@ -49,7 +49,7 @@ enum CodecStrings {
     }
 
     /// AudioSpecificConfig: the audio object type (5 bits, 31 escaping to 32 + 6 more), "mp4a.40.2".
-    static func aac(_ b: [UInt8]) -> String? {
+    package static func aac(_ b: [UInt8]) -> String? {
         guard let first = b.first else { return "mp4a.40.2" }
         var type = Int(first >> 3)
         if type == 31, b.count >= 2 { type = 32 + Int((first & 7) << 3 | b[1] >> 5) }
@@ -57,7 +57,7 @@ enum CodecStrings {
     }
 
     /// av1C (AV1 in ISOBMFF 2.3): seq_profile, seq_level_idx_0 and seq_tier_0, the bit depth: "av01.0.04M.08".
-    static func av1(_ b: [UInt8]) -> String? {
+    package static func av1(_ b: [UInt8]) -> String? {
         guard b.count >= 3, b[0] & 0x7f == 1 else { return nil }
         let profile = b[1] >> 5
         let level = b[1] & 0x1f

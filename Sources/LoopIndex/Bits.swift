@@ -3,9 +3,9 @@
 /// start codes, length prefixes, 16-bit sized lists in decoder configuration records).
 
 /// Emulation prevention (H.264 7.4.1, H.265 7.4.2): the bytes 00 00 03 keep a start code out of a NAL unit.
-enum NAL {
+package enum NAL {
     /// Removes emulation-prevention bytes (00 00 03 -> 00 00).
-    static func unescape(_ b: [UInt8]) -> [UInt8] {
+    package static func unescape(_ b: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var zeros = 0
@@ -21,7 +21,7 @@ enum NAL {
     }
 
     /// Adds emulation-prevention bytes (00 00 0x with x <= 3 -> 00 00 03 0x).
-    static func escape(_ b: [UInt8]) -> [UInt8] {
+    package static func escape(_ b: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + b.count / 64)
         var zeros = 0
@@ -38,7 +38,7 @@ enum NAL {
 }
 
 /// `count` NAL units each after its 16-bit length, as avcC and hvcC list parameter sets (nil if cut short).
-func sizedUnits(_ bytes: [UInt8], at i: inout Int, count: Int) -> [[UInt8]]? {
+package func sizedUnits(_ bytes: [UInt8], at i: inout Int, count: Int) -> [[UInt8]]? {
     var out: [[UInt8]] = []
     for _ in 0..<count {
         guard i + 2 <= bytes.count else { return nil }
@@ -52,7 +52,7 @@ func sizedUnits(_ bytes: [UInt8], at i: inout Int, count: Int) -> [[UInt8]]? {
 }
 
 /// NAL units of an Annex B byte stream (start codes 00 00 01 or 00 00 00 01).
-func annexBUnits(_ b: [UInt8]) -> [[UInt8]] {
+package func annexBUnits(_ b: [UInt8]) -> [[UInt8]] {
     var starts: [(Int, Int)] = []  // (start code position, payload start)
     var i = 0
     while i + 2 < b.count {
@@ -71,7 +71,7 @@ func annexBUnits(_ b: [UInt8]) -> [[UInt8]] {
 }
 
 /// Length-prefixed NAL units, as MP4 samples carry them.
-func lengthPrefixed(_ units: [[UInt8]], size: Int) -> [UInt8] {
+package func lengthPrefixed(_ units: [[UInt8]], size: Int) -> [UInt8] {
     var out: [UInt8] = []
     for u in units {
         for k in stride(from: size - 1, through: 0, by: -1) {
@@ -82,18 +82,18 @@ func lengthPrefixed(_ units: [[UInt8]], size: Int) -> [UInt8] {
     return out
 }
 
-struct BitReader {
-    let bytes: [UInt8]
-    var position = 0
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-    mutating func bit() -> Int? {
+package struct BitReader {
+    package let bytes: [UInt8]
+    package var position = 0
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package mutating func bit() -> Int? {
         guard position / 8 < bytes.count else { return nil }
         defer { position += 1 }
         return Int(bytes[position / 8] >> (7 - UInt8(position % 8)) & 1)
     }
-    mutating func skip(_ n: Int) { position += n }
+    package mutating func skip(_ n: Int) { position += n }
     /// Exp-Golomb unsigned.
-    mutating func ue() -> Int? {
+    package mutating func ue() -> Int? {
         var zeros = 0
         while let b = bit(), b == 0 {
             zeros += 1
@@ -109,11 +109,11 @@ struct BitReader {
 }
 
 /// Writes bits, most significant first.
-struct BitWriter {
+package struct BitWriter {
     private(set) var bytes: [UInt8] = []
     private var used = 8
 
-    mutating func write(_ value: Int, bits: Int) {
+    package mutating func write(_ value: Int, bits: Int) {
         for k in stride(from: bits - 1, through: 0, by: -1) {
             if used == 8 {
                 bytes.append(0)
@@ -125,23 +125,23 @@ struct BitWriter {
     }
 
     /// Exp-Golomb unsigned.
-    mutating func ue(_ value: Int) {
+    package mutating func ue(_ value: Int) {
         let code = value + 1
         let length = Int.bitWidth - code.leadingZeroBitCount
         write(0, bits: length - 1)
         write(code, bits: length)
     }
 
-    mutating func copy(from r: inout BitReader, bits: Int) {
+    package mutating func copy(from r: inout BitReader, bits: Int) {
         for _ in 0..<bits { write(r.bit() ?? 0, bits: 1) }
     }
 
     /// Zeros to the byte boundary.
-    mutating func align() { if used < 8 { used = 8 } }
+    package mutating func align() { if used < 8 { used = 8 } }
 }
 
 extension BitReader {
-    mutating func u(_ n: Int) -> Int? {
+    package mutating func u(_ n: Int) -> Int? {
         var value = 0
         for _ in 0..<n {
             guard let b = bit() else { return nil }
@@ -151,7 +151,7 @@ extension BitReader {
     }
 
     /// Exp-Golomb signed.
-    mutating func se() -> Int? {
+    package mutating func se() -> Int? {
         guard let k = ue() else { return nil }
         return k % 2 == 1 ? (k + 1) / 2 : -(k / 2)
     }

@@ -2,14 +2,14 @@
 /// "Lavc"/"Lavf" and other gapless encoders write it): the encoder delay and the padding, 12 bits each. FFmpeg
 /// hands on only what fits its last packet of the padding (an MPEG-2 frame is 576 samples; LAME pads up to 1,423),
 /// so the figures are read here, from the bytes.
-struct LAMETag: Equatable {
-    var delay: Int64
-    var padding: Int64
+package struct LAMETag: Equatable {
+    package var delay: Int64
+    package var padding: Int64
     /// Samples in one frame: 1152 (MPEG-1 Layer III), 576 (MPEG-2 and 2.5).
-    var frameSamples: Int64
+    package var frameSamples: Int64
 
     /// From a file's first bytes (an ID3v2 tag skipped); nil without a Xing/Info header and a gapless extension.
-    init?(fileStart b: [UInt8]) {
+    package init?(fileStart b: [UInt8]) {
         var at = 0
         if b.count >= 10, b[0] == 0x49, b[1] == 0x44, b[2] == 0x33 {
             let size = b[6...9].reduce(0) { $0 << 7 | Int($1 & 0x7f) }

@@ -1,15 +1,21 @@
 import Foundation
 
 /// A box tree for the parts of a movie box loopprep rewrites; everything else stays raw bytes.
-struct Box {
-    var type: String
+package struct Box {
+    package var type: String
     /// Leaf payload (after the 8-byte header), or nil for a container.
-    var payload: [UInt8]?
-    var children: [Box]
+    package var payload: [UInt8]?
+    package var children: [Box]
 
-    static let containers: Set = ["moov", "trak", "edts", "mdia", "minf", "stbl", "tref"]
+    package init(type: String, payload: [UInt8]?, children: [Box]) {
+        self.type = type
+        self.payload = payload
+        self.children = children
+    }
 
-    static func parse(_ bytes: [UInt8], from start: Int, to end: Int) throws -> [Box] {
+    package static let containers: Set = ["moov", "trak", "edts", "mdia", "minf", "stbl", "tref"]
+
+    package static func parse(_ bytes: [UInt8], from start: Int, to end: Int) throws -> [Box] {
         var boxes: [Box] = []
         for (type, body) in ByteReader(bytes, from: start, to: end).children(until: end) {
             if containers.contains(type) {
@@ -22,36 +28,36 @@ struct Box {
         return boxes
     }
 
-    var size: Int { 8 + (payload?.count ?? children.reduce(0) { $0 + $1.size }) }
+    package var size: Int { 8 + (payload?.count ?? children.reduce(0) { $0 + $1.size }) }
 
-    func serialize(into out: inout [UInt8]) {
+    package func serialize(into out: inout [UInt8]) {
         out.append(contentsOf: be32(UInt32(size)))
         out.append(contentsOf: Array(type.utf8))
         if let payload { out.append(contentsOf: payload) } else { for c in children { c.serialize(into: &out) } }
     }
 
-    func first(_ type: String) -> Box? { children.first { $0.type == type } }
+    package func first(_ type: String) -> Box? { children.first { $0.type == type } }
 
     /// An mdia box's sample table (minf/stbl).
-    mutating func withSampleTable(_ body: (inout Box) throws -> Void) rethrows {
+    package mutating func withSampleTable(_ body: (inout Box) throws -> Void) rethrows {
         try withChild("minf") { try $0.withChild("stbl", body) }
     }
-    mutating func withChild(_ type: String, _ body: (inout Box) throws -> Void) rethrows {
+    package mutating func withChild(_ type: String, _ body: (inout Box) throws -> Void) rethrows {
         if let i = children.firstIndex(where: { $0.type == type }) { try body(&children[i]) }
     }
 }
 
 extension Box {
-    init(_ type: String, _ payload: [UInt8]) { self.init(type: type, payload: payload, children: []) }
-    init(_ type: String, children: [Box]) { self.init(type: type, payload: nil, children: children) }
+    package init(_ type: String, _ payload: [UInt8]) { self.init(type: type, payload: payload, children: []) }
+    package init(_ type: String, children: [Box]) { self.init(type: type, payload: nil, children: children) }
 
     /// A full box's payload: version, 24-bit flags, then the body.
-    static func full(_ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ body: [UInt8]) -> Box {
+    package static func full(_ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ body: [UInt8]) -> Box {
         Box(type, [version, UInt8(flags >> 16 & 0xff), UInt8(flags >> 8 & 0xff), UInt8(flags & 0xff)] + body)
     }
 
     /// Edits the child at a path of container types in place, if it is there.
-    mutating func edit(_ path: [String], _ body: (inout Box) throws -> Void) rethrows {
+    package mutating func edit(_ path: [String], _ body: (inout Box) throws -> Void) rethrows {
         guard let head = path.first else { return try body(&self) }
         if let i = children.firstIndex(where: { $0.type == head }) {
             try children[i].edit(Array(path.dropFirst()), body)

@@ -127,8 +127,9 @@ public struct LoopRangeReport: Decodable, Sendable {
 }
 
 #if canImport(AVFoundation)
-    // Not compiled where this is developed (Linux has no AVFoundation): written against Apple's documentation of
-    // CMTimeRange and AVPlayerLooper(player:templateItem:timeRange:), and kept to these lines.
+    // Not compiled where this is developed (Linux has no AVFoundation; the macOS workflow builds it): written
+    // against Apple's documentation of CMTimeRange, AVPlayerLooper(player:templateItem:timeRange:), AVPlayerItem's
+    // forwardPlaybackEndTime and AVPlayer's boundary time observers, and kept to these lines.
     import AVFoundation
 
     extension LoopRange {
@@ -147,6 +148,31 @@ public struct LoopRangeReport: Decodable, Sendable {
         public convenience init?(player: AVQueuePlayer, templateItem: AVPlayerItem, loopRange: LoopRange) {
             guard let range = loopRange.timeRange else { return nil }
             self.init(player: player, templateItem: templateItem, timeRange: range)
+        }
+    }
+
+    extension AVPlayerItem {
+        /// A queue looper's item (AVQueuePlayer with copies of one item): it ends at the range's end
+        /// (`forwardPlaybackEndTime`) and starts at its start, exactly. false where no CMTime is exact.
+        @discardableResult
+        public func play(_ loopRange: LoopRange) -> Bool {
+            guard let range = loopRange.timeRange else { return false }
+            forwardPlaybackEndTime = range.end
+            seek(to: range.start, toleranceBefore: .zero, toleranceAfter: .zero, completionHandler: nil)
+            return true
+        }
+    }
+
+    extension AVPlayer {
+        /// A plain AVPlayer looping the range: at its end (a boundary time) it seeks back to its start, exactly.
+        /// Keep the returned observer, and pass it to `removeTimeObserver(_:)` when done; nil where no CMTime is
+        /// exact. The seek is not gapless (AVPlayerLooper is): for players an app cannot replace.
+        public func loop(_ loopRange: LoopRange) -> Any? {
+            guard let range = loopRange.timeRange else { return nil }
+            seek(to: range.start, toleranceBefore: .zero, toleranceAfter: .zero)
+            return addBoundaryTimeObserver(forTimes: [NSValue(time: range.end)], queue: .main) { [weak self] in
+                self?.seek(to: range.start, toleranceBefore: .zero, toleranceAfter: .zero)
+            }
         }
     }
 #endif

@@ -2,9 +2,9 @@ import Foundation
 import LoopAnalysis
 
 /// Where one indexed sample's bytes are in the file.
-struct SampleLocation: Equatable {
-    var offset: Int64
-    var size: Int64
+package struct SampleLocation: Equatable {
+    package var offset: Int64
+    package var size: Int64
 }
 
 /// Reads what loopprep needs from an MP4/MOV's boxes: top-level order (is moov before mdat), the movie
@@ -15,50 +15,50 @@ struct SampleLocation: Equatable {
 ///
 /// Returns nil for what it does not model (no moov, compact sample sizes); the caller then falls back to
 /// FFmpeg's packets.
-struct ISOFile {
-    struct Track {
-        var trackID: Int
-        var handler: String
-        var timescale: Int64
-        var timeline: TrackTimeline
+package struct ISOFile {
+    package struct Track {
+        package var trackID: Int
+        package var handler: String
+        package var timescale: Int64
+        package var timeline: TrackTimeline
         /// Each timeline sample's bytes (same order and count as `timeline.samples`); empty unless asked for
         /// (analysis needs only times: an hour of places is 4 MB).
-        var locations: [SampleLocation]
+        package var locations: [SampleLocation]
         /// Uncompressed audio indexed a frame per sample, grouped as FFmpeg packs it (see `sampleTable`): the
         /// bytes of one frame, and stsz's own sample-size field (written back as it was).
-        var pcm: (frameBytes: Int64, sampleSizeField: UInt32)?
+        package var pcm: (frameBytes: Int64, sampleSizeField: UInt32)?
         /// The trak box's place in `ISOFile.moov`.
-        var trak: Range<Int>
+        package var trak: Range<Int>
         /// Sample descriptions (stsd entries); the writer copies only tracks with one.
-        var descriptionCount: Int
+        package var descriptionCount: Int
         /// One past the last byte the sample table points at.
-        var dataEnd: Int64
+        package var dataEnd: Int64
         /// What the demuxer makes of the track's headers (ISOStreams): nil when a box it needs is missing.
-        var header: TrackHeader?
+        package var header: TrackHeader?
     }
 
-    var moovBeforeMdat: Bool?
-    var fragmented: Bool
-    var movieTimescale: Int64
+    package var moovBeforeMdat: Bool?
+    package var fragmented: Bool
+    package var movieTimescale: Int64
     /// mvhd's duration, in movie ticks: the length players such as AVFoundation give the whole movie.
-    var movieDuration: Int64 = 0
-    var majorBrand: String?
-    var tracks: [Int: Track]
-    var dataEnd: Int64
+    package var movieDuration: Int64 = 0
+    package var majorBrand: String?
+    package var tracks: [Int: Track]
+    package var dataEnd: Int64
     /// The movie box as stored (only when sample places were asked for: the writer needs both), and the file
     /// type box (nil when absent).
-    var moov: [UInt8] = []
-    var ftyp: [UInt8]?
+    package var moov: [UInt8] = []
+    package var ftyp: [UInt8]?
     /// iTunes gapless metadata, when the movie's user data has it.
-    var gapless: ITunesGapless?
+    package var gapless: ITunesGapless?
     /// Every trak box in moov order (its track id, or nil where the trak could not be read), mvhd's matrix, and
     /// whether the movie's user data holds a cover picture (which FFmpeg presents as one more stream).
-    var trakOrder: [Int?] = []
-    var movieMatrix: [Int32] = []
-    var coverArt = false
+    package var trakOrder: [Int?] = []
+    package var movieMatrix: [Int32] = []
+    package var coverArt = false
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
-    static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(
+    package static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(
         type: String, offset: Int64, size: Int64
     )] {
         var boxes: [(String, Int64, Int64)] = []
@@ -83,12 +83,8 @@ struct ISOFile {
         return boxes
     }
 
-    static func source(_ path: String) throws -> any ByteSource {
-        RemoteFile.isRemote(path) ? try RemoteFile(path) : try LocalFile(path)
-    }
-
-    static func read(path: String, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
-        guard let file = try? Self.source(path) else { return nil }
+    /// The index of the file `file` reads (nil when it is not an ISO-BMFF file with a moov this reader takes).
+    package static func read(_ file: any ByteSource, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
         guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else {
             return nil
@@ -128,7 +124,7 @@ struct ISOFile {
     }
 
     /// A track's first sample description (its stsd entry, header included).
-    func sampleEntry(of track: Track) -> [UInt8]? {
+    package func sampleEntry(of track: Track) -> [UInt8]? {
         // (An index read without its moov bytes kept has none to look in.)
         guard track.trak.lowerBound + 8 <= track.trak.upperBound, track.trak.upperBound <= moov.count else {
             return nil
@@ -147,7 +143,7 @@ struct ISOFile {
 
     /// The payload's range of a visual sample entry's child box (avcC, hvcC: the codec configuration FFmpeg
     /// calls extradata), after the 86-byte visual sample entry header.
-    static func configurationRange(_ entry: [UInt8], type: String) -> Range<Int>? {
+    package static func configurationRange(_ entry: [UInt8], type: String) -> Range<Int>? {
         var at = 86
         while at + 8 <= entry.count {
             let size = Int(entry[at]) << 24 | Int(entry[at + 1]) << 16 | Int(entry[at + 2]) << 8 | Int(entry[at + 3])
@@ -158,18 +154,13 @@ struct ISOFile {
         return nil
     }
 
-    static func codecConfiguration(_ entry: [UInt8], type: String) -> [UInt8]? {
+    package static func codecConfiguration(_ entry: [UInt8], type: String) -> [UInt8]? {
         configurationRange(entry, type: type).map { Array(entry[$0]) }
-    }
-
-    /// One sample's bytes.
-    static func bytes(_ path: String, _ location: SampleLocation) throws -> [UInt8] {
-        return try readBox(try source(path), location.offset, location.size, what: "sample")
     }
 
     /// In a fragmented movie the init segment cannot know the length: a media edit of duration 0 (the last
     /// one) presents everything from its media time on (FFmpeg's HLS and DASH muxers write this).
-    static func openEnded(_ timeline: TrackTimeline) -> [Edit]? {
+    package static func openEnded(_ timeline: TrackTimeline) -> [Edit]? {
         guard var edits = timeline.edits, let last = edits.indices.last, let mediaTime = edits[last].mediaTime,
             edits[last].duration.isZero, let span = timeline.mediaSpan
         else { return timeline.edits }
@@ -177,7 +168,8 @@ struct ISOFile {
         return edits
     }
 
-    static func readBox(_ file: any ByteSource, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8] {
+    package static func readBox(_ file: any ByteSource, _ offset: Int64, _ size: Int64, what: String) throws -> [UInt8]
+    {
         let data = try file.read(at: offset, count: Int(size))
         guard data.count == Int(size) else {
             throw MediaError(
@@ -188,7 +180,7 @@ struct ISOFile {
 
     /// Whether metadata may hold a picture FFmpeg makes a stream of: an iTunes covr atom, or QuickTime's
     /// com.apple.quicktime.artwork key. A false alarm only costs FFmpeg's reading.
-    static func mayHoldCover(_ bytes: [UInt8]) -> Bool {
+    package static func mayHoldCover(_ bytes: [UInt8]) -> Bool {
         let data = Data(bytes)
         return data.range(of: Data("covr".utf8)) != nil || data.range(of: Data("quicktime.artwork".utf8)) != nil
     }
@@ -330,7 +322,7 @@ struct ISOFile {
 
     /// Bytes per frame of uncompressed audio, from the sound sample entry (QuickTime versions 0, 1 and 2):
     /// stsz's sample size is 1 for legacy entries, so it cannot be trusted alone.
-    static func pcmFrameBytes(stsd: ByteReader?, fixedSize: Int64) -> Int64? {
+    package static func pcmFrameBytes(stsd: ByteReader?, fixedSize: Int64) -> Int64? {
         guard fixedSize > 0, var r = stsd else { return nil }
         r.skip(8)  // version+flags, entry count
         r.skip(4)  // entry size

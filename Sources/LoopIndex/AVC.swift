@@ -2,17 +2,17 @@ import LoopAnalysis
 
 /// H.264 byte formats: the avcC record (ISO 14496-15) and Annex B streams. Pure byte work, for smart
 /// rendering: re-encoded frames get their own SPS/PPS ids, and both sets live in one avcC.
-struct AVCConfig: Equatable {
-    var profile: UInt8
-    var compatibility: UInt8
-    var level: UInt8
-    var lengthSize: Int
-    var sps: [[UInt8]]
-    var pps: [[UInt8]]
+package struct AVCConfig: Equatable {
+    package var profile: UInt8
+    package var compatibility: UInt8
+    package var level: UInt8
+    package var lengthSize: Int
+    package var sps: [[UInt8]]
+    package var pps: [[UInt8]]
     /// High-profile extension (chroma format, bit depths, SPS extensions), kept as is.
-    var trailer: [UInt8]
+    package var trailer: [UInt8]
 
-    init?(_ bytes: [UInt8]) {
+    package init?(_ bytes: [UInt8]) {
         guard bytes.count >= 7, bytes[0] == 1 else { return nil }
         profile = bytes[1]
         compatibility = bytes[2]
@@ -31,7 +31,7 @@ struct AVCConfig: Equatable {
         trailer = Array(bytes[i...])
     }
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1), 0xE0 | UInt8(sps.count)]
         for s in sps { out += [UInt8(s.count >> 8), UInt8(s.count & 0xff)] + s }
         out.append(UInt8(pps.count))
@@ -40,14 +40,14 @@ struct AVCConfig: Equatable {
     }
 
     /// seq_parameter_set_id of an SPS NAL (the ue(v) after profile, constraints, level).
-    static func spsID(_ nal: [UInt8]) -> Int? {
+    package static func spsID(_ nal: [UInt8]) -> Int? {
         var bits = BitReader(NAL.unescape(Array(nal.dropFirst())))
         bits.skip(24)
         return bits.ue()
     }
 
     /// pic_parameter_set_id of a PPS NAL (its first ue(v)).
-    static func ppsID(_ nal: [UInt8]) -> Int? {
+    package static func ppsID(_ nal: [UInt8]) -> Int? {
         var bits = BitReader(NAL.unescape(Array(nal.dropFirst())))
         return bits.ue()
     }
@@ -56,7 +56,7 @@ struct AVCConfig: Equatable {
 
 extension AVCConfig {
     /// Its SPS and PPS as values, with their ids.
-    var parameterSets: [ParameterSet] {
+    package var parameterSets: [ParameterSet] {
         sps.map { ParameterSet(kind: .sequence, id: Self.spsID($0), bytes: $0) }
             + pps.map { ParameterSet(kind: .picture, id: Self.ppsID($0), bytes: $0) }
     }
