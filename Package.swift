@@ -62,7 +62,8 @@ let package = Package(
         .executableTarget(
             name: "loopprep",
             dependencies: [
-                "LoopMedia", "LoopAnalysis", "LoopIndex", "LoopRange",
+                // LoopRangeValues, not the app's LoopRange: its URLSession would link libcurl into the static binary.
+                "LoopMedia", "LoopAnalysis", "LoopIndex", "LoopRangeValues",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -12,6 +12,8 @@ prepare
 APP="$ROOT/Examples/LoopRangeMeasure/.build/release/looprange"
 ten=$(make_ten_minute)
 
+# (The ratios are far under 1: four decimals.)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4fx", a / b }'; }
 inprocess() { # clip: the median ms of RUNS measure calls in one process
   "$APP" --time "$RUNS" "$1" 2>&1 >/dev/null | awk '/median/ { print $3 }'
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LoopAnalysis
 import LoopMedia
-import LoopRange
+import LoopRangeValues
 
 enum Output {
     /// The report on stdout in the chosen format; one diagnostic line per finding on stderr.

@@ -1,5 +1,5 @@
 import LoopAnalysis
-import LoopRange
+import LoopRangeValues
 
 /// The people's format: one block per file, worst file first, each track's facts on a line, then findings.
 enum TextFormat {
