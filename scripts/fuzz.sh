@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz the probe, the rules, the seam check and fix (remux, moov rewrite, verification) with libFuzzer and
-# AddressSanitizer, seeded with the fixtures and the kept regressions, for a bounded time. Not part of CI.
+# AddressSanitizer, seeded with the fixtures and the kept regressions, for a bounded time. CI runs it for a minute
+# (.ci/run). Only the fuzz package's build is sanitized (its own .build); loopprep has no build plugin or tool in the
+# fuzz target's graph for libFuzzer's main to collide with.
 # Usage: scripts/fuzz.sh [seconds=600] [workers=2]
 # A crash, hang (>10 s), leak or runaway allocation (>1 GB) is written to fuzz/findings/. Once fixed, copy it to
 # fuzz/regressions/ under a name that says what it is: the test suite runs every file there.
