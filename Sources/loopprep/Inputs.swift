@@ -23,19 +23,28 @@ struct Inputs {
         "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "oga", "ogm", "opus", "wav", "aac", "mp3", "caf", "flac",
     ]
 
+    /// A URL's last path component as a file name: percent-decoded where that gives a plain name.
+    static func decoded(_ name: String) -> String {
+        guard let plain = name.removingPercentEncoding, !plain.isEmpty, !plain.contains("/"), !plain.contains("\0"),
+            plain != ".", plain != ".."
+        else { return name }
+        return plain
+    }
+
     static func collect(_ paths: [String]) -> [Item] {
         var items: [Item] = []
         let fm = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                // A URL's name is its path's last component, without the query (a presigned URL's signature); a
-                // local file's is its own, a `?` in it included.
+                // A URL's name is its path's last component, without the query (a presigned URL's signature) and
+                // percent-decoded (`My%20Clip.mp4` is written as `My Clip.mp4`; a name that would decode to a
+                // folder or an empty name stays encoded); a local file's is its own, a `?` in it included.
                 let local = !RemoteFile.isRemote(path)
                 let name =
                     (String(local ? Substring(path) : path.split(separator: "?", maxSplits: 1).first ?? "")
                     as NSString).lastPathComponent
-                items.append(Item(path: path, relativePath: name, explicit: true))
+                items.append(Item(path: path, relativePath: local ? name : Self.decoded(name), explicit: true))
                 continue
             }
             let root = URL(fileURLWithPath: path)

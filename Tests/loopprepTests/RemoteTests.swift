@@ -112,4 +112,23 @@ import Testing
             line.contains("the server answered 404: check the address, and that the file is still there"), "\(line)")
         #expect(!line.contains("damaged"), "\(line)")
     }
+
+    /// A URL's percent-encoded name is the output's plain one (issue 45, item 5): `My%20Clip.mp4` fixed is
+    /// `out/My Clip.mp4`, the same clip's frames; a server that ignores ranges is read whole for fix.
+    @Test(arguments: [true, false])
+    func aPercentEncodedNameIsWrittenPlain(ranges: Bool) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let served = dir.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        // The server maps the request's path to a file name as it comes: the file is named as the URL spells it.
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: Run.fixture("video-longer.mp4")), to: served.appendingPathComponent("My%20Clip.mp4"))
+        let server = try RangeServer(serving: served)
+        server.honoursRanges = ranges
+        let out = dir.appendingPathComponent("out")
+        let run = try Run.loopprep(["fix", server.url("My%20Clip.mp4"), "-o", out.path, "--no-seam", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["My Clip.mp4"])
+    }
 }

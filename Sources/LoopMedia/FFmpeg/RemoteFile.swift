@@ -26,14 +26,21 @@ public final class RemoteFile: ByteSource {
             throw MediaError(
                 "open",
                 reason: """
-                    the server does not serve byte ranges: it answered without 206 or Accept-Ranges, so loopprep \
-                    cannot read the clip in place; download it and give the local file
+                    \(Self.noRanges): it answered without 206 or Accept-Ranges, so loopprep cannot read the clip in \
+                    place; download it and give the local file
                     """)
         }
         guard n > 0 else {
             throw MediaError("open", reason: "the server does not say the file's size, so it cannot be read by ranges")
         }
         size = n
+    }
+
+    static let noRanges = "the server does not serve byte ranges"
+
+    /// Whether `error` is a server's refusal of byte ranges (the clip can still be fetched whole).
+    public static func refusedRanges(_ error: Error) -> Bool {
+        (error as? MediaError)?.reason.hasPrefix(noRanges) == true
     }
 
     /// One bounded range request, bytes [offset, offset + count); the caller closes it.
@@ -75,7 +82,9 @@ public final class RemoteFile: ByteSource {
     {
         guard isRemote(path) else { return path }
         let temp = try temporaries.make(beside: destination)
-        do { try download(path, to: temp) } catch {
+        do {
+            do { try download(path, to: temp) } catch where refusedRanges(error) { try downloadWhole(path, to: temp) }
+        } catch {
             temporaries.remove(temp)
             throw MediaError("download", reason: MediaError.describe(error))
         }
@@ -98,6 +107,29 @@ public final class RemoteFile: ByteSource {
             }
             try out.write(contentsOf: Data(chunk))
             offset += Int64(chunk.count)
+        }
+    }
+
+    /// Copies the whole file to `path` in one plain request, for a server that does not serve ranges.
+    static func downloadWhole(_ url: String, to path: String) throws {
+        var ctx: UnsafeMutablePointer<AVIOContext>?
+        try check(avio_open2(&ctx, url, AVIO_FLAG_READ, nil, nil), "open")
+        defer { avio_closep(&ctx) }
+        guard let io = ctx else { throw MediaError("open", reason: "FFmpeg opened no connection") }
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        guard let out = FileHandle(forWritingAtPath: path) else {
+            throw MediaError("download", reason: "cannot write \(path)")
+        }
+        defer { try? out.close() }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { b in
+                b.baseAddress.map { avio_read(io, $0, Int32(b.count)) } ?? lp_error_eof
+            }
+            if n == lp_error_eof || n == 0 { break }
+            _ = try check(n, "read")
+            try out.write(contentsOf: Data(buffer[0..<Int(n)]))
+            count(url, Int64(n))
         }
     }
 

@@ -17,7 +17,20 @@ public enum ClipFix {
         claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         let source: Probe.Result
-        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
+        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch where RemoteFile.refusedRanges(error) {
+            // A server without byte ranges: the clip is fetched whole beside the output and fixed from there, as
+            // loop does; the report names the URL.
+            let local: String
+            do { local = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+                return FileReport.unreadable(path: path, reason: MediaError.describe(error))
+            }
+            defer { temporaries.remove(local) }
+            var report = fix(
+                local, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+                accepts: accepts, claim: claim, temporaries: temporaries)
+            report.path = path
+            return report
+        } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         // The input's loop range (as analyze reports it): the report's own where nothing was written, labelled as
