@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One set of guardrails in every command (issue 24, items 8 and 9): what --version names, colour and NO_COLOR,
@@ -175,6 +176,11 @@ import Testing
         let run = try Run.loopprep(["analyze", cut.path])
         #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(run.stderr)")
+        // The same file on a server says the same (issue 45, item 5).
+        let server = try RangeServer(serving: dir)
+        let remote = try Run.loopprep(["analyze", server.url("recording.mp4")])
+        #expect(remote.status == 2)
+        #expect(remote.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(remote.stderr)")
     }
 
     /// A run resumed (issue 32, item 11; the summary of item 10): outputs already there byte for byte as this run

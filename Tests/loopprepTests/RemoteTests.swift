@@ -123,7 +123,8 @@ import Testing
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
         // The server maps the request's path to a file name as it comes: the file is named as the URL spells it.
         try FileManager.default.copyItem(
-            at: URL(fileURLWithPath: Run.fixture("video-longer.mp4")), to: served.appendingPathComponent("My%20Clip.mp4"))
+            at: URL(fileURLWithPath: Run.fixture("video-longer.mp4")),
+            to: served.appendingPathComponent("My%20Clip.mp4"))
         let server = try RangeServer(serving: served)
         server.honoursRanges = ranges
         let out = dir.appendingPathComponent("out")

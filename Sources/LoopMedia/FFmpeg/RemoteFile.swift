@@ -83,7 +83,7 @@ public final class RemoteFile: ByteSource {
         guard isRemote(path) else { return path }
         let temp = try temporaries.make(beside: destination)
         do {
-            do { try download(path, to: temp) } catch where refusedRanges(error) { try downloadWhole(path, to: temp) }
+            do { try download(path, to: temp) } catch  where refusedRanges(error) { try downloadWhole(path, to: temp) }
         } catch {
             temporaries.remove(temp)
             throw MediaError("download", reason: MediaError.describe(error))

@@ -17,7 +17,9 @@ public enum ClipFix {
         claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
     ) -> FileReport {
         let source: Probe.Result
-        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch where RemoteFile.refusedRanges(error) {
+        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch
+            where RemoteFile.refusedRanges(error)
+        {
             // A server without byte ranges: the clip is fetched whole beside the output and fixed from there, as
             // loop does; the report names the URL.
             let local: String

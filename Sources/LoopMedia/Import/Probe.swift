@@ -160,7 +160,9 @@ public enum Probe {
 
     /// A local file's first `count` bytes (fewer where it is shorter); nil for a remote one or one not read.
     static func head(_ path: String, count: Int) -> [UInt8]? {
-        guard !RemoteFile.isRemote(path), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        // A remote file's: one range request (a moov-less MP4 on a server is named as a local one is).
+        if RemoteFile.isRemote(path) { return try? RemoteFile(path).read(at: 0, count: count) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
     }
