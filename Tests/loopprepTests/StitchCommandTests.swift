@@ -159,6 +159,13 @@ import Testing
         .split(separator: "\n")
         #expect(chapters.count == 3)
         #expect(chapters.first?.contains("clip1.mp4") == true)
+        // The chapter track is named so where a player lists tracks (not FFmpeg's "SubtitleHandler").
+        let handlers = String(
+            decoding: try Self.run([
+                "ffprobe", "-v", "error", "-show_entries", "stream=codec_type:stream_tags=handler_name", "-of",
+                "csv=p=0", out,
+            ]), as: UTF8.self)
+        #expect(handlers.contains("data,Chapters") && !handlers.contains("SubtitleHandler"), "\(handlers)")
         // The page parses, draws one bar per clip and labels both transitions.
         let doc = try XMLDocument(contentsOf: page)
         #expect(

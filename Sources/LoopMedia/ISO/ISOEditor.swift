@@ -78,6 +78,7 @@ enum ISOEditor {
             longest = max(longest, edit.duration)
         }
         try moov.withChild("mvhd") { mvhd in try setHeader(&mvhd, duration: longest, timescale: movieTimescale) }
+        nameChapterTracks(&moov)
 
         // New layout: what preceded moov's old place stays in front (ftyp), then moov, then the rest (mdat).
         let kept = top.filter { $0.type != "moov" && $0.type != "free" }
@@ -153,6 +154,30 @@ enum ISOEditor {
             }
             try to.write(contentsOf: data)
             left -= Int64(data.count)
+        }
+    }
+
+    /// FFmpeg's muxer names the chapter track's handler "SubtitleHandler", and a player that lists tracks shows it
+    /// as a subtitle or data track: it is named "Chapters" (a handler's name is free text; its type stays text). A
+    /// chapter track is one another track's `chap` reference names.
+    static func nameChapterTracks(_ moov: inout Box) {
+        let referenced = moov.children.filter { $0.type == "trak" }.flatMap { trak -> [Int] in
+            guard let p = trak.first("tref")?.first("chap")?.payload else { return [] }
+            var r = ByteReader(Data(p))
+            return (0..<p.count / 4).map { _ in Int(r.u32()) }
+        }
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = trackID(moov.children[i]), referenced.contains(id) else { continue }
+            moov.children[i].edit(["mdia"]) { mdia in
+                mdia.withChild("hdlr") { hdlr in
+                    guard let p = hdlr.payload, p.count >= 24 else { return }
+                    // QuickTime's name is a Pascal string, ISO's a C string: written as the muxer wrote it.
+                    let old = p[24...]
+                    let pascal = old.first.map { Int($0) == old.count - 1 } == true && old.last != 0
+                    let name = Array("Chapters".utf8)
+                    hdlr.payload = Array(p[0..<24]) + (pascal ? [UInt8(name.count)] + name : name + [0])
+                }
+            }
         }
     }
 
