@@ -192,16 +192,15 @@ package struct ISOFile {
         var defaults: [Int: Fragments.Defaults] = [:]
         var traks: [ByteReader] = []
         for (type, body) in r.children(until: end) {
-            var b = body
+            let b = body
             switch type {
             case "mvhd":
-                let version = b.u8()
-                b.skip(3)
-                b.skip(version == 1 ? 16 : 8)
-                movieTimescale = Int64(b.u32())
-                movieDuration = version == 1 ? Int64(clamping: b.u64()) : Int64(b.u32())
-                b.skip(4 + 2 + 10)  // rate, volume, reserved
-                movieMatrix = (0..<9).map { _ in Int32(bitPattern: b.u32()) }
+                let header = HeaderBox(.mvhd, payload: Array(b.bytes[b.position..<b.end]))
+                movieTimescale = header?.timescale ?? 0
+                movieDuration = Int64(clamping: header?.duration ?? 0)
+                // rate, volume, reserved, then the matrix
+                var m = ByteReader(header?.rest ?? [], from: 4 + 2 + 10, to: header?.rest.count ?? 0)
+                movieMatrix = (0..<9).map { _ in Int32(bitPattern: m.u32()) }
                 guard movieTimescale > 0 else {
                     throw MediaError("read index", reason: "the movie header has a zero timescale")
                 }
@@ -250,20 +249,19 @@ package struct ISOFile {
             }
         }
         collect(body)
-        guard var tkhd = boxes["tkhd"], var mdhd = boxes["mdhd"], var hdlr = boxes["hdlr"], let stts = boxes["stts"]
+        guard let tkhd = boxes["tkhd"], let mdhd = boxes["mdhd"], var hdlr = boxes["hdlr"], let stts = boxes["stts"]
         else { return nil }
         guard boxes["stz2"] == nil else { return nil }
 
-        let tkhdVersion = tkhd.u8()
-        tkhd.skip(3 + (tkhdVersion == 1 ? 16 : 8))
-        let trackID = Int(tkhd.u32())
-        tkhd.skip(4 + (tkhdVersion == 1 ? 8 : 4) + 8 + 8)  // reserved, duration, reserved, layer to reserved
-        let matrix = (0..<9).map { _ in Int32(bitPattern: tkhd.u32()) }
-        let mdhdVersion = mdhd.u8()
-        mdhd.skip(3 + (mdhdVersion == 1 ? 16 : 8))
-        let timescale = Int64(mdhd.u32())
-        mdhd.skip(mdhdVersion == 1 ? 8 : 4)
-        let language = mdhd.u16()
+        let trackHeader = HeaderBox(.tkhd, payload: Array(tkhd.bytes[tkhd.position..<tkhd.end]))
+        let trackID = trackHeader?.trackID ?? 0
+        // reserved (8), layer to reserved (8), then the matrix
+        var t = ByteReader(trackHeader?.rest ?? [], from: 8 + 8, to: trackHeader?.rest.count ?? 0)
+        let matrix = (0..<9).map { _ in Int32(bitPattern: t.u32()) }
+        let mediaHeader = HeaderBox(.mdhd, payload: Array(mdhd.bytes[mdhd.position..<mdhd.end]))
+        let timescale = mediaHeader?.timescale ?? 0
+        var m = ByteReader(mediaHeader?.rest ?? [], from: 0, to: mediaHeader?.rest.count ?? 0)
+        let language = m.u16()
         hdlr.skip(8)
         let handler = hdlr.fourCC()
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }

@@ -182,11 +182,7 @@ enum ISOEditor {
     }
 
     static func trackID(_ trak: Box) -> Int? {
-        guard let tkhd = trak.first("tkhd")?.payload else { return nil }
-        var r = ByteReader(Data(tkhd))
-        let version = r.u8()
-        r.skip(3 + (version == 1 ? 16 : 8))
-        return Int(r.u32())
+        trak.first("tkhd")?.payload.flatMap { HeaderBox(.tkhd, payload: $0) }?.trackID
     }
 
     /// One media edit: present `duration` movie ticks from `mediaTime`, at normal rate.
@@ -222,15 +218,7 @@ enum ISOEditor {
                     total = runs.reduce(0) { $0 + Int64($1.0) * Int64($1.1) }
                 }
             }
-            mdia.withChild("mdhd") { mdhd in
-                guard var p = mdhd.payload, p.count >= 24 else { return }
-                if p[0] == 1 {
-                    p.replaceSubrange(24..<32, with: be64(UInt64(total)))
-                } else if total <= Int64(UInt32.max) {
-                    p.replaceSubrange(16..<20, with: be32(UInt32(total)))
-                }
-                mdhd.payload = p
-            }
+            try mdia.withChild("mdhd") { mdhd in try HeaderBox.rewrite(&mdhd, duration: total) }
         }
     }
 
@@ -260,30 +248,9 @@ enum ISOEditor {
         try trak.withChild(box) { try setHeader(&$0, duration: duration, timescale: timescale) }
     }
 
-    /// mvhd/tkhd: version 0 holds 32-bit times and duration; widened to version 1 when the duration needs it.
+    /// mvhd/tkhd (HeaderBox: version 1 where the duration needs 64 bits).
     static func setHeader(_ box: inout Box, duration: Int64, timescale: Int64?) throws {
-        guard var p = box.payload, p.count >= 24 else { throw MediaError("finalize", reason: "short \(box.type)") }
-        let isMvhd = box.type == "mvhd"
-        if p[0] == 0 && duration > Int64(UInt32.max) {
-            // v0 -> v1: creation and modification times and the duration grow to 64 bits.
-            let ctime = Array(p[4..<8])
-            let mtime = Array(p[8..<12])
-            let middle = Array(p[12..<16])  // mvhd: timescale; tkhd: track_id
-            let extra = isMvhd ? [] : Array(p[16..<20])  // tkhd: reserved
-            let rest = Array(p[(isMvhd ? 20 : 24)...])
-            p =
-                [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + ctime + [0, 0, 0, 0] + mtime + middle + extra + [
-                    0, 0, 0, 0, 0, 0, 0, 0,
-                ] + rest
-        }
-        let v1 = p[0] == 1
-        if isMvhd, let timescale {
-            let at = v1 ? 20 : 12
-            p.replaceSubrange(at..<at + 4, with: be32(UInt32(timescale)))
-        }
-        let at = isMvhd ? (v1 ? 24 : 16) : (v1 ? 28 : 20)
-        p.replaceSubrange(at..<at + (v1 ? 8 : 4), with: v1 ? be64(UInt64(duration)) : be32(UInt32(duration)))
-        box.payload = p
+        try HeaderBox.rewrite(&box, duration: duration, timescale: timescale)
     }
 
     static func widenChunkOffsets(_ b: inout Box) {

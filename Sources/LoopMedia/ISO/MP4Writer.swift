@@ -300,21 +300,9 @@ enum MP4Writer {
         trak.children.removeAll { $0.type == "tref" && $0.children.isEmpty }
     }
 
-    /// mdhd's duration (media ticks), widened to version 1 when it needs 64 bits.
+    /// mdhd's duration (media ticks; HeaderBox: version 1 where it needs 64 bits).
     static func setMediaDuration(_ mdhd: inout Box, _ duration: Int64) throws {
-        guard var p = mdhd.payload, p.count >= 24 else { throw MediaError("write output", reason: "short mdhd") }
-        if p[0] == 0 && duration > Int64(UInt32.max) {
-            p =
-                [1, p[1], p[2], p[3]] + [0, 0, 0, 0] + Array(p[4..<8]) + [0, 0, 0, 0] + Array(p[8..<12])
-                + Array(p[12..<16])
-                + [0, 0, 0, 0, 0, 0, 0, 0] + Array(p[20...])
-        }
-        if p[0] == 1 {
-            p.replaceSubrange(24..<32, with: be64(UInt64(duration)))
-        } else {
-            p.replaceSubrange(16..<20, with: be32(UInt32(duration)))
-        }
-        mdhd.payload = p
+        try HeaderBox.rewrite(&mdhd, duration: duration)
     }
 
     /// Every kept track's sample table rebuilt from its entries; `offsets` (one per chunk, in `chunks` order)
