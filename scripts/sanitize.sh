@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer (with its leak checker), and the parallel analyze batch under
-# ThreadSanitizer. Not part of CI's default run (slow); run before releases and after touching the C interop.
+# The whole test suite under AddressSanitizer (with its leak checker), and the parallel analyze and fix batches and
+# stitch's render workers under ThreadSanitizer. Not part of CI's default run (slow); run before releases and after touching the C interop.
 # Usage: scripts/sanitize.sh [address|thread|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,5 +17,11 @@ if [ "$which" = thread ] || [ "$which" = all ]; then
   SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep analyze fixtures --jobs 4 --format json > /dev/null || [ $? -le 2 ]
   SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep fix fixtures --jobs 4 -o "${TMPDIR:-/tmp}/loopprep-tsan-out" > /dev/null || [ $? -le 2 ]
   rm -rf "${TMPDIR:-/tmp}/loopprep-tsan-out"
-  echo "ThreadSanitizer: the parallel batches ran clean"
+  # stitch's render workers (issue 45, item 2): four of them encoding crossfades beside the writer.
+  out=$(mktemp -d)
+  SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 LOOPPREP_RENDER_WORKERS=4 .build-tsan/debug/loopprep stitch \
+    fixtures/h264-gop10-a.mp4 fixtures/h264-gop10-b.mp4 fixtures/h264-gop10-a.mp4 fixtures/h264-gop10-b.mp4 \
+    --transition crossfade --duration 0.2 -o "$out/reel.mp4" > /dev/null
+  rm -rf "$out"
+  echo "ThreadSanitizer: the parallel batches and stitch's render workers ran clean"
 fi

@@ -7,6 +7,45 @@ import LoopIndex
 /// avcC. HEVC (libx265): its parameter sets have id 0, renumbered by the caller (HEVCRenumbering). VP8 and VP9
 /// (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need only the same size
 /// and profile.
+/// What an encoder like a source's video stream takes from it, read once from the open file: a value the render
+/// workers share (no file or FFmpeg object is shared between threads).
+struct EncoderSource: Sendable {
+    /// The stream's parameters, their pointers (extradata, side data) not kept.
+    let parameters: Parameters
+    let timeBase: AVRational
+    let frameRate: AVRational
+    /// x265's HDR10 options from the stream's mastering display and light level (VideoEncoder.hdr10).
+    let hdr10: [String]
+
+    /// The fields of AVCodecParameters an encoder copies.
+    struct Parameters: Sendable {
+        var codecID: AVCodecID
+        var profile: Int32
+        var level: Int32
+        var width: Int32
+        var height: Int32
+        var sampleAspectRatio: AVRational
+        var colorRange: AVColorRange
+        var colorPrimaries: AVColorPrimaries
+        var colorTransfer: AVColorTransferCharacteristic
+        var colorSpace: AVColorSpace
+        var chromaLocation: AVChromaLocation
+    }
+
+    init(_ input: InputFile, stream index: Int) {
+        let st = input.stream(index).pointee
+        let par = st.codecpar.pointee
+        parameters = Parameters(
+            codecID: par.codec_id, profile: par.profile, level: par.level, width: par.width, height: par.height,
+            sampleAspectRatio: par.sample_aspect_ratio, colorRange: par.color_range,
+            colorPrimaries: par.color_primaries, colorTransfer: par.color_trc, colorSpace: par.color_space,
+            chromaLocation: par.chroma_location)
+        timeBase = st.time_base
+        frameRate = st.avg_frame_rate
+        hdr10 = VideoEncoder.hdr10(st)
+    }
+}
+
 final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let codecID: AVCodecID
@@ -19,14 +58,22 @@ final class VideoEncoder {
     /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
     /// the encoder's own for the pixel format. `rateFactor`: H.264's quality (RunQuality), which its parameter
     /// sets do not depend on (x264's stitchable).
-    init(
+    convenience init(
         like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32,
         codec override: String? = nil,
         rateFactor: Int = RunQuality.finest
     ) throws {
-        let st = input.stream(index).pointee
-        var par = st.codecpar.pointee
-        let source = String(cString: avcodec_get_name(par.codec_id))
+        try self.init(
+            like: EncoderSource(input, stream: index), parameterSetID: parameterSetID, pixelFormat: pixelFormat,
+            codec: override, rateFactor: rateFactor)
+    }
+
+    init(
+        like st: EncoderSource, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil,
+        rateFactor: Int = RunQuality.finest
+    ) throws {
+        var par = st.parameters
+        let source = String(cString: avcodec_get_name(par.codecID))
         let name = override ?? source
         if name != source {
             par.profile = AV_PROFILE_UNKNOWN
@@ -51,14 +98,14 @@ final class VideoEncoder {
         ctx.pointee.width = par.width
         ctx.pointee.height = par.height
         ctx.pointee.pix_fmt = AVPixelFormat(rawValue: pixelFormat)
-        ctx.pointee.time_base = st.time_base
-        ctx.pointee.framerate = st.avg_frame_rate
-        ctx.pointee.sample_aspect_ratio = par.sample_aspect_ratio
-        ctx.pointee.color_range = par.color_range
-        ctx.pointee.color_primaries = par.color_primaries
-        ctx.pointee.color_trc = par.color_trc
-        ctx.pointee.colorspace = par.color_space
-        ctx.pointee.chroma_sample_location = par.chroma_location
+        ctx.pointee.time_base = st.timeBase
+        ctx.pointee.framerate = st.frameRate
+        ctx.pointee.sample_aspect_ratio = par.sampleAspectRatio
+        ctx.pointee.color_range = par.colorRange
+        ctx.pointee.color_primaries = par.colorPrimaries
+        ctx.pointee.color_trc = par.colorTransfer
+        ctx.pointee.colorspace = par.colorSpace
+        ctx.pointee.chroma_sample_location = par.chromaLocation
         ctx.pointee.max_b_frames = 0
         ctx.pointee.gop_size = 100_000
         // One thread: x264's bits depend on its thread count, which must not follow the machine's cores (the
@@ -82,7 +129,7 @@ final class VideoEncoder {
                 "bframes=0", "scenecut=0", "weightp=0", "info=0", "repeat-headers=0", "aud=0", "log-level=error",
                 "pools=2", "frame-threads=1",
             ]
-            params += Self.hdr10(st)
+            params += st.hdr10
             av_dict_set(&options, "x265-params", params.joined(separator: ":"), 0)
             try check(avcodec_open2(ctx, codec, &options), "open encoder")
             return

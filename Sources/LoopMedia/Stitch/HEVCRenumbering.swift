@@ -3,7 +3,7 @@ import LoopIndex
 
 /// An x265 run's parameter sets with ids the track does not use yet (VPS, SPS and PPS each the lowest free
 /// one), and the renumbering its slices need.
-struct HEVCRenumbering {
+struct HEVCRenumbering: Sendable {
     /// x265's VPS, SPS and PPS as it wrote them (all id 0).
     let original: [[UInt8]]
     /// The same, renumbered, for the hvcC.

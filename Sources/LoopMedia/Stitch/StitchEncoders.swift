@@ -42,7 +42,7 @@ final class ClipSettings {
 
 /// What one re-encoded run's encoder must write (H.264: checked against the plan's id) and how its samples
 /// are made to fit the stream (HEVC: renumbered).
-struct RunEncoding {
+struct RunEncoding: Sendable {
     var id = 0
     var sps: [[UInt8]] = []
     var pps: [[UInt8]] = []

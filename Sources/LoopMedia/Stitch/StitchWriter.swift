@@ -34,11 +34,6 @@ final class StitchWriter {
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }()
 
-    /// --normalize: a fitter to the first clip's size and pixel format (one per run: scalers are not shared).
-    func makeFitter() -> FrameFitter {
-        let v0 = clips[0].facts.mainVideo
-        return FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
-    }
     var clockBase: Rational { plan.clock.timeBase }
 
     /// `format`: FFmpeg's muxer for the output (`path` is a temporary). `codec` (with `normalize`): encode the
@@ -111,9 +106,16 @@ final class StitchWriter {
         let lead = clips.map { Rational($0.source.video.compositionLead) * $0.source.video.timeBase }.max() ?? .zero
         if lead > .zero { output.leadDecodeTimes(stream: videoOut, by: lead) }
         var mixed = Set<Int>()
-        // Every clip's file open before the workers start (ClipSettings keeps them: reads only from here on).
-        for c in clips.indices { _ = try settings.input(c) }
-        let renders = RenderAhead(self, workers: Self.renderWorkers, ahead: Self.renderWorkers + 1)
+        // What the workers read, made before they start: values only (each clip's encoder parameters read from its
+        // file here, on this thread).
+        let context = RenderContext(
+            clips: clips, plan: plan, geometry: geometry, normalize: normalize, transcoding: settings.transcoding,
+            lengthSize: configuration.lengthSize,
+            sources: try clips.indices.map {
+                EncoderSource(try settings.input($0), stream: clips[$0].source.video.index)
+            })
+        let renders = RenderAhead(
+            context, encodings: configuration.runs, workers: Self.renderWorkers, ahead: Self.renderWorkers + 1)
         defer { renders.stop() }
         for (index, run) in plan.runs.enumerated() {
             progress?(index, plan.runs.count)

@@ -3,23 +3,53 @@ import Foundation
 import LoopAnalysis
 import LoopIndex
 
+/// What a render worker reads: values made before the workers start (the clips, the plan, the geometry, each
+/// clip's encoder parameters), never the writer or an open file. Sendable by construction (issue 45, item 2).
+struct RenderContext: Sendable {
+    let clips: [PreparedClip]
+    let plan: StitchRenderPlan
+    let geometry: StitchGeometry
+    let normalize: Bool
+    /// --normalize --codec: the codec every frame is encoded in, where it is not the first clip's.
+    let transcoding: String?
+    /// NAL length size of the copied samples (re-encoded ones are made like them).
+    let lengthSize: Int?
+    /// Each clip's video stream, as an encoder like it takes it.
+    let sources: [EncoderSource]
+
+    var timeline: StitchTimeline { geometry.timeline }
+
+    /// --normalize: a fitter to the first clip's size and pixel format (one per run: scalers are not shared).
+    func makeFitter() -> FrameFitter {
+        let v0 = clips[0].facts.mainVideo
+        return FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
+    }
+
+    /// An encoder like clip `c`'s video (the first clip's pixel format), as ClipSettings.encoder makes it.
+    func encoder(_ c: Int, id: Int, rateFactor: Int) throws -> VideoEncoder {
+        try VideoEncoder(
+            like: sources[c], parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding,
+            rateFactor: rateFactor)
+    }
+}
+
 /// Re-encodes one run of the plan: decodes what its items need (one frame source per clip, from the keyframe
 /// before its first frame), blends where two clips meet and encodes in output order, into samples at the plan's
 /// decode times. Nothing here writes: runs are rendered on worker threads while the writer copies the clips'
 /// bodies and mixes their audio (each run has its own decoders, drawers, fitter and encoder, so its bytes are the
 /// same whatever else runs beside it), and the writer writes each run's samples in the plan's order.
-extension StitchWriter {
+extension RenderContext {
     func renderSamples(_ run: StitchRenderPlan.Render, encoding: RunEncoding) throws -> [RenderedSegment.Sample] {
-        let frames = RunFrames(writer: self)
+        let frames = RunFrames(context: self)
         // The encoder is made once the first picture is drawn: its quality follows the source pictures decoded
         // for it (RunQuality), and its parameter sets must be the plan's whatever the quality.
         var made: VideoEncoder?
         func encoder() throws -> VideoEncoder {
             if let made { return made }
-            let encoder = try settings.encoder(
+            let encoder = try self.encoder(
                 run.leadClip, id: encoding.id, rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
             guard
-                settings.transcoding != nil
+                transcoding != nil
                     || encoder.parameterSets.sps == encoding.sps && encoder.parameterSets.pps == encoding.pps,
                 encoding.hevc.map({ $0.original == encoder.hevcParameterSets }) ?? true
             else {
@@ -28,10 +58,10 @@ extension StitchWriter {
             made = encoder
             return encoder
         }
-        let codec = settings.transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
+        let codec = transcoding ?? clips[0].facts.mainVideo?.codec ?? ""
         // H.264 samples are length-prefixed like the copied ones (x264 writes Annex B); HEVC's are renumbered.
-        let h264Length = settings.transcoding == nil && codec == "h264" ? configuration.lengthSize ?? 4 : nil
-        let hevcLength = configuration.lengthSize ?? 4
+        let h264Length = transcoding == nil && codec == "h264" ? lengthSize ?? 4 : nil
+        let hevcLength = lengthSize ?? 4
         let ticks = plan.clock.frameTicks
         var samples: [RenderedSegment.Sample] = []
         var failure: Error?
@@ -67,6 +97,9 @@ extension StitchWriter {
         return samples
     }
 
+}
+
+extension StitchWriter {
     /// A rendered run's samples into the output, in order.
     func write(_ samples: [RenderedSegment.Sample]) throws {
         for sample in samples {
@@ -79,32 +112,37 @@ extension StitchWriter {
 
 /// The plan's re-encoded runs, rendered ahead on `workers` threads in the plan's order, at most `ahead` runs past
 /// the one the writer waits for (the memory held: that many runs' encoded frames); the writer takes each when
-/// its turn comes. A failure is the run's, thrown when the writer reaches it.
-final class RenderAhead: @unchecked Sendable {
-    private let lock = NSCondition()
-    private var done: [Int: Result<[RenderedSegment.Sample], Error>] = [:]
-    private var taken = 0
-    private var next = 0
-    private var stopped = false
-    private let order: [(index: Int, render: StitchRenderPlan.Render, encoding: RunEncoding)]
+/// its turn comes. A failure is the run's, thrown when the writer reaches it. The workers share only Sendable
+/// values: the context, the run list, and the state behind its lock.
+final class RenderAhead: Sendable {
+    private struct State {
+        var done: [Int: Result<[RenderedSegment.Sample], Error>] = [:]
+        var taken = 0
+        var next = 0
+        var stopped = false
+    }
+    private let state = Locked(State())
+    private let order: [Job]
+    private let context: RenderContext
 
-    init(_ writer: StitchWriter, workers: Int, ahead: Int) {
-        order = writer.plan.runs.enumerated().compactMap { index, run in
+    struct Job: Sendable {
+        let index: Int
+        let render: StitchRenderPlan.Render
+        let encoding: RunEncoding
+    }
+
+    init(_ context: RenderContext, encodings: [Int: RunEncoding], workers: Int, ahead: Int) {
+        self.context = context
+        order = context.plan.runs.enumerated().compactMap { index, run in
             guard case .render(let render) = run else { return nil }
-            return (index, render, writer.configuration.runs[index] ?? RunEncoding())
+            return Job(index: index, render: render, encoding: encodings[index] ?? RunEncoding())
         }
-        // The writer is read, never changed, by the workers (renderSamples touches only its run's own objects and
-        // the clips' files, all opened before).
-        let shared = SharedWriter(writer: writer)
         for _ in 0..<max(1, min(workers, order.count)) {
             let thread = Thread { [self] in
                 while let k = claim(ahead: ahead) {
                     let job = order[k]
-                    let result = Result { try shared.writer.renderSamples(job.render, encoding: job.encoding) }
-                    lock.lock()
-                    done[k] = result
-                    lock.broadcast()
-                    lock.unlock()
+                    let result = Result { try self.context.renderSamples(job.render, encoding: job.encoding) }
+                    state.withLock { $0.done[k] = result }
                 }
             }
             thread.stackSize = 8 << 20
@@ -114,41 +152,34 @@ final class RenderAhead: @unchecked Sendable {
 
     /// The next run to render, once it is within `ahead` of the writer; nil when none is left or stopped.
     private func claim(ahead: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        while !stopped, next < order.count, next >= taken + ahead { lock.wait() }
-        guard !stopped, next < order.count else { return nil }
-        defer { next += 1 }
-        return next
+        let count = order.count
+        let ready: (State) -> Bool = { $0.stopped || $0.next >= count || $0.next < $0.taken + ahead }
+        return state.withLock(when: ready) { s in
+            guard !s.stopped, s.next < count else { return nil }
+            defer { s.next += 1 }
+            return s.next
+        }
     }
 
     /// The samples of plan run `index` (a render), waiting for its worker.
     func samples(run index: Int) throws -> [RenderedSegment.Sample] {
         guard let k = order.firstIndex(where: { $0.index == index }) else { return [] }
-        lock.lock()
-        defer { lock.unlock() }
-        while done[k] == nil { lock.wait() }
-        let result = done.removeValue(forKey: k)
-        taken = k + 1
-        lock.broadcast()
+        let finished: (State) -> Bool = { $0.done[k] != nil }
+        let result = state.withLock(when: finished) { s in
+            s.taken = k + 1
+            return s.done.removeValue(forKey: k)
+        }
         return try result?.get() ?? []
     }
 
-    private struct SharedWriter: @unchecked Sendable { let writer: StitchWriter }
-
     /// No more runs are started (the writer failed): the workers finish what they hold and end.
-    func stop() {
-        lock.lock()
-        stopped = true
-        lock.broadcast()
-        lock.unlock()
-    }
+    func stop() { state.withLock { $0.stopped = true } }
 }
 
 /// The decoded frames one run draws from: a frame source per clip, each frame held while a slower clip shows
 /// it again (--normalize), one transition graph per join.
 private final class RunFrames {
-    let writer: StitchWriter
+    let context: RenderContext
     var sources: [Int: FrameSource] = [:]
     var position: [Int: Int] = [:]
     var held: [Int: Frame] = [:]
@@ -162,15 +193,15 @@ private final class RunFrames {
     /// Those of sources let go (a loop's wrap starts its clip over).
     private var retired: [Int] = []
 
-    init(writer: StitchWriter) {
-        self.writer = writer
-        fitter = writer.makeFitter()
+    init(context: RenderContext) {
+        self.context = context
+        fitter = context.makeFitter()
     }
 
     /// Output-grid frame `m` of clip `c`, fitted to the output's format with --normalize.
     func frame(_ c: Int, _ m: Int) throws -> Frame {
-        let frame = try decoded(c, writer.geometry.sourceIndex(c, m))
-        return writer.normalize ? try fitter.fit(frame) : frame
+        let frame = try decoded(c, context.geometry.sourceIndex(c, m))
+        return context.normalize ? try fitter.fit(frame) : frame
     }
 
     /// Join `join`'s picture at output frame `output`: `from` blended into `into`.
@@ -179,7 +210,7 @@ private final class RunFrames {
     ) throws -> Frame {
         let a = try frame(from.clip, from.index)
         let b = try frame(into.clip, into.index)
-        let join = writer.timeline.joins[j]
+        let join = context.timeline.joins[j]
         let position = output - join.span.startFrame
         // One drawer a window, fed its frame pairs in order.
         let graph: TransitionDrawer
@@ -188,7 +219,7 @@ private final class RunFrames {
         } else {
             graph = try TransitionGraph.drawer(
                 transition: join.kind.xfade ?? "fade", frames: join.frames, like: a,
-                frameRate: writer.timeline.frameRate, from: position)
+                frameRate: context.timeline.frameRate, from: position)
             graphs[j] = graph
         }
         return try graph.draw(a, b)
@@ -196,7 +227,7 @@ private final class RunFrames {
 
     /// Presented frame `k` of clip `c`, decoded.
     private func decoded(_ c: Int, _ k: Int) throws -> Frame {
-        let clip = writer.clips[c]
+        let clip = context.clips[c]
         // A slower clip shows a frame more than once (--normalize).
         if position[c] == k, let frame = held[c] { return frame }
         // A loop's wrap-around needs the first clip's opening again, after its later frames: start over.
