@@ -462,6 +462,18 @@ import Testing
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
+    /// FLAC in Ogg cut by stream copy (issue 43, item 4; fixtures/make-fixtures.sh): the cut at 0.3 s is sample
+    /// 13230, inside the FLAC frame of 4608 samples from 9216, which the copy keeps whole: 4014 samples before 0,
+    /// which FFmpeg plays and granule-following players skip. Refused with that figure, nothing written.
+    @Test func anOggFLACCutByCopyIsRefusedWithItsEarlyStart() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("flac-ss-cut.ogg", in: dir)
+        let said = (report.error ?? "") + (report.fix?.reason ?? "")
+        #expect(said.contains("an Ogg FLAC stream that starts 4014 samples (91 ms) before 0"), "\(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// MPEG-2 Layer III (22.05 kHz, 576-sample frames) with a LAME header saying its delay and padding: clean,
     /// so fix copies it unchanged, and FFmpeg reads the 22050 samples made.
     @Test func mpeg2LayerIIIWithALAMEHeaderIsLeftAlone() throws {

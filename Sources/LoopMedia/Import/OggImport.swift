@@ -46,6 +46,25 @@ enum OggImport: TimelineImporter {
                     """)
         }
         var timelines = PacketScan.timelines(scan, basics: source.basics)
+        // FLAC in Ogg cut by stream copy (`ffmpeg -ss ... -c copy cut.ogg`): the first page holds a whole FLAC
+        // frame that starts before the cut, and its granule says so (it counts fewer samples than its packets
+        // hold). FFmpeg's Ogg demuxer times that page from 0 all the same and plays the samples before the cut,
+        // so the next page overlaps it; players that follow the granules skip them. No output can be both.
+        for b in source.basics where b.codec == "flac" {
+            guard let samples = timelines[b.index]?.samples.sorted(by: { $0.dts < $1.dts }) else { continue }
+            for (a, next) in zip(samples, samples.dropFirst()).prefix(64) where a.pts + a.duration > next.pts {
+                let early = a.pts + a.duration - next.pts
+                let rate = Int64(max(b.sampleRate ?? 1, 1))
+                throw MediaError(
+                    "read",
+                    reason: """
+                        an Ogg FLAC stream that starts \(early) samples (\(early * 1000 / rate) ms) before 0, as a \
+                        stream-copied cut leaves it: FFmpeg plays those samples and players that follow the Ogg \
+                        granules skip them, so no output plays alike everywhere; cut it again by re-encoding the \
+                        audio (or cut the FLAC file, not its Ogg copy)
+                        """)
+            }
+        }
         for (i, timeline) in timelines {
             var t = timeline
             // (A stream that ends before its last packets, endsAt, keeps the trim of the packet holding its end.)
