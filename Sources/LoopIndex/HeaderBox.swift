@@ -21,8 +21,10 @@ package struct HeaderBox: Equatable {
     package var rest: [UInt8]
 
     /// The box's payload (after its 8-byte header) read as `kind`; nil where it is shorter than its version needs.
+    /// A version other than 1 is read as version 0, as FFmpeg's mov demuxer reads mvhd and tkhd (mdhd's reader
+    /// refuses one above 1: `ISOFile` says so).
     package init?(_ kind: Kind, payload: [UInt8]) {
-        guard let first = payload.first, first <= 1 else { return nil }
+        guard let first = payload.first else { return nil }
         let wide = first == 1
         let timeSize = wide ? 8 : 4
         let fixed = 4 + 2 * timeSize + 4 + (kind == .tkhd ? 4 : 0) + timeSize
@@ -47,6 +49,7 @@ package struct HeaderBox: Equatable {
     package var payload: [UInt8] {
         let limit = UInt64(UInt32.max)
         let wide = version == 1 || duration > limit || creation > limit || modification > limit
+        // (Another version was read as 0 and is written so.)
         func time(_ v: UInt64) -> [UInt8] { wide ? be64(v) : be32(UInt32(v)) }
         return [wide ? 1 : 0] + flags + time(creation) + time(modification) + be32(timescaleOrTrackID)
             + (kind == .tkhd ? be32(reserved) : []) + time(duration) + rest

@@ -259,6 +259,14 @@ package struct ISOFile {
         var t = ByteReader(trackHeader?.rest ?? [], from: 8 + 8, to: trackHeader?.rest.count ?? 0)
         let matrix = (0..<9).map { _ in Int32(bitPattern: t.u32()) }
         let mediaHeader = HeaderBox(.mdhd, payload: Array(mdhd.bytes[mdhd.position..<mdhd.end]))
+        if let version = mediaHeader?.version, version > 1 {
+            throw MediaError(
+                "read index",
+                reason: """
+                    track \(trackID)'s media header (mdhd) says version \(version), which no reader takes (only 0 and \
+                    1 exist): the file is damaged; export or download it again
+                    """)
+        }
         let timescale = mediaHeader?.timescale ?? 0
         var m = ByteReader(mediaHeader?.rest ?? [], from: 0, to: mediaHeader?.rest.count ?? 0)
         let language = m.u16()

@@ -165,6 +165,31 @@ import Testing
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuite"))
     }
 
+    /// A QuickTime/MP4 header damaged inside (issue 43, item 5): a sample description table whose entry count is
+    /// garbage (FFmpeg's demuxer refuses the file) is said to be a damaged movie box, with the remedy and FFmpeg's
+    /// words after; a media header of a version ISO does not define (2) is named as such. Never a bare FFmpeg error,
+    /// never "not a video file".
+    @Test(arguments: [("stsd", 4, "a box in it is damaged"), ("mdhd", 0, "says version 2, which no reader takes")])
+    func aDamagedHeaderIsNamed(box: String, at offset: Int, said: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture("clean.mp4"))))
+        let at = try #require(
+            bytes.indices.dropLast(4).first { Array(bytes[$0..<$0 + 4]) == Array(box.utf8) })
+        // stsd's entry count (after version and flags) set to 2^32 - 1; mdhd's version byte set to 2.
+        if box == "stsd" {
+            for k in 0..<4 { bytes[at + 4 + offset + k] = 0xFF }
+        } else {
+            bytes[at + 4 + offset] = 2
+        }
+        let file = dir.appendingPathComponent("damaged.mov")
+        try Data(bytes).write(to: file)
+        let run = try Run.loopprep(["analyze", "--no-seam", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(said), "\(run.stderr)")
+        #expect(!run.stderr.contains("not a video or audio file"), "\(run.stderr)")
+    }
+
     /// An MP4 cut off before its moov (issue 32, item 10: moov-at-end.mp4's first half: ftyp and part of mdat) is
     /// said to be one, with the remedy, not "not a video or audio file".
     @Test func anMP4CutOffBeforeItsIndexIsNamed() throws {

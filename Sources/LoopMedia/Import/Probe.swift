@@ -42,6 +42,16 @@ public enum Probe {
         }
         let input: InputFile
         do { input = try InputFile(path: path) } catch {
+            // An MP4/MOV whose movie box loopprep read but FFmpeg's demuxer refuses (a damaged sample description
+            // or another box inside moov): said as that, not as a file of no known format.
+            if index != nil, startsAsISO(path) {
+                throw MediaError(
+                    "open",
+                    reason: """
+                        an MP4/MOV whose movie box (moov) FFmpeg cannot read: a box in it is damaged (a sample \
+                        description, a table); export or download it again (FFmpeg: \(Self.raw(error)))
+                        """)
+            }
             // An MP4/MOV whose moov was never written (a recording stopped early, a partial download): FFmpeg
             // finds no container; the file's own first box says which it was.
             guard index == nil, startsAsISO(path) else { throw error }
@@ -106,6 +116,11 @@ public enum Probe {
             path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics,
             imported: Imported(timelines: timelines, clockOrigin: nil, readPackets: false), declaredDuration: nil,
             input: nil)
+    }
+
+    /// FFmpeg's own words for an error (its operation and text), for after loopprep's.
+    static func raw(_ error: Error) -> String {
+        (error as? MediaError).map { "\($0.operation): \($0.reason)" } ?? "\(error)"
     }
 
     /// AAC-LC at 24 kHz or less may carry SBR with nothing in its configuration saying so (HE-AAC's implicit
