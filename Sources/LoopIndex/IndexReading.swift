@@ -25,6 +25,13 @@ package enum IndexReading {
             iso: iso, basics: basics, timelines: timelines)
     }
 
+    /// An index that points past the file's end: the file was cut short.
+    package static func refuseTruncated(_ iso: ISOFile, size: Int64) throws {
+        guard iso.dataEnd > size else { return }
+        throw MediaError(
+            "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
+    }
+
     /// Common Encryption (issue 43, item 5): a protected sample entry (encv, enca) holds scrambled samples that
     /// no decoder reads without the key. Said as such, not as damage.
     package static func refuseEncrypted(_ iso: ISOFile) throws {
@@ -86,10 +93,7 @@ package enum IndexReading {
         path: String, size: Int64, format: String, container: String, iso: ISOFile?, basics: [TrackBasics],
         timelines imported: [Int: TrackTimeline], clockOrigin: Rational? = nil, declaredDuration: Rational? = nil
     ) throws -> (facts: ClipFacts, timelines: [Int: TrackTimeline]) {
-        if let iso, iso.dataEnd > size {
-            throw MediaError(
-                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
-        }
+        if let iso { try refuseTruncated(iso, size: size) }
         var timelines = imported
         var tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
         if let iso {

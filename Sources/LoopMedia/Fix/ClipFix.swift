@@ -84,16 +84,15 @@ public enum ClipFix {
         }
         // A dry run says what the run would do: the copy of an Ogg that needs nothing is the input itself, so the
         // check the run would make of it is made of the input, and a refusal of that kind means "written again".
-        let readOtherwise = {
-            guard dryRun, !rewrite, plan.isNoop, before.container == "ogg",
-                let input = try? Probe.probe(path, keepInput: false, locations: true),
-                let frames = try? OutputCheck.plannedFirstFrames(plan, source: input),
-                let refusal = try? OutputCheck.refusal(
-                    plan, written: input, at: path, analysis: analysis, firstFrames: frames)
-            else { return false }
-            return refusal.hasPrefix(OutputCheck.unchangedReadOtherwise)
+        var readOtherwise = false
+        if dryRun, !rewrite, plan.isNoop, before.container == "ogg",
+            let frames = try? OutputCheck.plannedFirstFrames(plan, source: source),
+            let refusal = try? OutputCheck.refusal(
+                plan, written: source, at: path, analysis: analysis, firstFrames: frames)
+        {
+            readOtherwise = refusal.hasPrefix(OutputCheck.unchangedReadOtherwise)
         }
-        if rewrite || readOtherwise(), plan.isNoop {
+        if rewrite || readOtherwise, plan.isNoop {
             plan.isNoop = false
             plan.writer = .remux
             plan.notes.append("written again: FFmpeg reads the input's single Ogg page otherwise than libvorbis")

@@ -68,10 +68,7 @@ public enum Probe {
             throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
         }
         let iso = format.hasPrefix("mov,") ? index : nil
-        if let iso, iso.dataEnd > size {
-            throw MediaError(
-                "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
-        }
+        if let iso { try IndexReading.refuseTruncated(iso, size: size) }
         if let iso { try IndexReading.refuseEncrypted(iso) }
         // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
         // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.
