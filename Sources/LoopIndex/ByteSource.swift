@@ -5,6 +5,14 @@ package protocol ByteSource: AnyObject {
     var size: Int64 { get }
     /// Up to `count` bytes from `offset` (fewer at the end).
     func read(at offset: Int64, count: Int) throws -> [UInt8]
+    /// How many of the `count` bytes from `offset` can be read at once: all of them (to the end), except from a
+    /// file still being written, which gives what is there once at least one byte is (fix reads its output while
+    /// the media is copied).
+    func readable(at offset: Int64, upTo count: Int) throws -> Int
+}
+
+extension ByteSource {
+    package func readable(at offset: Int64, upTo count: Int) throws -> Int { count }
 }
 
 package final class LocalFile: ByteSource {

@@ -189,14 +189,17 @@ extension TrackTimeline {
         var first: Int?
         var firstAfter: Int?
         var count = 0
+        // Whole ticks against the bounds, exactly: a tick is at or before `from` when it is at or before its floor,
+        // after it when after its floor, before `to` when before its ceiling (no rational per sample).
+        let fromFloor = from.floor
+        let toCeiling = to.ceiling
         for (i, s) in samples.enumerated() where !s.isDiscarded {
-            let pts = Rational(s.pts)
-            if pts <= from {
+            if s.pts <= fromFloor {
                 if first.map({ samples[$0].pts < s.pts }) ?? true { first = i }
             } else if firstAfter.map({ samples[$0].pts > s.pts }) ?? true {
                 firstAfter = i
             }
-            if pts < to && Rational(s.pts &+ Swift.max(s.duration, 1)) > from { count += 1 }
+            if s.pts < toCeiling && s.pts &+ Swift.max(s.duration, 1) > fromFloor { count += 1 }
         }
         return (first ?? firstAfter, count)
     }
@@ -222,13 +225,12 @@ extension TrackTimeline {
     {
         var ordered = samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         if let span {
-            ordered = ordered.filter {
-                Rational($0.pts &+ max($0.duration, 1)) > span.start && Rational($0.pts) < span.end
-            }
-            if let first = ordered.first, Rational(first.pts) < span.start {
-                let clampedStart = span.start.floor
-                ordered[0].duration -= clampedStart - first.pts
-                ordered[0].pts = clampedStart
+            // (Whole ticks against the span's floor and ceiling: exact, as in presentedSamples.)
+            let (startFloor, startCeiling, endCeiling) = (span.start.floor, span.start.ceiling, span.end.ceiling)
+            ordered = ordered.filter { $0.pts &+ max($0.duration, 1) > startFloor && $0.pts < endCeiling }
+            if let first = ordered.first, first.pts < startCeiling {
+                ordered[0].duration -= startFloor - first.pts
+                ordered[0].pts = startFloor
             }
         }
         var breaks: [TimingBreak] = []

@@ -7,7 +7,7 @@ import LoopIndex
 final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
-    /// A remote file's reader, kept as long as the demuxer reads through it.
+    /// A remote or growing file's reader, kept as long as the demuxer reads through it.
     private var rangeIO: RangeIO?
 
     /// `options` are the demuxer's (e.g. `ignore_editlist` to see MP4 samples in raw media time).
@@ -17,15 +17,18 @@ final class InputFile {
         defer { av_dict_free(&dict) }
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
         // A remote clip is read through loopprep's bounded range requests only (RangeIO): FFmpeg's own http
-        // protocol would ask for the rest of the file at every seek.
+        // protocol would ask for the rest of the file at every seek. A file still being written (fix's output while
+        // its media is copied) is read as its bytes arrive.
         var io: RangeIO?
-        if RemoteFile.isRemote(path) {
-            let remote = try RangeIO(try RemoteFile(path))
+        let source: (any ByteSource)? =
+            RemoteFile.isRemote(path) ? try RemoteFile(path) : try GrowingFiles.source(path)
+        if let source {
+            let custom = try RangeIO(source)
             guard let allocated = avformat_alloc_context() else { throw MediaError("open", code: lp_error_enomem) }
-            allocated.pointee.pb = remote.context
+            allocated.pointee.pb = custom.context
             allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
             ctx = allocated
-            io = remote
+            io = custom
         }
         let opened = avformat_open_input(&ctx, path, nil, &dict)
         if opened < 0, let failure = io?.failure { throw failure }

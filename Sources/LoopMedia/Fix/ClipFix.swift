@@ -119,13 +119,24 @@ public enum ClipFix {
             !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
         // The independent check reads the output with FFmpeg: loaded while the media is copied, not after.
         FFmpegLibraries.loadAhead()
+        // A copy that stopped on an error (the disk full) is what the user is told, whatever a reading of the output
+        // then met (it waits for bytes that never came).
+        var copying: CopyProgress?
         do {
             let temp = try temporaries.make(beside: destination)
             defer { temporaries.remove(temp) }
             let firstFrames = try OutputCheck.plannedFirstFrames(plan, source: source)
-            try write(
+            // An index-driven MP4 is read back while its media is copied (its reads wait for their bytes); the
+            // disk write is flushed once copied. The copy is called off and waited for on every way out.
+            copying = try write(
                 path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
-                temporaries: temporaries)
+                temporaries: temporaries, flushWhenCopied: !existing)
+            defer {
+                copying?.cancel()
+                try? copying?.wait()
+                GrowingFiles.unregister(temp)
+            }
+            if existing { try copying?.wait() }
             if existing, !FileManager.default.contentsEqual(atPath: temp, andPath: destination) {
                 return failed(
                     path, before, analysis,
@@ -136,13 +147,14 @@ public enum ClipFix {
                     plan: plan)
             }
             // The disk write finishes while the output is checked; the rename waits for both.
-            if !existing { temporaries.beginFlush(temp) }
+            if !existing && copying == nil { temporaries.beginFlush(temp) }
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)
             if let refusal = try OutputCheck.refusal(
                 plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames)
             {
+                if let failure = copying?.failure { throw failure }
                 return failed(path, before, analysis, reason: refusal, plan: plan)
             }
             // The report is the written file's, as `analyze OUTPUT` gives it: its facts, its seam measured (unless
@@ -156,6 +168,7 @@ public enum ClipFix {
                 report.notes = (report.notes ?? []) + [worse]
             }
             // An output already there as this run writes it (verified again now) is left as it is.
+            try copying?.wait()
             if !existing { try temporaries.commit(temp, to: destination) }
             var outcome = FixOutcome(
                 status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
@@ -170,7 +183,8 @@ public enum ClipFix {
                     path, before, analysis,
                     reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
             }
-            return failed(path, before, analysis, reason: MediaError.whileWriting(error), plan: plan)
+            return failed(
+                path, before, analysis, reason: MediaError.whileWriting(copying?.failure ?? error), plan: plan)
         }
     }
 
@@ -193,11 +207,14 @@ public enum ClipFix {
         }
     }
 
-    /// Carries the plan out with the writer it names.
+    /// Carries the plan out with the writer it names. The index-driven MP4 writer returns with its media still being
+    /// copied on a thread of its own (the output laid out whole, its head written, registered as growing so a
+    /// reader waits for the bytes it asks for), flushed to disk once copied when `flushWhenCopied`: the caller waits
+    /// for it (`CopyProgress.wait`) before the rename. The other writers return with the file written.
     static func write(
         _ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline],
-        to temp: String, temporaries: TemporaryFiles
-    ) throws {
+        to temp: String, temporaries: TemporaryFiles, flushWhenCopied: Bool = false
+    ) throws -> CopyProgress? {
         let format = plan.convertsTo ?? muxer(container: facts.container, path: source)
         switch plan.writer {
         case .copy:
@@ -206,10 +223,23 @@ public enum ClipFix {
             // Stream copies of MP4/MOV are written from the index directly: what is planned is what is written.
             guard let index else { throw MediaError("write output", reason: "the MP4's index was not kept") }
             let layouts = try ISOCut.layouts(plan, facts: facts, iso: index, timelines: timelines)
-            try MP4Writer.write(
-                source: source, iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
+            let layout = try MP4Writer.layout(
+                iso: index, tracks: layouts, movieTimescale: plan.movieTimescale,
                 gapless: ISOCut.gapless(plan, layouts: layouts, facts: facts, iso: index),
-                range: (plan.start, plan.duration), to: temp)
+                range: (plan.start, plan.duration))
+            let copy = try MediaCopy(layout, from: source, to: temp)
+            let progress = CopyProgress(size: layout.size)
+            GrowingFiles.register(temp, progress)
+            Thread.detachNewThread {
+                do {
+                    try copy.run(progress)
+                    if flushWhenCopied { temporaries.beginFlush(temp) }
+                    progress.finish(nil)
+                } catch {
+                    progress.finish(error)
+                }
+            }
+            return progress
         case .remux:
             _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
         case .remuxThenEdit:
@@ -217,6 +247,7 @@ public enum ClipFix {
                 source, plan: plan, facts: facts, format: format, timelines: timelines, to: temp,
                 temporaries: temporaries)
         }
+        return nil
     }
 
     /// FFmpeg's MP4 or MOV muxer, then exact edit lists written over its index (a copy with a new moov).

@@ -129,8 +129,12 @@ enum ISOEditor {
     /// Copies `count` bytes at `offset` to the end of `to`: in the kernel (copy_file_range) when it can, so the
     /// media of a long clip is not carried through user space a second time; else through a 4 MB buffer. The copy
     /// goes in 32 MB slices, each handed to the disk as it is done (writeback starts while the next is copied),
-    /// so the flush before the rename waits for the last slice, not for the whole file.
-    static func copy(_ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle) throws {
+    /// so the flush before the rename waits for the last slice, not for the whole file. `written` is told each
+    /// slice's place in `to` as it is done (a reader of the growing file waits for it).
+    static func copy(
+        _ from: FileHandle, _ offset: Int64, _ count: Int64, to: FileHandle,
+        written: ((Range<Int64>) throws -> Void)? = nil
+    ) throws {
         var left = count
         var source = offset
         var target = Int64(try to.offset())
@@ -143,6 +147,7 @@ enum ISOEditor {
             guard n > 0 else { break }
             left -= Int64(n)
             _ = lp_start_writeback(to.fileDescriptor, start, Int64(n))
+            try written?(start..<start + Int64(n))
         }
         try to.seek(toOffset: UInt64(target))
         guard left > 0 else { return }
@@ -154,6 +159,8 @@ enum ISOEditor {
             }
             try to.write(contentsOf: data)
             left -= Int64(data.count)
+            try written?(target..<target + Int64(data.count))
+            target += Int64(data.count)
         }
     }
 

@@ -1,9 +1,11 @@
 import LoopIndex
 
-/// The index reader on a path: a local file, or an http(s) URL through FFmpeg's protocol (counted per URL).
+/// The index reader on a path: a local file (one being written read as its bytes arrive), or an http(s) URL
+/// through FFmpeg's protocol (counted per URL).
 extension ISOFile {
     static func source(_ path: String) throws -> any ByteSource {
-        RemoteFile.isRemote(path) ? try RemoteFile(path) : try LocalFile(path)
+        if RemoteFile.isRemote(path) { return try RemoteFile(path) }
+        return try GrowingFiles.source(path) ?? LocalFile(path)
     }
 
     static func read(path: String, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {

@@ -77,6 +77,16 @@ enum MP4Writer {
         source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
         range: (start: Rational, length: Rational), to path: String, alignFrom: Int64 = 4 << 20
     ) throws {
+        let layout = try self.layout(
+            iso: iso, tracks: tracks, movieTimescale: movieTimescale, gapless: gapless, range: range,
+            alignFrom: alignFrom)
+        try MediaCopy(layout, from: source, to: path).run(nil)
+    }
+
+    static func layout(
+        iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
+        range: (start: Rational, length: Rational), alignFrom: Int64 = 4 << 20
+    ) throws -> Layout {
         let byID = Dictionary(uniqueKeysWithValues: tracks.map { ($0.trackID, $0) })
         let timescales = tracks.map { iso.tracks[$0.trackID]?.timescale ?? 1 }
         let chunks = sourceOrder(tracks, timescales: timescales) ?? interleave(tracks, timescales: timescales)
@@ -89,14 +99,13 @@ enum MP4Writer {
             udta.payload = NeroChapters.cut(p, start: range.start, length: range.length)
         }
 
-        // Chunk offsets are fixed-width, so the moov's size does not depend on their values: lay out with 32-bit
-        // offsets, widen to co64 if the file outgrows them.
-        let narrowSize = Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: false).size)
+        // Chunk offsets are fixed-width, so the moov's size does not depend on their values: the tables are built
+        // once with 32-bit offsets (co64 if the file outgrows them) and the offsets filled in after.
+        var tabled = try tableBoxes(moov, tracks: tracks, chunks: chunks, wide: false)
         let mdatHeader = payload + 8 > Int64(UInt32.max) ? 16 : 8
-        let wide = Int64(ftyp.count) + narrowSize + Int64(mdatHeader) + payload > Int64(UInt32.max)
-        let moovSize =
-            wide
-            ? Int64(try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: nil, wide: true).size) : narrowSize
+        let wide = Int64(ftyp.count) + Int64(tabled.size) + Int64(mdatHeader) + payload > Int64(UInt32.max)
+        if wide { tabled = try tableBoxes(moov, tracks: tracks, chunks: chunks, wide: true) }
+        let moovSize = Int64(tabled.size)
         // The first copied byte's place in the source, and the padding that puts it at the same block offset.
         let firstSource = chunks.lazy.flatMap { tracks[$0.track].entries[$0.entries] }.first?.location.offset
         var padding: Int64 = 0
@@ -110,7 +119,7 @@ enum MP4Writer {
             offsets.append(at)
             at += chunk.bytes
         }
-        moov = try tableBoxes(moov, tracks: tracks, chunks: chunks, offsets: offsets, wide: wide)
+        moov = try chunkOffsets(tabled, tracks: tracks, chunks: chunks, offsets: offsets, wide: wide)
 
         var head = ftyp
         moov.serialize(into: &head)
@@ -122,41 +131,43 @@ enum MP4Writer {
             mdatHeader == 16
             ? be32(1) + Array("mdat".utf8) + be64(UInt64(mdatSize)) : be32(UInt32(mdatSize)) + Array("mdat".utf8)
 
-        guard FileManager.default.createFile(atPath: path, contents: nil), let out = FileHandle(forWritingAtPath: path)
-        else {
-            throw MediaError("write output", reason: "cannot create \(path)")
-        }
-        defer { try? out.close() }
-        guard let input = FileHandle(forReadingAtPath: source) else {
-            throw MediaError("write output", reason: "cannot reopen \(source)")
-        }
-        defer { try? input.close() }
-        try out.write(contentsOf: Data(head))
         // Byte ranges in output order, merged where the source has them back to back.
-        var run: (offset: Int64, size: Int64)?
+        var pieces: [Layout.Piece] = []
+        at = Int64(head.count)
         for chunk in chunks {
             for entry in tracks[chunk.track].entries[chunk.entries] {
-                if let replacement = entry.replacement {
-                    if let r = run {
-                        try ISOEditor.copy(input, r.offset, r.size, to: out)
-                        run = nil
-                    }
-                    try out.write(contentsOf: Data(replacement))
-                    continue
-                }
                 let size = bytes(entry, tracks[chunk.track])
-                if let r = run, r.offset + r.size == entry.location.offset {
-                    run = (r.offset, r.size + size)
-                    continue
+                if let replacement = entry.replacement {
+                    pieces.append(Layout.Piece(at: at, source: 0, size: size, replacement: replacement))
+                } else if let last = pieces.last, last.replacement == nil,
+                    last.source + last.size == entry.location.offset
+                {
+                    pieces[pieces.count - 1].size += size
+                } else {
+                    pieces.append(Layout.Piece(at: at, source: entry.location.offset, size: size))
                 }
-                if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
-                run = (entry.location.offset, size)
+                at += size
             }
         }
-        if let r = run { try ISOEditor.copy(input, r.offset, r.size, to: out) }
-        guard try out.offset() == UInt64(Int64(head.count) + payload) else {
-            throw MediaError("write output", reason: "the source ended before every sample was copied")
+        let tail = tailStart(tracks, timescales: timescales, chunks: chunks, offsets: offsets) ?? at
+        return Layout(head: head, pieces: pieces, size: at, tailStart: tail)
+    }
+
+    /// Where the output's end is read from: the first chunk that ends after a second before the earliest of the
+    /// tracks' last sync samples (a video's last keyframe; an audio track's every sample is one).
+    static func tailStart(_ tracks: [TrackLayout], timescales: [Int64], chunks: [Chunk], offsets: [Int64]) -> Int64? {
+        var from: Rational?
+        for (t, track) in tracks.enumerated() {
+            guard let last = track.entries.lastIndex(where: \.isSync) else { continue }
+            let time = Rational(track.entries[..<last].reduce(Int64(0)) { $0 + $1.duration }, timescales[t])
+            from = from.map { Rational.min($0, time) } ?? time
         }
+        guard let from else { return nil }
+        let start = from - Rational(1)
+        return zip(chunks, offsets).lazy.filter { chunk, _ in
+            let duration = tracks[chunk.track].entries[chunk.entries].reduce(Int64(0)) { $0 + $1.duration }
+            return Rational(chunk.startTicks + duration, timescales[chunk.track]) > start
+        }.map(\.1).min()
     }
 
     /// Bytes an entry takes: its stored size, or for cut PCM the frames it keeps.
@@ -305,184 +316,46 @@ enum MP4Writer {
         try HeaderBox.rewrite(&mdhd, duration: duration)
     }
 
-    /// Every kept track's sample table rebuilt from its entries; `offsets` (one per chunk, in `chunks` order)
-    /// nil while sizing.
-    static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64]?, wide: Bool) throws
+    /// The chunk offsets (one per chunk, in `chunks` order) written into tables `tableBoxes` built without them.
+    static func chunkOffsets(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], offsets: [Int64], wide: Bool) throws
         -> Box
     {
         var moov = moov
-        // Per track: each chunk's sample count (frames for PCM) and offset; small, for an hour of chunks.
-        var perTrack = [[(samples: Int64, offset: Int64)]](repeating: [], count: tracks.count)
-        for (n, chunk) in chunks.enumerated() {
+        var perTrack = [[Int64]](repeating: [], count: tracks.count)
+        for (chunk, offset) in zip(chunks, offsets) { perTrack[chunk.track].append(offset) }
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id })
+            else { continue }
+            try moov.children[i].edit(["mdia", "minf", "stbl", wide ? "co64" : "stco"]) { box in
+                let filled = SampleTables.offsetTable(perTrack[t], wide: wide)
+                guard filled.size == box.size else {
+                    throw MediaError("write output", reason: "the chunk offset table changed size")
+                }
+                box = filled
+            }
+        }
+        return moov
+    }
+
+    /// Every kept track's sample table rebuilt from its entries, its chunk offsets 0 (see `chunkOffsets`).
+    static func tableBoxes(_ moov: Box, tracks: [TrackLayout], chunks: [Chunk], wide: Bool) throws -> Box {
+        var moov = moov
+        // Per track: each chunk's sample count (frames for PCM); small, for an hour of chunks.
+        var perTrack = [[Int64]](repeating: [], count: tracks.count)
+        for chunk in chunks {
             let track = tracks[chunk.track]
             let samples =
                 track.pcm == nil
                 ? Int64(chunk.entries.count) : track.entries[chunk.entries].reduce(Int64(0)) { $0 + $1.duration }
-            perTrack[chunk.track].append((samples, offsets?[n] ?? 0))
+            perTrack[chunk.track].append(samples)
         }
         for i in moov.children.indices where moov.children[i].type == "trak" {
             guard let id = ISOEditor.trackID(moov.children[i]), let t = tracks.firstIndex(where: { $0.trackID == id })
             else { continue }
             moov.children[i].edit(["mdia", "minf", "stbl"]) { stbl in
-                stbl = SampleTables(track: tracks[t], source: stbl, chunks: perTrack[t], wide: wide).box
+                stbl = SampleTables(track: tracks[t], source: stbl, chunkSamples: perTrack[t], wide: wide).box
             }
         }
         return moov
-    }
-}
-
-/// A track's stbl for the kept samples: the source's sample description, then stts, ctts, stss, stsz, stsc,
-/// stco/co64, and the per-sample tables that can be carried across (sdtp, sample groups).
-struct SampleTables {
-    var box: Box
-
-    init(track: TrackLayout, source: Box, chunks: [(samples: Int64, offset: Int64)], wide: Bool) {
-        var children: [Box] = []
-        if var stsd = source.first("stsd") {
-            if track.hvc1, let payload = stsd.payload { stsd.payload = HEVCSampleEntry.retagged(payload) }
-            children.append(stsd)
-        }
-        let entries = track.entries
-        if let pcm = track.pcm {
-            // A frame per sample, a tick per frame: one stts run, stsz's size as the source had it.
-            let frames = entries.reduce(Int64(0)) { $0 + $1.duration }
-            children.append(.full("stts", be32(1) + be32(UInt32(clamping: frames)) + be32(1)))
-            children.append(.full("stsz", be32(pcm.sampleSizeField) + be32(UInt32(clamping: frames))))
-            children.append(Self.chunkTable(chunks.map(\.samples)))
-        } else {
-            children.append(.full("stts", Self.runs(entries.lazy.map(\.duration), signed: false)))
-            if entries.contains(where: { $0.compositionOffset != 0 }) {
-                let negative = entries.contains { $0.compositionOffset < 0 }
-                children.append(
-                    .full(
-                        "ctts", version: negative ? 1 : 0,
-                        Self.runs(entries.lazy.map(\.compositionOffset), signed: negative)))
-            }
-            if !entries.allSatisfy(\.isSync) {
-                let sync = entries.indices.filter { entries[$0].isSync }
-                children.append(.full("stss", be32(UInt32(sync.count)) + sync.flatMap { be32(UInt32($0 + 1)) }))
-            }
-            let first = entries.first.map { MP4Writer.bytes($0, track) }
-            if let size = first, entries.allSatisfy({ MP4Writer.bytes($0, track) == size }) {
-                children.append(.full("stsz", be32(UInt32(clamping: size)) + be32(UInt32(entries.count))))
-            } else {
-                var table = be32(0) + be32(UInt32(entries.count))
-                table.reserveCapacity(8 + 4 * entries.count)
-                for entry in entries { table.append(u32: UInt32(clamping: MP4Writer.bytes(entry, track))) }
-                children.append(.full("stsz", table))
-            }
-            children.append(Self.chunkTable(chunks.map(\.samples)))
-        }
-        var offsets = be32(UInt32(chunks.count))
-        offsets.reserveCapacity(4 + chunks.count * (wide ? 8 : 4))
-        for chunk in chunks {
-            if wide {
-                offsets.append(u32: UInt32(UInt64(chunk.offset) >> 32))
-                offsets.append(u32: UInt32(UInt64(chunk.offset) & 0xffff_ffff))
-            } else {
-                offsets.append(u32: UInt32(clamping: chunk.offset))
-            }
-        }
-        children.append(.full(wide ? "co64" : "stco", offsets))
-        if track.pcm == nil {
-            if let sdtp = Self.dependencies(source.first("sdtp"), entries) { children.append(sdtp) }
-            children += Self.sampleGroups(source, entries)
-        }
-        box = Box("stbl", children: children)
-    }
-
-    /// Run-length (count, value) pairs after the entry count, as stts and ctts store them.
-    static func runs<S: Sequence>(_ values: S, signed: Bool) -> [UInt8] where S.Element == Int64 {
-        var pairs: [(UInt32, Int64)] = []
-        for v in values {
-            if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
-        }
-        var out = be32(UInt32(pairs.count))
-        out.reserveCapacity(4 + 8 * pairs.count)
-        for (count, value) in pairs {
-            out.append(u32: count)
-            out.append(u32: signed ? UInt32(bitPattern: Int32(clamping: value)) : UInt32(clamping: value))
-        }
-        return out
-    }
-
-    /// stsc: runs of chunks with the same number of samples, all with sample description 1.
-    static func chunkTable(_ perChunk: [Int64]) -> Box {
-        var runs: [(first: Int, count: Int64)] = []
-        for (i, n) in perChunk.enumerated() where runs.last?.count != n { runs.append((i + 1, n)) }
-        return .full(
-            "stsc",
-            be32(UInt32(runs.count))
-                + runs.flatMap { be32(UInt32($0.first)) + be32(UInt32(clamping: $0.count)) + be32(1) })
-    }
-
-    /// sdtp holds a byte per sample: the kept samples' bytes.
-    static func dependencies(_ sdtp: Box?, _ entries: [TrackLayout.Entry]) -> Box? {
-        guard let p = sdtp?.payload, p.count > 4 else { return nil }
-        let flags = p.dropFirst(4)
-        guard entries.allSatisfy({ $0.sourceIndex < flags.count }) else { return nil }
-        return Box("sdtp", Array(p[0..<4]) + entries.map { flags[flags.startIndex + $0.sourceIndex] })
-    }
-
-    /// Sample groups (sgpd descriptions, sbgp per-sample mapping: AAC and Opus roll distances, HEVC temporal
-    /// levels): descriptions as they were, the mapping cut to the kept samples. A mapping that does not cover
-    /// every kept sample leaves the rest in no group, as the source did.
-    static func sampleGroups(_ stbl: Box, _ entries: [TrackLayout.Entry]) -> [Box] {
-        var out: [Box] = []
-        for sbgp in stbl.children where sbgp.type == "sbgp" {
-            guard let p = sbgp.payload, p.count >= 12 else { continue }
-            var r = ByteReader(p, from: 0, to: p.count)
-            let version = r.u8()
-            r.skip(3)
-            let groupingType = r.fourCC()
-            let parameter = version == 1 ? r.u32() : nil
-            // Runs as stored (bounded by the box's bytes), walked with the kept samples' increasing source
-            // numbers: never expanded, whatever count a run claims.
-            var runs: [(end: Int, index: UInt32)] = []
-            var covered = 0
-            for _ in 0..<r.entries(size: 8) {
-                let count = Int(r.u32())
-                let index = r.u32()
-                covered = covered.addingReportingOverflow(count).overflow ? Int.max : covered + count
-                runs.append((covered, index))
-            }
-            var run = 0
-            let kept = entries.map { entry -> UInt32 in
-                while run < runs.count && runs[run].end <= entry.sourceIndex { run += 1 }
-                return run < runs.count ? runs[run].index : 0
-            }
-            var pairs: [(UInt32, UInt32)] = []
-            for v in kept {
-                if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
-            }
-            let body =
-                Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count))
-                + pairs.flatMap { be32($0.0) + be32($0.1) }
-            if let sgpd = stbl.children.first(where: {
-                $0.type == "sgpd" && $0.payload.map { Array($0.dropFirst(4).prefix(4)) } == Array(groupingType.utf8)
-            }) {
-                out.append(sgpd)
-            }
-            out.append(.full("sbgp", version: version, body))
-        }
-        return out
-    }
-}
-
-extension Box {
-    var bytes: [UInt8] {
-        var out: [UInt8] = []
-        serialize(into: &out)
-        return out
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Appends a big-endian 32-bit value without a temporary array (tables of an hour's samples).
-    mutating func append(u32 v: UInt32) {
-        append(UInt8(v >> 24))
-        append(UInt8(v >> 16 & 0xff))
-        append(UInt8(v >> 8 & 0xff))
-        append(UInt8(v & 0xff))
     }
 }

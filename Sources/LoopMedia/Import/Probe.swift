@@ -174,6 +174,7 @@ public enum Probe {
     static func head(_ path: String, count: Int) -> [UInt8]? {
         // A remote file's: one range request (a moov-less MP4 on a server is named as a local one is).
         if RemoteFile.isRemote(path) { return try? RemoteFile(path).read(at: 0, count: count) }
+        if let growing = try? GrowingFiles.source(path) { return try? growing.read(at: 0, count: count) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: count)).map { [UInt8]($0) }
@@ -199,6 +200,7 @@ public enum Probe {
                 throw MediaError("open", reason: "cannot fetch it: \(MediaError.describe(error))")
             }
         }
+        if let growing = GrowingFiles.progress(path) { return growing.size }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
