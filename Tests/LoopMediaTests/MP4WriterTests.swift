@@ -178,4 +178,43 @@ import Testing
         #expect(calledOff.failure == nil)
         #expect(throws: Never.self) { try calledOff.wait() }
     }
+
+    @Test func ffmpegsReadingOfAFileStillBeingCopiedWaitsForItsBytesAndAgrees() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A moov-first fixture written again as it is: its head (ftyp, moov, free, mdat's header), then its media.
+        let source = Fixtures.path("h264-gop10-a.mp4")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        var at = 0
+        while at + 8 <= bytes.count, String(decoding: bytes[at + 4..<at + 8], as: UTF8.self) != "mdat" {
+            at += bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let mediaStart = Int64(at + 8)
+        let size = Int64(bytes.count)
+        let layout = MP4Writer.Layout(
+            head: Array(bytes[..<Int(mediaStart)]),
+            pieces: [.init(at: mediaStart, source: mediaStart, size: size - mediaStart)], size: size,
+            tailStart: mediaStart + (size - mediaStart) / 2)
+        let whole = try FFmpegReading.read(source)
+        let growing = dir.appendingPathComponent("growing.mp4").path
+        let copy = try MediaCopy(layout, from: source, to: growing)
+        let progress = CopyProgress(size: size)
+        GrowingFiles.register(growing, progress)
+        defer { GrowingFiles.unregister(growing) }
+        // Only the head is there: FFmpeg's reading (its demuxer through the growing file, its decoders on the
+        // head and the tail) opens the file and then waits for the media.
+        try progress.written(0..<mediaStart)
+        let result = Locked<(done: Bool, reading: IndependentReading?)>((false, nil))
+        Thread.detachNewThread {
+            let reading = try? FFmpegReading.read(growing)
+            result.withLock { $0 = (true, reading) }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!result.withLock { $0.done }, "the reading did not wait for the media")
+        try copy.run(progress)
+        progress.finish(nil)
+        let reading = result.withLock(when: \.done) { $0.reading }
+        #expect(reading == whole)
+        #expect(FileManager.default.contents(atPath: growing) == Data(bytes))
+    }
 }
