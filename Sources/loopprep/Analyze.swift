@@ -30,8 +30,7 @@ struct Analyze: AsyncParsableCommand {
         help: "Seconds below which a clip is too short for a queue looper. Default: .loopprep.json's, else 1.")
     var minLoop: TimeAmount?
 
-    @Flag(name: .customLong("no-seam"), help: "Skip the seam checks (they decode the first and last frames).")
-    var noSeam = false
+    @OptionGroup var seam: SeamOption
 
     @Option(
         help: ArgumentHelp(
@@ -60,7 +59,7 @@ struct Analyze: AsyncParsableCommand {
     @OptionGroup var project: ConfigOptions
 
     func validate() throws {
-        if noSeam && (html != nil || seamImages != nil) {
+        if !seam.measured && (html != nil || seamImages != nil) {
             throw ValidationError("--html and --seam-images need the seam checks: drop --no-seam")
         }
         if webPlayer && html == nil {
@@ -76,7 +75,7 @@ struct Analyze: AsyncParsableCommand {
         let settings = try project.settings(verbose: report.verbose)
         // --min-loop is typed in decimal: exactly what was typed.
         let options = report.applied(
-            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target,
+            AnalysisOptions(seamChecks: seam.measured), settings: settings, target: project.target,
             minimumLoopSeconds: minLoop?.fixedSeconds)
         let collected = Inputs.collect(inputs.paths).filter { batch.keeps($0) }
         let items = collected.filter { !settings.skips($0) }

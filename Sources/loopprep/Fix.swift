@@ -116,10 +116,7 @@ struct Fix: AsyncParsableCommand {
         help: "Leave the audio out: a muted background loop, every frame of the video kept (AVPlayerLooper loops it).")
     var dropAudio = false
 
-    @Flag(
-        name: .customLong("no-seam"),
-        help: "Do not measure the output's seam (it decodes its first and last frames); the report says so.")
-    var noSeam = false
+    @OptionGroup var seam: SeamOption
 
     @OptionGroup var webPlayer: WebPlayerOption
 
@@ -167,7 +164,7 @@ struct Fix: AsyncParsableCommand {
         let settings = try project.settings(verbose: report.verbose)
         // The output is described as analyze describes it, its seam measured unless --no-seam.
         let analysis = report.applied(
-            AnalysisOptions(seamChecks: !noSeam), settings: settings, target: project.target)
+            AnalysisOptions(seamChecks: seam.measured), settings: settings, target: project.target)
         var fixOptions = FixOptions(
             assumedPriming: priming, unrollTo: unroll?.fixedSeconds,
             loops: loops, seamFade: seamFadeTime, reencodeHead: reencodeHead,

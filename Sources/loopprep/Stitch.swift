@@ -84,6 +84,8 @@ struct Stitch: AsyncParsableCommand {
 
     @OptionGroup var webPlayer: WebPlayerOption
 
+    @OptionGroup var seam: SeamOption
+
     @Option(
         help: ArgumentHelp(
             "Write each clip's and transition's place in the output (seconds and frames) as JSON.", valueName: "file"),
@@ -110,6 +112,9 @@ struct Stitch: AsyncParsableCommand {
         }
         guard output != nil || write.dryRun else {
             throw ValidationError("name the output with -o OUT.mp4 (or use --dry-run)")
+        }
+        if !seam.measured && html != nil {
+            throw ValidationError("--html draws the reel's seam: drop --no-seam")
         }
         if let output, OutputTarget.namesAFolder(output) {
             let example = (output as NSString).appendingPathComponent("reel.mp4")
@@ -155,7 +160,9 @@ struct Stitch: AsyncParsableCommand {
         // The output must play there, or it is not kept.
         let settings = try project.settings(verbose: report.verbose)
         request.analysis = report.applied(
-            AnalysisOptions(target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple),
+            AnalysisOptions(
+                target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple,
+                seamChecks: seam.measured),
             settings: settings, target: project.target)
         var result: StitchReport
         do {

@@ -251,6 +251,40 @@ extension WrittenReportTests {
         #expect(report.facts?.seam != nil)
         #expect(report.findings == analyzed.files.first?.findings)
     }
+
+    /// stitch --no-seam, as analyze's and fix's: the reel's seam is not measured, the report says so, and what it
+    /// reports is analyze --no-seam's. Two different clips make a reel whose last frame is not its first: measured,
+    /// its seam is a visual jump.
+    @Test func stitchNoSeamDescribesTheReelAsAnalyzeNoSeam() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        struct Stitched: Decodable {
+            var facts: ClipFacts?
+            var findings: [Finding]
+            var notes: [String]?
+        }
+        let clips = [Run.fixture("h264-gop10-a.mp4"), Run.fixture("h264-gop10-b.mp4")]
+        let measured = dir.appendingPathComponent("measured.mp4").path
+        let run = try Run.loopprep(["stitch"] + clips + ["-o", measured, "--format", "json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let full = try JSONDecoder().decode(Stitched.self, from: Data(run.stdout.utf8))
+        #expect(full.facts?.seam != nil && full.findings.contains { $0.ruleID == .seamVisualJump })
+        #expect(full.notes == nil)
+        let quick = dir.appendingPathComponent("quick.mp4").path
+        let unmeasured = try Run.loopprep(["stitch"] + clips + ["-o", quick, "--no-seam", "--format", "json"])
+        #expect(unmeasured.status == 0, "\(unmeasured.stderr)")
+        let report = try JSONDecoder().decode(Stitched.self, from: Data(unmeasured.stdout.utf8))
+        #expect(report.facts?.seam == nil)
+        #expect(report.notes == ["the seam was not measured (--no-seam)"])
+        let analyzed = try Self.document(Run.loopprep(["analyze", quick, "--no-seam", "--format", "json"]))
+        #expect(report.findings == analyzed.files.first?.findings)
+        #expect(!report.findings.contains { $0.ruleID == .seamVisualJump })
+        // The text says it too; --html draws the seam, so it needs it.
+        let text = try Run.loopprep(["stitch"] + clips + ["-o", quick, "-y", "--no-seam"])
+        #expect(text.stdout.contains("  note: the seam was not measured (--no-seam)"), "\(text.stdout)")
+        let html = try Run.loopprep(["stitch"] + clips + ["-o", quick, "-y", "--no-seam", "--html", "r.html"])
+        #expect(html.status == 64 && html.stderr.contains("--html draws the reel's seam: drop --no-seam"))
+    }
 }
 
 /// The pre-commit hook checks what loopprep takes as media, in any case (issue 41, item 7): a phone's

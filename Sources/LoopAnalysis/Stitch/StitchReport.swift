@@ -64,6 +64,9 @@ public struct StitchReport: Encodable, Sendable {
     public var timeline: StitchTimeline
     public var facts: ClipFacts?
     public var findings: [Finding] = []
+    /// What the description of the written output says of itself, as analyze's does: its seam not measured
+    /// (`--no-seam`, or FFmpeg could not decode its ends).
+    public var notes: [String]?
     /// Clips re-encoded whole rather than copied, each with why.
     public var reencoded: [String] = []
     /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
@@ -81,9 +84,10 @@ public struct StitchReport: Encodable, Sendable {
 
     /// The output as a one-file report, for the formats every command shares (a failure is a failed repair).
     public var report: Report {
-        let file = FileReport(
+        var file = FileReport(
             path: output ?? "(dry run)", facts: facts, findings: findings,
             fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
+        file.notes = notes
         return Report(command: "stitch", options: .init(), files: [file])
     }
 }

@@ -67,22 +67,12 @@ enum MP4Writer {
         "iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag",
     ]
 
-    /// `gapless`: the iTunSMPB figures of the output, written over the source's when it has them (a stale
-    /// one would tell iTunes-family players to skip the wrong number of samples).
+    /// The output's layout (MediaCopy writes it). `gapless`: the iTunSMPB figures of the output, written over the
+    /// source's when it has them (a stale one would tell iTunes-family players to skip the wrong number of samples).
     /// `range`: where the output starts in the source and how long it is (seconds), to move Nero chapters.
     /// `alignFrom`: media of at least this many bytes is placed at the source's offset modulo 4096 (a free box
     /// pads the moov, at most 4103 bytes), so that on a filesystem that shares blocks between files (XFS, btrfs)
     /// copy_file_range shares them instead of copying; elsewhere it costs nothing.
-    static func write(
-        source: String, iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
-        range: (start: Rational, length: Rational), to path: String, alignFrom: Int64 = 4 << 20
-    ) throws {
-        let layout = try self.layout(
-            iso: iso, tracks: tracks, movieTimescale: movieTimescale, gapless: gapless, range: range,
-            alignFrom: alignFrom)
-        try MediaCopy(layout, from: source, to: path).run(nil)
-    }
-
     static func layout(
         iso: ISOFile, tracks: [TrackLayout], movieTimescale: Int64, gapless: ITunesGapless?,
         range: (start: Rational, length: Rational), alignFrom: Int64 = 4 << 20

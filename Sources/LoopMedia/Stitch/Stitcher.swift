@@ -99,6 +99,7 @@ public enum Stitcher {
                 analysis: request.analysis, progress: progress)
             report.facts = described.facts
             report.findings = described.findings
+            report.notes = described.notes
         } catch {
             report.error = MediaError.whileWriting(error)
         }

@@ -44,6 +44,7 @@ enum StitchText {
             let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }
             out += "wrote \(output): " + tracks.joined(separator: "; ") + "\n"
             for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+            for note in result.notes ?? [] { out += "  note: \(note)\n" }
             if let web = result.webPlayer { out += "web player -> \(web.page)\n" }
             if let error = result.webPlayerError { out += "NO WEB PLAYER: \(error)\n" }
         } else {
