@@ -5,8 +5,8 @@ import LoopIndex
 /// advance. fix's MP4 writer lays out its output whole (the moov first, every sample's place known), then copies
 /// the media on a thread of its own while the output is read back and checked (issue 45, item 3); a read of bytes
 /// not yet written waits for them, so every reading sees the output as it will be kept, never a hole.
-public final class CopyProgress: Sendable {
-    public let size: Int64
+final class CopyProgress: Sendable {
+    let size: Int64
     private struct State {
         /// Written ranges, sorted, none touching another.
         var done: [Range<Int64>] = []
@@ -16,7 +16,7 @@ public final class CopyProgress: Sendable {
     }
     private let state = Locked(State())
 
-    public init(size: Int64) { self.size = size }
+    init(size: Int64) { self.size = size }
 
     /// `range` is written (the copier's slices as they complete). Throws once the copy is called off.
     func written(_ range: Range<Int64>) throws {
@@ -48,13 +48,13 @@ public final class CopyProgress: Sendable {
     }
 
     /// Stops the copy at its next slice (a check that refused the output needs the rest no more).
-    public func cancel() { state.withLock { $0.cancelled = true } }
+    func cancel() { state.withLock { $0.cancelled = true } }
 
     /// The error the copier stopped on, if it has (a copy called off stops on none); nil while it runs.
-    public var failure: MediaError? { state.withLock { $0.failure } }
+    var failure: MediaError? { state.withLock { $0.failure } }
 
     /// Waits for the copier's end; throws the error it stopped on.
-    public func wait() throws {
+    func wait() throws {
         let failure = state.withLock(when: \.finished) { $0.failure }
         if let failure { throw failure }
     }
@@ -75,11 +75,11 @@ public final class CopyProgress: Sendable {
 
 /// Files being written while they are read: their paths and copies in progress. A reader opening one of them
 /// (the index reader, FFmpeg's demuxer through a custom IO) goes through `GrowingFile`.
-public enum GrowingFiles {
+enum GrowingFiles {
     private static let files = Locked<[String: CopyProgress]>([:])
 
-    public static func register(_ path: String, _ progress: CopyProgress) { files.withLock { $0[path] = progress } }
-    public static func unregister(_ path: String) { _ = files.withLock { $0.removeValue(forKey: path) } }
+    static func register(_ path: String, _ progress: CopyProgress) { files.withLock { $0[path] = progress } }
+    static func unregister(_ path: String) { _ = files.withLock { $0.removeValue(forKey: path) } }
     static func progress(_ path: String) -> CopyProgress? { files.withLock { $0[path] } }
 
     /// The byte source for `path`: a growing file's, whose reads wait for the copy; nil for any other file.

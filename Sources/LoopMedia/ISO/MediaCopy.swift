@@ -67,16 +67,11 @@ final class MediaCopy: Sendable {
         self.layout = layout
         self.input = input
         output = out
-        do {
-            try out.write(contentsOf: Data(layout.head))
-            // The file has its final size from the start (the media not yet copied reads as a hole), as a reader
-            // of the growing file sees it.
-            try out.truncate(atOffset: UInt64(layout.size))
-        } catch {
-            try? out.close()
-            try? input.close()
-            throw error
-        }
+        // (Thrown from here, deinit closes both.)
+        try out.write(contentsOf: Data(layout.head))
+        // The file has its final size from the start (the media not yet copied reads as a hole), as a reader of the
+        // growing file sees it.
+        try out.truncate(atOffset: UInt64(layout.size))
     }
 
     deinit {
