@@ -245,11 +245,16 @@ extension WrittenReportTests {
         struct Stitched: Decodable {
             var facts: ClipFacts?
             var findings: [Finding]
+            var loopRange: LoopRange?
+            var loopRangeReason: String?
         }
         let report = try JSONDecoder().decode(Stitched.self, from: Data(stitched.stdout.utf8))
         let analyzed = try Self.document(Run.loopprep(["analyze", reel, "--format", "json"]))
         #expect(report.facts?.seam != nil)
         #expect(report.findings == analyzed.files.first?.findings)
+        // Its loop range too, as analyze gives it.
+        #expect(report.loopRange == analyzed.files.first?.loopRange)
+        #expect(report.loopRangeReason == analyzed.files.first?.loopRangeReason)
     }
 
     /// stitch --no-seam, as analyze's and fix's: the reel's seam is not measured, the report says so, and what it
@@ -282,6 +287,8 @@ extension WrittenReportTests {
         // The text says it too; --html draws the seam, so it needs it.
         let text = try Run.loopprep(["stitch"] + clips + ["-o", quick, "-y", "--no-seam"])
         #expect(text.stdout.contains("  note: the seam was not measured (--no-seam)"), "\(text.stdout)")
+        // The two one-second clips (30 frames at 30 fps, 48000 samples each) make a two-second reel that loops whole.
+        #expect(text.stdout.contains("  loop range: 0.000-2.000 s (start 0, duration 2 s"), "\(text.stdout)")
         let html = try Run.loopprep(["stitch"] + clips + ["-o", quick, "-y", "--no-seam", "--html", "r.html"])
         #expect(html.status == 64 && html.stderr.contains("--html draws the reel's seam: drop --no-seam"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopRangeValues
 
 /// What stitch is asked to do: the clips in order (each with optional in and out points), the transition at
 /// every join, and where to write (nil: a dry run, the plan only).
@@ -67,6 +68,9 @@ public struct StitchReport: Encodable, Sendable {
     /// What the description of the written output says of itself, as analyze's does: its seam not measured
     /// (`--no-seam`, or FFmpeg could not decode its ends).
     public var notes: [String]?
+    /// The written reel's loop range, as analyze gives it (or why none makes it loop).
+    public var loopRange: LoopRange?
+    public var loopRangeReason: String?
     /// Clips re-encoded whole rather than copied, each with why.
     public var reencoded: [String] = []
     /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
@@ -88,6 +92,7 @@ public struct StitchReport: Encodable, Sendable {
             path: output ?? "(dry run)", facts: facts, findings: findings,
             fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
         file.notes = notes
+        (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
         return Report(command: "stitch", options: .init(), files: [file])
     }
 }

@@ -100,6 +100,7 @@ public enum Stitcher {
             report.facts = described.facts
             report.findings = described.findings
             report.notes = described.notes
+            (report.loopRange, report.loopRangeReason) = (described.loopRange, described.loopRangeReason)
         } catch {
             report.error = MediaError.whileWriting(error)
         }

@@ -45,6 +45,9 @@ enum StitchText {
             out += "wrote \(output): " + tracks.joined(separator: "; ") + "\n"
             for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
             for note in result.notes ?? [] { out += "  note: \(note)\n" }
+            if let line = TextFormat.loopRangeLine(result.loopRange, reason: result.loopRangeReason) {
+                out += "  " + line + "\n"
+            }
             if let web = result.webPlayer { out += "web player -> \(web.page)\n" }
             if let error = result.webPlayerError { out += "NO WEB PLAYER: \(error)\n" }
         } else {
