@@ -5,7 +5,11 @@ import ArgumentParser
 struct SeamOption: ParsableArguments {
     @Flag(
         name: .customLong("no-seam"),
-        help: "Do not measure the seam (it decodes the first and last frames): no seam checks; the report says so.")
+        help:
+            """
+            Do not measure the seam (it decodes the first and last frames): no seam checks. fix and stitch say so in \
+            their report of the file they wrote.
+            """)
     var off = false
 
     /// Whether the seam is measured.

@@ -129,7 +129,7 @@ import Testing
         let expected = head + bytes[(6 * mib)...] + replaced + bytes[..<(6 * mib)]
         let layout = MP4Writer.Layout(
             head: head, pieces: pieces, size: Int64(expected.count), tailStart: Int64(10 * mib))
-        // Written in order, nobody waiting, and out of order with readers.
+        // Written with nobody waiting, and with readers while it is copied.
         let plain = dir.appendingPathComponent("plain.mp4").path
         try MediaCopy(layout, from: source, to: plain).run(nil)
         #expect(FileManager.default.contents(atPath: plain) == Data(expected))

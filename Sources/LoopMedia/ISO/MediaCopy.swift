@@ -49,7 +49,7 @@ extension MP4Writer {
 }
 
 /// An MP4 being written from its layout: created with its head (ftyp, moov) and its final size, then its media
-/// copied from the source, in `Layout.ordered` order when a reader checks it meanwhile (`progress`).
+/// copied from the source, a reader of the growing file told of each slice (`progress`).
 final class MediaCopy: Sendable {
     let layout: MP4Writer.Layout
     private let input: FileHandle
@@ -79,11 +79,11 @@ final class MediaCopy: Sendable {
         try? output.close()
     }
 
-    /// Copies the media, telling `progress` of every slice written (nil: in output order, nobody waiting).
+    /// Copies the media in `Layout.ordered` order, telling `progress` of every slice written.
     func run(_ progress: CopyProgress?) throws {
         try progress?.written(0..<Int64(layout.head.count))
         var copied: Int64 = 0
-        for piece in progress == nil ? layout.pieces : layout.ordered() {
+        for piece in layout.ordered() {
             try output.seek(toOffset: UInt64(piece.at))
             if let replacement = piece.replacement {
                 try output.write(contentsOf: Data(replacement))

@@ -2,11 +2,6 @@ import CFFmpeg
 import LoopAnalysis
 import LoopIndex
 
-/// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,
-/// profile and level. H.264 (libx264): no B-frames, its own SPS/PPS id so both parameter sets coexist in one
-/// avcC. HEVC (libx265): its parameter sets have id 0, renumbered by the caller (HEVCRenumbering). VP8 and VP9
-/// (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need only the same size
-/// and profile.
 /// What an encoder like a source's video stream takes from it, read once from the open file: a value the render
 /// workers share (no file or FFmpeg object is shared between threads).
 struct EncoderSource: Sendable {
@@ -46,6 +41,11 @@ struct EncoderSource: Sendable {
     }
 }
 
+/// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,
+/// profile and level. H.264 (libx264): no B-frames, its own SPS/PPS id so both parameter sets coexist in one
+/// avcC. HEVC (libx265): its parameter sets have id 0, renumbered by the caller (HEVCRenumbering). VP8 and VP9
+/// (libvpx): no parameter sets to share, and a keyframe starts every run, so the frames need only the same size
+/// and profile.
 final class VideoEncoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let codecID: AVCodecID
