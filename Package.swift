@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "LoopRange", targets: ["LoopRange"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // FFmpeg's headers (Debian's -dev packages put them on the compiler's own search path; check-ffmpeg.sh
@@ -30,8 +30,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libavfilter-dev",
-                      "libavutil-dev", "libswscale-dev", "libswresample-dev"]),
+                .apt([
+                    "libavformat-dev", "libavcodec-dev", "libavfilter-dev",
+                    "libavutil-dev", "libswscale-dev", "libswresample-dev",
+                ]),
                 .brew(["ffmpeg"]),
             ]
         ),
@@ -71,6 +73,7 @@ let package = Package(
         // Paths, scratch folders and a process runner shared by the two test targets that touch media.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis", "LoopIndex", "TestSupport"]),
-        .testTarget(name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "LoopRange", "TestSupport"]),
+        .testTarget(
+            name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "LoopIndex", "LoopRange", "TestSupport"]),
     ]
 )

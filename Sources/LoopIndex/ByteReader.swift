@@ -29,12 +29,12 @@ package struct ByteReader {
     package mutating func u16() -> UInt16 { UInt16(u8()) << 8 | UInt16(u8()) }
     package mutating func u32() -> UInt32 { UInt32(u16()) << 16 | UInt32(u16()) }
     package mutating func u64() -> UInt64 { UInt64(u32()) << 32 | UInt64(u32()) }
-    package mutating func fourCC() -> String { String(decoding: (0..<4).map { _ in u8() }, as: UTF8.self) }
+    package mutating func fourCC() -> FourCC { FourCC(u32()) }
 
     /// The child boxes from the current position to `until`, each as a reader over its body.
-    package func children(until: Int) -> [(String, ByteReader)] {
+    package func children(until: Int) -> [(FourCC, ByteReader)] {
         var r = self
-        var out: [(String, ByteReader)] = []
+        var out: [(FourCC, ByteReader)] = []
         while r.position + 8 <= min(until, end) {
             let start = r.position
             var size = Int(r.u32())

@@ -57,7 +57,7 @@ package struct HeaderBox: Equatable {
 
     /// A box's payload with its duration (and, given, its timescale) replaced, widened if the duration needs it.
     package static func rewrite(_ box: inout Box, duration: Int64, timescale: Int64? = nil) throws {
-        guard let kind = Kind(rawValue: box.type), let payload = box.payload,
+        guard let kind = Kind(rawValue: box.type.text), let payload = box.payload,
             var header = HeaderBox(kind, payload: payload)
         else { throw MediaError("write output", reason: "a short or unknown \(box.type)") }
         header.duration = UInt64(max(duration, 0))

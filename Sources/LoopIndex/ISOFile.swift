@@ -56,12 +56,15 @@ package struct ISOFile {
     package var trakOrder: [Int?] = []
     package var movieMatrix: [Int32] = []
     package var coverArt = false
+    /// Top-level boxes besides the structure (a uuid box with XMP, a camera maker's), whole, for the writer to
+    /// keep (read with the moov bytes only).
+    package var otherBoxes: [(type: FourCC, bytes: [UInt8])] = []
 
     /// Top-level boxes: (type, offset, size). A size past the end of the file marks truncation.
     package static func topLevelBoxes(_ file: any ByteSource, fileSize: Int64) throws -> [(
-        type: String, offset: Int64, size: Int64
+        type: FourCC, offset: Int64, size: Int64
     )] {
-        var boxes: [(String, Int64, Int64)] = []
+        var boxes: [(FourCC, Int64, Int64)] = []
         var offset: Int64 = 0
         while offset + 8 <= fileSize, boxes.count < 1_000_000 {
             let header = try file.read(at: offset, count: 16)
@@ -96,7 +99,10 @@ package struct ISOFile {
             moovBeforeMdat: mdatIndex.map { moovIndex < $0 }, fragmented: boxes.contains { $0.type == "moof" },
             movieTimescale: 1000, majorBrand: nil, tracks: [:], dataEnd: 0)
         // The writer rebuilds from the stored boxes; analysis lets them go (an hour's moov is 2 MB).
-        if locations { iso.moov = bytes }
+        if locations {
+            iso.moov = bytes
+            iso.otherBoxes = try KeptMetadata.topLevel(file, boxes)
+        }
         if let ftyp = boxes.first(where: { $0.type == "ftyp" }), ftyp.size <= 4096 {
             let bytes = try readBox(file, ftyp.offset, ftyp.size, what: "ftyp")
             iso.ftyp = bytes
@@ -130,7 +136,7 @@ package struct ISOFile {
             return nil
         }
         var reader = ByteReader(moov, from: track.trak.lowerBound + 8, to: track.trak.upperBound)
-        for type in ["mdia", "minf", "stbl", "stsd"] {
+        for type: FourCC in ["mdia", "minf", "stbl", "stsd"] {
             guard let child = reader.children(until: reader.end).first(where: { $0.0 == type })?.1 else { return nil }
             reader = child
         }
@@ -143,18 +149,18 @@ package struct ISOFile {
 
     /// The payload's range of a visual sample entry's child box (avcC, hvcC: the codec configuration FFmpeg
     /// calls extradata), after the 86-byte visual sample entry header.
-    package static func configurationRange(_ entry: [UInt8], type: String) -> Range<Int>? {
+    package static func configurationRange(_ entry: [UInt8], type: FourCC) -> Range<Int>? {
         var at = 86
         while at + 8 <= entry.count {
             let size = Int(entry[at]) << 24 | Int(entry[at + 1]) << 16 | Int(entry[at + 2]) << 8 | Int(entry[at + 3])
             guard size >= 8, at + size <= entry.count else { return nil }
-            if Array(entry[at + 4..<at + 8]) == Array(type.utf8) { return (at + 8)..<(at + size) }
+            if FourCC(bytes: entry[at + 4..<at + 8]) == type { return (at + 8)..<(at + size) }
             at += size
         }
         return nil
     }
 
-    package static func codecConfiguration(_ entry: [UInt8], type: String) -> [UInt8]? {
+    package static func codecConfiguration(_ entry: [UInt8], type: FourCC) -> [UInt8]? {
         configurationRange(entry, type: type).map { Array(entry[$0]) }
     }
 
@@ -238,7 +244,7 @@ package struct ISOFile {
 
     /// A track's boxes, flattened: the ones we need sit at fixed depths (trak/mdia/minf/stbl).
     private func parseTrak(_ body: ByteReader, fileSize: Int64, locations: Bool) throws -> Track? {
-        var boxes: [String: ByteReader] = [:]
+        var boxes: [FourCC: ByteReader] = [:]
         func collect(_ r: ByteReader) {
             for (type, child) in r.children(until: r.end) {
                 if ["mdia", "minf", "stbl", "edts"].contains(type) {
@@ -271,12 +277,12 @@ package struct ISOFile {
         var m = ByteReader(mediaHeader?.rest ?? [], from: 0, to: mediaHeader?.rest.count ?? 0)
         let language = m.u16()
         hdlr.skip(8)
-        let handler = hdlr.fourCC()
+        let handler = hdlr.fourCC().text
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
 
         // A table that claims far more entries than its box holds is refused before anything sizes a buffer by
         // the claim (FFmpeg's demuxer would).
-        for (type, entrySize) in [
+        for (type, entrySize): (FourCC, Int) in [
             ("stts", 8), ("ctts", 8), ("stss", 4), ("stsc", 12), ("stco", 4), ("co64", 8), ("elst", 12),
         ] {
             guard var table = boxes[type] else { continue }
@@ -333,7 +339,7 @@ package struct ISOFile {
         r.skip(8)  // version+flags, entry count
         r.skip(4)  // entry size
         let format = r.fourCC()
-        let pcm: Set = ["lpcm", "sowt", "twos", "in24", "in32", "fl32", "fl64", "raw ", "NONE", "ipcm"]
+        let pcm: Set<FourCC> = ["lpcm", "sowt", "twos", "in24", "in32", "fl32", "fl64", "raw ", "NONE", "ipcm"]
         // Other constant-size audio (µ-law, IMA) keeps stsz's size per frame, as before.
         guard pcm.contains(format) else { return fixedSize }
         r.skip(8)  // reserved, data reference index

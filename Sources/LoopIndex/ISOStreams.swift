@@ -103,7 +103,9 @@ extension ISOFile {
             let code = String(decoding: letters, as: UTF8.self)
             b.language = code == "und" ? nil : code
         case 0x7fff: b.language = nil  // none: FFmpeg sets no language
-        default: return nil  // another Macintosh code (FFmpeg's table)
+        // Another Macintosh code (a QuickTime movie's French is 1): FFmpeg names it from its table, which the CLI
+        // leaves to FFmpeg; a loop range does not depend on it.
+        default: if !rangeOnly { return nil }
         }
         return b
     }
@@ -118,7 +120,7 @@ extension ISOFile {
         let height = Int(r.u16())
         guard width > 0, height > 0 else { return nil }
         let children = ByteReader(entry, from: 86, to: entry.count).children(until: entry.count)
-        func config(_ type: String) -> ByteReader? { children.first { $0.0 == type }?.1 }
+        func config(_ type: FourCC) -> ByteReader? { children.first { $0.0 == type }?.1 }
         var b: TrackBasics
         switch tag {
         case "avc1", "avc3":
@@ -168,7 +170,7 @@ extension ISOFile {
         guard entry.count >= start else { return nil }
         var children = ByteReader(entry, from: start, to: entry.count).children(until: entry.count)
         if let wave = children.first(where: { $0.0 == "wave" })?.1 { children += wave.children(until: wave.end) }
-        func config(_ type: String) -> ByteReader? { children.first { $0.0 == type }?.1 }
+        func config(_ type: FourCC) -> ByteReader? { children.first { $0.0 == type }?.1 }
         var b = TrackBasics(index: index, kind: .audio, codec: "")
         switch tag {
         case "mp4a":

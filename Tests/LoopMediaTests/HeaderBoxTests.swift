@@ -28,7 +28,7 @@ import Testing
         #expect(header.version == 0 && header.duration == 1000 && header.timescaleOrTrackID == 600)
         // Rewritten unchanged: the same bytes (version 0 kept where nothing needs 64 bits).
         #expect(header.payload == payload)
-        var box = Box(type: kind.rawValue, payload: payload, children: [])
+        var box = Box(type: FourCC(stringLiteral: kind.rawValue), payload: payload, children: [])
         try HeaderBox.rewrite(&box, duration: Self.past32, timescale: kind == .tkhd ? nil : 48000)
         let wide = try #require(box.payload)
         // Version 1: 4 + 8 + 8 + 4 (+ 4) + 8 bytes before the same tail.

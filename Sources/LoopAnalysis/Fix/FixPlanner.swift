@@ -167,7 +167,8 @@ package enum FixPlanner {
         let iso = facts.moovBeforeMdat != nil
         if iso, facts.coverArt == true { notes.append("keeps the cover art") }
         let copies =
-            iso && repeats == 1 && options.seamFade == nil && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
+            iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
+            && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
         if facts.fragmented == true, copies {
             notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
         }
@@ -183,19 +184,30 @@ package enum FixPlanner {
                 dropped.append(track.index)
             }
         }
+        // Each named by what it is (a GoPro's gpmd telemetry, a timecode, a chapter list), so a dropped one is
+        // never silent.
+        let named = { (indices: [Int]) in
+            indices.map { index in
+                guard let track = facts.tracks.first(where: { $0.index == index }) else { return String(index) }
+                let what = track.codecTag.map { $0.trimmingCharacters(in: .whitespaces) } ?? track.codec
+                return "\(index): \(what) \(track.kind.rawValue)"
+            }.joined(separator: ", ")
+        }
         if !others.isEmpty {
             notes.append(
                 """
-                keeps \(others.count) chapter, timecode or text track\(others.count == 1 ? "" : "s") \
-                (\(others.map { String($0.index) }.joined(separator: ", "))), cut to the same range
+                keeps \(others.count) timed metadata, chapter, timecode or text track\(others.count == 1 ? "" : "s") \
+                (\(named(others.map(\.index)))), cut to the same range as the picture
                 """
             )
         }
         if !dropped.isEmpty {
+            let them = dropped.count == 1 ? "it" : "them"
+            let why = copies ? "" : "only a stream copy from the index keeps \(them); "
             notes.append(
                 """
-                drops \(dropped.count) track\(dropped.count == 1 ? "" : "s") that are neither audio nor video \
-                (\(dropped.map(String.init).joined(separator: ", ")))
+                drops \(dropped.count) track\(dropped.count == 1 ? " that is" : "s that are") neither audio nor video \
+                (\(named(dropped))): \(why)the written file does not have \(them)
                 """
             )
         }

@@ -148,11 +148,12 @@ public enum ClipFix {
             }
             // The disk write finishes while the output is checked; the rename waits for both.
             if !existing && copying == nil { temporaries.beginFlush(temp) }
+            let metadata = KeptMetadataExpectation.fix(plan, facts: before, iso: source.iso)
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
             let written = try Probe.probe(temp, keepInput: false, locations: true)
             if let refusal = try OutputCheck.refusal(
-                plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames)
+                plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata)
             {
                 if let failure = copying?.failure { throw failure }
                 return failed(path, before, analysis, reason: refusal, plan: plan)
@@ -244,16 +245,17 @@ public enum ClipFix {
             _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
         case .remuxThenEdit:
             try remuxThenEdit(
-                source, plan: plan, facts: facts, format: format, timelines: timelines, to: temp,
+                source, plan: plan, facts: facts, iso: index, format: format, timelines: timelines, to: temp,
                 temporaries: temporaries)
         }
         return nil
     }
 
     /// FFmpeg's MP4 or MOV muxer, then exact edit lists written over its index (a copy with a new moov).
+    /// An MP4 or MOV source's metadata (`iso`) replaces the muxer's, track by track (`MetadataGraft`).
     static func remuxThenEdit(
-        _ source: String, plan: FixPlan, facts: ClipFacts, format: String, timelines: [Int: TrackTimeline],
-        to temp: String, temporaries: TemporaryFiles
+        _ source: String, plan: FixPlan, facts: ClipFacts, iso: ISOFile?, format: String,
+        timelines: [Int: TrackTimeline], to temp: String, temporaries: TemporaryFiles
     ) throws {
         let inputISO = facts.isISO
         let muxed = try temporaries.make(beside: temp)
@@ -263,6 +265,7 @@ public enum ClipFix {
             timelines: PacketReader.timelines(facts, timelines))
         let layout = try ISOEditor.muxedLayout(muxed)
         var edits: [Int: ISOEditor.TrackEdit] = [:]
+        var copied: [Int: Int] = [:]
         for cut in plan.tracks {
             // The muxer numbers tracks 1... in stream order; the start instant was written at pts 0.
             guard let out = written.streams[cut.index], let firstIn = written.firstPts[cut.index] else {
@@ -278,7 +281,10 @@ public enum ClipFix {
                 edit.mediaTime = 0
             }
             edits[out + 1] = edit
+            if let id = facts.tracks.first(where: { $0.index == cut.index })?.trackID { copied[out + 1] = id }
         }
-        try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits)
+        try ISOEditor.finalize(
+            muxed, to: temp, movieTimescale: plan.movieTimescale, edits: edits,
+            graft: iso.flatMap { MetadataGraft(source: $0, tracks: copied) })
     }
 }

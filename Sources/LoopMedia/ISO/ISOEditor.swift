@@ -51,9 +51,11 @@ enum ISOEditor {
         return layout
     }
 
-    static func finalize(_ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit])
-        throws
-    {
+    /// `graft`: the metadata of the file the muxed one was made from, put back in place of the muxer's.
+    static func finalize(
+        _ source: String, to destination: String, movieTimescale: Int64, edits: [Int: TrackEdit],
+        graft: MetadataGraft? = nil
+    ) throws {
         let size = Int64(
             (try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.int64Value ?? 0)
         guard let file = try? LocalFile(source) else {
@@ -79,6 +81,8 @@ enum ISOEditor {
         }
         try moov.withChild("mvhd") { mvhd in try setHeader(&mvhd, duration: longest, timescale: movieTimescale) }
         nameChapterTracks(&moov)
+        graft?.apply(to: &moov)
+        let extras = graft?.topLevel.flatMap(\.bytes) ?? []
 
         // New layout: what preceded moov's old place stays in front (ftyp), then moov, then the rest (mdat).
         let kept = top.filter { $0.type != "moov" && $0.type != "free" }
@@ -90,7 +94,7 @@ enum ISOEditor {
         for useCo64 in [false, true] {
             var edited = moov
             if useCo64 { widenChunkOffsets(&edited) }
-            var offset = headSize + Int64(edited.size)
+            var offset = headSize + Int64(edited.size) + Int64(extras.count)
             var shifts: [(old: Int64, end: Int64, delta: Int64)] = []
             for box in tail {
                 shifts.append((box.offset, box.offset + box.size, offset - box.offset))
@@ -107,7 +111,7 @@ enum ISOEditor {
         }
         defer { try? out.close() }
         for box in head { try copy(file.handle, box.offset, box.size, to: out) }
-        try out.write(contentsOf: moovOut)
+        try out.write(contentsOf: moovOut + extras)
         for box in tail { try copy(file.handle, box.offset, box.size, to: out) }
     }
 
@@ -251,7 +255,7 @@ enum ISOEditor {
         }
     }
 
-    static func setDuration(_ trak: inout Box, box: String, _ duration: Int64, timescale: Int64?) throws {
+    static func setDuration(_ trak: inout Box, box: FourCC, _ duration: Int64, timescale: Int64?) throws {
         try trak.withChild(box) { try setHeader(&$0, duration: duration, timescale: timescale) }
     }
 

@@ -63,7 +63,7 @@ enum MP4Writer {
     }
 
     /// Brands that promise fragments or segments, which the written file no longer has.
-    static let fragmentBrands: Set = [
+    static let fragmentBrands: Set<FourCC> = [
         "iso5", "iso6", "iso7", "iso8", "iso9", "dash", "cmfc", "cmf2", "cmfs", "msdh", "msix", "dsms", "frag",
     ]
 
@@ -93,9 +93,10 @@ enum MP4Writer {
         // once with 32-bit offsets (co64 if the file outgrows them) and the offsets filled in after.
         var tabled = try tableBoxes(moov, tracks: tracks, chunks: chunks, wide: false)
         let mdatHeader = payload + 8 > Int64(UInt32.max) ? 16 : 8
-        let wide = Int64(ftyp.count) + Int64(tabled.size) + Int64(mdatHeader) + payload > Int64(UInt32.max)
+        let extras = iso.otherBoxes.reduce(Int64(0)) { $0 + Int64($1.bytes.count) }
+        let wide = Int64(ftyp.count) + Int64(tabled.size) + extras + Int64(mdatHeader) + payload > Int64(UInt32.max)
         if wide { tabled = try tableBoxes(moov, tracks: tracks, chunks: chunks, wide: true) }
-        let moovSize = Int64(tabled.size)
+        let moovSize = Int64(tabled.size) + extras
         // The first copied byte's place in the source, and the padding that puts it at the same block offset.
         let firstSource = chunks.lazy.flatMap { tracks[$0.track].entries[$0.entries] }.first?.location.offset
         var padding: Int64 = 0
@@ -113,6 +114,8 @@ enum MP4Writer {
 
         var head = ftyp
         moov.serialize(into: &head)
+        // Top-level boxes besides the structure (XMP's uuid, a camera maker's) follow the movie box as they were.
+        for box in iso.otherBoxes { head += box.bytes }
         if padding > 0 {
             head += be32(UInt32(padding)) + Array("free".utf8) + [UInt8](repeating: 0, count: Int(padding) - 8)
         }
@@ -256,14 +259,17 @@ enum MP4Writer {
             return Box("ftyp", Array("isom".utf8) + be32(0x200) + Array("isomiso2mp41".utf8)).bytes
         }
         guard iso.fragmented else { return ftyp }
-        var brands: [String] = []
+        var brands: [FourCC] = []
         for at in stride(from: 16, to: ftyp.count - 3, by: 4) {
-            let brand = String(decoding: ftyp[at..<at + 4], as: UTF8.self)
+            let brand = FourCC(bytes: ftyp[at..<at + 4])
             if !fragmentBrands.contains(brand) && !brands.contains(brand) { brands.append(brand) }
         }
-        for brand in ["isom", "iso2"] where !brands.contains(brand) { brands.append(brand) }
-        let major = fragmentBrands.contains(iso.majorBrand ?? "") ? "isom" : iso.majorBrand ?? "isom"
-        return Box("ftyp", Array(major.utf8) + be32(0x200) + brands.flatMap { Array($0.utf8) }).bytes
+        for brand: FourCC in ["isom", "iso2"] where !brands.contains(brand) { brands.append(brand) }
+        let major = FourCC(bytes: ftyp[8..<12])
+        return Box(
+            "ftyp", (fragmentBrands.contains(major) ? "isom" : major).bytes + be32(0x200) + brands.flatMap(\.bytes)
+        )
+        .bytes
     }
 
     /// The source's moov with only the kept tracks, each with its new edit and durations; sample tables are

@@ -130,24 +130,15 @@ struct SampleTables {
             for v in kept {
                 if let last = pairs.last, last.1 == v { pairs[pairs.count - 1].0 += 1 } else { pairs.append((1, v)) }
             }
-            let body =
-                Array(groupingType.utf8) + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count))
-                + pairs.flatMap { be32($0.0) + be32($0.1) }
+            let runBytes: [UInt8] = pairs.flatMap { be32($0.0) + be32($0.1) }
+            let body: [UInt8] = groupingType.bytes + (parameter.map(be32) ?? []) + be32(UInt32(pairs.count)) + runBytes
             if let sgpd = stbl.children.first(where: {
-                $0.type == "sgpd" && $0.payload.map { Array($0.dropFirst(4).prefix(4)) } == Array(groupingType.utf8)
+                $0.type == "sgpd" && $0.payload.map { FourCC(bytes: $0.dropFirst(4)) } == groupingType
             }) {
                 out.append(sgpd)
             }
             out.append(.full("sbgp", version: version, body))
         }
-        return out
-    }
-}
-
-extension Box {
-    var bytes: [UInt8] {
-        var out: [UInt8] = []
-        serialize(into: &out)
         return out
     }
 }

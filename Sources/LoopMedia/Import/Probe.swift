@@ -212,7 +212,10 @@ public enum Probe {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw MediaError("open", reason: "permission denied")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        // A symbolic link is the file it points to (git-annex, a dataset's folder of links, a Nix store): its size,
+        // not the link's own (the length of the target's name).
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? NSNumber)?.int64Value ?? 0
         guard size > 0 else { throw MediaError("open", reason: "empty file (0 bytes)") }
         return size
     }

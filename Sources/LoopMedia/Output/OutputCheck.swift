@@ -47,6 +47,8 @@ enum OutputCheck {
         /// fix: the plan the output is compared with, and its first frames' bytes read from the source.
         var plan: FixPlan?
         var firstFrames: [Int: [[UInt8]]] = [:]
+        /// What the input says besides its timing, every item of which the output must hold byte for byte.
+        var metadata: KeptMetadataExpectation?
 
         /// fix's: the rules fix clears, the plan, its first frames, each cut's presented length.
         static func fix(_ plan: FixPlan, analysis: AnalysisOptions, firstFrames: [Int: [[UInt8]]]) -> Expectation {
@@ -61,12 +63,15 @@ enum OutputCheck {
     }
 
     /// fix's refusal of the output at `path` (its probe `written`), in a sentence; nil when all agree.
-    /// `firstFrames`: `plannedFirstFrames`, read from the source before writing.
+    /// `firstFrames`: `plannedFirstFrames`, read from the source before writing. `metadata`: the input's, for an
+    /// MP4 or MOV written from one.
     static func refusal(
         _ plan: FixPlan, written: Probe.Result, at path: String, analysis: AnalysisOptions,
-        firstFrames: [Int: [[UInt8]]]
+        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation? = nil
     ) throws -> String? {
-        try refusal(.fix(plan, analysis: analysis, firstFrames: firstFrames), written: written, at: path)
+        var expected = Expectation.fix(plan, analysis: analysis, firstFrames: firstFrames)
+        expected.metadata = metadata
+        return try refusal(expected, written: written, at: path)
     }
 
     /// The refusal of the output at `path` (its probe `written`) against what its command expects; nil when all
@@ -98,6 +103,7 @@ enum OutputCheck {
         if let difference = try countDifference(expected, after) {
             return "the output does not match its plan: \(difference)"
         }
+        if let metadata = expected.metadata, let lost = try metadata.refusal(output: path) { return lost }
         if let plan = expected.plan,
             let difference = try PlanComparison.difference(plan, output: after)
                 ?? firstFrameDifference(plan, expected: expected.firstFrames, output: written)

@@ -171,9 +171,19 @@ public enum Stitcher {
             transcoding: transcoding(clips, normalize: normalize, codec: codec))
         writer.progress = progress
         try writer.run()
-        // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones.
+        // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones, and the first
+        // clip's movie-level metadata (its tags, XMP, a camera maker's boxes) in place of the muxer's.
+        let first =
+            matroska
+            ? nil
+            : clips.first.flatMap { clip -> ISOFile? in
+                guard clip.isISO, let size = try? Probe.fileSize(clip.path) else { return nil }
+                return try? ISOFile.read(path: clip.path, fileSize: size, locations: true)
+            }
         if !matroska {
-            try ISOEditor.finalize(muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits())
+            try ISOEditor.finalize(
+                muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits(),
+                graft: first.flatMap { MetadataGraft(source: $0, tracks: [:]) })
         }
         // The one check of a written output, with what this plan expects: it plays on its target; no finding at
         // warning or above but the seam's, a short loop's and the target's (said in the report); the clips' audio
@@ -181,13 +191,16 @@ public enum Stitcher {
         let written = try Probe.probe(temp, keepInput: false)
         let lanes = clips.map(\.source.audio.count).max() ?? 0
         let audioLength = timeline.samples.flatMap { n in timeline.sampleRate.map { Rational(n, Int64($0)) } }
-        let expected = OutputCheck.Expectation(
+        var expected = OutputCheck.Expectation(
             clean: .allBut([.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]),
             analysis: analysis,
             tracks: [ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)]
                 + Array(
                     repeating: ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration), count: lanes),
             playable: true, audioTracks: lanes, audioSamples: timeline.samples, frames: timeline.frames)
+        expected.metadata = first.map {
+            KeptMetadataExpectation(items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov), tracks: [:])
+        }
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) {
             throw MediaError("verify output", reason: refusal)
         }
