@@ -119,6 +119,9 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     /// Duration of the last presented frame when it differs from the nominal frame duration, in ticks.
     public var lastFrameDuration: Int64?
     public var nominalFrameDuration: Int64?
+    /// A frame rate that varies (a screen recording's frames at 30 and then 15 fps, a phone's): the shortest and
+    /// longest step between presented frames, where they differ by more than a tick. nil: a constant rate.
+    public var variableFrameRate: FrameSteps?
 
     // Audio
     public var sampleRate: Int?
@@ -137,6 +140,17 @@ public struct TrackFacts: Codable, Sendable, Equatable {
 
     /// Seconds of one video frame at the nominal rate.
     public var frameSeconds: Rational? { frameRate.map { $0.reciprocal } }
+}
+
+/// The shortest and longest step between a video's presented frames.
+public struct FrameSteps: Codable, Sendable, Equatable {
+    public var shortest: TimeFigure
+    public var longest: TimeFigure
+
+    public init(shortest: TimeFigure, longest: TimeFigure) {
+        self.shortest = shortest
+        self.longest = longest
+    }
 }
 
 /// Frames of a fixed-frame-length audio codec whose stored duration is another length.

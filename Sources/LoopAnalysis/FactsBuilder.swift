@@ -41,6 +41,7 @@ extension TrackFacts {
                 TimeFigure(seconds: Rational($0) * t.timeBase, timeBase: t.timeBase)
             }
             nominalFrameDuration = nominal
+            variableFrameRate = Self.frameSteps(t, range: range)
             // The last frame in presentation order sets where the track ends; an odd length moves the end.
             if let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }), let nominal,
                 last.duration != nominal
@@ -89,6 +90,18 @@ extension TrackFacts {
         }
         timingBreaks = Array(breaks.prefix(Self.breakLimit))
         timingBreakCount = breaks.count
+    }
+
+    /// The steps between the presented frames, where they vary by more than a tick (a millisecond clock's 33 and
+    /// 34 ms at 30 fps is one rate).
+    static func frameSteps(_ t: TrackTimeline, range: PresentedRange) -> FrameSteps? {
+        let shown = t.samples.filter {
+            !$0.isDiscarded && Rational($0.pts + $0.duration) > range.mediaStart && Rational($0.pts) < range.mediaEnd
+        }.map(\.pts).sorted()
+        let steps = zip(shown, shown.dropFirst()).map { $1 - $0 }
+        guard let shortest = steps.min(), let longest = steps.max(), longest - shortest > 1 else { return nil }
+        let figure = { (ticks: Int64) in TimeFigure(seconds: Rational(ticks) * t.timeBase, timeBase: t.timeBase) }
+        return FrameSteps(shortest: figure(shortest), longest: figure(longest))
     }
 
     /// The exact nominal rate: from the commonest frame duration when the time base resolves it, otherwise the

@@ -34,11 +34,15 @@ package struct TimestampGap: Rule {
     }
 
     /// A last frame lasting more than 1.5 or less than 0.5 nominal frames ends the track somewhere else than
-    /// the frame count says.
+    /// the frame count says. Where the rate varies, a last frame as long as the longest step (or as short as the
+    /// shortest) is one of its frames.
     func lastFrame(_ track: TrackFacts) -> [Finding] {
-        guard let last = track.lastFrameDuration, let nominal = track.nominalFrameDuration, nominal > 0,
-            2 * last > 3 * nominal || 2 * last < nominal
-        else { return [] }
+        guard let last = track.lastFrameDuration, let nominal = track.nominalFrameDuration, nominal > 0 else {
+            return []
+        }
+        let steps = track.variableFrameRate.map { ($0.shortest.ticks, $0.longest.ticks) }
+        let (shortest, longest) = steps ?? (Rational(nominal), Rational(nominal))
+        guard Rational(2 * last) > longest * 3 || Rational(2 * last) < shortest else { return [] }
         let shift = Rational(last - nominal) * track.timeBase
         let direction = shift.isNegative ? "earlier" : "later"
         return [

@@ -62,6 +62,8 @@ package struct StitchGeometry: Sendable {
     /// The source frame on screen at output-grid frame `m` of clip `i` (the same frame when rates match).
     public func sourceIndex(_ i: Int, _ m: Int) -> Int {
         guard normalize else { return m }
+        // A variable rate: the frame the clip shows at that instant.
+        if sources[i].variableSteps != nil { return sources[i].frame(at: Rational(Int64(m)) / timeline.frameRate) }
         let k = (Rational(Int64(m)) / timeline.frameRate * sources[i].frameRate).floor
         return Swift.min(Swift.max(Int(k), 0), sources[i].frameCount - 1)
     }

@@ -19,6 +19,10 @@ public struct StitchSource: Sendable, Equatable {
     /// The clock of the video's packets (the timeline's, for video).
     public var timeBase: Rational
     public var frameRate: Rational
+    /// A variable frame rate (a screen recording's frames at 30 and then 15 fps): its shortest and longest frame
+    /// step, ticks. Stitch copies constant rates only; --normalize shows, at each output instant, the frame the
+    /// clip shows then.
+    public var variableSteps: (shortest: Int64, longest: Int64)?
 
     public var frameCount: Int { frames.count }
     /// Whether copying the clip's cut would keep frames it does not present (references of its last frames).
@@ -41,12 +45,11 @@ public struct StitchSource: Sendable, Equatable {
     }
 
     /// The clip's fix plan, its video timeline and frame rate made into a source. `in`/`out`: seconds into the
-    /// clip (after its cut), rounded to frames. `normalize`: the clip is re-encoded to the output's frame rate,
-    /// so its own may vary; otherwise a variable frame rate is refused.
+    /// clip (after its cut), rounded to frames. A variable frame rate is said (`variableSteps`): the stitch's
+    /// differences refuse it unless --normalize re-times it.
     public static func make(
         path: String, plan: FixPlan, video timeline: TrackTimeline, frameRate fps: Rational,
-        in inPoint: Rational? = nil,
-        out outPoint: Rational? = nil, normalize: Bool = false
+        in inPoint: Rational? = nil, out outPoint: Rational? = nil
     ) throws -> StitchSource {
         guard let video = plan.tracks.first(where: { $0.kind == .video }) else { throw PlanError("no video track") }
         let end = Rational(video.mediaStart) + video.duration / video.timeBase
@@ -62,12 +65,7 @@ public struct StitchSource: Sendable, Equatable {
         let step = TrackTimeline(timeBase: Rational(1), samples: frames).nominalDuration ?? frames.first?.duration ?? 0
         let shortest = steps.min() ?? step
         let longest = steps.max() ?? step
-        guard step > 0, normalize || longest - shortest <= 1 else {
-            throw PlanError(
-                "variable frame timing (frames of \(Figures.ms(Rational(shortest) * video.timeBase)) to "
-                    + "\(Figures.ms(Rational(longest) * video.timeBase))); stitch copies constant frame rate clips "
-                    + "only: --normalize maps it to the first clip's rate")
-        }
+        guard step > 0 else { throw PlanError("the video's frames have no duration") }
         // In and out points, on the frame grid.
         let first = inPoint.map { Int(($0 * fps).rounded) } ?? 0
         let last = outPoint.map { min(Int(($0 * fps).rounded), frames.count) } ?? frames.count
@@ -82,15 +80,47 @@ public struct StitchSource: Sendable, Equatable {
             a.duration = Rational(Int64(last - first)) / fps
             return a
         }
-        return StitchSource(
+        var source = StitchSource(
             path: path, video: video, audio: audio, frames: Array(frames[first..<last]), allFrames: frames,
             inOffset: first, trimmedEnd: last < frames.count, frameTicks: step, timeBase: video.timeBase,
             frameRate: fps)
+        if longest - shortest > 1 { source.variableSteps = (shortest, longest) }
+        return source
     }
 
-    /// The clip's length in frames of `rate` (the output's), to the nearest frame.
+    public static func == (a: StitchSource, b: StitchSource) -> Bool {
+        a.path == b.path && a.video == b.video && a.audio == b.audio && a.frames == b.frames
+            && a.allFrames == b.allFrames && a.inOffset == b.inOffset && a.trimmedEnd == b.trimmedEnd
+            && a.frameTicks == b.frameTicks && a.timeBase == b.timeBase && a.frameRate == b.frameRate
+            && a.variableSteps?.shortest == b.variableSteps?.shortest
+            && a.variableSteps?.longest == b.variableSteps?.longest
+    }
+
+    /// Seconds the clip presents between its in and out points: to where its last frame ends, or the cut does.
+    public var presentedSeconds: Rational {
+        guard let head = frames.first, let tail = frames.last else { return .zero }
+        let cutEnd = Rational(video.mediaStart) + video.duration / timeBase
+        return (Rational.min(Rational(tail.pts + tail.duration), cutEnd) - Rational(head.pts)) * timeBase
+    }
+
+    /// The clip's length in frames of `rate` (the output's), to the nearest frame: its frames at its own rate, or
+    /// where the rate varies, its presented time.
     public func outputFrames(rate: Rational) -> Int {
-        Int((Rational(Int64(frameCount)) / frameRate * rate).rounded)
+        guard variableSteps == nil else { return Int((presentedSeconds * rate).rounded) }
+        return Int((Rational(Int64(frameCount)) / frameRate * rate).rounded)
+    }
+
+    /// The frame on screen `seconds` after the clip's first: the last one presented at or before then.
+    public func frame(at seconds: Rational) -> Int {
+        guard let head = frames.first else { return 0 }
+        let ticks = Rational(head.pts) + seconds / timeBase
+        var low = 0
+        var high = frames.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if Rational(frames[mid].pts) <= ticks { low = mid } else { high = mid - 1 }
+        }
+        return low
     }
 
     /// Decode time of the keyframe at or before presented frame `k` (which may lie before an in point).

@@ -44,9 +44,8 @@ struct PreparedClip: Sendable {
 
 extension Stitcher {
     /// `in`/`out`: seconds into the clip (after its cut to the shortest track), rounded to frames.
-    /// `normalize`: the clip is re-encoded to the output's frame rate, so its own may vary.
     static func prepare(
-        _ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil, normalize: Bool = false
+        _ path: String, in inPoint: Rational? = nil, out outPoint: Rational? = nil
     ) throws -> PreparedClip {
         let probe = try Probe.probe(path)
         let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
@@ -57,7 +56,7 @@ extension Stitcher {
         let source = try planned {
             try StitchSource.make(
                 path: path, plan: plan, video: timeline, frameRate: probe.facts.mainVideo?.frameRate ?? Rational(30),
-                in: inPoint, out: outPoint, normalize: normalize)
+                in: inPoint, out: outPoint)
         }
         guard let input = probe.input else {
             throw MediaError("stitch", reason: "the clip was probed without its input")
@@ -142,6 +141,16 @@ extension Stitcher {
         // Audio is compared with the first clip that has some (one without gets silence).
         let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
         var out: [String] = extraAudio
+        // A frame rate that varies (a screen recording) cannot be joined frame for frame by copying.
+        for clip in clips {
+            guard let steps = clip.source.variableSteps else { continue }
+            let ms = { (ticks: Int64) in Figures.ms(Rational(ticks) * clip.source.timeBase) }
+            out.append(
+                """
+                \(clip.path): a variable frame rate (frames of \(ms(steps.shortest)) to \(ms(steps.longest))), \
+                which stitch cannot copy frame for frame (--normalize shows its every frame at its own time)
+                """)
+        }
         for clip in clips.dropFirst() {
             guard let v = clip.facts.mainVideo else {
                 out.append("\(clip.path) has no video")

@@ -24,7 +24,7 @@ public enum Stitcher {
         for clip in request.clips {
             do {
                 prepared.append(
-                    try prepare(clip.path, in: clip.inPoint, out: clip.outPoint, normalize: request.normalize))
+                    try prepare(clip.path, in: clip.inPoint, out: clip.outPoint))
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
         }
         guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }

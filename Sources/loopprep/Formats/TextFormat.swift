@@ -83,7 +83,12 @@ enum TextFormat {
     static func describe(_ t: TrackFacts) -> String {
         var parts = ["\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")]
         if let w = t.width, let h = t.height { parts.append("\(w)x\(h)") }
-        if let fps = t.frameRate { parts.append("\(fps) fps") }
+        if let steps = t.variableFrameRate {
+            let ms = { (f: TimeFigure) in Figures.ms(f.ticks * t.timeBase) }
+            parts.append("variable frame rate (frames of \(ms(steps.shortest)) to \(ms(steps.longest)))")
+        } else if let fps = t.frameRate {
+            parts.append("\(fps) fps")
+        }
         if let rate = t.sampleRate { parts.append("\(rate) Hz") }
         if let ch = t.channels { parts.append("\(ch) ch") }
         var range = "\(Figures.decimal(t.startSeconds, places: 3))-\(Figures.decimal(t.endSeconds, places: 3)) s"
