@@ -178,6 +178,10 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     public var motionAround: [Double]?
     /// Per channel: how far the first sample lands from where the last samples were heading (full scale = 1).
     public var audioJump: [Double]?
+    /// Per channel: how much sharper the wave turns across the wrap (its largest second difference within a few
+    /// samples of it) than anywhere else in the 50 ms on either side (full scale = 1): a click an encoder spreads
+    /// over several samples, which the jump's two samples a side miss.
+    public var audioWrap: [Double]?
     /// The picture's structure at the seam (SeamStructure): the last frame against the first (1 - SSIM), and
     /// the frame pairs around it (the last two transitions, the first two).
     public var structure: SeamStructureFigures?

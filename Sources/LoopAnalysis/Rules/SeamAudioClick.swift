@@ -11,20 +11,47 @@ package struct SeamAudioClick: Rule {
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
         guard let jumps = clip.seam?.audioJump, let track = clip.mainAudio,
-            let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element }),
-            jump > options.threshold(ids[0])
+            let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element })
         else { return [] }
-        let db = 20 * log10(jump)
+        let wraps = clip.seam?.audioWrap ?? []
+        let (wrapChannel, wrap) = wraps.enumerated().max(by: { $0.element < $1.element }) ?? (0, 0)
+        let limit = options.threshold(ids[0])
+        guard max(jump, wrap) > limit else { return [] }
+        // The larger of the two says it: a step at the wrap, or a wave broken across a few samples of it.
+        let (figure, at) = jump >= wrap ? (jump, channel) : (wrap, wrapChannel)
+        let db = 20 * log10(figure)
+        let size = String(format: "%.3f", figure)
+        let what =
+            jump >= wrap
+            ? "the audio jumps by \(size) of full scale"
+            : "the audio's wave breaks by \(size) of full scale within a few samples of the wrap"
         return [
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
-                message:
-                    """
-                    the audio jumps by \(String(format: "%.3f", jump)) of full scale \
-                    (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(channel + 1)
-                    """,
+                message: "\(what) (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(at + 1)",
                 hint: "fade the seam: loopprep fix --seam-fade 10ms",
-                figures: ["jump": jump, "channel": Double(channel + 1)])
+                figures: ["jump": figure, "channel": Double(at + 1)])
         ]
+    }
+
+    /// Samples either side of the wrap in which a break counts as the wrap's.
+    public static let wrapSpan = 8
+
+    /// How much sharper the wave turns across the wrap than around it: the largest second difference
+    /// |x[n+1] - 2x[n] + x[n-1]| within `wrapSpan` samples of the wrap, less the largest farther out (the signal's
+    /// own sharpest change: a 440 Hz tone's is 0.003 of its amplitude, music's more). `tail`: the loop's last
+    /// samples, `head`: its first. 0 where the wrap is as smooth as the rest.
+    public static func wrapExcess(tail: [Float], head: [Float]) -> Double {
+        let s = (tail + head).map(Double.init)
+        let wrap = tail.count
+        guard s.count >= 3, !tail.isEmpty, !head.isEmpty else { return 0 }
+        var near = 0.0
+        var far = 0.0
+        for n in 1..<(s.count - 1) {
+            let d2 = abs(s[n + 1] - 2 * s[n] + s[n - 1])
+            let distance = n < wrap ? wrap - n : n - wrap + 1
+            if distance <= wrapSpan { near = max(near, d2) } else if distance > 2 * wrapSpan { far = max(far, d2) }
+        }
+        return max(0, near - far)
     }
 }

@@ -75,6 +75,8 @@ public struct StitchReport: Encodable, Sendable {
     public var reencoded: [String] = []
     /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
     public var audioLeftOut: [String] = []
+    /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
+    public var colourConverted: [String] = []
     public var error: String?
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?

@@ -6,16 +6,22 @@ import LoopIndex
 /// their aspect ratio (black bars, centred), for --normalize.
 final class FrameFitter {
     let width: Int32, height: Int32, format: AVPixelFormat
+    /// The colour every picture is converted to, where it has another (the first clip's).
+    let colour: VideoColour?
     /// The picture's scaler, for one fitted size (a source of another shape gets another).
     private var scaler: ScaleContext?
+    /// The colour converter, for one source colour, size and format.
+    private var converter: (ColourConverter, Int32, Int32, Int32)?
 
-    init(width: Int32, height: Int32, format: Int32) {
+    init(width: Int32, height: Int32, format: Int32, colour: VideoColour? = nil) {
         self.width = width
         self.height = height
         self.format = AVPixelFormat(rawValue: format)
+        self.colour = colour
     }
 
     func fit(_ frame: Frame) throws -> Frame {
+        let frame = try inColour(frame)
         let f = frame.pointer.pointee
         if f.width == width && f.height == height && f.format == format.rawValue { return frame }
         // The largest even-sized picture of the source's shape that fits the target.
@@ -57,7 +63,24 @@ final class FrameFitter {
             strides[p] = linesizes[p]
         }
         try sized.scale(frame, into: &dst, strides: &strides)
+        let c = frame.pointer.pointee
+        (o.pointee.color_primaries, o.pointee.color_trc, o.pointee.colorspace) = (
+            c.color_primaries, c.color_trc, c.colorspace
+        )
         return out
+    }
+
+    /// The picture in the target colour (converted where its own differs), in the target's pixel format.
+    private func inColour(_ frame: Frame) throws -> Frame {
+        let own = frame.colour
+        guard let colour, own.differs(from: colour) else { return frame }
+        let f = frame.pointer.pointee
+        if let (converter, w, h, pix) = converter, converter.from == own, w == f.width, h == f.height, pix == f.format {
+            return try converter.convert(frame)
+        }
+        let made = try ColourConverter(like: frame, from: own, to: colour, format: format.rawValue)
+        converter = (made, f.width, f.height, f.format)
+        return try made.convert(frame)
     }
 }
 

@@ -1,4 +1,5 @@
 import CFFmpeg
+import LoopAnalysis
 import LoopIndex
 
 /// Owns one AVFrame; the decoder refills it.
@@ -68,5 +69,21 @@ final class Frame {
     func clone() throws -> Frame {
         guard let copy = av_frame_clone(pointer) else { throw MediaError("allocate frame", code: lp_error_enomem) }
         return Frame(adopting: copy)
+    }
+}
+
+extension Frame {
+    /// The picture's colour, by FFmpeg's names (nil: unspecified).
+    var colour: VideoColour {
+        let f = pointer.pointee
+        func name(_ c: UnsafePointer<CChar>?, unspecified: Bool) -> String? {
+            unspecified ? nil : c.map { String(cString: $0) }
+        }
+        return VideoColour(
+            primaries: name(
+                av_color_primaries_name(f.color_primaries), unspecified: f.color_primaries == AVCOL_PRI_UNSPECIFIED),
+            transfer: name(av_color_transfer_name(f.color_trc), unspecified: f.color_trc == AVCOL_TRC_UNSPECIFIED),
+            matrix: name(av_color_space_name(f.colorspace), unspecified: f.colorspace == AVCOL_SPC_UNSPECIFIED),
+            range: name(av_color_range_name(f.color_range), unspecified: f.color_range == AVCOL_RANGE_UNSPECIFIED))
     }
 }

@@ -64,6 +64,8 @@ private final class RemuxWriter {
     let cuts: [Int: TrackCut]
     var streams: [Int: Int] = [:]
     var encoders: [Int: AudioEncoder] = [:]
+    /// Each encoder's input: an MP4's or MOV's loop is coded as a circle, its edit list hiding the rolls.
+    var circles: [Int: AudioCircle] = [:]
     var heads: [Int: RenderedSegment] = [:]
     var tails: [Int: RenderedSegment] = [:]
     var firstPts: [Int: Int64] = [:]
@@ -163,6 +165,7 @@ private final class RemuxWriter {
             let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
             try encoder.configure(output, stream: out)
             encoders[cut.index] = encoder
+            circles[cut.index] = AudioCircle(encoder, circular: iso)
         }
         if cut.kind == .audio, let bytes = input.pcmFrameBytes(cut.index) { pcmFrameBytes[cut.index] = bytes }
     }
@@ -231,7 +234,7 @@ private final class RemuxWriter {
             if plan.padsAudio, let encoder = encoders[index], let have = taken[index], have < count {
                 let silence = [[Float]](
                     repeating: [Float](repeating: 0, count: Int(count - have)), count: encoder.channelCount)
-                try encoder.encode(silence) { try writeEncoded($0, track: index) }
+                try circles[index]?.encode(silence) { try writeEncoded($0, track: index) }
                 taken[index] = count
             }
             guard taken[index] == count else {
@@ -243,8 +246,8 @@ private final class RemuxWriter {
 
     /// Drains the audio encoders and closes the file.
     func finish() throws {
-        for (index, encoder) in encoders.sorted(by: { $0.key < $1.key }) {
-            try encoder.finish { try writeEncoded($0, track: index) }
+        for (index, circle) in circles.sorted(by: { $0.key < $1.key }) {
+            try circle.finish { try writeEncoded($0, track: index) }
         }
         try output.finish(presenting: plan.duration * Int64(plan.repeats))
     }
@@ -322,7 +325,7 @@ private final class RemuxWriter {
     /// The presented samples of a decoded frame, faded at the loop points, into the track's encoder.
     private func take(_ frame: Frame, cut: TrackCut, reader: PacketReader, pass: Int) throws {
         let index = cut.index
-        guard let rate = cut.sampleRate, let encoder = encoders[index], let pts = frame.pts else { return }
+        guard let rate = cut.sampleRate, let circle = circles[index], let pts = frame.pts else { return }
         let count = plan.passSamples(cut, pass: pass)
         let already = taken[index] ?? 0
         var chunk = PresentedAudio.slice(
@@ -335,14 +338,17 @@ private final class RemuxWriter {
             }
         }
         taken[index] = already + Int64(chunk.first?.count ?? 0)
-        try encoder.encode(chunk) { try writeEncoded($0, track: index) }
+        try circle.encode(chunk) { try writeEncoded($0, track: index) }
     }
 
     private func writeEncoded(_ packet: Packet, track index: Int) throws {
         guard let cut = cuts[index], let encoder = encoders[index], let out = streams[index] else { return }
         let clock = encoder.timeBase
         let inTicks = { (v: Int64) in (Rational(v) * clock / cut.timeBase).rounded }
-        if firstPts[index] == nil, let pts = packet.pts { firstPts[index] = inTicks(pts) }
+        // (A circle's presented start is its pre-roll later than the first sample coded.)
+        if firstPts[index] == nil, let pts = packet.pts {
+            firstPts[index] = inTicks(pts - (circles[index]?.preRoll ?? 0))
+        }
         lastDuration[index] = inTicks(packet.duration)
         try output.write(encoded: packet, stream: out, by: encoder)
     }

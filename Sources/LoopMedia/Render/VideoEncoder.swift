@@ -39,6 +39,23 @@ struct EncoderSource: Sendable {
         frameRate = st.avg_frame_rate
         hdr10 = VideoEncoder.hdr10(st)
     }
+
+    private init(parameters: Parameters, timeBase: AVRational, frameRate: AVRational, hdr10: [String]) {
+        self.parameters = parameters
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+        self.hdr10 = hdr10
+    }
+
+    /// This stream's, with `other`'s colour tags and HDR10 metadata (pictures converted to its colour).
+    func inColour(of other: EncoderSource) -> EncoderSource {
+        var p = parameters
+        p.colorRange = other.parameters.colorRange
+        p.colorPrimaries = other.parameters.colorPrimaries
+        p.colorTransfer = other.parameters.colorTransfer
+        p.colorSpace = other.parameters.colorSpace
+        return EncoderSource(parameters: p, timeBase: timeBase, frameRate: frameRate, hdr10: other.hdr10)
+    }
 }
 
 /// Owns a video encoder set up to make frames that can sit in a source's track: same size, pixel format, colour,

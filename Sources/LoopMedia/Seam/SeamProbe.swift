@@ -289,6 +289,7 @@ enum SeamProbe {
                 let predicted = final + ((final - previous) + (second - first)) / 2
                 return Double(abs(first - predicted))
             }
+            seam.audioWrap = zip(head, tail).map { SeamAudioClick.wrapExcess(tail: $1, head: $0) }
         }
         shot.audioBefore = tail
         shot.audioAfter = head

@@ -14,6 +14,8 @@ struct PreparedClip: Sendable {
     let hvcc: HEVCConfig?
     /// What the decoder outputs (MP4 headers do not say without reading frames).
     let pixelFormat: Int32
+    /// The pictures' colour as the decoder reads it.
+    let colour: VideoColour
     /// The probe's timelines, for the packet reader's retiming (empty for MP4/MOV, whose packets have them).
     let timelines: [Int: TrackTimeline]
 
@@ -30,7 +32,8 @@ struct PreparedClip: Sendable {
         let others = facts.tracks.filter { $0.kind != .audio }
         facts.tracks = others + keptIndices.compactMap { i in facts.tracks.first { $0.index == i } }
         return PreparedClip(
-            source: source, facts: facts, avcc: avcc, hvcc: hvcc, pixelFormat: pixelFormat, timelines: timelines)
+            source: source, facts: facts, avcc: avcc, hvcc: hvcc, pixelFormat: pixelFormat, colour: colour,
+            timelines: timelines)
     }
     /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
     var isISO: Bool { facts.moovBeforeMdat != nil }
@@ -62,11 +65,11 @@ extension Stitcher {
             throw MediaError("stitch", reason: "the clip was probed without its input")
         }
         let extradata = input.extradata(video.index)
+        let first = try firstFrame(input, stream: video.index)
         return PreparedClip(
             source: source, facts: probe.facts, avcc: video.codec == "h264" ? extradata.flatMap { AVCConfig($0) } : nil,
-            hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil,
-            pixelFormat: try firstFrameFormat(input, stream: video.index),
-            timelines: PacketReader.timelines(probe.facts, probe.timelines))
+            hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil, pixelFormat: first.format,
+            colour: first.colour, timelines: PacketReader.timelines(probe.facts, probe.timelines))
     }
 
     /// A plan's refusal in the media layer's words (the operation named, as every MediaError does).
@@ -74,21 +77,21 @@ extension Stitcher {
         do { return try body() } catch let error as PlanError { throw MediaError("stitch", reason: error.reason) }
     }
 
-    /// Decodes up to the first frame of a stream to learn its pixel format.
-    static func firstFrameFormat(_ input: InputFile, stream: Int) throws -> Int32 {
+    /// Decodes up to the first frame of a stream to learn its pixel format and colour (MP4 headers do not say
+    /// the one, and the stream's own signalling overrides the container's other).
+    static func firstFrame(_ input: InputFile, stream: Int) throws -> (format: Int32, colour: VideoColour) {
         let decoder = try Decoder(input, stream: stream)
         let packet = try Packet()
         let frame = try Frame()
-        var format: Int32?
-        while format == nil, try input.read(into: packet) {
+        var first: (Int32, VideoColour)?
+        let take = { (f: Frame) in if first == nil { first = (f.pointer.pointee.format, f.colour) } }
+        while first == nil, try input.read(into: packet) {
             guard packet.streamIndex == stream else { continue }
-            try decoder.decode(packet, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
+            try decoder.decode(packet, into: frame, take)
         }
-        if format == nil {
-            try decoder.decode(nil, into: frame) { f in if format == nil { format = f.pointer.pointee.format } }
-        }
-        guard let format else { throw MediaError("decode", reason: "no video frame decodes") }
-        return format
+        if first == nil { try decoder.decode(nil, into: frame, take) }
+        guard let first else { throw MediaError("decode", reason: "no video frame decodes") }
+        return first
     }
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
@@ -165,6 +168,13 @@ extension Stitcher {
                 "pixel format", TransitionGraph.formatName(first.pixelFormat),
                 TransitionGraph.formatName(clip.pixelFormat))
             differ("frame rate", v0.frameRate?.description ?? "?", v.frameRate?.description ?? "?")
+            if clip.colour.differs(from: first.colour) {
+                out.append(
+                    """
+                    \(clip.path): colour \(clip.colour), where \(first.path) has \(first.colour) (--normalize converts \
+                    it to the first clip's\(ColourConverter.how(from: clip.colour, to: first.colour)))
+                    """)
+            }
             differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
             for (k, (a0, a)) in zip(voiced.facts.audioTracks, clip.facts.audioTracks).enumerated() {
                 let track = k == 0 ? "" : " (audio track \(k + 1))"

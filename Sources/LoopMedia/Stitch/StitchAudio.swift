@@ -11,13 +11,19 @@ final class AudioLane {
     let mixer: AudioMixer
     var firstPts: Int64?
     var lastDuration: Int64?
+    /// The encoder's input: a looping reel's is coded as a circle.
+    let circle: AudioCircle
 
-    init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer) {
+    init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer, circular: Bool = false) {
         self.track = track
         self.out = out
         self.encoder = encoder
         self.mixer = mixer
+        circle = AudioCircle(encoder, circular: circular)
     }
+
+    func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws { try circle.encode(samples, emit) }
+    func finish(_ emit: (Packet) throws -> Void) throws { try circle.finish(emit) }
 }
 
 /// The clips' presented audio, track by track, into each lane's mixer (which crossfades the joins) and on to
@@ -34,7 +40,7 @@ extension StitchWriter {
             for lane in lanes {
                 lane.mixer.begin(clip: c)
                 lane.mixer.last = Array(repeating: 0, count: lane.mixer.channels)
-                try lane.mixer.end { try lane.encoder.encode($0) { try write(lane, $0) } }
+                try lane.mixer.end { try lane.encode($0) { try write(lane, $0) } }
             }
             return
         }
@@ -54,7 +60,8 @@ extension StitchWriter {
     func write(_ lane: AudioLane, _ packet: Packet) throws {
         // (On the block clock a Matroska muxer writes: its first at 0, the pre-skip after it.)
         let shift = matroska ? lane.encoder.delay : 0
-        if lane.firstPts == nil { lane.firstPts = packet.pts.map { $0 + shift } }
+        // (A circle's presented start is its pre-roll later than the first sample coded.)
+        if lane.firstPts == nil { lane.firstPts = packet.pts.map { $0 + shift - lane.circle.preRoll } }
         lane.lastDuration = packet.duration
         try output.write(encoded: packet, stream: lane.out, by: lane.encoder)
     }
@@ -117,6 +124,6 @@ private final class AudioFeed {
     private func mix(_ chunk: [[Float]]) throws { try lane.mixer.add(chunk) { try encode($0) } }
 
     private func encode(_ samples: [[Float]]) throws {
-        try lane.encoder.encode(samples) { try writer.write(lane, $0) }
+        try lane.encode(samples) { try writer.write(lane, $0) }
     }
 }

@@ -8,9 +8,13 @@ final class ClipSettings {
     let transcoding: String?
     private var inputs: [Int: InputFile] = [:]
 
-    init(_ clips: [PreparedClip], transcoding: String?) {
+    /// --normalize: every clip is encoded in the first clip's colour.
+    let normalize: Bool
+
+    init(_ clips: [PreparedClip], transcoding: String?, normalize: Bool = false) {
         self.clips = clips
         self.transcoding = transcoding
+        self.normalize = normalize
     }
 
     /// Clip `c`'s file, for its streams' parameters.
@@ -24,9 +28,12 @@ final class ClipSettings {
     /// An encoder like clip `c`'s video (the first clip's pixel format), with parameter set id `id`, at
     /// `rateFactor` (RunQuality).
     func encoder(_ c: Int, id: Int, rateFactor: Int = RunQuality.finest) throws -> VideoEncoder {
-        try VideoEncoder(
-            like: try input(c), stream: clips[c].source.video.index, parameterSetID: id,
-            pixelFormat: clips[0].pixelFormat, codec: transcoding, rateFactor: rateFactor)
+        let own = EncoderSource(try input(c), stream: clips[c].source.video.index)
+        // --normalize: every picture is in the first clip's colour (RenderContext.encoder makes the same).
+        let like = normalize ? own.inColour(of: EncoderSource(try input(0), stream: clips[0].source.video.index)) : own
+        return try VideoEncoder(
+            like: like, parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding,
+            rateFactor: rateFactor)
     }
 
     /// HEVC: the VPS, SPS and PPS an encoder like clip `c`'s writes (x265's depend only on its settings);

@@ -46,7 +46,7 @@ final class StitchWriter {
         self.plan = plan
         self.normalize = normalize
         geometry = StitchGeometry(sources: clips.map(\.source), timeline: timeline, normalize: normalize)
-        settings = ClipSettings(clips, transcoding: transcoding)
+        settings = ClipSettings(clips, transcoding: transcoding, normalize: normalize)
         matroska = ["webm", "matroska"].contains(format)
         output = try OutputFile(path: path, format: format)
         let first = clips[0]
@@ -73,7 +73,11 @@ final class StitchWriter {
                 like: input, stream: a.index, globalHeader: true, sampleRate: timeline.sampleRate)
             try encoder.configure(output, stream: out)
             let mixer = AudioMixer(timeline: timeline, channels: encoder.channelCount, curve: audioCurve)
-            lanes.append(AudioLane(track: k, out: out, encoder: encoder, mixer: mixer))
+            // A looping MP4 reel's audio is coded as a circle, its edit list presenting the loop alone (Matroska
+            // has no edit list to hide the rolls with).
+            lanes.append(
+                AudioLane(
+                    track: k, out: out, encoder: encoder, mixer: mixer, circular: timeline.loop && !matroska))
         }
         configuration = try StitchConfiguration(plan, settings: settings)
         if transcoding != nil {
@@ -133,8 +137,8 @@ final class StitchWriter {
         }
         for c in clips.indices where !mixed.contains(c) { try mixAudio(c) }
         for lane in lanes {
-            try lane.mixer.finish { try lane.encoder.encode($0) { try write(lane, $0) } }
-            try lane.encoder.finish { try write(lane, $0) }
+            try lane.mixer.finish { try lane.encode($0) { try write(lane, $0) } }
+            try lane.finish { try write(lane, $0) }
         }
         try output.finish(presenting: timeline.duration)
     }

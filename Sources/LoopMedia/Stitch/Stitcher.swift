@@ -67,6 +67,15 @@ public enum Stitcher {
         } catch { throw StitchRefusal(["loopprep: error: \(MediaError.describe(error))"]) }
         var report = StitchReport(output: request.output, timeline: timeline)
         report.audioLeftOut = audioLeftOut
+        // --normalize converts each picture to the first clip's colour (tone-mapped where HDR meets SDR).
+        if request.normalize, let first = prepared.first {
+            report.colourConverted = prepared.dropFirst().filter { $0.colour.differs(from: first.colour) }.map { clip in
+                """
+                \(clip.path): its pictures are converted from \(clip.colour) to the first clip's \(first.colour)\
+                \(ColourConverter.how(from: clip.colour, to: first.colour))
+                """
+            }
+        }
         report.ffmpeg = FFmpegLibraries.description
         // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
         let plan: StitchRenderPlan
@@ -139,7 +148,7 @@ public enum Stitcher {
         _ clips: [PreparedClip], timeline: StitchTimeline, normalize: Bool = false, codec: String? = nil
     ) throws -> StitchRenderPlan {
         let transcoding = transcoding(clips, normalize: normalize, codec: codec)
-        let settings = ClipSettings(clips, transcoding: transcoding)
+        let settings = ClipSettings(clips, transcoding: transcoding, normalize: normalize)
         let request = StitchRenderPlan.Request(
             sources: clips.map(\.source), timeline: timeline, normalize: normalize,
             codec: transcoding ?? clips.first?.facts.mainVideo?.codec ?? "", transcoding: transcoding != nil,

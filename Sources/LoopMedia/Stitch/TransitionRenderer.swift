@@ -22,14 +22,17 @@ struct RenderContext: Sendable {
     /// --normalize: a fitter to the first clip's size and pixel format (one per run: scalers are not shared).
     func makeFitter() -> FrameFitter {
         let v0 = clips[0].facts.mainVideo
-        return FrameFitter(width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat)
+        return FrameFitter(
+            width: Int32(v0?.width ?? 0), height: Int32(v0?.height ?? 0), format: clips[0].pixelFormat,
+            colour: clips[0].colour)
     }
 
     /// An encoder like clip `c`'s video (the first clip's pixel format), as ClipSettings.encoder makes it.
     func encoder(_ c: Int, id: Int, rateFactor: Int) throws -> VideoEncoder {
+        // --normalize: every picture is in the first clip's colour, and so are the tags that describe it.
         try VideoEncoder(
-            like: sources[c], parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding,
-            rateFactor: rateFactor)
+            like: normalize ? sources[c].inColour(of: sources[0]) : sources[c], parameterSetID: id,
+            pixelFormat: clips[0].pixelFormat, codec: transcoding, rateFactor: rateFactor)
     }
 }
 

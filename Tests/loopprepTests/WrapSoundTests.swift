@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The wrap sounds like the inside. tone-late.mp4 (fixtures/make-metadata.sh): 2 s whose 440 Hz tone of amplitude
+/// 1/2 starts after 56.6 ms of silence. Stitched with itself --loop --transition crossfade, the reel's samples wrap
+/// exactly, so its decoded wave may turn at the wrap no more sharply than a 440 Hz tone does anywhere: its second
+/// difference is at most 0.5 x (2 pi 440 / 48000)^2 = 0.0017 a sample. Coded as a one-off stream, the wrap stepped
+/// by 0.12 there.
+@Suite struct WrapSoundTests {
+    static let toneTurn = 0.5 * pow(2 * Double.pi * 440 / 48000, 2)
+
+    @Test func aLoopingReelsAudioIsCodedAsACircle() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.mp4").path
+        let clip = Run.fixture("tone-late.mp4")
+        let run = try Run.loopprep([
+            "stitch", clip, clip, "-o", out, "--loop", "--transition", "crossfade", "--duration", "0.3",
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("seam-audio-click"), "\(run.stdout)")
+        // FFmpeg's decode of the presented samples (3.4 s: two 2 s clips less two 0.3 s crossfades), the wrap
+        // between its last sample and its first.
+        let samples = try Self.decoded(out)
+        #expect(samples.count == 163_200)
+        let around = (Array(samples.suffix(16)) + Array(samples.prefix(16))).map(Double.init)
+        var turn: [Double] = []
+        for n in 1..<around.count - 1 {
+            let bend: Double = around[n + 1] - 2 * around[n] + around[n - 1]
+            turn.append(abs(bend))
+        }
+        let sharpest = turn.max() ?? 1
+        #expect(sharpest < 3 * Self.toneTurn, "\(turn)")
+    }
+
+    /// The decoded mono samples FFmpeg presents (its edit list applied; the CLI leaves the end's trim to the
+    /// reader, so the count comes from the track's presented duration).
+    static func decoded(_ path: String) throws -> [Float] {
+        let count = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of", "csv=p=0",
+            path,
+        ])
+        let n = try #require(Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let raw = dir.appendingPathComponent("a.f32").path
+        try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a", "-f", "f32le", "-ac", "1", raw])
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let all = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        return Array(all.prefix(n))
+    }
+}
