@@ -13,7 +13,7 @@ import Testing
     static let isoExtensions: Set = ["mp4", "mov", "m4a", "m4v", "3gp"]
     static let needsTheCLI: Set = [
         "he-aac-output-clock.m4a", "he-aac-sbr.mp4", "lpcm-24bit-96k.mov", "prores-pcm.mov", "mpeg4-amr.3gp",
-        "text.mp4",
+        "text.mp4", "tiny-2x2-mp3.mp4",
     ]
 
     static func isoFixtures() throws -> [String] {

@@ -47,6 +47,9 @@ public struct TrackCut: Sendable, Equatable, Codable {
     public var trimmedHead: Rational
     public var trimmedTail: Rational
     public var sampleRate: Int?
+    /// Audio: the channels its frames decode to (an MP3 in MP4's sample entry says 2 for any MP3), which an encoder
+    /// of the track keeps.
+    public var channels: Int? = nil
     public var frameRate: Rational?
     /// What the output must present, for the verification: video frames (source samples whose display
     /// overlaps the kept range, in one pass) and the source sample (decode index) on screen at the start.

@@ -404,7 +404,7 @@ extension FixPlanner {
         let presentedDuration = Rational(count, Int64(rate))
         let (firstPresented, _) = m.timeline.presentedSamples(from: Rational(mediaStart), to: Rational(mediaEnd))
         let endAfter = start + presentedDuration
-        return TrackCut(
+        var cut = TrackCut(
             index: m.track.index, kind: .audio, codec: m.track.codec, timeBase: m.tb, first: first, last: last,
             keepFrom: samples[first].dts, keepThrough: samples[last].dts, origin: samples.first?.dts ?? 0,
             mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: presentedDuration,
@@ -412,6 +412,8 @@ extension FixPlanner {
             startBefore: m.track.startSeconds, endBefore: m.track.endSeconds,
             trimmedHead: start - m.track.startSeconds, trimmedTail: m.track.endSeconds - endAfter,
             sampleRate: rate, frameRate: nil, presentedFrames: nil, firstPresented: firstPresented)
+        cut.channels = m.track.channels
+        return cut
     }
 
     /// --loops N, or for --unroll S the smallest N with N x duration >= S. Copies of the video are laid end to

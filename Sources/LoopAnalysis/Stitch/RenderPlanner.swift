@@ -183,15 +183,32 @@ package enum StitchRenderPlanner {
                 }
                 let lastPts = Int64(render.firstOutput + render.items.count - 1) * ticks
                 let runDelay = max(delay, nextDts.map { lastPts - $0 + 1 } ?? delay)
-                var floor = (lastDts ?? Int64.min / 2) + 1
-                render.decodeTimes = try render.items.indices.map { k in
-                    let dts = max(Int64(render.firstOutput + k) * ticks - runDelay, floor)
-                    if let nextDts, dts >= nextDts {
-                        throw PlanError(
-                            "the re-encoded frames before a copied keyframe have no decode times left before it")
+                func times(_ runDelay: Int64) throws -> [Int64] {
+                    var floor = (lastDts ?? Int64.min / 2) + 1
+                    return try render.items.indices.map { k in
+                        let dts = max(Int64(render.firstOutput + k) * ticks - runDelay, floor)
+                        if let nextDts, dts >= nextDts {
+                            throw PlanError(
+                                "the re-encoded frames before a copied keyframe have no decode times left before it")
+                        }
+                        floor = dts + 1
+                        return dts
                     }
-                    floor = dts + 1
-                    return dts
+                }
+                render.decodeTimes = try times(runDelay)
+                // The file's last run after a copied body that decodes late (a Matroska clip's: its blocks have no
+                // decode times): its frames would follow the body's a tick apart, and a reader that takes the last
+                // frame's length from its decode step ends the video early. They are spaced a frame apart instead,
+                // never decoded after they are shown (the run has no reordering).
+                let steps = zip([lastDts ?? Int64.min / 2] + render.decodeTimes, render.decodeTimes).map { $1 - $0 }
+                if nextDts == nil, lastDts != nil, steps.contains(where: { $0 < ticks }) {
+                    var floor = (lastDts ?? 0) + ticks
+                    render.decodeTimes = render.items.indices.map { k in
+                        let pts = Int64(render.firstOutput + k) * ticks
+                        let dts = min(max(pts - runDelay, floor), pts)
+                        floor = dts + ticks
+                        return dts
+                    }
                 }
                 lastDts = render.decodeTimes.last ?? lastDts
                 plan.runs[index] = .render(render)

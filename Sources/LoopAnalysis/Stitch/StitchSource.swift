@@ -51,7 +51,16 @@ public struct StitchSource: Sendable, Equatable {
         path: String, plan: FixPlan, video timeline: TrackTimeline, frameRate fps: Rational,
         in inPoint: Rational? = nil, out outPoint: Rational? = nil
     ) throws -> StitchSource {
-        guard let video = plan.tracks.first(where: { $0.kind == .video }) else { throw PlanError("no video track") }
+        guard var video = plan.tracks.first(where: { $0.kind == .video }) else { throw PlanError("no video track") }
+        // A cut fix makes by encoding the last GOP again (Matroska's stream-copy cut, whose last GOP leans on a
+        // frame after the cut): stitch renders the end from the decoded frames itself, so it reads every packet
+        // to the track's last and stops its copy at a safe cut (as at an out point).
+        let rendersTail = video.tail != nil
+        if rendersTail, let lastDecoded = timeline.samples.indices.last {
+            video.tail = nil
+            video.last = lastDecoded
+            video.keepThrough = timeline.samples[lastDecoded].dts
+        }
         let end = Rational(video.mediaStart) + video.duration / video.timeBase
         var frames = timeline.samples.filter {
             !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end
@@ -82,7 +91,7 @@ public struct StitchSource: Sendable, Equatable {
         }
         var source = StitchSource(
             path: path, video: video, audio: audio, frames: Array(frames[first..<last]), allFrames: frames,
-            inOffset: first, trimmedEnd: last < frames.count, frameTicks: step, timeBase: video.timeBase,
+            inOffset: first, trimmedEnd: last < frames.count || rendersTail, frameTicks: step, timeBase: video.timeBase,
             frameRate: fps)
         if longest - shortest > 1 { source.variableSteps = (shortest, longest) }
         return source

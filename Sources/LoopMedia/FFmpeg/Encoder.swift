@@ -23,9 +23,11 @@ final class AudioEncoder {
     /// `sampleRate`: another rate than the source's (the samples given are resampled to it). `bitRate`: where the
     /// container does not say the source's (Matroska), what its packets came to. `options`: the encoder's private
     /// options (libopus's frame_duration).
+    /// `channels`: the channels the stream's frames decode to, where its header says otherwise (the default layout
+    /// for that count).
     init(
         like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil, bitRate: Int64? = nil,
-        options: [String: String] = [:]
+        options: [String: String] = [:], channels: Int? = nil
     ) throws {
         let par = input.stream(index).pointee.codecpar.pointee
         let rate = sampleRate.map { Int32($0) } ?? par.sample_rate
@@ -37,7 +39,9 @@ final class AudioEncoder {
         context = ctx
         ctx.pointee.sample_rate = rate
         var layout = par.ch_layout
-        if layout.order == AV_CHANNEL_ORDER_UNSPEC {
+        if let channels, channels > 0, channels != Int(layout.nb_channels) {
+            av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
+        } else if layout.order == AV_CHANNEL_ORDER_UNSPEC {
             // MP4 often says only how many channels; encoders want a layout. The default for the count is
             // what the decoder assumes too.
             av_channel_layout_default(&ctx.pointee.ch_layout, layout.nb_channels)
@@ -57,7 +61,7 @@ final class AudioEncoder {
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, key, value, 0) }
         try check(avcodec_open2(ctx, codec, &dict), "open encoder")
         frame = try Frame()
-        pending = Array(repeating: [], count: Int(layout.nb_channels))
+        pending = Array(repeating: [], count: Int(ctx.pointee.ch_layout.nb_channels))
     }
 
     deinit {
@@ -87,7 +91,10 @@ final class AudioEncoder {
 
     /// Queues samples (one array per channel, equal lengths) and emits every whole frame.
     func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws {
-        for c in pending.indices where c < samples.count { pending[c].append(contentsOf: samples[c]) }
+        // A stream whose header names more channels than its frames decode to (an MP3 in MP4 says 2 for any MP3):
+        // the channels the samples lack repeat their last, so every channel has every sample.
+        guard let last = samples.last else { return }
+        for c in pending.indices { pending[c].append(contentsOf: c < samples.count ? samples[c] : last) }
         while (pending.first?.count ?? 0) >= frameSize { try sendFrame(frameSize, emit) }
     }
 
@@ -112,9 +119,11 @@ final class AudioEncoder {
         f.pointee.sample_rate = context.pointee.sample_rate
         try check(av_channel_layout_copy(&f.pointee.ch_layout, &context.pointee.ch_layout), "encode")
         try check(av_frame_get_buffer(f, 0), "encode")
+        // (Every channel holds as many samples as the first; a shorter one would be a fault upstream: silence.)
         for c in pending.indices {
-            for i in 0..<count { frame.setSample(pending[c][i], channel: c, index: i) }
-            pending[c].removeFirst(count)
+            let have = min(count, pending[c].count)
+            for i in 0..<count { frame.setSample(i < have ? pending[c][i] : 0, channel: c, index: i) }
+            pending[c].removeFirst(have)
         }
         f.pointee.pts = sent
         sent += Int64(count)

@@ -162,7 +162,8 @@ private final class RemuxWriter {
             opus[cut.index] = trim
         }
         if reencoded {
-            let encoder = try AudioEncoder(like: input, stream: cut.index, globalHeader: output.needsGlobalHeader)
+            let encoder = try AudioEncoder(
+                like: input, stream: cut.index, globalHeader: output.needsGlobalHeader, channels: cut.channels)
             try encoder.configure(output, stream: out)
             encoders[cut.index] = encoder
             circles[cut.index] = AudioCircle(encoder, circular: iso)

@@ -25,7 +25,9 @@ final class AudioCircle {
 
     func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws {
         guard held != nil else { return try encoder.encode(samples, emit) }
-        for c in samples.indices where c < (held?.count ?? 0) { held?[c].append(contentsOf: samples[c]) }
+        // (Channels the samples lack repeat their last, as the encoder takes them.)
+        guard let last = samples.last else { return }
+        for c in 0..<(held?.count ?? 0) { held?[c].append(contentsOf: c < samples.count ? samples[c] : last) }
         if let count = held?.first?.count, count > Self.limit, let all = held {
             held = nil
             circular = false
