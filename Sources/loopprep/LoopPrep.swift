@@ -180,7 +180,7 @@ struct BatchOptions: ParsableArguments {
     var shard: Shard?
 
     @Option(
-        name: .customLong("jobs"),
+        name: [.customLong("jobs"), .customShort("j")],
         help: ArgumentHelp("Files processed in parallel (default: the number of cores).", valueName: "n"))
     var jobsGiven: Int?
 

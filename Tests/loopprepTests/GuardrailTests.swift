@@ -301,4 +301,12 @@ import Testing
                 """)
         #expect(run.stdout.isEmpty)
     }
+
+    /// `-j N` is `--jobs N`, as make and parallel users type it: the same report.
+    @Test func jIsJobs() throws {
+        let clips = [Run.fixture("clean.mp4"), Run.fixture("audio-longer.mp4")]
+        let short = try Run.loopprep(["analyze"] + clips + ["-j", "2", "--no-seam"])
+        let long = try Run.loopprep(["analyze"] + clips + ["--jobs", "2", "--no-seam"])
+        #expect(short.status == 1 && short.stdout == long.stdout, "\(short.stderr)")
+    }
 }
