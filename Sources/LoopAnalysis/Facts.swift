@@ -151,6 +151,13 @@ public struct FrameSteps: Codable, Sendable, Equatable {
         self.shortest = shortest
         self.longest = longest
     }
+
+    /// Whether steps of `shortest` to `longest` ticks are a rate that varies: more than two ticks and 2% apart. A
+    /// clock's rounding is one rate: a millisecond clock's 33 and 34 ms at 30 fps, presentation times a tick off
+    /// on a 90 kHz clock (3002 to 3004 ticks at 29.97 fps).
+    public static func vary(shortest: Int64, longest: Int64) -> Bool {
+        longest - shortest > 2 && (longest - shortest) * 50 > shortest
+    }
 }
 
 /// Frames of a fixed-frame-length audio codec whose stored duration is another length.

@@ -92,14 +92,15 @@ extension TrackFacts {
         timingBreakCount = breaks.count
     }
 
-    /// The steps between the presented frames, where they vary by more than a tick (a millisecond clock's 33 and
-    /// 34 ms at 30 fps is one rate).
+    /// The steps between the presented frames, where they vary (FrameSteps.vary: a clock's rounding is one rate).
     static func frameSteps(_ t: TrackTimeline, range: PresentedRange) -> FrameSteps? {
         let shown = t.samples.filter {
             !$0.isDiscarded && Rational($0.pts + $0.duration) > range.mediaStart && Rational($0.pts) < range.mediaEnd
         }.map(\.pts).sorted()
         let steps = zip(shown, shown.dropFirst()).map { $1 - $0 }
-        guard let shortest = steps.min(), let longest = steps.max(), longest - shortest > 1 else { return nil }
+        guard let shortest = steps.min(), let longest = steps.max(),
+            FrameSteps.vary(shortest: shortest, longest: longest)
+        else { return nil }
         let figure = { (ticks: Int64) in TimeFigure(seconds: Rational(ticks) * t.timeBase, timeBase: t.timeBase) }
         return FrameSteps(shortest: figure(shortest), longest: figure(longest))
     }

@@ -81,3 +81,22 @@ import Testing
         return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
     }
 }
+
+/// Presentation times a tick off on a 90 kHz clock (fixtures/make-robust.sh: every third frame's composition offset
+/// one tick later, each frame 3003 ticks) are one rate: 30000/1001 fps, 120 frames in 4.004 s, no variable rate, and
+/// stitch copies the clip (each cut, as fix cuts it, to the 119 frames at or before its audio's 4.000 s end).
+@Suite struct TickWobbleTests {
+    @Test func aTickOffIsNoVariableRate() throws {
+        let clip = Run.fixture("pts-wobble-90k.mp4")
+        let run = try Run.loopprep(["analyze", clip, "--no-seam"])
+        #expect(
+            run.stdout.contains("video 0: h264 High, 160x120, 30000/1001 fps, 0.000-4.004 s (120 frames)"),
+            "\(run.stdout)")
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.mp4").path
+        let stitched = try Run.loopprep(["stitch", clip, clip, "-o", out, "--no-seam"])
+        #expect(stitched.status == 0, "\(stitched.stdout)\(stitched.stderr)")
+        #expect(stitched.stdout.contains("(238 frames)"), "\(stitched.stdout)")
+    }
+}

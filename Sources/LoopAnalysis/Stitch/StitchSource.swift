@@ -93,7 +93,7 @@ public struct StitchSource: Sendable, Equatable {
             path: path, video: video, audio: audio, frames: Array(frames[first..<last]), allFrames: frames,
             inOffset: first, trimmedEnd: last < frames.count || rendersTail, frameTicks: step, timeBase: video.timeBase,
             frameRate: fps)
-        if longest - shortest > 1 { source.variableSteps = (shortest, longest) }
+        if FrameSteps.vary(shortest: shortest, longest: longest) { source.variableSteps = (shortest, longest) }
         return source
     }
 
