@@ -99,30 +99,13 @@ struct MetadataGraft {
     /// A track's header fields (but its ID and duration), media header times and language, handler, user data,
     /// metadata and other boxes, and its sample description's describing boxes, from `source`.
     static func graft(_ source: Box, into trak: inout Box) {
-        trak.withChild("tkhd") { tkhd in
-            guard let from = source.first("tkhd")?.payload.flatMap({ HeaderBox(.tkhd, payload: $0) }),
-                let payload = tkhd.payload, var header = HeaderBox(.tkhd, payload: payload)
-            else { return }
-            header.flags = from.flags
-            header.creation = from.creation
-            header.modification = from.modification
-            header.rest = from.rest
-            tkhd.payload = header.payload
-        }
+        trak.withChild("tkhd") { headerFields(of: source.first("tkhd"), into: &$0, .tkhd) }
         let kept: Set<FourCC> = ["tkhd", "edts", "mdia", "tref"]
         trak.children.removeAll { !kept.contains($0.type) }
         trak.children += source.children.filter { !kept.contains($0.type) }
         guard let sourceMedia = source.first("mdia") else { return }
         trak.withChild("mdia") { mdia in
-            mdia.withChild("mdhd") { mdhd in
-                guard let from = sourceMedia.first("mdhd")?.payload.flatMap({ HeaderBox(.mdhd, payload: $0) }),
-                    let payload = mdhd.payload, var header = HeaderBox(.mdhd, payload: payload)
-                else { return }
-                header.creation = from.creation
-                header.modification = from.modification
-                header.rest = from.rest
-                mdhd.payload = header.payload
-            }
+            mdia.withChild("mdhd") { headerFields(of: sourceMedia.first("mdhd"), into: &$0, .mdhd) }
             if let handler = sourceMedia.first("hdlr") { mdia.withChild("hdlr") { $0 = handler } }
             guard let entry = firstEntry(sourceMedia) else { return }
             mdia.withSampleTable { stbl in
@@ -131,6 +114,19 @@ struct MetadataGraft {
                 }
             }
         }
+    }
+
+    /// A tkhd's or mdhd's fields from the source's but its track ID (or timescale) and duration: the flags (tkhd),
+    /// creation and modification times, and the rest (layer, volume, matrix and size; the language).
+    static func headerFields(of source: Box?, into box: inout Box, _ kind: HeaderBox.Kind) {
+        guard let from = source?.payload.flatMap({ HeaderBox(kind, payload: $0) }), let payload = box.payload,
+            var header = HeaderBox(kind, payload: payload)
+        else { return }
+        if kind == .tkhd { header.flags = from.flags }
+        header.creation = from.creation
+        header.modification = from.modification
+        header.rest = from.rest
+        box.payload = header.payload
     }
 
     /// The source's first sample description, whole.
