@@ -88,6 +88,38 @@ public struct StitchReport: Encodable, Sendable {
         self.timeline = timeline
     }
 
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, tool, version, ffmpeg, output, timeline, facts, findings, notes, loopRange,
+            loopRangeReason, reencoded, audioLeftOut, colourConverted, error, webPlayer, webPlayerError
+    }
+
+    /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the reel loop, as
+    /// analyze writes it.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(schemaVersion, forKey: .schemaVersion)
+        try c.encode(tool, forKey: .tool)
+        try c.encode(version, forKey: .version)
+        try c.encodeIfPresent(ffmpeg, forKey: .ffmpeg)
+        try c.encodeIfPresent(output, forKey: .output)
+        try c.encode(timeline, forKey: .timeline)
+        try c.encodeIfPresent(facts, forKey: .facts)
+        try c.encode(findings, forKey: .findings)
+        try c.encodeIfPresent(notes, forKey: .notes)
+        if let loopRange {
+            try c.encode(loopRange, forKey: .loopRange)
+        } else if loopRangeReason != nil {
+            try c.encodeNil(forKey: .loopRange)
+        }
+        try c.encodeIfPresent(loopRangeReason, forKey: .loopRangeReason)
+        try c.encode(reencoded, forKey: .reencoded)
+        try c.encode(audioLeftOut, forKey: .audioLeftOut)
+        try c.encode(colourConverted, forKey: .colourConverted)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
+        try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
+    }
+
     /// The output as a one-file report, for the formats every command shares (a failure is a failed repair).
     public var report: Report {
         var file = FileReport(
