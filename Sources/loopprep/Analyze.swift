@@ -95,11 +95,12 @@ struct Analyze: AsyncParsableCommand {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
+        let passedOver = PassedOver()
         let results = Batch.run(items, jobs: batch.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
             let (fileOptions, ignored) = settings.options(options, for: item.path)
             var (result, strip) = ClipAnalysis.report(path: item.path, options: fileOptions, picture: picture)
             result.ignoredRules = ignored
-            guard result.error == nil || item.explicit else { return nil }
+            guard result.error == nil || item.explicit else { return passedOver.pass(item.path) }
             if verbose, RemoteFile.isRemote(item.path) {
                 Console.stderr(
                     """
@@ -110,6 +111,7 @@ struct Analyze: AsyncParsableCommand {
             }
             return stream.take(result) ? (result, strip) : nil
         }.compactMap { $0 }
+        passedOver.say()
         // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
         if stream.files == 0 && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")

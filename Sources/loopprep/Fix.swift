@@ -208,6 +208,7 @@ struct Fix: AsyncParsableCommand {
                         ? Destinations.webPlayer(likely, input: item.path, qualified: clashing.contains(destination))
                         : [])
             })
+        let passedOver = PassedOver()
         let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
             item -> FileReport? in
             let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
@@ -218,7 +219,7 @@ struct Fix: AsyncParsableCommand {
                     analysis: fileAnalysis,
                     claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
                     temporaries: temporaries)
-            else { return nil }
+            else { return passedOver.pass(item.path) }
             result.ignoredRules = ignored
             if webPlayer, !dryRun {
                 Self.addWebPlayer(
@@ -232,6 +233,7 @@ struct Fix: AsyncParsableCommand {
             }
             return stream.take(result) ? result : nil
         }
+        passedOver.say()
         // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
         if stream.files == 0 && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")

@@ -90,6 +90,32 @@ struct Inputs {
         }
     }
 }
+/// Files found in the folders given that are not audio or video (FFmpeg finds neither in them): passed over, and
+/// said once after the batch, by name, so a CI run never leaves a file out without a word.
+final class PassedOver: Sendable {
+    private let paths = Locked<[String]>([])
+
+    /// Records `path` and returns nil, the batch's "no result" for it.
+    func pass<T>(_ path: String) -> T? {
+        paths.withLock { $0.append(path) }
+        return nil
+    }
+
+    /// One line on stderr naming them (the first ten), nothing where there are none.
+    func say() {
+        let names = paths.withLock { $0 }.sorted()
+        guard !names.isEmpty else { return }
+        let shown =
+            names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", and \(names.count - 10) more" : "")
+        Console.stderr(
+            """
+            loopprep: note: \(names.count) file\(names.count == 1 ? "" : "s") found in the folders given \
+            \(names.count == 1 ? "is" : "are") not audio or video and \(names.count == 1 ? "was" : "were") passed \
+            over: \(shown)\n
+            """)
+    }
+}
+
 /// clip2 before clip10: digit runs compare as numbers.
 enum NaturalOrder {
     static func less(_ a: String, _ b: String) -> Bool {

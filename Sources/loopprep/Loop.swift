@@ -133,6 +133,7 @@ struct Loop: AsyncParsableCommand {
             })
         // One clip on a terminal: the search says how far it is (a batch's bar counts the clips instead).
         let activity = items.count == 1 && Console.stderrIsTTY ? Activity() : nil
+        let passedOver = PassedOver()
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             var result = LoopCut.loop(
@@ -147,8 +148,9 @@ struct Loop: AsyncParsableCommand {
                 }
             }
             // A file found in a folder that is not media is passed over, as analyze and fix do.
-            return result.unreadable && !item.explicit ? nil : result
+            return result.unreadable && !item.explicit ? passedOver.pass(item.path) : result
         }.compactMap { $0 }
+        passedOver.say()
         if results.isEmpty && batch.shard == nil {
             Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)

@@ -309,4 +309,26 @@ import Testing
         let long = try Run.loopprep(["analyze"] + clips + ["--jobs", "2", "--no-seam"])
         #expect(short.status == 1 && short.stdout == long.stdout, "\(short.stderr)")
     }
+
+    /// A folder's files are never left out without a word: media under other extensions (an audiobook's .m4b, an
+    /// .oggtheora) are analyzed, and a file that is neither audio nor video is named as passed over.
+    @Test func aFoldersOtherFilesAreCountedOrNamed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("audio-only.m4a"), toPath: folder.appendingPathComponent("book.m4b").path)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("theora-vorbis.ogg"), toPath: folder.appendingPathComponent("clip.oggtheora").path)
+        try Data("notes\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        for command in [["analyze", "media"], ["fix", "media", "-o", "out", "--dry-run"]] {
+            let run = try Run.loopprep(command + ["--no-seam"], in: dir)
+            #expect(run.stdout.contains("2 files: "), "\(run.stdout)")
+            #expect(
+                run.stderr.contains(
+                    "loopprep: note: 1 file found in the folders given is not audio or video and was passed over: "
+                        + "media/notes.txt"), "\(run.stderr)")
+        }
+    }
 }
