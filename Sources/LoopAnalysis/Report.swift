@@ -31,12 +31,7 @@ public struct FileReport: Codable, Sendable, Equatable {
         try c.encodeIfPresent(fix, forKey: .fix)
         try c.encodeIfPresent(ignoredRules, forKey: .ignoredRules)
         try c.encodeIfPresent(notes, forKey: .notes)
-        if let loopRange {
-            try c.encode(loopRange, forKey: .loopRange)
-        } else if loopRangeReason != nil {
-            try c.encodeNil(forKey: .loopRange)
-        }
-        try c.encodeIfPresent(loopRangeReason, forKey: .loopRangeReason)
+        try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
     }
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
@@ -246,5 +241,18 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         self.reason = reason
         self.plan = plan
         self.before = before
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// A loop range as analyze writes it, in every command's report: the range, or `null` beside the reason where
+    /// none makes the clip loop; neither key where it was not measured.
+    mutating func encodeLoopRange(_ range: LoopRange?, reason: String?, at rangeKey: Key, _ reasonKey: Key) throws {
+        if let range {
+            try encode(range, forKey: rangeKey)
+        } else if reason != nil {
+            try encodeNil(forKey: rangeKey)
+        }
+        try encodeIfPresent(reason, forKey: reasonKey)
     }
 }

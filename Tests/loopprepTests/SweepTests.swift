@@ -93,6 +93,10 @@ import Testing
         let fixed = try Run.loopprep(["fix"] + clips + ["-o", dir.path, "--dry-run", "--format", "json", "--no-seam"])
         let plans = try JSONDecoder().decode(Fixed.self, from: Data(fixed.stdout.utf8)).files
         let frames = plans.map { $0.fix.plan.tracks.compactMap(\.presentedFrames).first ?? 0 }
+        // How the files were made: a is 3 s at 25 fps over 3.1 s of audio (75 frames). b keeps the source's 143
+        // frames from its 0.023 s start (5.7 s at 25 fps, testsrc2's last frame whole) over audio that ends at
+        // 5.735 s: the 143rd frame would end at 5.743 s, after it, so 142 frames end at 5.703 s.
+        #expect(frames == [75, 142])
         let out = dir.appendingPathComponent("reel.mp4").path
         let run = try Run.loopprep(["stitch"] + clips + ["-o", out, "--transition", "crossfade", "--no-seam"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

@@ -106,12 +106,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encodeIfPresent(facts, forKey: .facts)
         try c.encode(findings, forKey: .findings)
         try c.encodeIfPresent(notes, forKey: .notes)
-        if let loopRange {
-            try c.encode(loopRange, forKey: .loopRange)
-        } else if loopRangeReason != nil {
-            try c.encodeNil(forKey: .loopRange)
-        }
-        try c.encodeIfPresent(loopRangeReason, forKey: .loopRangeReason)
+        try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
         try c.encode(reencoded, forKey: .reencoded)
         try c.encode(audioLeftOut, forKey: .audioLeftOut)
         try c.encode(colourConverted, forKey: .colourConverted)

@@ -31,21 +31,11 @@ final class ColourConverter {
         let args =
             "video_size=\(f.width)x\(f.height):pix_fmt=\(f.format):time_base=1/25:pixel_aspect=\(sar.num)/\(sar.den)"
         func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
-            var ctx: UnsafeMutablePointer<AVFilterContext>?
-            try check(
-                avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph),
-                "convert colour")
-            guard let ctx else { throw MediaError("convert colour", reason: "FFmpeg made no \(filter) filter") }
-            return ctx
+            try FilterGraphParts.filter(filter, named: name, args: args, in: graph, operation: "convert colour")
         }
         do {
             source = try make("buffer", "in", args)
-            guard let out = avfilter_graph_alloc_filter(graph, avfilter_get_by_name("buffersink"), "out") else {
-                throw MediaError("convert colour", code: lp_error_enomem)
-            }
-            sink = out
-            try check(lp_buffersink_accept_pixel_format(out, AVPixelFormat(rawValue: format)), "convert colour")
-            try check(avfilter_init_str(out, nil), "convert colour")
+            sink = try FilterGraphParts.sink(format: format, in: graph, operation: "convert colour")
             var last = source
             for (n, step) in steps.enumerated() {
                 let next = try make(step.filter, "\(step.filter)\(n)", step.args)

@@ -48,12 +48,7 @@ final class TransitionGraph {
             + ":time_base=\(frameRate.denominator)/\(frameRate.numerator)"
             + ":pixel_aspect=\(sar.num)/\(sar.den):frame_rate=\(frameRate.numerator)/\(frameRate.denominator)"
         func make(_ filter: String, _ name: String, _ args: String?) throws -> UnsafeMutablePointer<AVFilterContext> {
-            var ctx: UnsafeMutablePointer<AVFilterContext>?
-            try check(
-                avfilter_graph_create_filter(&ctx, avfilter_get_by_name(filter), name, args, nil, graph),
-                "draw transition")
-            guard let ctx else { throw MediaError("draw transition", reason: "FFmpeg made no \(filter) filter") }
-            return ctx
+            try FilterGraphParts.filter(filter, named: name, args: args, in: graph, operation: "draw transition")
         }
         do {
             outgoing = try make("buffer", "outgoing", args)
@@ -61,13 +56,8 @@ final class TransitionGraph {
             // The duration in microseconds, which xfade rounds back to N + 1 ticks of the frame clock.
             let micros = (Rational(Int64(frames + 1)) / frameRate * 1_000_000).rounded
             let xfade = try make("xfade", "xfade", "transition=\(name):offset=0:duration=\(micros)us")
-            // The sink takes the clips' own pixel format, constrained before it is initialised.
-            guard let out = avfilter_graph_alloc_filter(graph, avfilter_get_by_name("buffersink"), "out") else {
-                throw MediaError("draw transition", code: lp_error_enomem)
-            }
-            sink = out
-            try check(lp_buffersink_accept_pixel_format(out, AVPixelFormat(rawValue: f.format)), "draw transition")
-            try check(avfilter_init_str(out, nil), "draw transition")
+            // The sink takes the clips' own pixel format.
+            sink = try FilterGraphParts.sink(format: f.format, in: graph, operation: "draw transition")
             try check(avfilter_link(outgoing, 0, xfade, 0), "draw transition")
             try check(avfilter_link(incoming, 0, xfade, 1), "draw transition")
             try check(avfilter_link(xfade, 0, sink, 0), "draw transition")
