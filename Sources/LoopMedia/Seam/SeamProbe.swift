@@ -166,6 +166,11 @@ enum SeamProbe {
             return (Rational(pts) * audioClock * Int64(rate)).rounded + presented - 1
         }
         let lookBack = max(Int64(window), 2)
+        // After any seek in an Ogg with video, FFmpeg gives the audio packets of the page it lands on times reckoned
+        // back from the page's granule with block sizes it has not seen (thousands of samples off, past the end),
+        // and a later seek on the audio lands on the same page: the audio's tail is read from the start there, in a
+        // reading of its own, where every time is right. Elsewhere one seek serves both tracks.
+        let audioApart = video != nil && audio != nil && facts.container == "ogg"
         // A format that cannot seek (an MP3 without a seek table, some AVI and FLAC) is read on from the head to
         // its end instead: slower, the same frames.
         do {
@@ -173,7 +178,8 @@ enum SeamProbe {
                 let frameTicks = v.nominalFrameDuration ?? 1
                 try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
             } else if let a = audio, let pts = firstAudioPts {
-                let end = span.map { Rational.min($0.end - a.startSeconds, a.durationSeconds) } ?? a.durationSeconds
+                let end =
+                    span.map { Rational.min($0.end - a.startSeconds, a.durationSeconds) } ?? a.durationSeconds
                 try input.seek(stream: a.index, to: pts + ((end - Rational(1, 2)) / audioClock).floor)
             }
         } catch let error as MediaError where error.operation == "seek" {}
@@ -242,28 +248,38 @@ enum SeamProbe {
                 d.reset()
             }
         }
-        while try input.read(into: packet) {
-            if let d = videoDecoder, packet.streamIndex == d.streamIndex {
-                reachedKey = reachedKey || packet.isKeyframe
-                if let skipBefore, let pts = packet.pts { d.skipsNonReference = pts < skipBefore }
-                if reachedKey { try feed(d, takeVideo) }
-            }
-            if let d = audioDecoder, packet.streamIndex == d.streamIndex {
-                // Audio more than a fifth of a second before the samples kept is not decoded (the tail starts at
-                // the video's last keyframe, seconds earlier in a long GOP): the decoder has warmed up again well
-                // before the window (issue 41, item 2: a seam needs a few audio packets, not the GOP's).
-                if let last = audioLast, let pts = packet.pts, let rate = audio?.sampleRate,
-                    (Rational(pts + packet.duration) * audioClock * Int64(rate)).rounded
-                        < last - lookBack - Int64(rate / 5)
-                {
-                    continue
+        func readTail(_ source: InputFile, video readsVideo: Bool, audio readsAudio: Bool) throws {
+            while try source.read(into: packet) {
+                if readsVideo, let d = videoDecoder, packet.streamIndex == d.streamIndex {
+                    reachedKey = reachedKey || packet.isKeyframe
+                    if let skipBefore, let pts = packet.pts { d.skipsNonReference = pts < skipBefore }
+                    if reachedKey { try feed(d, takeVideo) }
                 }
-                if untrimmed { packet.clearSkipEnd() }
-                try feed(d, takeAudio)
+                if readsAudio, let d = audioDecoder, packet.streamIndex == d.streamIndex {
+                    try feedTailAudio(d)
+                }
             }
+            if readsVideo { try videoDecoder?.decode(nil, into: frame, takeVideo) }
+            if readsAudio { try audioDecoder?.decode(nil, into: frame, takeAudio) }
         }
-        try videoDecoder?.decode(nil, into: frame, takeVideo)
-        try audioDecoder?.decode(nil, into: frame, takeAudio)
+        func feedTailAudio(_ d: Decoder) throws {
+            // Audio more than a fifth of a second before the samples kept is not decoded (the tail starts at the
+            // video's last keyframe, seconds earlier in a long GOP): the decoder has warmed up again well before the
+            // window (a seam needs a few audio packets, not the GOP's).
+            if let last = audioLast, let pts = packet.pts, let rate = audio?.sampleRate,
+                (Rational(pts + packet.duration) * audioClock * Int64(rate)).rounded
+                    < last - lookBack - Int64(rate / 5)
+            {
+                return
+            }
+            if untrimmed { packet.clearSkipEnd() }
+            try feed(d, takeAudio)
+        }
+        try readTail(input, video: true, audio: !audioApart)
+        if audioApart {
+            audioDecoder?.reset()
+            try readTail(try InputFile(path: input.path), video: false, audio: true)
+        }
 
         var seam = SeamFacts()
         if let first, let last = lastFew.last {
