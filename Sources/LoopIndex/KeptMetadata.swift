@@ -16,6 +16,12 @@ package enum KeptMetadata {
         /// The track it belongs to (its track ID in the file it was read from), nil for the movie's and file's.
         package var track: Int?
         package var bytes: [UInt8]
+
+        package init(place: String, track: Int?, bytes: [UInt8]) {
+            self.place = place
+            self.track = track
+            self.bytes = bytes
+        }
     }
 
     /// Top-level boxes that are the file's structure, not what it says.
@@ -201,6 +207,24 @@ package enum KeptMetadata {
             }
         }
         return items
+    }
+
+    /// The text an item holds as a tag, nil where it is not one: an ilst entry whose `data` box is of well-known
+    /// type 1 (UTF-8), or a QuickTime user-data text (a 16-bit length, a language, then exactly that much text).
+    /// An item's bytes are its box's body.
+    package static func text(_ item: Item) -> String? {
+        let b = item.bytes
+        guard b.count >= 4 else { return nil }
+        var r = ByteReader(b, from: 0, to: b.count)
+        if b.count >= 16, FourCC(bytes: b[4..<8]) == "data" {
+            let size = Int(r.u32())
+            r.skip(4)
+            guard r.u32() == 1, size >= 16, size <= b.count else { return nil }
+            return String(bytes: b[16..<size], encoding: .utf8)
+        }
+        let length = Int(r.u16())
+        guard length > 0, 4 + length == b.count else { return nil }
+        return String(bytes: b[4...], encoding: .utf8)
     }
 
     /// A box's name for people: its four characters, an ilst key's index, or XMP for XMP's uuid.

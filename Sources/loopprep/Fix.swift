@@ -260,11 +260,15 @@ struct Fix: AsyncParsableCommand {
         result.fix = fix
     }
 
-    /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself.
+    /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself. In
+    /// place, a symbolic link's target is replaced and the link kept: a link is the file it points to.
     static func destination(_ item: Inputs.Item, outputDir: String?, inPlace: Bool, file: String? = nil) -> String {
         if let file { return file }
-        return inPlace
-            ? item.path : (outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path)
+        if inPlace {
+            return RemoteFile.isRemote(item.path)
+                ? item.path : URL(fileURLWithPath: item.path).resolvingSymlinksInPath().path
+        }
+        return outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path
     }
 
     static func fixOne(

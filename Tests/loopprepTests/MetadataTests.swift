@@ -112,6 +112,54 @@ import Testing
         if clip.hasSuffix(".mp4") { #expect(probed.format["com.example.rig"] == "drone-7") }
     }
 
+    /// A Matroska reel of an MP4 (meta-opus.mp4: fixtures/make-metadata.sh, 7) keeps the first clip's tags as
+    /// Matroska tags (its -metadata arguments, as ffprobe reads the reel) and names the XMP exiftool put in a uuid
+    /// box, which Matroska has no place for; the dry run names it the same.
+    @Test func aMatroskaReelKeepsTheTagsAndNamesWhatItCannotHold() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.mkv").path
+        let clip = Run.fixture("meta-opus.mp4")
+        let args = ["stitch", clip, clip, "-o", out, "--disable", "not-playable-on-target", "--format", "json"]
+        let note =
+            "the first clip's file: uuid (XMP) has no place in a Matroska reel and is left out (its tags are kept): "
+            + "an .mp4 or .mov reel keeps it"
+        for dry in [true, false] {
+            let run = try Run.loopprep(args + (dry ? ["--dry-run"] : []))
+            #expect(run.status <= 1, "\(run.stdout)\(run.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect(json["metadataLeftOut"] as? [String] == [note], "\(run.stdout)")
+            #expect(FileManager.default.fileExists(atPath: out) == !dry)
+        }
+        let probed = try Probed(out)
+        #expect(probed.format["title"] == "Sunset", "\(probed.format)")
+        #expect(probed.format["DATE"] == "2019")
+        #expect(probed.format["LOCATION"] == "+48.8584+002.2945/")
+        #expect(probed.format["creation_time"]?.hasPrefix("2019-06-01T18:30:00") == true)
+        // An MP4 reel of the same clip keeps the XMP and names nothing.
+        let mp4 = dir.appendingPathComponent("reel.mp4").path
+        let run = try Run.loopprep([
+            "stitch", clip, clip, "-o", mp4, "--target", "web", "--format", "json", "--no-seam",
+        ])
+        #expect(run.status <= 1, "\(run.stdout)\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(json["metadataLeftOut"] as? [String] == [])
+        #expect(
+            Self.find(Array("Sunset over Paris".utf8), in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4)))))
+    }
+
+    /// A tag's text, as QuickTime (a 16-bit length, a language, the text) and iTunes (a `data` box of type 1) keep
+    /// it; a box of another shape is no tag.
+    @Test func aTagsTextIsReadFromEitherLayout() {
+        func item(_ bytes: [UInt8]) -> KeptMetadata.Item { .init(place: "movie: udta", track: nil, bytes: bytes) }
+        #expect(KeptMetadata.text(item([0, 6, 0x55, 0xC4] + Array("Sunset".utf8))) == "Sunset")
+        let data = be32(16 + 4) + Array("data".utf8) + be32(1) + be32(0) + Array("2019".utf8)
+        #expect(KeptMetadata.text(item(data)) == "2019")
+        // A JPEG cover (type 13) and a length that does not fit are not text.
+        #expect(KeptMetadata.text(item(be32(16 + 2) + Array("data".utf8) + be32(13) + be32(0) + [0xFF, 0xD8])) == nil)
+        #expect(KeptMetadata.text(item([0, 9, 0x55, 0xC4] + Array("Sunset".utf8))) == nil)
+    }
+
     /// A box type is four bytes: a © entry parsed and written again is the same bytes.
     @Test func aCopyrightSignTypeIsItsBytes() throws {
         let entry: [UInt8] = [0, 0, 0, 14, 0xA9, 0x6E, 0x61, 0x6D, 0, 2, 0x55, 0xC4, 0x48, 0x69]
@@ -171,6 +219,20 @@ import Testing
         #expect(
             try FileManager.default.destinationOfSymbolicLink(atPath: links.appendingPathComponent("clip.mp4").path)
                 == target)
+        // In place, the link's target is fixed and the link kept: a copy of the fixture stands in for the target.
+        let copy = dir.appendingPathComponent("store/clip.mp4")
+        try FileManager.default.createDirectory(
+            at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: target, toPath: copy.path)
+        let link = dir.appendingPathComponent("inplace.mp4").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: copy.path)
+        let inPlace = try Run.loopprep(["fix", "inplace.mp4", "--in-place"], in: dir)
+        #expect(inPlace.status == 0, "\(inPlace.stdout)\(inPlace.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == copy.path)
+        // The target now needs nothing (audio-longer.mp4's extra audio cut).
+        let again = try Run.loopprep(["analyze", link, "--no-seam"])
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+        #expect(!again.stdout.contains("audio-longer-than-video"))
     }
 
     static func children(_ payload: [UInt8]) -> [(type: FourCC, size: Int)] {

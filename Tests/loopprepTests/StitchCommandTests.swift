@@ -915,6 +915,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// H.264 (with Opus, which Matroska takes) cannot go into a WebM, whose video is VP8, VP9 or AV1: the plan
+    /// refuses it in one sentence with the remedies, a dry run the same, and nothing is written (FFmpeg's muxer
+    /// refused it after the render with its own words).
+    @Test func webmOutputNeedsWebMVideo() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.webm").path
+        let clip = Run.fixture("meta-opus.mp4")
+        for dry in [["--dry-run"], []] {
+            let run = try Run.loopprep(["stitch", clip, clip, "-o", out, "--target", "web"] + dry)
+            #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "a WebM output carries VP8, VP9 or AV1 video; the reel's would be h264: name the output .mkv or "
+                        + ".mp4, or re-encode it with --normalize --codec vp9"), "\(run.stderr)")
+            #expect(!run.stderr.contains("Invalid argument"))
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     /// A single clip with --loop and a crossfade (analyze's advice for a visual seam) is written and loops clean.
     @Test func aSingleClipLoopsWithACrossfade() throws {
         let dir = try Run.temporaryDirectory()

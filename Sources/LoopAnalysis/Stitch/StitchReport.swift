@@ -77,6 +77,9 @@ public struct StitchReport: Encodable, Sendable {
     public var audioLeftOut: [String] = []
     /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
     public var colourConverted: [String] = []
+    /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
+    /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
+    public var metadataLeftOut: [String] = []
     public var error: String?
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
@@ -90,7 +93,8 @@ public struct StitchReport: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, tool, version, ffmpeg, output, timeline, facts, findings, notes, loopRange,
-            loopRangeReason, reencoded, audioLeftOut, colourConverted, error, webPlayer, webPlayerError
+            loopRangeReason, reencoded, audioLeftOut, colourConverted, metadataLeftOut, error, webPlayer,
+            webPlayerError
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the reel loop, as
@@ -110,6 +114,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encode(reencoded, forKey: .reencoded)
         try c.encode(audioLeftOut, forKey: .audioLeftOut)
         try c.encode(colourConverted, forKey: .colourConverted)
+        try c.encode(metadataLeftOut, forKey: .metadataLeftOut)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)

@@ -152,6 +152,17 @@ final class InputFile {
         return Array(UnsafeBufferPointer(start: data, count: Int(par.extradata_size)))
     }
 
+    /// Every tag the demuxer gives the file (its format-level metadata), key and value.
+    func tags() -> [(key: String, value: String)] {
+        var out: [(key: String, value: String)] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(context.pointee.metadata, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            out.append((String(cString: next.pointee.key), String(cString: next.pointee.value)))
+            entry = next
+        }
+        return out
+    }
+
     public func metadata(_ key: String) -> String? {
         guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0) else { return nil }
         return String(cString: entry.pointee.value)

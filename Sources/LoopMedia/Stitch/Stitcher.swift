@@ -99,13 +99,26 @@ public enum Stitcher {
             report.error = MediaError.whileWriting(refusal)
             return report
         }
+        // A Matroska or WebM reel keeps the first clip's tags; what else it says is named, by a dry run too.
+        let metadata: ReelMetadata?
+        do {
+            metadata = try (request.output ?? request.named).flatMap {
+                try ReelMetadata.plan(prepared[0], format: outputFormat($0))
+            }
+        } catch {
+            report.error = MediaError.whileWriting(error)
+            return report
+        }
+        if let name = request.output ?? request.named, let note = metadata?.note(container: outputFormat(name)) {
+            report.metadataLeftOut = [note]
+        }
         guard let output = request.output else { return report }
         do {
             // The written file as analyze describes it (its seam measured): what the command prints of it.
             let described = try write(
                 prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
                 normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
-                analysis: request.analysis, progress: progress)
+                analysis: request.analysis, metadata: metadata, progress: progress)
             report.facts = described.facts
             report.findings = described.findings
             report.notes = described.notes
@@ -166,7 +179,8 @@ public enum Stitcher {
     static func write(
         _ clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, to destination: String,
         temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
-        analysis: AnalysisOptions = AnalysisOptions(), progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+        analysis: AnalysisOptions = AnalysisOptions(), metadata: ReelMetadata? = nil,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> FileReport {
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
@@ -210,7 +224,8 @@ public enum Stitcher {
         expected.metadata = first.map {
             KeptMetadataExpectation(items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov), tracks: [:])
         }
-        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) {
+        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) ?? metadata?.refusal(reel: temp)
+        {
             throw MediaError("verify output", reason: refusal)
         }
         // Described from the probe the check made, before the rename (as fix does): no second reading of the file.
@@ -236,6 +251,18 @@ public enum Stitcher {
                     a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own \
                     encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the \
                     output .mp4
+                    """
+            )
+        }
+        if format == "webm", let video = codec ?? clips[0].facts.mainVideo?.codec,
+            !["vp8", "vp9", "av1"].contains(video)
+        {
+            return MediaError(
+                "stitch",
+                reason:
+                    """
+                    a WebM output carries VP8, VP9 or AV1 video; the reel's would be \(video): name the output .mkv \
+                    or .mp4, or re-encode it with --normalize --codec vp9
                     """
             )
         }

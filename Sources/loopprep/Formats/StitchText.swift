@@ -38,7 +38,7 @@ enum StitchText {
         }
         for note in result.reencoded { out += "note: \(note)\n" }
         for note in result.audioLeftOut { out += "note: \(note)\n" }
-        for note in result.colourConverted { out += "note: \(note)\n" }
+        for note in result.colourConverted + result.metadataLeftOut { out += "note: \(note)\n" }
         if let error = result.error {
             out += "NOT WRITTEN: \(error)\n"
         } else if let output = result.output, let facts = result.facts {
