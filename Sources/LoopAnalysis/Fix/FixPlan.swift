@@ -70,6 +70,17 @@ public struct TrackCut: Sendable, Equatable, Codable {
 }
 
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.
+/// A copied track's timing breaks, kept as the input has them: their count and the lengths listed.
+public struct KeptBreaks: Sendable, Equatable, Codable {
+    public var count: Int
+    public var lengths: Set<Int64>
+
+    /// Whether an output track's breaks are these (or fewer): never more, never of another length.
+    public func admits(_ track: TrackFacts) -> Bool {
+        track.timingBreakCount <= count && track.timingBreaks.allSatisfy { lengths.contains($0.length) }
+    }
+}
+
 public struct FixPlan: Sendable, Equatable, Codable {
     public var tracks: [TrackCut]
     /// Chapter, timecode and text tracks cut to the same range (MP4/MOV stream copies only).
@@ -104,6 +115,11 @@ public struct FixPlan: Sendable, Equatable, Codable {
 
     /// --keep video: an audio track ends before the video and is followed by silence to its end.
     public var padsAudio = false
+    /// Timestamp overlaps inside the range kept that the copy keeps as they are, per input audio track index:
+    /// their lengths in the track's ticks, as the input's facts list them, and how many there are. The output may
+    /// have these and no others (a concatenation's AAC overlapping itself at every join: the trim is
+    /// written and what remains is said, as `--reencode-audio` would lay every sample on its time).
+    public var keptBreaks: [Int: KeptBreaks] = [:]
 
     /// Audio is decoded, shaped and encoded again (video never is).
     public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio || padsAudio }

@@ -229,7 +229,34 @@ package enum FixPlanner {
             notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
         plan.reencodeAudio = options.reencodeAudio && !noop
         plan.padsAudio = padsAudio
+        plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
+        for (index, kept) in plan.keptBreaks.sorted(by: { $0.key < $1.key }) {
+            guard let track = facts.tracks.first(where: { $0.index == index }) else { continue }
+            let (them, are) =
+                kept.count == 1 ? ("overlap", "is copied as it is") : ("overlaps", "are copied as they are")
+            plan.notes.append(
+                """
+                \(Figures.trackName(track)): its \(kept.count) timestamp \(them) inside the range kept \(are): \
+                --reencode-audio lays every sample on its time
+                """)
+        }
         return plan
+    }
+
+    /// The timestamp overlaps of the audio tracks copied (not encoded again) that fall inside the range kept, which
+    /// the copy keeps as they are: a track whose breaks are all overlaps (a hole is missing sound, and refused).
+    static func keptBreaks(_ facts: ClipFacts, cuts: [TrackCut], reencodesAudio: Bool) -> [Int: KeptBreaks] {
+        var kept: [Int: KeptBreaks] = [:]
+        for cut in cuts where cut.kind == .audio && !reencodesAudio {
+            guard let track = facts.tracks.first(where: { $0.index == cut.index }), track.timingBreakCount > 0,
+                track.timingBreaks.allSatisfy({ $0.length < 0 })
+            else { continue }
+            let inside = track.timingBreaks.filter { $0.at > cut.keepFrom && $0.at <= cut.keepThrough }
+            // Past the listed ones (the facts list the first few), each is counted as inside.
+            let count = inside.count + max(track.timingBreakCount - track.timingBreaks.count, 0)
+            if count > 0 { kept[cut.index] = KeptBreaks(count: count, lengths: Set(inside.map(\.length))) }
+        }
+        return kept
     }
 
     /// The LCM of the tracks' timescales makes every edit exact; if that does not fit the 32-bit field, the

@@ -99,10 +99,24 @@ enum OggImport: TimelineImporter {
         var ogm = 0
         var previousStarted = false
         while offset + 27 <= file.size, let header = try? file.read(at: offset, count: 27 + 255 + 8),
-            header.count >= 27, header[0..<4].elementsEqual("OggS".utf8)
+            header.count >= 27
         {
+            // Bytes that are no page (a tag or a torn page between two files joined by cat): a reader finds the
+            // next page by its capture pattern, as the Ogg specification (RFC 3533) has it, and so does this walk.
+            guard header[0..<4].elementsEqual("OggS".utf8) else {
+                guard let next = Self.nextPage(file, after: offset) else { break }
+                offset = next
+                continue
+            }
             let segments = Int(header[26])
             guard header.count >= 27 + segments else { break }
+            let end = offset + Int64(27 + segments + header[27..<(27 + segments)].reduce(0) { $0 + Int($1) })
+            // A page is whole where the next one (or the file's end) follows it; a torn one is passed over.
+            if end < file.size, (try? file.read(at: end, count: 4))?.elementsEqual("OggS".utf8) != true {
+                guard let next = Self.nextPage(file, after: offset) else { break }
+                offset = next
+                continue
+            }
             let starts = header[5] & 0x02 != 0
             if starts && !previousStarted { links += 1 }
             previousStarted = starts
@@ -113,8 +127,21 @@ enum OggImport: TimelineImporter {
                 }
                 if ogmHeaders.contains(where: { opening.starts(with: $0) }) { ogm += 1 }
             }
-            offset += Int64(27 + segments + header[27..<(27 + segments)].reduce(0) { $0 + Int($1) })
+            offset = end
         }
         return (max(links, 1), unnamed, ogm)
+    }
+
+    /// Where the next "OggS" starts after `offset`, nil where none follows.
+    static func nextPage(_ file: LocalFile, after offset: Int64) -> Int64? {
+        let pattern = Array("OggS".utf8)
+        var at = offset + 1
+        while at + 4 <= file.size, let chunk = try? file.read(at: at, count: 1 << 16), chunk.count >= 4 {
+            if let i = (0...(chunk.count - 4)).first(where: { chunk[$0..<$0 + 4].elementsEqual(pattern) }) {
+                return at + Int64(i)
+            }
+            at += Int64(chunk.count - 3)
+        }
+        return nil
     }
 }
