@@ -306,6 +306,32 @@ package struct ISOFile {
                     reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
             }
         }
+        // A media track whose stts counts samples but which lacks a table saying how big each is or where it lies
+        // (FFmpeg: "missing mandatory atoms, broken header", and it drops the track): damaged, never read as empty.
+        if ["vide", "soun"].contains(handler) {
+            var counts = stts
+            counts.skip(4)
+            let entries = min(Int(counts.u32()), counts.remaining / 8)
+            let samples = (0..<entries).reduce(Int64(0)) { total, _ in
+                let n = Int64(counts.u32())
+                counts.skip(4)
+                return total + n
+            }
+            let missing = [
+                boxes["stsz"] == nil ? "stsz (the samples' sizes)" : nil,
+                boxes["stsc"] == nil ? "stsc (the samples' chunks)" : nil,
+                boxes["stco"] == nil && boxes["co64"] == nil ? "stco (the chunks' places)" : nil,
+            ].compactMap { $0 }
+            if samples > 0, !missing.isEmpty {
+                throw MediaError(
+                    "read index",
+                    reason: """
+                        the \(handler == "vide" ? "video" : "audio") track (ID \(trackID)) counts \(samples) samples \
+                        but its index has no \(missing.joined(separator: " or ")), so no reader can find them (FFmpeg \
+                        drops the track: "missing mandatory atoms"): the file is damaged; export or download it again
+                        """)
+            }
+        }
         var descriptions = 0
         if var stsd = boxes["stsd"] {
             stsd.skip(4)

@@ -144,6 +144,35 @@ import Testing
     /// Index values no encoder writes: zero, huge, negative and overflowing time bases, timestamps and durations,
     /// 0 fps, tracks without packets, an index pointing past the file. Each file is read or refused with one line
     /// naming the cause; fix writes a verified file or nothing; the batch goes on.
+    /// A media track whose sample table lacks stsz, stsc or stco (each renamed `free` in clean.mp4's video track:
+    /// FFmpeg says "missing mandatory atoms, broken header" and drops the track) is damaged: analyze and fix say so
+    /// in loopprep's words (exit 2, nothing written), never read it as empty, nor write the audio alone, nor
+    /// answer with a bare "Invalid argument".
+    @Test(arguments: ["stsz", "stsc", "stco"])
+    func aSampleTableWithoutItsPlacesIsDamaged(table: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture("clean.mp4"))))
+        let type = Array(table.utf8)
+        let at = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == type })
+        bytes.replaceSubrange(at..<at + 4, with: Array("free".utf8))
+        let path = dir.appendingPathComponent("broken-\(table).mov").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let names = ["stsz": "stsz (the samples' sizes)", "stsc": "stsc (the samples' chunks)"]
+        let what = names[table] ?? "stco (the chunks' places)"
+        for command in [["analyze", path, "--no-seam"], ["fix", path, "-o", dir.appendingPathComponent("o").path]] {
+            let run = try Run.loopprep(command)
+            #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+            #expect(
+                run.stdout.contains(
+                    "the video track (ID 1) counts 30 samples but its index has no \(what), so no reader can find "
+                        + "them"),
+                "\(run.stdout)")
+            #expect(!run.stdout.contains("Invalid argument"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o/broken-\(table).mov").path))
+    }
+
     @Test func absurdIndexValues() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

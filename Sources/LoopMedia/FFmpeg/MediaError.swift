@@ -35,7 +35,10 @@ extension MediaError {
             ns.domain == NSPOSIXErrorDomain
             ? Int32(ns.code) : (ns.userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) }
         let words = posix == ENOSPC || posix == EDQUOT ? "the disk is full (\(reason.lowercased()))" : reason
-        return (path.map { "\($0): " } ?? "") + words.replacingOccurrences(of: "\n", with: " ")
+        let line = words.replacingOccurrences(of: "\n", with: " ")
+        // Without a path, the system's words alone ("Invalid argument") would say nothing of what failed.
+        guard let path else { return "the system refused a file operation loopprep made (\(line))" }
+        return "\(path): \(line)"
     }
 }
 
