@@ -16,8 +16,10 @@ enum MatroskaImport: TimelineImporter {
         }
         // Vorbis the same way, its packet lengths from FFmpeg's Vorbis parser (short and long blocks).
         let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
+        // FLAC the same way, each packet's length from its frame header (mkvmerge's blocks drift from it).
+        let flac = source.allStreams.filter { source.basics[$0].codec == "flac" }
         let scan = try PacketScan.read(
-            input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis)
+            input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines where source.basics[i].kind == .video {
             var plausible = timeline
@@ -32,13 +34,21 @@ enum MatroskaImport: TimelineImporter {
             else { continue }
             timelines[i] = exact
         }
-        for (i, packets) in scan.vorbis {
-            guard let scanned = scan.timelines[i], let rate = source.basics[i].sampleRate,
-                let exact = VorbisInMatroska.timeline(
-                    scanned.samples, lengths: packets.map(\.samples), rate: Int64(rate), timeBase: input.timeBase(i),
-                    discardEnd: packets.last?.discard ?? 0)
-            else { continue }
-            timelines[i] = exact
+        // Vorbis (its warm-up packet first) and FLAC, each packet's length known, laid on the sample clock.
+        typealias Lay = ([SampleTiming], [Int64?], Int64, Rational, Int64) -> TrackTimeline?
+        let lays: [([Int: [OpusSampleClock.Packet]], Lay)] = [
+            (scan.vorbis, { VorbisInMatroska.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
+            (scan.flac, { SampleClockInMatroska.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
+        ]
+        for (streams, lay) in lays {
+            for (i, packets) in streams {
+                guard let scanned = scan.timelines[i], let rate = source.basics[i].sampleRate,
+                    let exact = lay(
+                        scanned.samples, packets.map(\.samples), Int64(rate), input.timeBase(i),
+                        packets.last?.discard ?? 0)
+                else { continue }
+                timelines[i] = exact
+            }
         }
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
     }

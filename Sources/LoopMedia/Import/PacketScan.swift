@@ -9,10 +9,13 @@ enum PacketScan {
         /// Per stream asked for in `opus` (or `vorbis`): each packet's length in samples and end discard.
         var opus: [Int: [OpusSampleClock.Packet]] = [:]
         var vorbis: [Int: [OpusSampleClock.Packet]] = [:]
+        /// Per stream asked for in `flac`: each packet's samples, from its frame header, and end discard.
+        var flac: [Int: [OpusSampleClock.Packet]] = [:]
     }
 
     static func read(
-        _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = []
+        _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = [],
+        flac: Set<Int> = []
     ) throws -> Result {
         var out = Result()
         let packet = try Packet()
@@ -27,6 +30,11 @@ enum PacketScan {
                 out.opus[i, default: []].append(
                     OpusSampleClock.Packet(
                         samples: packet.withBytes(Opus.samples), discard: packet.skipSamples?.end ?? 0))
+            }
+            if flac.contains(i) {
+                out.flac[i, default: []].append(
+                    OpusSampleClock.Packet(
+                        samples: packet.withBytes(FLACFrame.samples), discard: packet.skipSamples?.end ?? 0))
             }
             if let parser = parsers[i] {
                 out.vorbis[i, default: []].append(
