@@ -164,7 +164,7 @@ public struct Report: Codable, Sendable, Equatable {
         }
     }
 
-    /// `--format ranges` (issue 41, item 4): each clip is judged by its range, not by what the range cures. What
+    /// `--format ranges`: each clip is judged by its range, not by what the range cures. What
     /// the range leaves (`remains`) counts at its finding's severity (a seam the range itself makes, a warning); a
     /// clip with no range fails; an unreadable one is exit 2.
     public func rangeExitStatus(failOn: FailOn) -> ExitStatus {

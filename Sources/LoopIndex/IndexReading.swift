@@ -32,7 +32,7 @@ package enum IndexReading {
             "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")
     }
 
-    /// Common Encryption (issue 43, item 5): a protected sample entry (encv, enca) holds scrambled samples that
+    /// Common Encryption: a protected sample entry (encv, enca) holds scrambled samples that
     /// no decoder reads without the key. Said as such, not as damage.
     package static func refuseEncrypted(_ iso: ISOFile) throws {
         let protected = iso.tracks.sorted { $0.key < $1.key }.compactMap { $0.value.header?.entry }

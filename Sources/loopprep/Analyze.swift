@@ -123,7 +123,7 @@ struct Analyze: AsyncParsableCommand {
         for (file, strip) in results { if let strip { strips[file.path] = strip } }
         stream.finish(full)
         try Output.emit(full, options: report, streamed: stream.streamed)
-        // A range is judged by what it leaves, not by what it cures (issue 41, item 4).
+        // A range is judged by what it leaves, not by what it cures.
         var status =
             report.format == .ranges
             ? full.rangeExitStatus(failOn: report.failOn) : full.exitStatus(failOn: report.failOn)

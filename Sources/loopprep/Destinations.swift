@@ -3,7 +3,7 @@ import Foundation
 import LoopAnalysis
 import LoopMedia
 
-/// Where each input's files go, claimed all together before any work (issue 41, item 1): two inputs of one
+/// Where each input's files go, claimed all together before any work: two inputs of one
 /// name (coll/alice/upload.mp4 and coll/bob/upload.mp4 into out/) would write one output, and the second would
 /// replace the first. The run is refused instead, in one sentence naming both (a usage error, exit 64: nothing
 /// was done); the claims stay with the run so a name a conversion makes is claimed too.

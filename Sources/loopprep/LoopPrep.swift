@@ -12,7 +12,7 @@ struct LoopPrep: AsyncParsableCommand {
             print("\(Report.toolVersion)\nFFmpeg: \(FFmpegLibraries.loadedDescription)")
             return
         }
-        // A mistyped command (issue 45, item 5): the nearest one named, not "2 unexpected arguments".
+        // A mistyped command: the nearest one named, not "2 unexpected arguments".
         if let first = CommandLine.arguments.dropFirst().first, let nearest = Self.nearestCommand(to: first) {
             Console.stderr(
                 "loopprep: no command '\(first)': did you mean 'loopprep \(nearest)'? (see loopprep --help)\n")

@@ -199,7 +199,7 @@ struct Stitch: AsyncParsableCommand {
         throw ExitCode(result.report.exitStatus(failOn: report.failOnGiven ?? .never).rawValue)
     }
 
-    /// Every file the run writes has a name of its own and is none of the clips (issue 41, item 1): the output,
+    /// Every file the run writes has a name of its own and is none of the clips: the output,
     /// --manifest, --html and the web player's page and manifest, checked before any work.
     func claimFiles(clips: [String]) throws {
         guard let output else { return }
@@ -240,7 +240,10 @@ struct Stitch: AsyncParsableCommand {
 
     /// A refusal: the sentences on stderr, and with --format json a document on stdout too.
     func refuse(_ refusal: StitchRefusal) throws -> Never {
-        for line in refusal.lines { Console.stderr(line + "\n") }
+        // The library's sentence, headed here as every command's errors are (an unreadable clip's line names it).
+        var lines = refusal.lines
+        if !refusal.unreadable, let first = lines.first { lines[0] = "loopprep: error: " + first }
+        for line in lines { Console.stderr(line + "\n") }
         if report.format == .json {
             struct Refusal: Encodable {
                 var tool = "loopprep"
@@ -249,8 +252,7 @@ struct Stitch: AsyncParsableCommand {
                 var error: String
                 var details: [String]
             }
-            let doc = Refusal(
-                output: output, error: refusal.lines.first ?? "refused", details: Array(refusal.lines.dropFirst()))
+            let doc = Refusal(output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
             Console.stdout(String(decoding: (try? StitchText.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
         }
         throw ExitCode(refusal.unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)

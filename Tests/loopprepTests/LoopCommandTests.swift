@@ -50,6 +50,24 @@ import Testing
         let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
         #expect(analyze.status == 0)
         #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
+        // The report carries the written loop as analyze describes it: its facts and its loop range (the whole
+        // 1.5 s of it).
+        func fileJSON(_ text: String) throws -> [String: Any] {
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            return try #require((doc["files"] as? [[String: Any]])?.first)
+        }
+        let written = try fileJSON(run.stdout)
+        let analyzed = try fileJSON(analyze.stdout)
+        let range = try #require(written["loopRange"] as? [String: Any])
+        #expect(NSDictionary(dictionary: range).isEqual(to: try #require(analyzed["loopRange"] as? [String: Any])))
+        #expect(range["duration"] as? String == "3/2", "\(range)")
+        let facts = try #require(written["facts"] as? [String: Any])
+        let analyzedFacts = try #require(analyzed["facts"] as? [String: Any])
+        for key in Set(facts.keys).union(analyzedFacts.keys) {
+            #expect(
+                (facts[key] as? NSObject) == (analyzedFacts[key] as? NSObject),
+                "\(key): \(String(describing: facts[key])) against \(String(describing: analyzedFacts[key]))")
+        }
         // --html: one seam strip a candidate, the chosen one marked.
         let page = dir.appendingPathComponent("loop.html").path
         _ = try Run.loopprep([

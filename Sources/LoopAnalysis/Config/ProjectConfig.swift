@@ -50,7 +50,7 @@ public struct ProjectConfig: Sendable, Equatable {
             config.target = target
         }
         if let value = object["min-loop"] {
-            // Decimal seconds, exactly as written, or the command line's syntax ("2s", "800ms": issue 45, item 5).
+            // Decimal seconds, exactly as written, or the command line's syntax ("2s", "800ms").
             let seconds: Rational? =
                 switch value {
                 case .number(let n): Rational(decimal: n)

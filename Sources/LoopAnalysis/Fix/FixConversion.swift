@@ -1,6 +1,6 @@
 /// Where an input's own container cannot say the plan (no edit list: MPEG-TS and -PS, FLV, AVI, ADTS), or `--to`
 /// asks, fix writes an MP4 or MOV beside it: decided here, in the planner's terms, the plan adjusted to the
-/// container it will be (issue 35: the plan is final when planned). What the muxers accept is the caller's
+/// container it will be (the plan is final when planned). What the muxers accept is the caller's
 /// capability (FFmpeg's), passed in.
 package enum FixConversion {
     /// The muxer written with ("mp4", "mov", "ipod") and the output's path.
@@ -40,8 +40,8 @@ package enum FixConversion {
         return output
     }
 
-    /// The container the output's own name asks for where it is not the input's (`loop phone.mkv -o loop.mp4`,
-    /// issue 42, item 5): an MP4 or a MOV, as `--to` would; nil where the name is the input's kind. A name of a
+    /// The container the output's own name asks for where it is not the input's (`loop phone.mkv -o loop.mp4`):
+    /// an MP4 or a MOV, as `--to` would; nil where the name is the input's kind. A name of a
     /// container loopprep does not write the input as (an MP4 named .mkv) is refused, never written under it.
     static func named(_ destination: String, facts: ClipFacts) throws -> String? {
         let ext = (destination.split(separator: "/").last.map(String.init) ?? destination)
@@ -84,7 +84,7 @@ package enum FixConversion {
             }
             return Output(format: to, path: stem(destination) + "." + to)
         }
-        // --to across the ISO family (issue 41, item 6): a QuickTime-brand .mov or .m4v asked for as an MP4 (or an
+        // --to across the ISO family: a QuickTime-brand .mov or .m4v asked for as an MP4 (or an
         // MP4 as a MOV) is written by that muxer, every codec checked as for any conversion, never ignored.
         if let to, ["mp4", "mov"].contains(facts.container), facts.container != to {
             if let refused = codecs.first(where: { !accepts(to, $0) }) {
@@ -133,7 +133,7 @@ package enum FixConversion {
         // presentation times to copy.
         // Codecs with no B-frames at all (intra-only, and MS-MPEG4, H.263 and their kin) never do; another is
         // looked at: FFmpeg's analysis of the stream (an SPS's reorder depth of 0, an MPEG-4 VOL's low-delay flag)
-        // says it shows its frames as it stores them (issue 43, item 4).
+        // says it shows its frames as it stores them.
         let neverReorders: Set = [
             "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo", "msmpeg4v1",
             "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "h263", "h263p", "h261", "flv1", "vp8", "cinepak", "mjpegb",

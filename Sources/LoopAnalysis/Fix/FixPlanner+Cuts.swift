@@ -328,7 +328,7 @@ extension FixPlanner {
             firstPresented: firstPresented)
     }
 
-    /// A cut inside one GOP, no keyframe after its start (issue 42, item 1: loops of real footage, a keyframe
+    /// A cut inside one GOP, no keyframe after its start (loops of real footage, a keyframe
     /// every 250 frames): every frame it presents is encoded again, decoded from the keyframe before it; nothing is
     /// copied. The encoded frames keep the source's decode delay of that keyframe (the encoder writes no B-frames,
     /// so any constant keeps decode times in order).

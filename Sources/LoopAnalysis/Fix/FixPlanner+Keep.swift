@@ -1,4 +1,4 @@
-/// What a designed loop keeps (issue 32, item 5): `--keep video` makes the video the loop, its audio played to
+/// What a designed loop keeps: `--keep video` makes the video the loop, its audio played to
 /// its end and then silent to the video's end; `--drop-audio` leaves the audio out (a muted background loop).
 extension FixPlanner {
     /// The tracks whose ends bound the cut: every one (the shortest sets the end), or with --keep video the

@@ -45,7 +45,7 @@ package enum FixPlanner {
         }
     }
 
-    /// The final plan: cuts, repeats, the container written (with `output`) and the writer (issue 41, item 6).
+    /// The final plan: cuts, repeats, the container written (with `output`) and the writer.
     public static func plan(
         _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init(), output: Output? = nil
     ) throws -> FixPlan {
@@ -133,7 +133,7 @@ package enum FixPlanner {
             var cut =
                 m.track.kind == .video
                 // Matroska has no edit list to hide a frame presented after the end that an earlier one refers to
-                // (B-frames): as for --target web, the last GOP is encoded again (issue 42, item 6).
+                // (B-frames): as for --target web, the last GOP is encoded again.
                 ? try videoCut(
                     m, start: start, end: end, bake: options.bakeVideo || ClipFacts.isMatroska(output), notes: &notes)
                 : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))

@@ -1,4 +1,4 @@
-/// Which writer carries a fix plan out (issue 41, item 6), decided with the plan, so "why did my MP4 go through
+/// Which writer carries a fix plan out, decided with the plan, so "why did my MP4 go through
 /// FFmpeg?" is answered by the plan itself (`fix --format json`'s `plan.writer`, the text report's "written:"
 /// line), not by guards in the media layer.
 public enum FixWriter: Codable, Sendable, Equatable {

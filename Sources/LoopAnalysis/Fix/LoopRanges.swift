@@ -1,6 +1,6 @@
 import LoopRangeValues
 
-/// The exact range a player loops a clip over when the file cannot be rewritten (issue 33): fix's plan, read as
+/// The exact range a player loops a clip over when the file cannot be rewritten: fix's plan, read as
 /// a span of the clip as it is (its start and length on the presented timeline), with the findings that span
 /// alone cures and those only a rewrite removes.
 package enum LoopRanges {
@@ -84,7 +84,7 @@ package enum LoopRanges {
         return tracks.allSatisfy { $0.startSeconds >= start && $0.endSeconds <= end }
     }
 
-    /// The range with its own seam (issue 41, item 4): `clip` are the clip's findings, `span` those of the clip's
+    /// The range with its own seam: `clip` are the clip's findings, `span` those of the clip's
     /// facts with the seam measured where the range wraps. A seam finding the range makes remains; one only the
     /// clip's whole wrap has is cured; where the range adds one the whole clip loops without, the note says so.
     public static func measured(_ range: LoopRange, clip: [Finding], span: [Finding]) -> LoopRange {

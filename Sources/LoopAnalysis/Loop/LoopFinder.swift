@@ -203,7 +203,7 @@ package enum LoopFinder {
         best.sort { before($0.key, $1.key) }
         // Fine pass: the best pairs overall, and the best few of every loop length, so a true period that the
         // coarse distance ranks below near-repeats (a 30-frame step of slow motion against a 180-frame period
-        // under moving grain: issue 42, item 2) is still measured.
+        // under moving grain) is still measured.
         // (The groups in a fixed order: a dictionary's is not, and the fine pass breaks ties by place.)
         let grouped = byLength.values.flatMap { $0 }.sorted {
             ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame)
@@ -241,7 +241,7 @@ package enum LoopFinder {
         }
         // By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as
         // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share
-        // of its frames first (issue 42, item 1: a start on a keyframe copies all; footage with a keyframe every
+        // of its frames first (a start on a keyframe copies all; footage with a keyframe every
         // 250 frames holds such a loop in every period).
         ranked.sort { $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
         if let best = ranked.first, best.seamless {

@@ -1,3 +1,5 @@
+import LoopRangeValues
+
 /// What `loop` is asked for each clip: how long a loop may be, how many candidates to rank and which to write,
 /// and whether to blend the seam.
 public struct LoopRequest: Sendable {
@@ -38,8 +40,11 @@ public struct LoopReport: Encodable, Sendable {
     public var error: String?
     /// The clip could not be read (also said in `error`): an unreadable input, exit 2, as in every command.
     public var unreadable = false
-    /// The written loop's findings.
+    /// The written loop as `analyze` describes it: its facts, findings and loop range (or why none).
+    public var facts: ClipFacts?
     public var findings: [Finding] = []
+    public var loopRange: LoopRange?
+    public var loopRangeReason: String?
     /// Each candidate's seam strip (PNG), for the HTML page.
     public var strips: [[UInt8]] = []
     /// `--web-player`: the page, manifest and media written beside the loop.
@@ -53,7 +58,26 @@ public struct LoopReport: Encodable, Sendable {
     public var plan: FixPlan?
 
     enum CodingKeys: String, CodingKey {
-        case path, candidates, chosen, output, error, findings, webPlayer, webPlayerError, notes, plan
+        case path, candidates, chosen, output, error, facts, findings, loopRange, loopRangeReason, webPlayer,
+            webPlayerError, notes, plan
+    }
+
+    /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the written loop
+    /// loop, as analyze writes it; neither where nothing was written.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(path, forKey: .path)
+        try c.encode(candidates, forKey: .candidates)
+        try c.encodeIfPresent(chosen, forKey: .chosen)
+        try c.encodeIfPresent(output, forKey: .output)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(facts, forKey: .facts)
+        try c.encode(findings, forKey: .findings)
+        try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
+        try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
+        try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
+        try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(plan, forKey: .plan)
     }
 
     public init(path: String) { self.path = path }
@@ -62,9 +86,10 @@ public struct LoopReport: Encodable, Sendable {
     public var file: FileReport {
         if unreadable, let error { return FileReport.unreadable(path: path, reason: error) }
         var file = FileReport(
-            path: path, facts: nil, findings: findings,
+            path: path, facts: facts, findings: findings,
             fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
         file.notes = notes.isEmpty ? nil : notes
+        (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
         return file
     }
 }

@@ -1,4 +1,4 @@
-/// The picture step at a seam (issue 32, item 6): how unlike two small pictures are, 0-255, the larger of the
+/// The picture step at a seam: how unlike two small pictures are, 0-255, the larger of the
 /// mean luma difference and the mean chroma difference (Cb and Cr samples alike). A hue cut at one brightness
 /// (a red field turning blue of the same luma) moves the chroma by a hundred and more and the luma by nothing;
 /// footage whose colour holds keeps its luma figure. One function for analyze's seam-visual-jump and loop's

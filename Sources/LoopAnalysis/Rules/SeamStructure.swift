@@ -1,4 +1,4 @@
-/// What the eye sees at a seam, judged against the clip's own changes around it (issue 31, item 2). A mean luma
+/// What the eye sees at a seam, judged against the clip's own changes around it. A mean luma
 /// difference cannot tell a sparse picture's cut (Game of Life: 6.8 against 2.4 of motion) from its motion;
 /// structural similarity (SSIM on the 64x36 luma, 8x8 windows every 4 pixels) can: across a real repeat the last
 /// frame is as like the first as neighbouring frames are alike (0.01-0.05 of dissimilarity); across a cut in

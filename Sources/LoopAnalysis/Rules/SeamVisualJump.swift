@@ -3,7 +3,7 @@ import Foundation
 /// `seam-visual-jump`: the last presented frame differs from the first much more than neighbouring frames
 /// differ from each other, so the loop point shows as a cut.
 package struct SeamVisualJump: Rule {
-    /// What a user does about it: loop finds where the picture repeats (issue 45, item 5).
+    /// What a user does about it: loop finds where the picture repeats.
     static let hint =
         "loopprep loop finds where the picture repeats and cuts there (or blends the wrap: --crossfade 0.5)"
     public let ids: [RuleID] = [.seamVisualJump]
@@ -30,7 +30,7 @@ package struct SeamVisualJump: Rule {
     /// The picture step alone (luma or colour, SeamPicture): above the threshold and three times the motion
     /// between the last two frames. Where the clip hardly moves around the seam (the second smallest step between
     /// its neighbouring frames under a twelfth of the threshold: a slow pan over a smooth picture moves a tenth or two
-    /// of a level a frame), the step is judged against that motion instead (issue 42, item 3): above a third of
+    /// of a level a frame), the step is judged against that motion instead: above a third of
     /// the threshold and ten times the motion, it jumps what many frames would move, and shows; grain (a still's
     /// seam about its motion, 1.5 against 0.9) does not.
     public static func isBrightnessCut(

@@ -21,7 +21,7 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
     public static let slideLeft = TransitionKind("slide-left"), slideRight = TransitionKind("slide-right")
     public static let slideUp = TransitionKind("slide-up"), slideDown = TransitionKind("slide-down")
 
-    /// loopprep's first names for xfade's transitions (and `slide` alone, a slide to the left: issue 45, item 5).
+    /// loopprep's first names for xfade's transitions (and `slide` alone, a slide to the left).
     static let aliases = [
         "crossfade": "fade", "fade-black": "fadeblack", "slide-left": "slideleft", "slide-right": "slideright",
         "slide-up": "slideup", "slide-down": "slidedown", "slide": "slideleft",

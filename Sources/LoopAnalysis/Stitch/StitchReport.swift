@@ -44,6 +44,8 @@ public struct StitchRequest: Sendable {
 
 /// stitch refused before writing anything: one line per cause, each naming its file, and whether the cause is
 /// an input that could not be read (exit 2) or clips that cannot be joined as asked (exit 1).
+/// Why stitch writes nothing, before a plan: a sentence and its details (the differences, one a line), in words the
+/// CLI heads as an error; or, `unreadable`, one line per clip that could not be read ("PATH: why").
 public struct StitchRefusal: Error, Sendable, Equatable {
     public var lines: [String]
     public var unreadable: Bool
@@ -182,7 +184,7 @@ public struct StitchManifest: Encodable, Sendable {
 /// A JSON playlist: `{"clips": [{"path": "a.mp4", "in": 1.0, "out": 4.5, "transition": {"type": "crossfade",
 /// "duration": 0.5}}], "loop": false}`. Its numbers are read as the decimals written (1.005 s is 1005 ms).
 public struct Playlist: Decodable, Sendable {
-    /// A time as the command line reads one (issue 45, item 5): a number of seconds as written, or a string of
+    /// A time as the command line reads one: a number of seconds as written, or a string of
     /// seconds, milliseconds or frames ("0.5", "0.5s", "500ms", "12f").
     public struct Time: Decodable, Sendable, Equatable {
         public var amount: TimeAmount

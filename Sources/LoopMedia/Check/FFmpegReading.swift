@@ -92,8 +92,8 @@ enum FFmpegReading {
     /// An MP4 video frame's length from FFmpeg's index (its decode times, increasing): the step from `dts` to the
     /// next decode time (its stts delta), the last sample's the step before. FFmpeg's mov demuxer leaves a packet's
     /// duration unset where composition offsets are present (B-frames), and libavformat then guesses a frame as one
-    /// tick of a clock coarser than 1 kHz: QuickTime's 600 made an Apple-style H.264's last frame last 1.667 ms
-    /// (issue 43, item 3). Players end a frame at its own delta.
+    /// tick of a clock coarser than 1 kHz: QuickTime's 600 made an Apple-style H.264's last frame last 1.667 ms.
+    /// Players end a frame at its own delta.
     static func decodeStep(at dts: Int64, in times: [Int64]) -> Int64? {
         var (lo, hi) = (0, times.count)
         while lo < hi {
@@ -308,7 +308,7 @@ enum SecondReading {
     }
 
     /// `rewritten`: loopprep wrote the file's pages itself (not a copy of an input): its Vorbis warm-up must be
-    /// where FFmpeg and libvorbis both put it (issue 43, item 1).
+    /// where FFmpeg and libvorbis both put it.
     public static func check(_ expected: [ExpectedTrack], output: String, rewritten: Bool = true) -> Outcome {
         let reading: IndependentReading
         do { reading = try FFmpegReading.read(output, libvorbisStart: !rewritten) } catch {

@@ -36,7 +36,7 @@ final class Decoder {
         if quantizers { ctx.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
         // Only on pictures nothing refers to: a reference decoded without its in-loop filter passes the error on
         // to every picture predicted from it, which grows over a GOP (over 250 frames, frames at different places
-        // in their GOPs looked 4 luma levels apart where the footage repeats exactly: issue 42).
+        // in their GOPs looked 4 luma levels apart where the footage repeats exactly).
         if fast {
             ctx.pointee.skip_loop_filter = AVDISCARD_NONREF
         }

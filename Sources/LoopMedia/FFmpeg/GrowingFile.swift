@@ -3,7 +3,7 @@ import LoopIndex
 
 /// How far the copy into a file being written has come: the byte ranges written so far, of a size fixed in
 /// advance. fix's MP4 writer lays out its output whole (the moov first, every sample's place known), then copies
-/// the media on a thread of its own while the output is read back and checked (issue 45, item 3); a read of bytes
+/// the media on a thread of its own while the output is read back and checked; a read of bytes
 /// not yet written waits for them, so every reading sees the output as it will be kept, never a hole.
 final class CopyProgress: Sendable {
     let size: Int64

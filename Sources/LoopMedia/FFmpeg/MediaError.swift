@@ -30,7 +30,7 @@ extension MediaError {
             ns.domain == NSCocoaErrorDomain
             && [CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue].contains(ns.code)
         let reason = underlying ?? (missing ? "No such file or directory" : ns.localizedDescription)
-        // A full disk in loopprep's words, wherever it was met (issue 45, item 5).
+        // A full disk in loopprep's words, wherever it was met.
         let posix =
             ns.domain == NSPOSIXErrorDomain
             ? Int32(ns.code) : (ns.userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) }
@@ -77,7 +77,7 @@ extension MediaError {
         let ffmpeg = "(FFmpeg: \(operation): \(reason))"
         let meaning: String
         if let status = Self.httpStatus(code) {
-            // A server's answer, not the file's content (issue 45, item 5).
+            // A server's answer, not the file's content.
             return "the server answered \(status): check the address, and that the file is still there \(ffmpeg)"
         }
         switch (operation, code) {

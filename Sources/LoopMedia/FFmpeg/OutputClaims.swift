@@ -1,7 +1,7 @@
 import Foundation
 import LoopIndex
 
-/// Two inputs never share one output (issue 41, item 1): every file a run writes is claimed by the input it
+/// Two inputs never share one output: every file a run writes is claimed by the input it
 /// comes from, first all together before any work (what the names say), then again at the moment a name is
 /// final (a conversion may rename `hero.ts` to `hero.mp4`), so a second input is refused, never written over the
 /// first.

@@ -219,7 +219,7 @@ final class OutputFile {
 
     /// An encoder's packet, written as `write` writes a copied one. Matroska: the encoder's delay (Opus's
     /// pre-skip) is the track's CodecDelay, which FFmpeg 5.1's muxer writes but does not add to the block times;
-    /// the first block must sit at 0, its first presented sample after the pre-skip (issue 43, item 2: a WebM's
+    /// the first block must sit at 0, its first presented sample after the pre-skip (a WebM's
     /// re-encoded Opus started a pre-skip early, 6.5 ms).
     func write(encoded packet: Packet, stream: Int, by encoder: AudioEncoder) throws {
         if isMatroska, encoder.delay > 0 {

@@ -83,7 +83,7 @@ public final class TemporaryFiles: Sendable {
         }
     }
 
-    /// An errno in loopprep's words where one matters to the user (issue 45, item 5: every disk-full line says the
+    /// An errno in loopprep's words where one matters to the user (every disk-full line says the
     /// disk is full), the system's text kept beside it.
     static func meaning(_ code: Int32) -> String {
         let system = String(cString: strerror(code)).lowercased()

@@ -109,7 +109,7 @@ private final class RemuxWriter {
     /// Ogg: an audio track's first page must close before its last. A reader times the first page's packets back
     /// from its granule (Vorbis's warm-up before 0, Opus's pre-skip), but a page that is also the last (EOS) has
     /// its granule trimmed to the end, so FFmpeg times its first packet at 0 and a Vorbis track starts a warm-up
-    /// late (issue 43, item 1: 128 samples in a 0.12 s clip). Pages of at most half the shortest audio track (the
+    /// late (128 samples in a 0.12 s clip). Pages of at most half the shortest audio track (the
     /// muxer's default is a second) make at least two.
     static func oggPageDuration(_ plan: FixPlan) -> String? {
         let audio = plan.tracks.filter { $0.kind == .audio }.map(\.duration)

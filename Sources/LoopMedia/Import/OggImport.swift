@@ -8,7 +8,7 @@ enum OggImport: TimelineImporter {
     static func reads(_ demuxer: String) -> Bool { demuxer == "ogg" }
 
     static func timelines(_ source: ImportSource) throws -> Imported {
-        // A chained Ogg (issue 43, item 5): FFmpeg reads its links as one stream whose times start again at each.
+        // A chained Ogg: FFmpeg reads its links as one stream whose times start again at each.
         let pages = Self.beginnings(source.input.path)
         if pages.links > 1 {
             throw MediaError(

@@ -101,8 +101,11 @@ public enum LoopCut {
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
             } else {
-                // The file written: a container that cannot say the cut is written as an MP4 beside it.
+                // The file written: a container that cannot say the cut is written as an MP4 beside it. It is
+                // described as analyze describes it, loop range included.
                 result.output = report.path
+                result.facts = report.facts
+                (result.loopRange, result.loopRangeReason) = (report.loopRange, report.loopRangeReason)
             }
         } catch {
             result.error = MediaError.describe(error)
@@ -156,7 +159,7 @@ public enum LoopCut {
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"
         // A crossfade loop accepts: over 0 and under half of --min; a third of it, to the millisecond, always fits.
         // The blend overlaps the loop's ends, so the loop comes out that much shorter: where that would fall under
-        // the shortest loop analyze accepts (too-short-to-loop), --min is raised by the fade too (issue 42, item 4).
+        // the shortest loop analyze accepts (too-short-to-loop), --min is raised by the fade too.
         let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
         let fade = Rational((Rational.max(minimum, minimumLoop) * Rational(1000, 3)).floor, 1000)
         let raised = Rational(((minimumLoop + fade) * 1000).ceiling, 1000)
@@ -208,7 +211,9 @@ public enum LoopCut {
                     error: reason)
             }
             // The written loop as Stitcher described it (its seam measured), not read a second time.
-            return FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])
+            var written = FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])
+            (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
+            return written
         } else {
             let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb)
             let source: String

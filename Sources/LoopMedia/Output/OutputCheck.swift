@@ -2,7 +2,7 @@ import Foundation
 import LoopAnalysis
 import LoopIndex
 
-/// The one check of a written output before it is kept, for every command (issue 41, item 5): each builds an
+/// The one check of a written output before it is kept, for every command: each builds an
 /// `Expectation` from its plan, and the comparisons run in order, the first that fails refusing the file (nothing is
 /// written).
 ///
@@ -239,7 +239,7 @@ enum OutputCheck {
         return report
     }
 
-    /// A designed loop made worse (issue 32, item 5): where fix left out video frames (the picture cut to shorter
+    /// A designed loop made worse: where fix left out video frames (the picture cut to shorter
     /// audio) and the output's seam has a finding the input's had not, the note naming the flags that keep the
     /// loop whole. The input's seam is measured only then.
     static func seamMadeWorse(

@@ -67,7 +67,7 @@ public enum ClipAnalysis {
         (report.loopRange, report.loopRangeReason) = LoopRanges.range(
             facts, timelines: probe.timelines, findings: findings)
         report.notes = notes
-        // A range that is not the whole clip wraps elsewhere: its own seam is measured there (issue 41, item 4).
+        // A range that is not the whole clip wraps elsewhere: its own seam is measured there.
         if options.seamChecks, facts.seam != nil, let range = report.loopRange,
             !LoopRanges.isWhole(range, tracks: [facts.mainVideo, facts.mainAudio].compactMap { $0 }),
             let s = range.exactStart, let d = range.exactDuration

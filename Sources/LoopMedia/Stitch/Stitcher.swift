@@ -17,7 +17,7 @@ public enum Stitcher {
         if let output = request.output,
             let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: request.force)
         {
-            throw StitchRefusal(["loopprep: error: " + refusal])
+            throw StitchRefusal([refusal])
         }
         var prepared: [PreparedClip] = []
         var unreadable: [String] = []
@@ -55,8 +55,8 @@ public enum Stitcher {
             throw StitchRefusal(
                 [
                     request.normalize
-                        ? "loopprep: error: the clips differ in what --normalize cannot change (nothing written):"
-                        : "loopprep: error: the clips differ, so they cannot be joined by stream copy (nothing "
+                        ? "the clips differ in what --normalize cannot change (nothing written):"
+                        : "the clips differ, so they cannot be joined by stream copy (nothing "
                             + "written; --normalize re-encodes them):"
                 ] + differences.map { "  " + $0 })
         }
@@ -64,7 +64,7 @@ public enum Stitcher {
         do {
             timeline = try self.timeline(
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
-        } catch { throw StitchRefusal(["loopprep: error: \(MediaError.describe(error))"]) }
+        } catch { throw StitchRefusal([MediaError.describe(error)]) }
         var report = StitchReport(output: request.output, timeline: timeline)
         report.audioLeftOut = audioLeftOut
         // --normalize converts each picture to the first clip's colour (tone-mapped where HDR meets SDR).
@@ -90,7 +90,7 @@ public enum Stitcher {
                 + "encoder, or other settings), so its frames cannot be copied beside them"
         }
         // What the write would refuse for the output's container and target, a dry run refuses too, in the same
-        // sentence (issue 41, item 5).
+        // sentence.
         if let name = request.output ?? request.named,
             let refusal = refusal(
                 prepared, format: outputFormat(name), analysis: request.analysis,

@@ -4,7 +4,7 @@ import LoopAnalysis
 import LoopIndex
 
 /// What a render worker reads: values made before the workers start (the clips, the plan, the geometry, each
-/// clip's encoder parameters), never the writer or an open file. Sendable by construction (issue 45, item 2).
+/// clip's encoder parameters), never the writer or an open file. Sendable by construction.
 struct RenderContext: Sendable {
     let clips: [PreparedClip]
     let plan: StitchRenderPlan

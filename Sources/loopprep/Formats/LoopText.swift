@@ -95,7 +95,10 @@ enum LoopText {
                 "  \(r.output == nil ? "would write" : "wrote") \(frames) frames: \(frames - encoded) copied, "
                 + "\(encoded) encoded again; \(Figures.seconds(plan.duration))\n"
         }
-        if let output = r.output { out += "  wrote \(output)\n" }
+        if let output = r.output {
+            out += "  wrote \(output)\n"
+            if let line = TextFormat.loopRangeLine(r.loopRange, reason: r.loopRangeReason) { out += "  " + line + "\n" }
+        }
         if let web = r.webPlayer { out += "  web player -> \(web.page)\n" }
         if let error = r.webPlayerError { out += "  NO WEB PLAYER: \(error)\n" }
         for f in r.findings {
