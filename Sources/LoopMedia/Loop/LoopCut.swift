@@ -46,18 +46,8 @@ public enum LoopCut {
                 s.frames, times: s.times, end: s.end, options: options,
                 progress: progress.map { p in { p("comparing", $0) } })
             if request.pictures {
-                // The seams in colour and with their sound, from one more pass over the file.
-                let wanted = Set(
-                    result.candidates.flatMap {
-                        Array(max($0.outFrame - 3, 0)..<$0.outFrame) + Array($0.inFrame..<$0.inFrame + 3)
-                    })
-                let seam = try? LoopSearch.seamPictures(
-                    path, frames: wanted, boundaries: Set(result.candidates.flatMap { [$0.start, $0.end] }),
-                    offset: s.audioOffset)
-                result.strips = try result.candidates.map {
-                    try LoopStrip.png(
-                        s.frames, $0, times: s.times, seam: seam, clickThreshold: options.clickThreshold)
-                }
+                result.strips = try strips(
+                    path, result.candidates, signatures: s, clickThreshold: options.clickThreshold)
             }
             guard result.candidates.count >= request.pick else {
                 result.error = "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
@@ -111,6 +101,20 @@ public enum LoopCut {
             result.error = MediaError.describe(error)
         }
         return result
+    }
+
+    /// Each candidate's seam strip (PNG): the seams in colour and with their sound, from one more pass over the
+    /// file.
+    static func strips(
+        _ path: String, _ candidates: [LoopCandidate], signatures s: LoopSearch.Signatures, clickThreshold: Double
+    ) throws -> [[UInt8]] {
+        let wanted = Set(
+            candidates.flatMap { Array(max($0.outFrame - 3, 0)..<$0.outFrame) + Array($0.inFrame..<$0.inFrame + 3) })
+        let seam = try? LoopSearch.seamPictures(
+            path, frames: wanted, boundaries: Set(candidates.flatMap { [$0.start, $0.end] }), offset: s.audioOffset)
+        return try candidates.map {
+            try LoopStrip.png(s.frames, $0, times: s.times, seam: seam, clickThreshold: clickThreshold)
+        }
     }
 
     /// The chosen loop is as short as --min allows: the search may have been stopped by the bound, not by the

@@ -28,28 +28,7 @@ public enum Stitcher {
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
         }
         guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
-        // Audio tracks not every clip has are left out: the ones they share are joined.
-        var audioLeftOut: [String] = []
-        if prepared.contains(where: { !$0.facts.audioTracks.isEmpty }) {
-            for clip in prepared where clip.facts.audioTracks.isEmpty {
-                audioLeftOut.append("\(clip.path) has no audio: silence is laid under it")
-            }
-        }
-        let voiced = prepared.indices.filter { !prepared[$0].facts.audioTracks.isEmpty }
-        if let choice = SharedAudio.choose(voiced.map { prepared[$0].facts.audioTracks.map(\.language) }) {
-            for (v, left) in choice.left.enumerated() {
-                let c = voiced[v]
-                let tracks = prepared[c].facts.audioTracks
-                for k in left {
-                    audioLeftOut.append(
-                        """
-                        \(prepared[c].path): \(Figures.trackName(tracks[k]))\
-                        \(tracks[k].language.map { " (\($0))" } ?? "") left out: not every clip has it
-                        """)
-                }
-            }
-            for (v, kept) in choice.kept.enumerated() { prepared[voiced[v]] = prepared[voiced[v]].keepingAudio(kept) }
-        }
+        let audioLeftOut = shareAudio(&prepared)
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
             throw StitchRefusal(
@@ -67,15 +46,7 @@ public enum Stitcher {
         } catch { throw StitchRefusal([MediaError.describe(error)]) }
         var report = StitchReport(output: request.output, timeline: timeline)
         report.audioLeftOut = audioLeftOut
-        // --normalize converts each picture to the first clip's colour (tone-mapped where HDR meets SDR).
-        if request.normalize, let first = prepared.first {
-            report.colourConverted = prepared.dropFirst().filter { $0.colour.differs(from: first.colour) }.map { clip in
-                """
-                \(clip.path): its pictures are converted from \(clip.colour) to the first clip's \(first.colour)\
-                \(ColourConverter.how(from: clip.colour, to: first.colour))
-                """
-            }
-        }
+        if request.normalize { report.colourConverted = colourConversions(prepared) }
         report.ffmpeg = FFmpegLibraries.description
         // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
         let plan: StitchRenderPlan
@@ -127,6 +98,46 @@ public enum Stitcher {
             report.error = MediaError.whileWriting(error)
         }
         return report
+    }
+
+    /// Audio tracks not every clip has are left out, the ones they share joined (each clip keeps those): what is
+    /// left out, said, a clip without audio included (silence is laid under it).
+    static func shareAudio(_ prepared: inout [PreparedClip]) -> [String] {
+        var leftOut: [String] = []
+        if prepared.contains(where: { !$0.facts.audioTracks.isEmpty }) {
+            for clip in prepared where clip.facts.audioTracks.isEmpty {
+                leftOut.append("\(clip.path) has no audio: silence is laid under it")
+            }
+        }
+        let voiced = prepared.indices.filter { !prepared[$0].facts.audioTracks.isEmpty }
+        guard let choice = SharedAudio.choose(voiced.map { prepared[$0].facts.audioTracks.map(\.language) }) else {
+            return leftOut
+        }
+        for (v, left) in choice.left.enumerated() {
+            let c = voiced[v]
+            let tracks = prepared[c].facts.audioTracks
+            for k in left {
+                leftOut.append(
+                    """
+                    \(prepared[c].path): \(Figures.trackName(tracks[k]))\
+                    \(tracks[k].language.map { " (\($0))" } ?? "") left out: not every clip has it
+                    """)
+            }
+        }
+        for (v, kept) in choice.kept.enumerated() { prepared[voiced[v]] = prepared[voiced[v]].keepingAudio(kept) }
+        return leftOut
+    }
+
+    /// --normalize converts each picture to the first clip's colour (tone-mapped where HDR meets SDR): each clip so
+    /// converted, said.
+    static func colourConversions(_ prepared: [PreparedClip]) -> [String] {
+        guard let first = prepared.first else { return [] }
+        return prepared.dropFirst().filter { $0.colour.differs(from: first.colour) }.map { clip in
+            """
+            \(clip.path): its pictures are converted from \(clip.colour) to the first clip's \(first.colour)\
+            \(ColourConverter.how(from: clip.colour, to: first.colour))
+            """
+        }
     }
 
     /// FFmpeg's muxer for an output path: WebM, Matroska, MOV, else MP4.
