@@ -40,9 +40,9 @@ struct Stitch: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             """
-            Transition at every join: none, or any of FFmpeg's xfade transitions by name (fade, wipeleft, \
-            slideleft, circleopen, dissolve, pixelize, radial, ...: the README lists all 46); crossfade, \
-            fade-black and slide-left/right/up/down are fade, fadeblack and slideleft...; slide alone is slide-left.
+            Transition at every join: none, or any of FFmpeg's xfade transitions by name (\
+            \(TransitionKind.xfadeNames.joined(separator: ", "))); crossfade, fade-black and \
+            slide-left/right/up/down are fade, fadeblack and slideleft...; slide alone is slide-left.
             """,
             valueName: "name"))
     var transition: TransitionKind = .none
