@@ -60,6 +60,28 @@ import Testing
     }
 
     /// Starts only where allowed (keyframes), and a range that holds no whole period gets honest, bad scores.
+    /// Footage as unlike frame to frame as noise (a fast pan over detail) still repeats where it repeats: frames of
+    /// independent noise, frame n the same as frame n mod 40. Every loop of 40 frames is seamless (the frame after it
+    /// is its first); the same frames without the repeat (n never reused) have no loop at all.
+    @Test func aPeriodInFootageAsBusyAsNoise() {
+        func noise(_ seed: Int) -> [UInt8] {
+            var state = UInt64(seed &* 2_654_435_761 &+ 11)
+            return (0..<(64 * 36)).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 56)
+            }
+        }
+        let times = (0..<160).map { Rational(Int64($0), 30) }
+        let options = LoopFinder.Options(minFrames: 30, maxFrames: 50, top: 3)
+        let repeating = (0..<160).map { FrameSignature(luma: noise($0 % 40)) }
+        let found = LoopFinder.find(repeating, times: times, end: Rational(16, 3), options: options)
+        #expect(!found.isEmpty && found.allSatisfy { $0.frames == 40 && $0.seamless }, "\(found)")
+        #expect(found.allSatisfy { $0.repeatDissimilarity == 0 && options.structure($0) == .seamless })
+        let never = (0..<160).map { FrameSignature(luma: noise($0)) }
+        let none = LoopFinder.find(never, times: times, end: Rational(16, 3), options: options)
+        #expect(!none.isEmpty && none.allSatisfy { !$0.seamless && options.structure($0) == .noStructure })
+    }
+
     @Test func keyframesAndNoRepeat() {
         let (frames, times) = Self.clip(period: 37, frames: 300)
         let keys = Set(stride(from: 0, to: 300, by: 10))

@@ -260,6 +260,18 @@ import Testing
         #expect(SeamStructure.verdict(seam: 0.5, neighbours: [0.5, 0.49, 0.45, 0.47]) == .noStructure)
         // Under the floor, never a cut.
         #expect(SeamStructure.verdict(seam: 0.09, neighbours: [0, 0, 0, 0]) == .seamless)
+        // A car passing close on one side of the seam (the street: 0.88 against 0.46): their spread would
+        // hide it (0.2 + 4 x 0.2), half again above the largest does not.
+        #expect(SeamStructure.verdict(seam: 0.88, neighbours: [0.46, 0.3, 0.01, 0.01]) == .cut)
+        // One frame unlike both its neighbours (a flash on the loop's first frame): the seam is one of the steps.
+        #expect(SeamStructure.verdict(seam: 0.5, neighbours: [0.01, 0.01, 0.5, 0.01]) == .seamless)
+        // A cut in the footage beside the seam (a new shot on the loop's last frame) is no motion to judge it by;
+        // a slide's steps, which last, are (stitch's slideleft joined to itself: 0.80 against 0.67 and 0.81).
+        #expect(SeamStructure.verdict(seam: 0.85, neighbours: [0.01, 1.0, 0.01, 0.01]) == .cut)
+        #expect(SeamStructure.verdict(seam: 0.80, neighbours: [0.67, 0.81, 0.04, 0.06]) != .cut)
+        // Fast footage half unlike frame to frame: a seam far beyond it is a cut, one like it is no structure.
+        #expect(SeamStructure.verdict(seam: 0.95, neighbours: [0.45, 0.47, 0.46, 0.44]) == .cut)
+        #expect(SeamStructure.verdict(seam: 0.48, neighbours: [0.45, 0.47, 0.46, 0.44]) == .noStructure)
         // analyze's rule takes it: a seam-visual-jump with a small luma step.
         var clip = Clips.clean
         clip.seam = SeamFacts(videoDifference: 6.8, videoMotion: 2.4)

@@ -210,3 +210,44 @@ extension LoopFootageTests {
         #expect(abs(samples - 205_440) <= 48, "\(samples) samples")
     }
 }
+
+/// A loop is never a cut, in fast footage too (fixtures/make-fixtures.sh: street footage drawn with a car passing
+/// close, blurred by the shutter, grain on every frame).
+@Suite struct FastFootageLoopTests {
+    /// street-cuts.mp4: five shots, each panning on (nothing in it repeats), a car passing in three of them. A wrap
+    /// from the frame beside the car to another framing was written as seamless (its seam 0.85 unlike against 0.42
+    /// and 0.30 on the car's side, 0.01 on the other); now no candidate is seamless and loop writes nothing.
+    @Test func aWrapAcrossTheCarIsACut() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("street-cuts.mp4")
+        let dry = try JSONDecoder().decode(
+            LoopFootageTests.Written.self,
+            from: Data(try Run.loopprep(["loop", clip, "--dry-run", "--format", "json"]).stdout.utf8))
+        let candidates = try #require(dry.files.first?.candidates)
+        #expect(!candidates.isEmpty && candidates.allSatisfy { !$0.seamless }, "\(candidates)")
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let refused = try Run.loopprep(["loop", clip, "-o", out])
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("[loop-failed] no repeat found"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// street-period.mp4: the street scrolls a 320 px tile at 320 px/s and the car passes once a second, so its first
+    /// 120 frames repeat every 30 frames, though neighbouring frames are as unlike as noise. The loop written is a
+    /// whole number of periods inside them, as FFmpeg counts its frames, and analyze finds its seam clean.
+    @Test func aTruePeriodInFastFootageIsFound() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", Run.fixture("street-period.mp4"), "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let written = try JSONDecoder().decode(LoopFootageTests.Written.self, from: Data(run.stdout.utf8))
+        let file = try #require(written.files.first)
+        let chosen = try #require(file.chosen.map { file.candidates[$0] })
+        #expect(chosen.frames % 30 == 0 && chosen.outFrame <= 120, "\(chosen)")
+        #expect(try LoopFootageTests.read(out).frames == String(chosen.frames))
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
+        #expect(!analyze.stdout.contains("seam-visual-jump"), "\(analyze.stdout)")
+    }
+}

@@ -57,6 +57,9 @@ public struct LoopCandidate: Codable, Sendable, Equatable {
     /// and the pairs around it, the loop's last two transitions and its first two.
     public var seamDissimilarity: Double = 0
     public var neighbourDissimilarity: [Double] = []
+    /// The frame that would follow the loop against its first (1 - SSIM): about 0 where the clip truly repeats
+    /// there, however fast it moves; about 0.5 in noise.
+    public var repeatDissimilarity: Double = 0
     /// analyze's seam-audio-click figure: the largest jump over the channels, of full scale.
     public var audioJump: Double
     /// Level difference at the seam in dB.
@@ -113,10 +116,16 @@ package enum LoopFinder {
         }
 
         /// The seam's structure against the frames around it, at analyze's threshold (SeamVisualJump's rule).
+        /// Footage whose neighbouring frames are half unlike has structure where it truly repeats: a fast pan over
+        /// detail is as unlike frame to frame as noise, but the frame after a true period is the loop's first
+        /// (a third of the neighbours' dissimilarity at most, and under SeamStructure's floor), which noise never is.
         public func structure(_ c: LoopCandidate) -> SeamStructure.Verdict {
-            SeamStructure.verdict(
-                seam: c.seamDissimilarity, neighbours: c.neighbourDissimilarity,
-                floor: SeamVisualJump.structureFloor(visualThreshold))
+            let floor = SeamVisualJump.structureFloor(visualThreshold)
+            let verdict = SeamStructure.verdict(
+                seam: c.seamDissimilarity, neighbours: c.neighbourDissimilarity, floor: floor)
+            guard verdict == .noStructure, !c.neighbourDissimilarity.isEmpty else { return verdict }
+            let mean = c.neighbourDissimilarity.reduce(0, +) / Double(c.neighbourDissimilarity.count)
+            return c.repeatDissimilarity <= min(floor, mean / 3) ? .seamless : verdict
         }
 
         /// Pairs kept from the coarse pass for the fine one: fixed, so `top` only says how many are reported and
@@ -318,7 +327,6 @@ package enum LoopFinder {
         }
         let seamDissimilarity = unlike(j - 1, i)
         let around = [j - 3, j - 2, i, i + 1].filter { $0 >= i && $0 + 1 < j }
-        let neighbours = around.map { steps.dissimilarity($0) }
         // Audio, per channel: the loop's last samples (before frame j) run into its first (from frame i), where
         // they were heading (analyze's seam-audio-click measure).
         var jump = 0.0
@@ -343,7 +351,8 @@ package enum LoopFinder {
         c.seamMotion = seamMotion
         c.motionAround = around.map { steps.difference($0) }
         c.seamDissimilarity = seamDissimilarity
-        c.neighbourDissimilarity = neighbours
+        c.neighbourDissimilarity = around.map { steps.dissimilarity($0) }
+        c.repeatDissimilarity = unlike(j, i)
         c.toneDifference = tone
         let (cut, click) = o.seamFlags(c)
         // Sound counts as much as the picture: a level step of 10 dB or an octave of tone weighs like a visible

@@ -19,16 +19,35 @@ public enum SeamStructure {
     /// Neighbouring frames this unlike, on average, have no structure that could repeat.
     public static let unstructured = 0.3
 
+    /// Above this dissimilarity, and three times the step beside it on the same side of the seam, a step between
+    /// neighbouring frames is a cut in the footage itself (unrelated pictures: 0.7-1; a new shot on the loop's
+    /// last frame), not how it moves: motion lasts (a slide's steps, 0.67 then 0.81), a cut is one step.
+    public static let footageCut = 0.6
+
+    /// The four steps around a seam (the loop's last two transitions, its first two) without those that are cuts
+    /// in the footage (`footageCut`); fewer than four are kept as they are.
+    static func withoutFootageCuts(_ steps: [Double]) -> [Double] {
+        guard steps.count == 4 else { return steps }
+        let partner = [1, 0, 3, 2]
+        return steps.indices.filter { k in !(steps[k] > footageCut && steps[k] > 3 * steps[partner[k]]) }
+            .map { steps[$0] }
+    }
+
     /// The seam's dissimilarity against those of the frame pairs around it (the loop's last two transitions and
-    /// its first two): a cut where it exceeds the floor, twice their mean and their mean by four spreads.
+    /// its first two): a cut where it exceeds the floor and twice their mean, and stands out from them: by four
+    /// spreads above their mean, or by half again above the largest of them (fast motion: a car passing close
+    /// makes one or two neighbouring steps 0.3-0.5 unlike, and their spread alone would hide a seam of 0.9).
+    /// Steps that are cuts in the footage itself (`footageCut`) are left out.
+    /// Neighbours mostly unlike (noise) are no structure, unless the seam is such a cut beyond them.
     /// `floor`: a project's seam-visual-jump threshold scales it (SeamVisualJump.structureFloor).
     public static func verdict(seam: Double, neighbours: [Double], floor: Double = floor) -> Verdict {
         guard !neighbours.isEmpty else { return seam > Swift.max(floor, 0.3) ? .cut : .seamless }
-        let mean = neighbours.reduce(0, +) / Double(neighbours.count)
-        if mean > unstructured { return .noStructure }
-        let spread = (neighbours.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(neighbours.count))
-            .squareRoot()
-        return seam > max(floor, 2 * mean, mean + 4 * max(spread, 0.01)) ? .cut : .seamless
+        let steps = withoutFootageCuts(neighbours)
+        let mean = steps.reduce(0, +) / Double(steps.count)
+        let spread = (steps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(steps.count)).squareRoot()
+        let standsOut = min(mean + 4 * max(spread, 0.01), 1.5 * (steps.max() ?? 0))
+        if seam > max(floor, 2 * mean, standsOut) { return .cut }
+        return mean > unstructured ? .noStructure : .seamless
     }
 
     /// 1 - the mean SSIM of two grey pictures of `width` x `height` (row by row), over 8x8 windows every 4 pixels:
