@@ -273,6 +273,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// AV1 and Opus in WebM from other muxers, each with audio longer than the picture (make-other-muxers.sh).
+    /// GStreamer's webmmux (30 frames at 30 fps, 70 x 1024 samples of Opus at 48 kHz) writes the AV1 track with no
+    /// CodecPrivate, which FFmpeg's Matroska muxer needs (it answered "write packet: Invalid data" to the trim): its
+    /// configuration is read from the first packet as `ffmpeg -c copy` does; its temporal delimiters, which the
+    /// muxer drops, are no part of the first frame the check compares. mkvmerge's (50 frames at 25 fps, 2.4 s of
+    /// Opus) is the control. Trimmed to the picture: its frames, and its length of sound at 48 kHz by the Opus end
+    /// discard.
+    @Test(arguments: [("gst-av1-opus.webm", 30, 48000), ("mkvmerge-av1-opus.webm", 50, 96000)])
+    func av1AndOpusFromOtherMuxersAreTrimmed(file: String, frames: Int, samples: Int) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix(file, in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(try FFmpegDecode.frames(written).count == frames)
+        #expect(try FFmpegDecode.audio(written).count == samples)
+    }
+
+    /// GStreamer's mpegtsmux with x265's HEVC and AAC 0.3 s longer (make-other-muxers.sh: 60 frames at 30 fps):
+    /// the transport stream's last NAL unit of a frame ends on a zero byte its reader drops and FFmpeg's MP4
+    /// muxer keeps, which the check read as "starts on another frame" and refused a right output. Written: 60
+    /// frames, the first the source's first as FFmpeg decodes both.
+    @Test func mpegtsmuxHEVCStartsOnItsFirstFrame() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix("gst-hevc-aac.ts", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        let frames = try FFmpegDecode.frames(written)
+        #expect(frames.count == 60)
+        #expect(frames.first == (try FFmpegDecode.frames(Fixtures.path("gst-hevc-aac.ts"))).first)
+    }
+
     /// GStreamer's mpegtsmux: 90 kHz times that jitter a tick (2999/3000/3001), MPEG-1 Layer II audio. Written
     /// as an MP4 whose last frame lasts to the next decode step (a tick less than its own 3000): the checks take
     /// a video's end to one tick of its clock (it was refused over 0.011 ms). 30 frames; the audio named mp2 in

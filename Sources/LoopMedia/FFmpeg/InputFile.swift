@@ -74,12 +74,17 @@ final class InputFile {
     // swift-format-ignore: NeverForceUnwrap
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
-    /// An audio stream with a rate and channels, a video stream with a size (any other kind needs nothing).
+    /// An audio stream with a rate and channels, a video stream with a size and, for a codec whose configuration
+    /// a muxer writes in its header (AV1, H.264, HEVC), that configuration: GStreamer's webmmux writes AV1 with no
+    /// CodecPrivate, its sequence header only in the first packet, and FFmpeg's Matroska muxer will not copy such
+    /// a stream until the packets have been looked at (any other kind needs nothing).
     private func parametersComplete(_ index: Int) -> Bool {
         let par = stream(index).pointee.codecpar.pointee
         switch par.codec_type {
         case AVMEDIA_TYPE_AUDIO: return par.sample_rate > 0 && par.ch_layout.nb_channels > 0
-        case AVMEDIA_TYPE_VIDEO: return par.width > 0 && par.height > 0
+        case AVMEDIA_TYPE_VIDEO:
+            let configured = [AV_CODEC_ID_AV1, AV_CODEC_ID_H264, AV_CODEC_ID_HEVC].contains(par.codec_id)
+            return par.width > 0 && par.height > 0 && (!configured || par.extradata_size > 0)
         default: return true
         }
     }

@@ -117,18 +117,27 @@ private final class RemuxWriter {
         return String(max((shortest * Int64(500_000)).floor, 1000))
     }
 
+    /// A copied video stream's tag and rate.
+    private func setVideo(_ cut: TrackCut, stream out: Int, converting: Bool) {
+        // HEVC converted into an MP4 or MOV (from a transport stream, Matroska) is tagged hvc1, which Apple's
+        // players want (the muxer's default is hev1), as `ffmpeg -c copy -tag:v hvc1` does: a second fix would
+        // retag it (fix is idempotent).
+        if iso, converting, cut.codec == "hevc" { output.setCodecTag("hvc1", stream: out) }
+        // A frame rate the source claims that its frames do not have (a 1 ms DefaultDuration: 1000 fps) is not
+        // carried over: a muxer that writes it (FFmpeg 7.1's and later Matroska) would give every frame 1 ms again.
+        if let planned = cut.frameRate, let declared = output.frameRate(out),
+            declared > planned * Rational(3, 2) || declared * Rational(3, 2) < planned
+        {
+            output.setFrameRate(planned, stream: out)
+        }
+    }
+
     private func addStream(_ cut: TrackCut, input: InputFile, converting: Bool) throws {
         let reencoded = plan.reencodesAudio && cut.kind == .audio
         // Another container's codec tags mean nothing to the MP4 muxer.
         let out = try output.addStream(copying: input, stream: cut.index, keepTag: iso && !converting && !reencoded)
         streams[cut.index] = out
-        // A frame rate the source claims that its frames do not have (a 1 ms DefaultDuration: 1000 fps) is not
-        // carried over: a muxer that writes it (FFmpeg 7.1's and later Matroska) would give every frame 1 ms again.
-        if cut.kind == .video, let planned = cut.frameRate, let declared = output.frameRate(out),
-            declared > planned * Rational(3, 2) || declared * Rational(3, 2) < planned
-        {
-            output.setFrameRate(planned, stream: out)
-        }
+        if cut.kind == .video { setVideo(cut, stream: out, converting: converting) }
         // HE-AAC in MP4 is clocked at its core rate (TrackCut.coreRate, docs/verification.md).
         var clockRate = cut.sampleRate ?? 0
         if iso, !reencoded, let core = cut.coreRate {
