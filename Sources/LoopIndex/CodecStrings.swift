@@ -4,17 +4,28 @@ package enum CodecStrings {
     /// `extradata`: the stream's configuration record (avcC, hvcC, AudioSpecificConfig, av1C); `webm`: the name
     /// WebM uses where it needs no record (vp8, vp9, opus, vorbis). nil for a codec the web player does not take.
     package static func string(codec: String, extradata: [UInt8]?, webm: Bool) -> String? {
+        guard takes(codec, webm: webm) else { return nil }
         let bytes = extradata ?? []
         switch codec {
-        case "h264" where !webm: return avc(bytes)
-        case "hevc" where !webm: return hevc(bytes)
-        case "aac" where !webm: return aac(bytes)
-        case "opus": return "opus"
-        case "vorbis" where webm: return "vorbis"
-        case "vp8" where webm: return "vp8"
-        case "vp9" where webm: return "vp9"
-        case "av1" where webm: return av1(bytes)
-        default: return nil
+        case "h264": return avc(bytes)
+        case "hevc": return hevc(bytes)
+        case "aac": return aac(bytes)
+        case "av1": return av1(bytes)
+        default: return codec
+        }
+    }
+
+    /// What the web player takes, in words.
+    package static let webPlayerTakes =
+        "the web player takes H.264 or HEVC with AAC in MP4 and VP8, VP9 or AV1 with Opus or Vorbis in WebM"
+
+    /// Whether the web player takes `codec` in WebM (`webm`) or in MP4, whatever its configuration record says.
+    package static func takes(_ codec: String, webm: Bool) -> Bool {
+        switch codec {
+        case "h264", "hevc", "aac": !webm
+        case "opus": true
+        case "vorbis", "vp8", "vp9", "av1": webm
+        default: false
         }
     }
 

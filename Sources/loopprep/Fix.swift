@@ -218,7 +218,7 @@ struct Fix: AsyncParsableCommand {
                     options: options,
                     analysis: fileAnalysis,
                     claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
-                    temporaries: temporaries)
+                    accepts: webPlayer ? { WebPlayerOption.planRefusal($0) } : nil, temporaries: temporaries)
             else { return passedOver.pass(item.path) }
             result.ignoredRules = ignored
             if webPlayer, !dryRun {
@@ -275,7 +275,7 @@ struct Fix: AsyncParsableCommand {
         _ item: Inputs.Item, outputDir: String?, outputFile: String? = nil, inPlace: Bool, dryRun: Bool, force: Bool,
         options: FixOptions,
         analysis: AnalysisOptions,
-        claim: ((String) -> String?)? = nil,
+        claim: ((String) -> String?)? = nil, accepts: ((FixPlan) -> String?)? = nil,
         temporaries: TemporaryFiles
     ) -> FileReport? {
         let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
@@ -298,7 +298,7 @@ struct Fix: AsyncParsableCommand {
         defer { if source != item.path { temporaries.remove(source) } }
         var result = ClipFix.fix(
             source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            claim: claim, temporaries: temporaries)
+            accepts: accepts, claim: claim, temporaries: temporaries)
         result.path = item.path
         return (result.error == nil || item.explicit) ? result : nil
     }

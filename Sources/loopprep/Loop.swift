@@ -137,7 +137,7 @@ struct Loop: AsyncParsableCommand {
         let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
             let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
             var result = LoopCut.loop(
-                item.path, request: loopRequest, to: dryRun ? nil : destination, temporaries: temporaries,
+                item.path, request: loopRequest, to: destination, dryRun: dryRun, temporaries: temporaries,
                 claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
                 progress: activity?.reporter(for: item.path))
             activity?.finish()

@@ -33,6 +33,31 @@ struct WebPlayerOption: ParsableArguments {
 struct WebPlayerFailure: Error { var reason: String }
 
 extension WebPlayerOption {
+    /// The web player's no-go, decided with fix's plan before anything is written (a dry run says it too): a
+    /// container or a codec Media Source Extensions do not take. nil: go (what only the written file can show,
+    /// such as frames stored after the loop's last, is said after the write).
+    static func planRefusal(_ plan: FixPlan) -> String? {
+        guard let path = plan.outputPath else { return nil }
+        let name = (path as NSString).lastPathComponent
+        let ext = (path as NSString).pathExtension.lowercased()
+        let webm = ext == "webm"
+        guard webm || ["mp4", "m4v", "mov"].contains(ext) else {
+            return """
+                the web player needs an MP4 or a WebM: browsers append only MP4 and WebM through Media Source \
+                Extensions, and \(name) is not one; nothing written (fix it with --to mp4 for a web player, or \
+                without --web-player)
+                """
+        }
+        guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
+        return """
+            \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
+            (\(refused.codec)) in \(ext.uppercased()) is not one of them; nothing written (without --web-player the \
+            clip is fixed as it is)
+            """
+    }
+}
+
+extension WebPlayerOption {
     /// Outputs whose web player needs its whole name: those that share a folder and a stem with another output of
     /// the run (hero.mp4 and hero.webm into site/ would each write site/hero.html).
     static func qualified(_ outputs: [String]) -> Set<String> {

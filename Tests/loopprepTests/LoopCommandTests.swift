@@ -470,3 +470,67 @@ import Testing
         #expect(!above.stdout.contains("as short as --min"))
     }
 }
+
+/// A dry run plans the write it stands for.
+@Suite struct LoopDryRunTests {
+    struct Planned: Decodable {
+        struct File: Decodable {
+            var plan: FixPlan?
+            var blend: StitchTimeline?
+            var output: String?
+            var error: String?
+        }
+        var files: [File]
+    }
+
+    static func planned(_ arguments: [String]) throws -> (status: Int32, file: Planned.File) {
+        let run = try Run.loopprep(arguments + ["--format", "json"])
+        let file = try #require(try JSONDecoder().decode(Planned.self, from: Data(run.stdout.utf8)).files.first)
+        return (run.status, file)
+    }
+
+    /// A phone's clip in Matroska (footage-gop250.mp4's picture, x264's 250-frame GOP, its AAC at 44.1 kHz) looped
+    /// into an MP4 by name: the dry run planned Matroska's cut (the AAC moved to a frame, the last GOP encoded
+    /// again) while the write converted to MP4 and refused its own output. Both now plan the MP4: the plans are
+    /// equal, and the loop written is the 180-frame period (6.006 s) as FFmpeg reads it.
+    @Test func aMatroskaClipLoopsIntoTheMP4ItIsNamed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let phone = dir.appendingPathComponent("phone.mkv").path
+        let made = try Run.tool([
+            "ffmpeg", "-nostdin", "-v", "error", "-i", Run.fixture("footage-gop250.mp4"), "-c:v", "copy", "-c:a", "aac",
+            "-ar", "44100", phone,
+        ])
+        #expect(made.status == 0)
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let dry = try Self.planned(["loop", phone, "-o", out, "--dry-run"])
+        #expect(dry.status == 0 && dry.file.error == nil, "\(dry.file.error ?? "")")
+        let wet = try Self.planned(["loop", phone, "-o", out])
+        #expect(wet.status == 0, "\(wet.file.error ?? "")")
+        let plan = try #require(dry.file.plan)
+        #expect(plan == wet.file.plan && plan.convertsTo == "mp4")
+        #expect(wet.file.output == out)
+        #expect(try LoopFootageTests.read(out).frames == "180")
+        #expect(abs((Double(try LoopFootageTests.read(out).audio) ?? 0) - 6.006) < 0.001)
+    }
+
+    /// loop --crossfade --dry-run shows the blend it would write (it showed no plan): the loop's timeline as stitch
+    /// plans it, equal to the write's, whose frames FFmpeg counts in the output.
+    @Test func aCrossfadeDryRunShowsItsBlend() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("footage-gop250.mp4")
+        let out = dir.appendingPathComponent("blended.mp4").path
+        let dry = try Self.planned(["loop", clip, "-o", out, "--crossfade", "0.3", "--dry-run"])
+        let blend = try #require(dry.file.blend)
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let wet = try Self.planned(["loop", clip, "-o", out, "--crossfade", "0.3"])
+        #expect(wet.status == 0, "\(wet.file.error ?? "")")
+        #expect(wet.file.blend == blend)
+        // 180 frames less the 9 of a 0.3 s blend at 30000/1001 fps.
+        #expect(blend.frames == 171 && blend.loop)
+        #expect(try LoopFootageTests.read(out).frames == "171")
+        let text = try Run.loopprep(["loop", clip, "-o", out, "--crossfade", "0.3", "--dry-run", "--force"]).stdout
+        #expect(text.contains("would blend the seam") && text.contains("timeline: 1 clip, 5.706 s = 171 frames"))
+    }
+}

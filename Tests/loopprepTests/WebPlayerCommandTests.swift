@@ -189,3 +189,26 @@ import Testing
         #expect(alone.status == 64 && alone.stderr.contains("give --html too"))
     }
 }
+
+extension WebPlayerCommandTests {
+    /// The web player's no-go is part of fix's plan: a MOV with PCM audio (lpcm-24bit-96k.mov) cannot get one, so
+    /// fix --web-player refuses before writing (it wrote the clip, then said "NOT FIXED" and "0 written"), and the
+    /// dry run says the same.
+    @Test func aClipThePlayerCannotTakeIsRefusedBeforeItIsWritten() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let clip = Run.fixture("lpcm-24bit-96k.mov")
+        let runs =
+            [try Run.loopprep(["fix", clip, "-o", out, "--web-player", "--dry-run"])]
+            + [try Run.loopprep(["fix", clip, "-o", out, "--web-player"])]
+        for run in runs {
+            #expect(run.status == 1, "\(run.stdout)")
+            #expect(
+                run.stdout.contains("audio track 1 (pcm_s24le) in MOV is not one of them; nothing written"),
+                "\(run.stdout)")
+            #expect(run.stdout.contains("0 written, 1 not fixed"), "\(run.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

@@ -49,6 +49,14 @@ package enum FixPlanner {
     public static func plan(
         _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions = .init(), output: Output? = nil
     ) throws -> FixPlan {
+        // An output named as another container (`loop phone.mkv -o loop.mp4`) is planned for it, as --to is: a
+        // Matroska source's cuts in an MP4 are an MP4's (edit lists), not Matroska's.
+        var options = options
+        if let output, options.convertTo == nil, facts.isMatroska,
+            let named = try? FixConversion.named(output.destination, facts: facts)
+        {
+            options.convertTo = named
+        }
         var plan = try cuts(facts, timelines: timelines, options: options)
         if let output {
             plan.outputPath = output.destination

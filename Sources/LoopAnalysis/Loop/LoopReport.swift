@@ -56,10 +56,13 @@ public struct LoopReport: Encodable, Sendable {
     /// The cut of the loop chosen (a cut without a crossfade): which frames are copied, which encoded again; a dry
     /// run's too.
     public var plan: FixPlan?
+    /// The crossfaded loop's timeline as stitch plans it (--crossfade): the clip's range and the blend that joins
+    /// its end to its start; a dry run's too.
+    public var blend: StitchTimeline?
 
     enum CodingKeys: String, CodingKey {
         case path, candidates, chosen, output, error, facts, findings, loopRange, loopRangeReason, webPlayer,
-            webPlayerError, notes, plan
+            webPlayerError, notes, plan, blend
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the written loop
@@ -78,6 +81,7 @@ public struct LoopReport: Encodable, Sendable {
         try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
         try c.encode(notes, forKey: .notes)
         try c.encodeIfPresent(plan, forKey: .plan)
+        try c.encodeIfPresent(blend, forKey: .blend)
     }
 
     public init(path: String) { self.path = path }

@@ -58,6 +58,10 @@ public struct ExpectedTrack: Sendable, Equatable {
     /// Seconds: where the track starts (0 unless a plan says otherwise).
     public var start: Rational
 
+    /// The tick of the clock the plan's times were read on (a Matroska source's millisecond): its frames' ends
+    /// are known to within it, however fine the output's clock. Zero: exact.
+    public var clock: Rational = .zero
+
     public init(kind: TrackKind, duration: Rational, frames: Int? = nil, start: Rational = .zero) {
         self.kind = kind
         self.duration = duration
@@ -84,7 +88,7 @@ package enum IndependentCheck {
             guard let start = track.start, let end = track.end ?? (track.kind == .video ? start : nil) else {
                 return "\(name): FFmpeg's decoder presents nothing of it"
             }
-            let slack = tolerance(track)
+            let slack = Rational.max(tolerance(track), plan.clock)
             // A file of one track is in sync with nothing: a player starts at its first sample, whatever clock
             // the format has (FFmpeg times a raw MP3 from its first frame, the LAME delay it skips included).
             if read.count > 1, (start - plan.start).magnitude > slack {

@@ -7,11 +7,13 @@ import LoopIndex
 /// The output is then analyzed with its seam measured, so the report says whether the loop is seamless.
 public enum LoopCut {
     /// loop's one entry for a clip (as ClipFix.fix is fix's): its signatures searched, the candidates ranked,
-    /// and the chosen one written to `destination` (nil: a dry run) and analyzed.
+    /// and the chosen one written to `destination` and analyzed; a dry run plans that same write (to
+    /// `destination`'s container; to the clip's own where none is named) and writes nothing.
     /// `progress`: what the search is doing, for a terminal (decoding, comparing), with how far it is (0-1).
     /// `claim`: claims the output's final name for this clip (OutputClaims), the refusal when another holds it.
     public static func loop(
-        _ path: String, request: LoopRequest, to destination: String?, temporaries: TemporaryFiles,
+        _ path: String, request: LoopRequest, to destination: String?, dryRun: Bool = false,
+        temporaries: TemporaryFiles,
         claim: ((String) -> String?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
@@ -65,29 +67,23 @@ public enum LoopCut {
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
                 return result
             }
-            guard let destination else {
-                // A dry run says what the write would do (which frames are copied, which encoded again) or refuse.
-                if crossfade == nil {
-                    let planned = ClipFix.fix(
-                        path, to: path,
-                        options: cutOptions(chosen, reencodeHead: s.codec == "h264", forWeb: request.forWeb),
-                        analysis: request.analysis, dryRun: true,
-                        accepts: { LoopPlanCheck.difference($0, chosen: chosen) }, temporaries: temporaries)
-                    result.plan = planned.fix?.plan
-                    if planned.fix?.status == .failed { result.error = planned.fix?.reason }
-                }
-                return result
-            }
-            if let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
+            if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
                 result.error = refusal
                 return result
             }
-            let report = write(
+            guard !dryRun, let destination else {
+                plan(
+                    path, loop: chosen, crossfade: crossfade, to: destination, signatures: s, request: request,
+                    into: &result, temporaries: temporaries)
+                return result
+            }
+            let (report, blend) = write(
                 path, loop: result.candidates[request.pick - 1], to: destination, crossfade: crossfade,
                 reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming,
                 analysis: request.analysis, forWeb: request.forWeb, claim: claim, temporaries: temporaries)
             result.findings = report.findings
             result.plan = report.fix?.plan
+            result.blend = blend
             if let reason = report.fix?.reason ?? report.error {
                 result.error = reason
             } else {
@@ -101,6 +97,36 @@ public enum LoopCut {
             result.error = MediaError.describe(error)
         }
         return result
+    }
+
+    /// A dry run: what the write would do (which frames are copied, which encoded again; the blend's timeline), or
+    /// the refusal the write would give, into `result`.
+    static func plan(
+        _ path: String, loop chosen: LoopCandidate, crossfade: Rational?, to destination: String?,
+        signatures s: LoopSearch.Signatures, request: LoopRequest, into result: inout LoopReport,
+        temporaries: TemporaryFiles
+    ) {
+        guard let crossfade else {
+            let planned = ClipFix.fix(
+                path, to: destination ?? path,
+                options: cutOptions(chosen, reencodeHead: s.codec == "h264", forWeb: request.forWeb),
+                analysis: request.analysis, dryRun: true,
+                accepts: { LoopPlanCheck.difference($0, chosen: chosen) }, temporaries: temporaries)
+            result.plan = planned.fix?.plan
+            if planned.fix?.status == .failed { result.error = planned.fix?.reason }
+            return
+        }
+        var blend = blendRequest(
+            path, loop: chosen, crossfade: crossfade, variableTiming: s.hasVariableTiming,
+            analysis: request.analysis, to: nil)
+        blend.named = destination
+        do {
+            let planned = try Stitcher.stitch(blend, temporaries: temporaries)
+            result.blend = planned.timeline
+            result.error = planned.error.map { "the crossfaded loop could not be written: \($0)" }
+        } catch {
+            result.error = "the crossfaded loop could not be written: \(error.lines.joined(separator: " "))"
+        }
     }
 
     /// Each candidate's seam strip (PNG): the seams in colour and with their sound, from one more pass over the
@@ -184,19 +210,11 @@ public enum LoopCut {
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
         variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
         forWeb: Bool = false, claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
-    ) -> FileReport {
+    ) -> (report: FileReport, blend: StitchTimeline?) {
         if let crossfade {
-            var request = StitchRequest(
-                clips: [.init(path: path, inPoint: loop.start, outPoint: loop.end)],
-                transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true, output: destination
-            )
-            // The loop command has refused an output that exists or is its input already.
-            request.force = true
-            // Frames of uneven length (an FLV remux's 33 and 34 ms) cannot be copied beside a blend on one frame
-            // grid: the crossfaded loop is encoded whole, as stitch --normalize does.
-            request.normalize = variableTiming
-            // The loop's target decides what may be written, and its findings are said for it.
-            request.analysis = analysis
+            let request = blendRequest(
+                path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: analysis,
+                to: destination)
             var stitched: StitchReport?
             let reason: String?
             do {
@@ -204,7 +222,7 @@ public enum LoopCut {
                 reason = stitched?.error
             } catch { reason = error.lines.joined(separator: " ") }
             if let reason {
-                return FileReport(
+                let failed = FileReport(
                     path: path, facts: nil,
                     findings: [
                         Finding(
@@ -213,16 +231,17 @@ public enum LoopCut {
                             hint: "try without --crossfade")
                     ],
                     error: reason)
+                return (failed, nil)
             }
             // The written loop as Stitcher described it (its seam measured), not read a second time.
             var written = FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])
             (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
-            return written
+            return (written, stitched?.timeline)
         } else {
             let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb)
             let source: String
             do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
-                return ClipAnalysis.unreadable(path: path, error: error)
+                return (ClipAnalysis.unreadable(path: path, error: error), nil)
             }
             defer { if source != path { temporaries.remove(source) } }
             // The findings are the loop's target's (not the default one): the written loop's as analyze describes it
@@ -235,8 +254,27 @@ public enum LoopCut {
                 accepts: { LoopPlanCheck.difference($0, chosen: loop) }, claim: claim, temporaries: temporaries)
             // The written loop, named as written (fix's report names its input).
             if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
-            return fixed
+            return (fixed, nil)
         }
+    }
+
+    /// The crossfaded loop as stitch makes it: the clip's frames [in, out) joined to themselves by the blend, on
+    /// the loop's target. `destination` nil: planned only.
+    static func blendRequest(
+        _ path: String, loop: LoopCandidate, crossfade: Rational, variableTiming: Bool, analysis: AnalysisOptions,
+        to destination: String?
+    ) -> StitchRequest {
+        var request = StitchRequest(
+            clips: [.init(path: path, inPoint: loop.start, outPoint: loop.end)],
+            transitions: [TransitionRequest(kind: .crossfade, duration: crossfade)], loop: true, output: destination)
+        // The loop command has refused an output that exists or is its input already.
+        request.force = true
+        // Frames of uneven length (an FLV remux's 33 and 34 ms) cannot be copied beside a blend on one frame
+        // grid: the crossfaded loop is encoded whole, as stitch --normalize does.
+        request.normalize = variableTiming
+        // The loop's target decides what may be written, and its findings are said for it.
+        request.analysis = analysis
+        return request
     }
 
     /// fix's options for a loop's cut: frames [in, out) on the clip's first-frame clock, H.264 started inside a GOP

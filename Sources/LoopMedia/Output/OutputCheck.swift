@@ -55,9 +55,13 @@ enum OutputCheck {
             Expectation(
                 clean: .rules(mustBeClean), analysis: analysis,
                 tracks: plan.tracks.map { cut in
-                    ExpectedTrack(
+                    var track = ExpectedTrack(
                         kind: cut.kind, duration: plan.presented(cut),
                         frames: cut.presentedFrames.map { $0 * plan.repeats })
+                    // A video's frame ends are its source clock's (a millisecond Matroska's 33 or 34 ms for
+                    // 33.367); its samples are counted exactly.
+                    if cut.kind == .video { track.clock = cut.timeBase }
+                    return track
                 }, plan: plan, firstFrames: firstFrames)
         }
     }

@@ -194,8 +194,8 @@ public enum WebPackage {
                 throw MediaError(
                     "web player",
                     reason: """
-                        the web player takes H.264 or HEVC with AAC in MP4 and VP8, VP9 or AV1 with Opus or Vorbis \
-                        in WebM; \(Figures.trackName(track)) in \(facts.container.uppercased()) is not one of them
+                        \(CodecStrings.webPlayerTakes); \(Figures.trackName(track)) in \(facts.container.uppercased()) \
+                        is not one of them
                         """)
             }
             return WebLoop.Track(

@@ -95,6 +95,10 @@ enum LoopText {
                 "  \(r.output == nil ? "would write" : "wrote") \(frames) frames: \(frames - encoded) copied, "
                 + "\(encoded) encoded again; \(Figures.seconds(plan.duration))\n"
         }
+        if let blend = r.blend {
+            out += "  \(r.output == nil ? "would blend" : "blended") the seam, as stitch joins the loop to itself:\n"
+            out += StitchText.timeline(blend, indent: "  ")
+        }
         if let output = r.output {
             out += "  wrote \(output)\n"
             if let line = TextFormat.loopRangeLine(r.loopRange, reason: r.loopRangeReason) { out += "  " + line + "\n" }

@@ -20,22 +20,7 @@ enum StitchText {
     }
 
     static func text(_ result: StitchReport) -> String {
-        let t = result.timeline
-        var out =
-            """
-            timeline: \(t.clips.count) clips, \(Figures.seconds(t.duration)) = \(t.frames) frames at \
-            \(t.frameRate) fps
-            """
-        if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
-        out += t.loop ? ", loops\n" : "\n"
-        for (i, c) in t.clips.enumerated() {
-            // First and last frame, both shown (as loop's candidates count them).
-            let last = max(c.span.endFrame - 1, c.span.startFrame)
-            out += "  \(span(c.span)) s  frames \(c.span.startFrame)-\(last)  \(c.path)\n"
-            for j in t.joins where j.from == i && j.frames > 0 {
-                out += "    \(j.kind.rawValue) into \(t.clips[j.to].path): \(span(j.span)) s (\(j.frames) frames)\n"
-            }
-        }
+        var out = timeline(result.timeline)
         for note in result.reencoded { out += "note: \(note)\n" }
         for note in result.audioLeftOut { out += "note: \(note)\n" }
         for note in result.colourConverted + result.metadataLeftOut { out += "note: \(note)\n" }
@@ -53,6 +38,28 @@ enum StitchText {
             if let error = result.webPlayerError { out += "NO WEB PLAYER: \(error)\n" }
         } else {
             out += "dry run: nothing written\n"
+        }
+        return out
+    }
+
+    /// The timeline's lines: its length, each clip's range and the joins out of it (`indent` before each).
+    static func timeline(_ t: StitchTimeline, indent: String = "") -> String {
+        var out =
+            """
+            \(indent)timeline: \(t.clips.count) clip\(t.clips.count == 1 ? "" : "s"), \
+            \(Figures.seconds(t.duration)) = \(t.frames) frames at \(t.frameRate) fps
+            """
+        if let n = t.samples, let r = t.sampleRate { out += " = \(n) samples at \(r) Hz" }
+        out += t.loop ? ", loops\n" : "\n"
+        for (i, c) in t.clips.enumerated() {
+            // First and last frame, both shown (as loop's candidates count them).
+            let last = max(c.span.endFrame - 1, c.span.startFrame)
+            out += "\(indent)  \(span(c.span)) s  frames \(c.span.startFrame)-\(last)  \(c.path)\n"
+            for j in t.joins where j.from == i && j.frames > 0 {
+                out +=
+                    "\(indent)    \(j.kind.rawValue) into \(t.clips[j.to].path): \(span(j.span)) s "
+                    + "(\(j.frames) frames)\n"
+            }
         }
         return out
     }
