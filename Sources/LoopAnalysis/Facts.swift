@@ -226,13 +226,16 @@ public struct EmptyTrack: Codable, Sendable, Equatable {
 public struct ClipFacts: Codable, Sendable, Equatable {
     public var path: String
     /// Matroska or WebM (no edit list; millisecond times; a Segment Duration).
-    public var isMatroska: Bool { Self.isMatroska(container) }
+    public var isMatroska: Bool { container.isMatroska }
     /// An MP4 or a MOV (ISO-BMFF, by its file type).
-    public var isISO: Bool { container == "mp4" || container == "mov" }
-    public static func isMatroska(_ container: String) -> Bool { container == "matroska" || container == "webm" }
+    public var isISO: Bool { container.isISO }
+    /// The container a plan writes: Matroska turned into what --to asks (MP4, MOV), any other its own.
+    public func container(convertedTo asked: String?) -> Container {
+        isMatroska ? (asked.map(Container.init(name:)) ?? container) : container
+    }
 
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.
-    public var container: String
+    public var container: Container
     public var formatName: String
     public var fileSize: Int64
     /// ISO-BMFF only: whether the movie box precedes the media data (nil: not ISO-BMFF, or no mdat).
@@ -255,7 +258,7 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var clockOrigin: Rational?
 
     public init(
-        path: String, container: String, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
+        path: String, container: Container, formatName: String, fileSize: Int64, moovBeforeMdat: Bool? = nil,
         movieTimescale: Int64? = nil, fragmented: Bool? = nil, tracks: [TrackFacts], emptyTracks: [EmptyTrack]? = nil,
         seam: SeamFacts? = nil
     ) {
@@ -284,7 +287,7 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// frame and packet (1/25 s, 1152/44100 s): counts, never rounded, and fix writes an AVI that needs a cut as
     /// MP4, whose edit lists place it to the sample.
     public var timestampResolution: Rational {
-        guard moovBeforeMdat == nil, container != "ogg", container != "avi" else { return .zero }
+        guard moovBeforeMdat == nil, !container.cutsFinerThanItsClock else { return .zero }
         return tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.timeBase).max() ?? .zero
     }
     public var mainAudio: TrackFacts? { audioTracks.first }

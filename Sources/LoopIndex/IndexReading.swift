@@ -21,7 +21,7 @@ package enum IndexReading {
         guard let basics = iso.streamBasics(rangeOnly: rangeOnly) else { return nil }
         guard let timelines = indexed(iso, basics: basics) else { return nil }
         return try facts(
-            path: path, size: size, format: ISOFile.demuxerName, container: iso.majorBrand == "qt  " ? "mov" : "mp4",
+            path: path, size: size, format: ISOFile.demuxerName, container: iso.majorBrand == "qt  " ? .mov : .mp4,
             iso: iso, basics: basics, timelines: timelines)
     }
 
@@ -90,7 +90,7 @@ package enum IndexReading {
 
     /// Facts from the streams and their timelines, whichever reader made them (the index, or FFmpeg's packets).
     package static func facts(
-        path: String, size: Int64, format: String, container: String, iso: ISOFile?, basics: [TrackBasics],
+        path: String, size: Int64, format: String, container: Container, iso: ISOFile?, basics: [TrackBasics],
         timelines imported: [Int: TrackTimeline], clockOrigin: Rational? = nil, declaredDuration: Rational? = nil
     ) throws -> (facts: ClipFacts, timelines: [Int: TrackTimeline]) {
         if let iso { try refuseTruncated(iso, size: size) }

@@ -39,9 +39,9 @@ extension WebPlayerOption {
     static func planRefusal(_ plan: FixPlan) -> String? {
         guard let path = plan.outputPath else { return nil }
         let name = (path as NSString).lastPathComponent
-        let ext = (path as NSString).pathExtension.lowercased()
-        let webm = ext == "webm"
-        guard webm || ["mp4", "m4v", "mov"].contains(ext) else {
+        let container = Container(extension: (path as NSString).pathExtension)
+        let webm = container == .webm
+        guard webm || container?.isISO == true, let container else {
             return """
                 the web player needs an MP4 or a WebM: browsers append only MP4 and WebM through Media Source \
                 Extensions, and \(name) is not one; nothing written (fix it with --to mp4 for a web player, or \
@@ -51,8 +51,8 @@ extension WebPlayerOption {
         guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
         return """
             \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
-            (\(refused.codec)) in \(ext.uppercased()) is not one of them; nothing written (without --web-player the \
-            clip is fixed as it is)
+            (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
+            --web-player the clip is fixed as it is)
             """
     }
 }

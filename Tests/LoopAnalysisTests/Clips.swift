@@ -37,7 +37,8 @@ enum Clips {
         -> ClipFacts
     {
         ClipFacts(
-            path: "test.mp4", container: container, formatName: "mov,mp4", fileSize: 1000, moovBeforeMdat: moovFirst,
+            path: "test.mp4", container: Container(name: container), formatName: "mov,mp4", fileSize: 1000,
+            moovBeforeMdat: moovFirst,
             movieTimescale: 1000, tracks: tracks, seam: seam)
     }
 

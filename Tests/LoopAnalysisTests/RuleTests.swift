@@ -34,7 +34,7 @@ import Testing
         #expect(plan.dropped == [1] && !plan.isNoop)
         // Declared tracks that all present something: no finding, and nil in the facts.
         #expect(
-            ClipFacts(path: "x", container: "mp4", formatName: "mov", fileSize: 1, tracks: [], emptyTracks: [])
+            ClipFacts(path: "x", container: .mp4, formatName: "mov", fileSize: 1, tracks: [], emptyTracks: [])
                 .emptyTracks == nil)
     }
 

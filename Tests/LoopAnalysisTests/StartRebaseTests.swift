@@ -228,7 +228,7 @@ import Testing
             samples: Make.video(frames: 30, step: 1000, delay: 0, gop: 1, timescale: 30000))
         let sound = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 47))
         var (clip, timelines) = Clips.pair(video: video, audio: sound, audioCodec: audio)
-        clip.container = container
+        clip.container = Container(name: container)
         return (clip, timelines)
     }
 

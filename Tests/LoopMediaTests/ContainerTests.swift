@@ -186,7 +186,7 @@ import Testing
             temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
-        #expect(after.container == "matroska")
+        #expect(after.container == .matroska)
         #expect(report.fix?.plan?.notes.contains { $0.contains("whole milliseconds") } == true)
         // DefaultDuration written: the copy still reads as 30 fps (not 1000/33 from 33 and 34 ms steps).
         #expect(after.mainVideo?.frameRate == Rational(30))
@@ -240,7 +240,7 @@ import Testing
             temporaries: TemporaryFiles())
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
-        #expect(after.container == "webm")
+        #expect(after.container == .webm)
         let video = try #require(after.mainVideo)
         let audio = try #require(after.mainAudio)
         #expect(video.frameCount == c.frames && video.startSeconds.isZero && audio.startSeconds.isZero)
@@ -316,7 +316,7 @@ import Testing
             temporaries: TemporaryFiles())
         #expect(fixed.fix?.status == .fixed, "\(fixed.fix?.reason ?? "")")
         let after = ClipAnalysis.report(path: out, options: .init())
-        #expect(after.facts?.container == "ogg" && after.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
+        #expect(after.facts?.container == .ogg && after.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
         #expect(!after.findings.contains { $0.rule == "seam-audio-click" })
     }
 
@@ -385,7 +385,7 @@ import Testing
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         let audio = try #require(after.mainAudio)
-        #expect(after.container == "mp3" && audio.priming?.method == "LAME header" && audio.priming?.signalled == true)
+        #expect(after.container == .mp3 && audio.priming?.method == "LAME header" && audio.priming?.signalled == true)
         #expect(audio.sampleCount == Rational(46080 - 1105) && audio.startSeconds.isZero)
         let decoded = try FFmpegDecode.audio(out)
         let original = try FFmpegDecode.audio(source)

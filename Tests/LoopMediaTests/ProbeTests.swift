@@ -45,7 +45,7 @@ import Testing
     @Test func webmIsPlayableOnTheWebTarget() {
         let report = ClipAnalysis.report(path: Fixtures.path("vp9-opus.webm"), options: .init(target: .web))
         #expect(!report.findings.map(\.rule).contains("not-playable-on-target"))
-        #expect(report.facts?.container == "webm")
+        #expect(report.facts?.container == .webm)
         // FFmpeg's WebM muxer starts the video 7 ms late to make room for Opus's codec delay: a true, small offset.
         #expect(report.facts?.mainVideo?.startSeconds == Rational(7, 1000))
         #expect(report.facts?.mainAudio?.priming == PrimingFacts(samples: 312, signalled: true, method: "codec header"))
@@ -122,7 +122,7 @@ import Testing
         #expect(try Probe.facts(path: Fixtures.path("rotated.mp4")).mainVideo?.rotation == 270)
         #expect(try Probe.facts(path: Fixtures.path("hevc.mp4")).mainVideo?.codec == "hevc")
         let mov = try Probe.facts(path: Fixtures.path("prores-pcm.mov"))
-        #expect(mov.container == "mov")
+        #expect(mov.container == .mov)
         #expect(mov.tracks.map(\.codec) == ["prores", "pcm_s16le"])
         #expect(try Probe.facts(path: Fixtures.path("clean-44k.mp4")).mainAudio?.sampleRate == 44100)
     }

@@ -10,10 +10,12 @@ import Testing
     @Test func aReelWithoutATagItsPlanKeepsIsRefused() throws {
         let kept = ReelMetadata(carried: ["Sunset", "2019"], dropped: [])
         // The fixture itself holds both tags.
-        #expect(try kept.refusal(reel: Repository.fixture("meta-opus.mp4")) == nil)
+        #expect(try kept.refusal(reel: Repository.fixture("meta-opus.mp4"))?.sentence == nil)
         // A Matroska file made without them (another fixture) is refused, each lost value named.
         let refusal = try kept.refusal(reel: Repository.fixture("mkv-pair-a.mkv"))
-        #expect(refusal == "the reel does not keep the first clip's tags (\"Sunset\", \"2019\")")
+        #expect(
+            refusal?.kind == .metadataLost
+                && refusal?.sentence == "the reel does not keep the first clip's tags (\"Sunset\", \"2019\")")
     }
 
     /// Planned from the first clip: its tags (the encoder's name is the writer's to give) are kept, the XMP uuid is

@@ -9,12 +9,6 @@ package enum FixConversion {
         public var path: String
     }
 
-    /// Containers fix writes in their own kind; any other cannot say a trim or a priming.
-    public static let keptContainers: Set = ["mp4", "mov", "matroska", "webm", "wav", "flac", "ogg"]
-
-    /// Video containers fix rewrites as an MP4 or MOV.
-    static let convertedContainers: Set = ["mpegts", "mpeg", "flv", "avi"]
-
     /// Decides the conversion and adjusts `plan` to it: not a byte copy, written by that muxer, on a movie clock
     /// that counts the audio in samples, said in a note. nil: the container is kept, the plan unchanged.
     public static func convert(
@@ -35,7 +29,7 @@ package enum FixConversion {
         let name = output.path.split(separator: "/").last.map(String.init) ?? output.path
         let writes = "writes \(name) (\(output.format.uppercased())) beside it"
         plan.notes.append(
-            keptContainers.contains(facts.container)
+            facts.container.keptByFix
                 ? "--to \(output.format): \(writes)" : "\(facts.container) cannot carry an edit list: \(writes)")
         return output
     }
@@ -47,14 +41,14 @@ package enum FixConversion {
         let ext = (destination.split(separator: "/").last.map(String.init) ?? destination)
             .split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
         switch ext {
-        case "mp4", "m4v": return facts.container == "mp4" ? nil : "mp4"
-        case "mov", "qt": return facts.container == "mov" ? nil : "mov"
+        case "mp4", "m4v": return facts.container == .mp4 ? nil : "mp4"
+        case "mov", "qt": return facts.container == .mov ? nil : "mov"
         case "mkv", "webm", "mka":
             guard facts.isISO else { return nil }
             throw PlanError(
                 """
-                write output: the output is named .\(ext ?? "") but this \(facts.container.uppercased()) is written as \
-                an MP4 or MOV (loopprep does not write it as Matroska): name it .mp4 or .mov
+                write output: the output is named .\(ext ?? "") but this \(facts.container.name.uppercased()) is \
+                written as an MP4 or MOV (loopprep does not write it as Matroska): name it .mp4 or .mov
                 """)
         default: return nil
         }
@@ -86,19 +80,19 @@ package enum FixConversion {
         }
         // --to across the ISO family: a QuickTime-brand .mov or .m4v asked for as an MP4 (or an
         // MP4 as a MOV) is written by that muxer, every codec checked as for any conversion, never ignored.
-        if let to, ["mp4", "mov"].contains(facts.container), facts.container != to {
+        if let to, facts.isISO, facts.container.name != to {
             if let refused = codecs.first(where: { !accepts(to, $0) }) {
                 throw PlanError(
                     """
                     convert: --to \(to): FFmpeg's \(to.uppercased()) muxer does not take this file's \(refused); \
-                    nothing written (without --to it stays a \(facts.container.uppercased()))
+                    nothing written (without --to it stays a \(facts.container.name.uppercased()))
                     """)
             }
             return Output(format: to, path: stem(destination) + "." + to)
         }
         // An Ogg carries other codecs (MPEG-4, H.264, MP3) only in OGM's old headers, which no Ogg muxer of
         // FFmpeg's writes: such a file that needs a change is said so, never written as something else unasked.
-        if facts.container == "ogg", !noop,
+        if facts.container == .ogg, !noop,
             let other = codecs.first(where: { !["theora", "vorbis", "opus", "flac", "speex", "vp8"].contains($0) })
         {
             throw PlanError(
@@ -107,14 +101,14 @@ package enum FixConversion {
                 remux it into Matroska (mkvmerge -o clip.mkv clip.ogm) and fix that; nothing written
                 """)
         }
-        guard !keptContainers.contains(facts.container) else { return nil }
+        guard !facts.container.keptByFix else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
-        if facts.container == "aac" { return Output(format: "ipod", path: stem(destination) + ".m4a") }
-        guard convertedContainers.contains(facts.container) else {
+        if facts.container == .adts { return Output(format: "ipod", path: stem(destination) + ".m4a") }
+        guard facts.container.convertedByFix else {
             // Other audio-only files (MP3) keep their format: one that is already right is copied; one encoded
             // again gets a LAME header that says its delay and padding.
-            if noop || (facts.container == "mp3" && reencodesAudio) { return nil }
-            if facts.container == "mp3" {
+            if noop || (facts.container == .mp3 && reencodesAudio) { return nil }
+            if facts.container == .mp3 {
                 throw PlanError(
                     """
                     write output: an MP3 says its priming and padding only in a LAME header, which loopprep cannot \
@@ -138,7 +132,7 @@ package enum FixConversion {
             "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo", "msmpeg4v1",
             "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "h263", "h263p", "h261", "flv1", "vp8", "cinepak", "mjpegb",
         ]
-        if facts.container == "avi",
+        if facts.container == .avi,
             let video = facts.videoTracks.first(where: { v in
                 !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
                     && v.reorderDepth != 0

@@ -133,9 +133,9 @@ extension FixPlanner {
     /// every sample kept (A/V sync shifts by that much, as a rebase does). Returns the seconds each moved track
     /// moved earlier (later: negative).
     static func snapToPackets(
-        _ mappings: inout [Mapping], start: Rational, container: String, resolution: Rational, notes: inout [String]
+        _ mappings: inout [Mapping], start: Rational, container: Container, resolution: Rational, notes: inout [String]
     ) -> [Int: Rational] {
-        guard ClipFacts.isMatroska(container), !resolution.isZero else { return [:] }
+        guard container.isMatroska, !resolution.isZero else { return [:] }
         let frame = mappings.first { $0.track.kind == .video }.flatMap { frameLength($0.track, $0.timeline) }
         var moved: [Int: Rational] = [:]
         for i in mappings.indices where mappings[i].track.kind == .audio {
@@ -365,8 +365,8 @@ extension FixPlanner {
 
     /// Whether a cut keeps packets before its start for the decoder to warm up on. Matroska has no edit list to
     /// hide them, except Opus's pre-skip, which hides any number of samples (written by the remuxer).
-    static func keepsPreRoll(_ track: TrackFacts, container: String) -> Bool {
-        !ClipFacts.isMatroska(container) || track.codec == "opus"
+    static func keepsPreRoll(_ track: TrackFacts, container: Container) -> Bool {
+        !container.isMatroska || track.codec == "opus"
     }
 
     /// `preRoll`: keep packets before the start for the decoder to warm up on. Matroska cannot hide them (no

@@ -106,7 +106,7 @@ extension FixPlanner {
         var notes: [String] = []
         let iso = facts.moovBeforeMdat != nil
         let resolution = facts.timestampResolution
-        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
+        let output = facts.container(convertedTo: options.convertTo)
         for cut in cuts where iso && outputClocked(cut, timelines: timelines) {
             notes.append(
                 """
@@ -170,7 +170,7 @@ extension FixPlanner {
         if let fade = options.seamFade {
             notes.append("fades the audio out and in over \(Figures.ms(fade)) at the loop point; audio re-encoded")
         }
-        if !resolution.isZero, ClipFacts.isMatroska(output), !noop {
+        if !resolution.isZero, output.isMatroska, !noop {
             notes.append(
                 """
                 Matroska keeps times in whole milliseconds: each track starts and ends within 1 ms of the plan \

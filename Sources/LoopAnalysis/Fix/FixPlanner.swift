@@ -112,7 +112,7 @@ package enum FixPlanner {
         }
 
         // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
-        let output = facts.isMatroska ? (options.convertTo ?? facts.container) : facts.container
+        let output = facts.container(convertedTo: options.convertTo)
         var start = commonStart
         var end = commonEnd
         if let video = mappings.first(where: { $0.track.kind == .video }) {
@@ -143,7 +143,7 @@ package enum FixPlanner {
                 // Matroska has no edit list to hide a frame presented after the end that an earlier one refers to
                 // (B-frames): as for --target web, the last GOP is encoded again.
                 ? try videoCut(
-                    m, start: start, end: end, bake: options.bakeVideo || ClipFacts.isMatroska(output), notes: &notes)
+                    m, start: start, end: end, bake: options.bakeVideo || output.isMatroska, notes: &notes)
                 : try audioCut(m, start: start, duration: reach, preRoll: keepsPreRoll(m.track, container: output))
             if m.track.kind == .audio, options.keepVideo, let padded = padded(cut, m, to: duration, notes: &notes) {
                 cut = padded

@@ -7,11 +7,11 @@ package struct NotPlayableOnTarget: Rule {
     public init() {}
 
     struct Table {
-        var containers: Set<String>
+        var containers: Set<Container>
         var video: Set<String>
         var audio: Set<String>
         /// Containers played with a caveat (a warning with these words, for MOV in Chrome).
-        var containerCaveats: [String: String] = [:]
+        var containerCaveats: [Container: String] = [:]
         /// Video codecs played only by some machines (a warning with these words, not a flat "not playable").
         var videoCaveats: [String: String] = [:]
         /// (container, codec) pairs the browser does not play though it plays each alone (VP8 video in Ogg in
@@ -25,15 +25,15 @@ package struct NotPlayableOnTarget: Rule {
     /// FFmpeg's names: containers as loopprep reports them ("mp4", "mov", "webm", "matroska", or FFmpeg's demuxer).
     static let tables: [Target: Table] = [
         .apple: Table(
-            containers: ["mp4", "mov", "wav", "mp3", "aac", "aiff", "caf", "flac"],
+            containers: [.mp4, .mov, .wav, .mp3, .adts, .aiff, .caf, .flac],
             video: ["h264", "hevc", "prores", "mjpeg"],
             audio: ["aac", "alac", "mp3", "ac3", "eac3", "flac"]),
         .chrome: Table(
-            containers: ["mp4", "mov", "webm", "matroska", "ogg", "wav", "mp3", "aac", "flac"],
+            containers: [.mp4, .mov, .webm, .matroska, .ogg, .wav, .mp3, .adts, .flac],
             video: ["h264", "vp8", "vp9", "av1"],
             audio: ["aac", "mp3", "opus", "vorbis", "flac"],
             containerCaveats: [
-                "mov":
+                .mov:
                     """
                 plays from src, not advertised: Chrome plays it from a <video src>, but canPlayType('video/quicktime') \
                 is empty and Media Source Extensions does not take it
@@ -41,7 +41,7 @@ package struct NotPlayableOnTarget: Rule {
             ],
             videoCaveats: ["hevc": hevcByHardware]),
         .firefox: Table(
-            containers: ["mp4", "mov", "webm", "matroska", "ogg", "wav", "mp3", "aac", "flac"],
+            containers: [.mp4, .mov, .webm, .matroska, .ogg, .wav, .mp3, .adts, .flac],
             video: ["h264", "vp8", "vp9", "av1"],
             audio: ["aac", "mp3", "opus", "vorbis", "flac"],
             videoCaveats: ["hevc": hevcByHardware],
@@ -50,7 +50,7 @@ package struct NotPlayableOnTarget: Rule {
                 "mov/pcm": "Firefox drops PCM audio in a MOV",
             ]),
         .safari: Table(
-            containers: ["mp4", "mov", "webm", "wav", "mp3", "aac", "flac"],
+            containers: [.mp4, .mov, .webm, .wav, .mp3, .adts, .flac],
             video: ["h264", "hevc", "vp8", "vp9"],
             audio: ["aac", "alac", "mp3", "opus", "ac3", "eac3", "flac"]),
     ]
@@ -82,7 +82,7 @@ package struct NotPlayableOnTarget: Rule {
     }
 
     /// Why the target does not play this codec in this container, though it plays each alone.
-    static func pairRefusal(container: String, codec: String, table: Table) -> String? {
+    static func pairRefusal(container: Container, codec: String, table: Table) -> String? {
         table.pairs["\(container)/\(codec.hasPrefix("pcm_") ? "pcm" : codec)"]
     }
 
@@ -100,9 +100,9 @@ package struct NotPlayableOnTarget: Rule {
                 Finding(
                     rule: ids[0], severity: .error,
                     message: "the \(clip.container) container is not playable on the \(options.target.rawValue) target",
-                    hint: ["mp4", "mov", "matroska", "webm"].contains(clip.container)
+                    hint: clip.isISO || clip.isMatroska
                         ? "remux or re-encode to MP4"
-                            + (clip.container == "webm" ? " (or use --target web for WebM)" : "")
+                            + (clip.container == .webm ? " (or use --target web for WebM)" : "")
                         : "loopprep fix writes an MP4 beside it"))
         }
         // Apple's players (and Safari) want HEVC as hvc1, parameter sets in the sample entry, and H.264 no

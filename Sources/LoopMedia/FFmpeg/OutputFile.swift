@@ -112,14 +112,12 @@ final class OutputFile {
         self.stream(stream).pointee.codecpar.pointee.initial_padding = Int32(samples)
     }
 
+    /// The container the muxer writes.
+    var container: Container { Container(muxer: String(cString: context.pointee.oformat.pointee.name)) }
     /// A Matroska or WebM muxer.
-    var isMatroska: Bool {
-        let name = String(cString: context.pointee.oformat.pointee.name)
-        return name == "matroska" || name == "webm"
-    }
-
+    var isMatroska: Bool { container.isMatroska }
     /// An MP4 or MOV muxer (mp4, mov, ipod).
-    var isISO: Bool { ["mp4", "mov", "ipod"].contains(String(cString: context.pointee.oformat.pointee.name)) }
+    var isISO: Bool { container.isISO }
 
     /// MP4/MOV want codec headers out of band (avcC, esds): encoders must be opened with GLOBAL_HEADER.
     var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }

@@ -39,19 +39,19 @@ public enum ClipFix {
         // the input's beside a written output (whose own range the report gives).
         let range = LoopRanges.range(
             source.facts, timelines: source.timelines, findings: Analyzer.findings(in: source.facts, options: analysis))
+        var refused: OutputRefusal.Kind?
         var report = fix(
             path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, claim: claim, temporaries: temporaries)
-        // An Ogg that needs nothing as libvorbis reads it, which FFmpeg reads otherwise (its one data page is also its
-        // last, so FFmpeg can time neither the warm-up nor the end trim: oggenc's short files), is written again
-        // through the muxer, whose pages FFmpeg times as libvorbis does; the check then holds FFmpeg's reading.
-        if report.fix?.status == .failed, report.fix?.plan?.isNoop == true, source.facts.container == "ogg",
-            report.fix?.reason?.hasPrefix(OutputCheck.unchangedReadOtherwise) == true,
+            accepts: accepts, claim: claim, temporaries: temporaries, refused: &refused)
+        // A copy of an Ogg FFmpeg reads otherwise than libvorbis (oggenc's short files: one data page, also the last)
+        // is written again through the muxer, whose pages FFmpeg times as libvorbis does, and checked again.
+        if refused == .unchangedReadOtherwise, source.facts.container == .ogg,
             let again = try? Probe.probe(path, keepInput: false, locations: true)
         {
             report = fix(
                 path, source: again, to: destination, options: options, analysis: analysis, dryRun: dryRun,
-                force: force, accepts: accepts, claim: claim, temporaries: temporaries, rewrite: true)
+                force: force,
+                accepts: accepts, claim: claim, temporaries: temporaries, refused: &refused, rewrite: true)
         }
         if report.fix?.output != nil, report.fix?.status != .planned {
             report.fix?.inputLoopRange = range.range
@@ -65,7 +65,8 @@ public enum ClipFix {
     static func fix(
         _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
         analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
-        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, rewrite: Bool = false
+        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, refused: inout OutputRefusal.Kind?,
+        rewrite: Bool = false
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
@@ -82,16 +83,8 @@ public enum ClipFix {
         } catch {
             return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
         }
-        // A dry run says what the run would do: the copy of an Ogg that needs nothing is the input itself, so the
-        // check the run would make of it is made of the input, and a refusal of that kind means "written again".
-        var readOtherwise = false
-        if dryRun, !rewrite, plan.isNoop, before.container == "ogg",
-            let frames = try? OutputCheck.plannedFirstFrames(plan, source: source),
-            let refusal = try? OutputCheck.refusal(
-                plan, written: source, at: path, analysis: analysis, firstFrames: frames)
-        {
-            readOtherwise = refusal.hasPrefix(OutputCheck.unchangedReadOtherwise)
-        }
+        let readOtherwise =
+            dryRun && !rewrite && before.container == .ogg && copyReadOtherwise(plan, source, path, analysis)
         if rewrite || readOtherwise, plan.isNoop {
             plan.isNoop = false
             plan.writer = .remux
@@ -156,7 +149,8 @@ public enum ClipFix {
                 plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata)
             {
                 if let failure = copying?.failure { throw failure }
-                return failed(path, before, analysis, reason: refusal, plan: plan)
+                refused = refusal.kind
+                return failed(path, before, analysis, reason: refusal.sentence, plan: plan)
             }
             // The report is the written file's, as `analyze OUTPUT` gives it: its facts, its seam measured (unless
             // --no-seam), its findings and its own loop range.
@@ -189,6 +183,16 @@ public enum ClipFix {
         }
     }
 
+    /// A dry run says what the run would do: the copy of an Ogg that needs nothing is the input itself, so the
+    /// check the run would make of it is made of the input, and a refusal of that kind means "written again".
+    static func copyReadOtherwise(
+        _ plan: FixPlan, _ source: borrowing Probe.Result, _ path: String, _ analysis: AnalysisOptions
+    ) -> Bool {
+        guard plan.isNoop, let frames = try? OutputCheck.plannedFirstFrames(plan, source: source) else { return false }
+        let refusal = try? OutputCheck.refusal(plan, written: source, at: path, analysis: analysis, firstFrames: frames)
+        return refusal?.kind == .unchangedReadOtherwise
+    }
+
     static func failed(
         _ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil
     ) -> FileReport {
@@ -197,15 +201,11 @@ public enum ClipFix {
             fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
     }
 
-    /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska).
-    static func muxer(container: String, path: String) -> String {
-        switch container {
-        case "mov": "mov"
-        case "webm": "webm"
-        case "matroska": "matroska"
-        case "wav", "flac", "ogg", "mp3": container
-        default: ["m4a", "m4v"].contains((path as NSString).pathExtension.lowercased()) ? "ipod" : "mp4"
-        }
+    /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska); an MP4 for
+    /// the rest.
+    static func muxer(container: Container, path: String) -> String {
+        container.muxer(forExtension: (path as NSString).pathExtension)
+            ?? Container.mp4.muxer(forExtension: (path as NSString).pathExtension) ?? "mp4"
     }
 
     /// Carries the plan out with the writer it names. The index-driven MP4 writer returns with its media still being

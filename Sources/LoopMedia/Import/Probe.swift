@@ -224,11 +224,12 @@ public enum Probe {
         avcodec_find_decoder(input.stream(index).pointee.codecpar.pointee.codec_id) != nil
     }
 
-    /// "mov" for QuickTime files, "mp4" for the rest of ISO-BMFF, "webm" or "matroska", else FFmpeg's first name.
-    static func containerName(format: String, iso: ISOFile?, path: String) -> String {
-        if format.hasPrefix("mov,") { return iso?.majorBrand == "qt  " ? "mov" : "mp4" }
-        if format.hasPrefix("matroska") { return isWebM(path) ? "webm" : "matroska" }
-        return String(format.split(separator: ",").first ?? Substring(format))
+    /// MOV for QuickTime files, MP4 for the rest of ISO-BMFF, WebM or Matroska by the DocType, else by FFmpeg's
+    /// first name for its demuxer.
+    static func containerName(format: String, iso: ISOFile?, path: String) -> Container {
+        if format.hasPrefix("mov,") { return iso?.majorBrand == "qt  " ? .mov : .mp4 }
+        if format.hasPrefix("matroska") { return isWebM(path) ? .webm : .matroska }
+        return Container(name: String(format.split(separator: ",").first ?? Substring(format)))
     }
 
     /// The EBML header names the DocType near the start of the file.

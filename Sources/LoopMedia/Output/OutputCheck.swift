@@ -72,7 +72,7 @@ enum OutputCheck {
     static func refusal(
         _ plan: FixPlan, written: Probe.Result, at path: String, analysis: AnalysisOptions,
         firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation? = nil
-    ) throws -> String? {
+    ) throws -> OutputRefusal? {
         var expected = Expectation.fix(plan, analysis: analysis, firstFrames: firstFrames)
         expected.metadata = metadata
         return try refusal(expected, written: written, at: path)
@@ -80,7 +80,7 @@ enum OutputCheck {
 
     /// The refusal of the output at `path` (its probe `written`) against what its command expects; nil when all
     /// agree.
-    static func refusal(_ expected: Expectation, written: Probe.Result, at path: String) throws -> String? {
+    static func refusal(_ expected: Expectation, written: Probe.Result, at path: String) throws -> OutputRefusal? {
         let after = written.facts
         var strict = expected.analysis
         strict.disabled = nil
@@ -112,17 +112,19 @@ enum OutputCheck {
                  (Matroska cannot hide part of an \(primed?.codec.uppercased() ?? "") frame; --to mp4 writes an \
                 MP4, whose edit list can)
                 """ : ""
-            return "the output still has [\(bad.rule)] \(bad.message)\(hint)"
+            return OutputRefusal(.stillHas, "the output still has [\(bad.rule)] \(bad.message)\(hint)")
         }
         if let difference = try countDifference(expected, after) {
-            return "the output does not match its plan: \(difference)"
+            return OutputRefusal(.planDiffers, "the output does not match its plan: \(difference)")
         }
-        if let metadata = expected.metadata, let lost = try metadata.refusal(output: path) { return lost }
+        if let metadata = expected.metadata, let lost = try metadata.refusal(output: path) {
+            return OutputRefusal(.metadataLost, lost)
+        }
         if let plan = expected.plan,
             let difference = try PlanComparison.difference(plan, output: after)
                 ?? firstFrameDifference(plan, expected: expected.firstFrames, output: written)
         {
-            return "the output does not match its plan: \(difference)"
+            return OutputRefusal(.planDiffers, "the output does not match its plan: \(difference)")
         }
         return secondReadingRefusal(expected, output: path)
     }
@@ -145,7 +147,7 @@ enum OutputCheck {
 
     /// An output the target cannot play (VP9 and Opus in an MP4 for Apple), in a sentence that says what would
     /// play; `--disable not-playable-on-target` keeps it anyway (a player loopprep does not model).
-    static func unplayable(_ facts: ClipFacts, analysis: AnalysisOptions) -> String? {
+    static func unplayable(_ facts: ClipFacts, analysis: AnalysisOptions) -> OutputRefusal? {
         var forTarget = analysis
         forTarget.seamChecks = false
         guard
@@ -153,30 +155,30 @@ enum OutputCheck {
                 $0.ruleID == .notPlayableOnTarget && $0.severity == .error
             })
         else { return nil }
-        return """
+        return OutputRefusal(
+            .unplayable,
+            """
             the output would not play on the \(analysis.target.rawValue) target: \(unplayable.message) \
             (\(unplayable.hint)); nothing was written (--target names where it plays; --disable \
             not-playable-on-target writes it anyway)
-            """
+            """)
     }
-
-    /// How the refusal of a copy FFmpeg reads otherwise begins (ClipFix writes an Ogg so refused again).
-    static let unchangedReadOtherwise = "nothing written: fix would copy it unchanged"
 
     /// The second reading every output passes before it is kept: FFmpeg's own demuxer and decoders must present
     /// what the plan says (frames exactly, audio to half a sample), sharing none of the planner's timing code.
-    static func secondReadingRefusal(_ expected: Expectation, output: String) -> String? {
+    static func secondReadingRefusal(_ expected: Expectation, output: String) -> OutputRefusal? {
         let outcome = SecondReading.check(
             expected.tracks, output: output, rewritten: expected.plan?.isNoop != true)
         // A file fix would copy as it is: what disagrees is loopprep's reading of the input, not anything fix did.
         if expected.plan?.isNoop == true, case .disagrees(let what) = outcome {
-            return
+            return OutputRefusal(
+                .unchangedReadOtherwise,
                 """
-                \(unchangedReadOtherwise), but FFmpeg reads it otherwise than loopprep does \
+                nothing written: fix would copy it unchanged, but FFmpeg reads it otherwise than loopprep does \
                 (\(what)); check its length in the player it is for, and please report the file
-                """
+                """)
         }
-        return SecondReading.refusal(outcome)
+        return SecondReading.refusal(outcome).map { OutputRefusal(.secondReading, $0) }
     }
 
     /// What the source frame each copied video cut must show first holds (by cut index), read before writing.
@@ -275,5 +277,30 @@ enum OutputCheck {
             else { return false }
             return kept < had
         }
+    }
+}
+
+/// Why an output is refused, for code to act on, and the sentence that says it to a user.
+struct OutputRefusal: Sendable {
+    enum Kind: Sendable {
+        /// It would not play on the target.
+        case unplayable
+        /// A rule the write should have cleared still finds a fault.
+        case stillHas
+        /// It presents other tracks, counts or frames than the plan.
+        case planDiffers
+        /// Something the input says besides its timing did not survive.
+        case metadataLost
+        /// FFmpeg's own reading disagrees with the plan.
+        case secondReading
+        /// A copy of the input as it is, which FFmpeg reads otherwise than loopprep (fix writes an Ogg so refused
+        /// again through the muxer).
+        case unchangedReadOtherwise
+    }
+    var kind: Kind
+    var sentence: String
+    init(_ kind: Kind, _ sentence: String) {
+        self.kind = kind
+        self.sentence = sentence
     }
 }

@@ -170,7 +170,7 @@ enum SeamProbe {
         // back from the page's granule with block sizes it has not seen (thousands of samples off, past the end),
         // and a later seek on the audio lands on the same page: the audio's tail is read from the start there, in a
         // reading of its own, where every time is right. Elsewhere one seek serves both tracks.
-        let audioApart = video != nil && audio != nil && facts.container == "ogg"
+        let audioApart = video != nil && audio != nil && facts.container == .ogg
         // A format that cannot seek (an MP3 without a seek table, some AVI and FLAC) is read on from the head to
         // its end instead: slower, the same frames.
         do {

@@ -1,3 +1,4 @@
+import LoopAnalysis
 import LoopIndex
 
 /// What a Matroska or WebM reel keeps of its first clip's metadata, planned before writing. The reel takes the
@@ -12,7 +13,7 @@ struct ReelMetadata: Equatable, Sendable {
 
     /// nil where nothing is left out: an MP4 or MOV reel, or a first clip that is not one.
     static func plan(_ first: PreparedClip, format: String) throws -> ReelMetadata? {
-        guard ["webm", "matroska"].contains(format), first.isISO else { return nil }
+        guard Container(muxer: format).isMatroska, first.isISO else { return nil }
         let file = try ISOFile.source(first.path)
         guard let items = try KeptMetadata.items(of: file) else { return nil }
         let tags = try InputFile(path: first.path).tags()
@@ -71,10 +72,11 @@ struct ReelMetadata: Equatable, Sendable {
     }
 
     /// Why the written reel is refused: a tag the plan keeps that FFmpeg does not read from it.
-    func refusal(reel path: String) throws -> String? {
+    func refusal(reel path: String) throws -> OutputRefusal? {
         let read = Set(try InputFile(path: path).tags().map(\.value))
         let lost = carried.filter { !read.contains($0) }
         guard !lost.isEmpty else { return nil }
-        return "the reel does not keep the first clip's tags (\(lost.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        let tags = lost.map { "\"\($0)\"" }.joined(separator: ", ")
+        return OutputRefusal(.metadataLost, "the reel does not keep the first clip's tags (\(tags))")
     }
 }

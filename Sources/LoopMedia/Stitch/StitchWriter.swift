@@ -47,7 +47,7 @@ final class StitchWriter {
         self.normalize = normalize
         geometry = StitchGeometry(sources: clips.map(\.source), timeline: timeline, normalize: normalize)
         settings = ClipSettings(clips, transcoding: transcoding, normalize: normalize)
-        matroska = ["webm", "matroska"].contains(format)
+        matroska = Container(muxer: format).isMatroska
         output = try OutputFile(path: path, format: format)
         let first = clips[0]
         let input = try settings.input(0)

@@ -142,10 +142,10 @@ public enum Stitcher {
 
     /// FFmpeg's muxer for an output path: WebM, Matroska, MOV, else MP4.
     public static func outputFormat(_ path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "webm": "webm"
-        case "mkv": "matroska"
-        case "mov": "mov"
+        switch Container(extension: (path as NSString).pathExtension) {
+        case .webm: "webm"
+        case .matroska: "matroska"
+        case .mov: "mov"
         default: "mp4"
         }
     }
@@ -198,7 +198,7 @@ public enum Stitcher {
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
         let format = Stitcher.outputFormat(destination)
-        let matroska = ["webm", "matroska"].contains(format)
+        let matroska = Container(muxer: format).isMatroska
         let writer = try StitchWriter(
             clips: clips, timeline: timeline, plan: plan, path: matroska ? temp : muxed, format: format,
             normalize: normalize, audioCurve: audioCurve,
@@ -237,7 +237,7 @@ public enum Stitcher {
         }
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) ?? metadata?.refusal(reel: temp)
         {
-            throw MediaError("verify output", reason: refusal)
+            throw MediaError("verify output", reason: refusal.sentence)
         }
         // Described from the probe the check made, before the rename (as fix does): no second reading of the file.
         let described = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
@@ -252,7 +252,7 @@ public enum Stitcher {
         -> MediaError?
     {
         guard var predicted = clips.first?.facts else { return nil }
-        if ["webm", "matroska"].contains(format),
+        if Container(muxer: format).isMatroska,
             let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" })
         {
             return MediaError(
@@ -277,13 +277,13 @@ public enum Stitcher {
                     """
             )
         }
-        predicted.container = format
+        predicted.container = Container(name: format)
         for v in predicted.tracks.indices where predicted.tracks[v].kind == .video {
             if let codec { predicted.tracks[v].codec = codec }
             // The writer tags HEVC hvc1 in an MP4 or MOV, parameter sets in the sample entry, whatever the clips'.
             if predicted.tracks[v].codec == "hevc" { predicted.tracks[v].codecTag = "hvc1" }
         }
-        return OutputCheck.unplayable(predicted, analysis: analysis).map { MediaError("stitch", reason: $0) }
+        return OutputCheck.unplayable(predicted, analysis: analysis).map { MediaError("stitch", reason: $0.sentence) }
     }
 
 }

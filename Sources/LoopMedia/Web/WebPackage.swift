@@ -162,7 +162,7 @@ public enum WebPackage {
                 "web player",
                 reason: """
                     browsers append only MP4 and WebM through Media Source Extensions, and \(file) is \
-                    \(facts.container.uppercased()); fix it with --to mp4 for a web player
+                    \(facts.container.name.uppercased()); fix it with --to mp4 for a web player
                     """)
         }
         // An append window keeps frames by when they are shown: a frame stored past the loop's end (decoded for
@@ -194,7 +194,8 @@ public enum WebPackage {
                 throw MediaError(
                     "web player",
                     reason: """
-                        \(CodecStrings.webPlayerTakes); \(Figures.trackName(track)) in \(facts.container.uppercased()) \
+                        \(CodecStrings.webPlayerTakes); \(Figures.trackName(track)) in \
+                        \(facts.container.name.uppercased()) \
                         is not one of them
                         """)
             }

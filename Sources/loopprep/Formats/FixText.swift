@@ -46,9 +46,9 @@ enum FixText {
     /// The output is an MP4 or MOV (kept, or converted to one), where the movie timescale means something.
     static func writesMP4(_ fix: FixOutcome) -> Bool {
         if let output = fix.output {
-            return ["mp4", "mov", "m4a", "m4v"].contains((output as NSString).pathExtension.lowercased())
+            return Container(extension: (output as NSString).pathExtension)?.isISO == true
         }
-        return ["mp4", "mov"].contains(fix.before?.container ?? "")
+        return fix.before?.isISO == true
             || fix.plan?.convertsTo != nil
     }
 

@@ -237,7 +237,7 @@ enum HTMLReport {
         if let facts = file.facts {
             out +=
                 """
-                <ul class=\"facts\">\n<li>\(x(facts.container)), \
+                <ul class=\"facts\">\n<li>\(x(facts.container.name)), \
                 \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB
                 """
             out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""

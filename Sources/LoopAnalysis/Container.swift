@@ -1,0 +1,140 @@
+/// A file's container, with what each can do: one case and one row of properties per container, so a new one is
+/// a case, its row and its importer, and every `switch` over it says what is left to decide. In a report it is its
+/// short name ("mp4", "webm", or FFmpeg's demuxer name for the rest).
+public enum Container: Sendable, Hashable {
+    /// ISO-BMFF: an MP4 (any brand but QuickTime's) and a QuickTime movie.
+    case mp4, mov
+    /// Matroska, and WebM (Matroska whose DocType is webm).
+    case matroska, webm
+    case ogg
+    /// MPEG transport and program streams.
+    case mpegts, mpegps
+    case flv, avi
+    case wav, flac, mp3, aiff, caf
+    /// Raw AAC in ADTS frames.
+    case adts
+    /// Any other FFmpeg demuxer, by its name.
+    case other(String)
+
+    /// From a report's name (FFmpeg's demuxer names for the unnamed ones).
+    public init(name: String) {
+        switch name {
+        case "mp4": self = .mp4
+        case "mov": self = .mov
+        case "matroska": self = .matroska
+        case "webm": self = .webm
+        case "ogg": self = .ogg
+        case "mpegts": self = .mpegts
+        case "mpeg": self = .mpegps
+        case "flv": self = .flv
+        case "avi": self = .avi
+        case "wav": self = .wav
+        case "flac": self = .flac
+        case "mp3": self = .mp3
+        case "aiff": self = .aiff
+        case "caf": self = .caf
+        case "aac": self = .adts
+        default: self = .other(name)
+        }
+    }
+
+    /// The container a file's name says (its extension); nil for a name that says none loopprep tells apart.
+    public init?(extension ext: String) {
+        switch ext.lowercased() {
+        case "mp4", "m4v", "m4a": self = .mp4
+        case "mov", "qt": self = .mov
+        case "mkv", "mka": self = .matroska
+        case "webm": self = .webm
+        case "ogg", "ogv", "oga", "ogm", "opus": self = .ogg
+        case "ts", "mts", "m2ts": self = .mpegts
+        case "mpg", "mpeg": self = .mpegps
+        case "flv": self = .flv
+        case "avi": self = .avi
+        case "wav": self = .wav
+        case "flac": self = .flac
+        case "mp3": self = .mp3
+        case "aac": self = .adts
+        default: return nil
+        }
+    }
+
+    /// The container an FFmpeg muxer writes ("ipod": an MP4).
+    public init(muxer: String) { self = muxer == "ipod" ? .mp4 : Container(name: muxer) }
+
+    /// The short name reports give it (FFmpeg's demuxer name where it has no other).
+    public var name: String {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .matroska: "matroska"
+        case .webm: "webm"
+        case .ogg: "ogg"
+        case .mpegts: "mpegts"
+        case .mpegps: "mpeg"
+        case .flv: "flv"
+        case .avi: "avi"
+        case .wav: "wav"
+        case .flac: "flac"
+        case .mp3: "mp3"
+        case .aiff: "aiff"
+        case .caf: "caf"
+        case .adts: "aac"
+        case .other(let name): name
+        }
+    }
+
+    /// ISO-BMFF (MP4, MOV): edit lists, any tick of a movie timescale.
+    public var isISO: Bool { self == .mp4 || self == .mov }
+    /// Matroska or WebM: no edit list, millisecond times, a Segment Duration.
+    public var isMatroska: Bool { self == .matroska || self == .webm }
+
+    /// Whether its tracks can be cut finer than a tick of their own clock: ISO-BMFF by its edit lists, Ogg by its
+    /// granules (whole frames, whole samples), AVI by its counts of frames and packets.
+    public var cutsFinerThanItsClock: Bool {
+        switch self {
+        case .mp4, .mov, .ogg, .avi: true
+        default: false
+        }
+    }
+
+    /// fix writes it in its own kind (any other cannot say a trim or a priming).
+    public var keptByFix: Bool {
+        switch self {
+        case .mp4, .mov, .matroska, .webm, .wav, .flac, .ogg: true
+        default: false
+        }
+    }
+
+    /// A video container fix rewrites as an MP4 or MOV: no edit list to say a trim.
+    public var convertedByFix: Bool {
+        switch self {
+        case .mpegts, .mpegps, .flv, .avi: true
+        default: false
+        }
+    }
+
+    /// FFmpeg's muxer that writes it again as it is (an MP4 named .m4a or .m4v: the iPod flavour); nil where
+    /// loopprep writes it as an MP4 instead.
+    public func muxer(forExtension ext: String) -> String? {
+        switch self {
+        case .mp4: ["m4a", "m4v"].contains(ext.lowercased()) ? "ipod" : "mp4"
+        case .mov, .matroska, .webm, .wav, .flac, .ogg, .mp3: name
+        default: nil
+        }
+    }
+}
+
+extension Container: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(name: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(name)
+    }
+}
+
+extension Container: CustomStringConvertible {
+    public var description: String { name }
+}
