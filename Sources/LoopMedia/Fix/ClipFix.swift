@@ -204,8 +204,8 @@ public enum ClipFix {
     /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska); an MP4 for
     /// the rest.
     static func muxer(container: Container, path: String) -> String {
-        container.muxer(forExtension: (path as NSString).pathExtension)
-            ?? Container.mp4.muxer(forExtension: (path as NSString).pathExtension) ?? "mp4"
+        let ext = (path as NSString).pathExtension
+        return container.muxer(forExtension: ext) ?? Container.mp4.muxer(forExtension: ext) ?? "mp4"
     }
 
     /// Carries the plan out with the writer it names. The index-driven MP4 writer returns with its media still being

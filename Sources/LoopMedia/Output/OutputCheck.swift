@@ -58,9 +58,11 @@ enum OutputCheck {
                     var track = ExpectedTrack(
                         kind: cut.kind, duration: plan.presented(cut),
                         frames: cut.presentedFrames.map { $0 * plan.repeats })
-                    // A video's frame ends are its source clock's (a millisecond Matroska's 33 or 34 ms for
-                    // 33.367); its samples are counted exactly.
-                    if cut.kind == .video { track.clock = cut.timeBase }
+                    // A video's frame ends are its source clock's where that clock rounds them (a millisecond
+                    // Matroska's 33 or 34 ms for 33.367); a clock that counts whole frames (AVI's, Theora's
+                    // granules, 1001 ticks of 1/30000) rounds nothing, and its frames are held exactly.
+                    let frameTicks = cut.frameRate.map { ($0 * cut.timeBase).reciprocal }
+                    if cut.kind == .video, let frameTicks, frameTicks.denominator != 1 { track.clock = cut.timeBase }
                     return track
                 }, plan: plan, firstFrames: firstFrames)
         }
