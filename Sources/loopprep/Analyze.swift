@@ -71,71 +71,68 @@ struct Analyze: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Console.configureFFmpegLog(verbose: report.verbose)
+        let runner = CommandRunner(verbose: report.verbose, batch: batch)
         let settings = try project.settings(verbose: report.verbose)
         // --min-loop is typed in decimal: exactly what was typed.
         let options = report.applied(
             AnalysisOptions(seamChecks: seam.measured), settings: settings, target: project.target,
             minimumLoopSeconds: minLoop?.fixedSeconds)
-        let collected = Inputs.collect(inputs.paths).filter { batch.keeps($0) }
+        let collected = try runner.items(inputs.paths)
         let items = collected.filter { !settings.skips($0) }
-        let picture = html != nil || seamImages != nil
-        let verbose = report.verbose
-        // Files the project's settings ignore are not a failure (a pre-commit hook given only those): a note,
-        // an empty report, exit 0.
         if items.isEmpty, !collected.isEmpty, batch.shard == nil {
-            let which = collected.count == 1 ? "the file named is" : "all \(collected.count) files named are"
-            Console.stderr(
-                "loopprep: note: nothing to analyze: \(which) ignored by the project's settings (.loopprep.json)\n")
-            try Output.emit(Report(command: "analyze", options: options, files: []), options: report, streamed: false)
-            return
+            return try Self.allIgnored(collected.count, options: options, report: report)
         }
+        let (picture, verbose) = (html != nil || seamImages != nil, report.verbose)
         let stream = ReportStream(command: "analyze", options: options, report: report, keepsFiles: picture)
-        if items.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
-        let passedOver = PassedOver()
-        let results = Batch.run(items, jobs: batch.jobs, label: "analyzing") { item -> (FileReport, [UInt8]?)? in
-            let (fileOptions, ignored) = settings.options(options, for: item.path)
-            var (result, strip) = ClipAnalysis.report(path: item.path, options: fileOptions, picture: picture)
-            result.ignoredRules = ignored
-            guard result.error == nil || item.explicit else { return passedOver.pass(item.path) }
-            if verbose, RemoteFile.isRemote(item.path) {
-                Console.stderr(
-                    """
-                    \(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \
-                    \(result.facts?.fileSize ?? 0)\n
-                    """
-                )
-            }
-            return stream.take(result) ? (result, strip) : nil
-        }.compactMap { $0 }
-        passedOver.say()
-        // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
-        if stream.files == 0 && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
-        if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
-        let full = Report(command: "analyze", options: options, files: results.map(\.0))
-        var strips: [String: [UInt8]] = [:]
-        for (file, strip) in results { if let strip { strips[file.path] = strip } }
-        stream.finish(full)
-        try Output.emit(full, options: report, streamed: stream.streamed)
+        let results = try runner.each(
+            items, paths: inputs.paths, label: "analyzing", unreadable: { $0.report.error != nil },
+            take: { stream.take($0.report) },
+            work: { Self.analyze($0, options: settings.options(options, for: $0.path), picture, verbose) })
+        let full = try runner.emit(
+            results.map(\.report), command: "analyze", options: options, stream: stream, report: report)
         // A range is judged by what it leaves, not by what it cures.
-        var status =
+        let status =
             report.format == .ranges
             ? full.rangeExitStatus(failOn: report.failOn) : full.exitStatus(failOn: report.failOn)
+        try runner.exit(writePictures(full, strips: results) || status != .clean ? status : .findings)
+    }
+
+    /// Files the project's settings ignore are not a failure (a pre-commit hook given only those): a note, an
+    /// empty report, exit 0.
+    static func allIgnored(_ count: Int, options: AnalysisOptions, report: ReportOptions) throws {
+        let which = count == 1 ? "the file named is" : "all \(count) files named are"
+        Console.stderr(
+            "loopprep: note: nothing to analyze: \(which) ignored by the project's settings (.loopprep.json)\n")
+        try Output.emit(Report(command: "analyze", options: options, files: []), options: report, streamed: false)
+    }
+
+    /// One file's report and seam strip (`picture`), under the options its path is given.
+    static func analyze(
+        _ item: Inputs.Item, options: (options: AnalysisOptions, ignored: [String]?), _ picture: Bool, _ verbose: Bool
+    ) -> (report: FileReport, strip: [UInt8]?) {
+        var (result, strip) = ClipAnalysis.report(path: item.path, options: options.options, picture: picture)
+        result.ignoredRules = options.ignored
+        if verbose, result.error == nil, RemoteFile.isRemote(item.path) {
+            Console.stderr(
+                "\(item.path): fetched \(RemoteFile.bytesFetched(item.path)) bytes of \(result.facts?.fileSize ?? 0)\n")
+        }
+        return (result, strip)
+    }
+
+    /// The seam pictures and the HTML report (with its web players) where asked: false where they could not be
+    /// written (said on stderr; the run then fails).
+    func writePictures(_ full: Report, strips results: [(report: FileReport, strip: [UInt8]?)]) -> Bool {
+        var strips: [String: [UInt8]] = [:]
+        for (file, strip) in results { if let strip { strips[file.path] = strip } }
         let players = webPlayer ? Self.players(full, html: html ?? "") : [:]
         do {
             try Pictures.write(full, strips: strips, folder: seamImages, html: html, players: players)
+            return true
         } catch {
             Console.stderr(
                 "loopprep: error: cannot write the pictures or the HTML report: \(MediaError.describe(error))\n")
-            if status == .clean { status = .findings }
+            return false
         }
-        throw ExitCode(status.rawValue)
     }
 
     /// Each readable local clip's web player, in a folder of its own under REPORT.web/ (named as its seam

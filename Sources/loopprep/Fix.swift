@@ -153,32 +153,42 @@ struct Fix: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Console.configureFFmpegLog(verbose: report.verbose)
-        let temporaries = TemporaryFiles()
-        // What an interruption says: how many outputs were already written (whole, verified).
-        let written = Locked((done: 0, of: 0))
-        let signals = Console.cleanUpOnSignals(
-            done: { written.withLock { "\($0.done) of \($0.of) written" } }, { temporaries.removeAll() })
-        defer { withExtendedLifetime(signals) {} }
-
+        let runner = CommandRunner(verbose: report.verbose, batch: batch, counts: true)
         let settings = try project.settings(verbose: report.verbose)
         // The output is described as analyze describes it, its seam measured unless --no-seam.
         let analysis = report.applied(
             AnalysisOptions(seamChecks: seam.measured), settings: settings, target: project.target)
-        var fixOptions = FixOptions(
-            assumedPriming: priming, unrollTo: unroll?.fixedSeconds,
-            loops: loops, seamFade: seamFadeTime, reencodeHead: reencodeHead,
-            bakeVideo: analysis.target.isBrowser)
-        fixOptions.reencodeAudio = reencodeAudio
-        fixOptions.keepVideo = keep == .video
-        fixOptions.dropAudio = dropAudio
-        fixOptions.convertTo = to?.rawValue
-        let options = fixOptions
-        let items = Inputs.collect(inputs.paths).filter { batch.keeps($0) && !settings.skips($0) }
-        if items.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
+        let items = try runner.items(inputs.paths).filter { !settings.skips($0) }
+        if items.isEmpty && batch.shard == nil { try CommandRunner.noMedia(inputs.paths) }
+        let job = try job(items, analysis: analysis, runner: runner)
+        let report = exitingReport
+        let stream = ReportStream(command: "fix", options: analysis, report: report)
+        let claims = try job.claims(items)
+        let reports = try runner.each(
+            items, paths: inputs.paths, label: dryRun ? "planning" : "fixing", unreadable: { $0.error != nil },
+            take: stream.take, work: { job.fix($0, settings.options(analysis, for: $0.path), claims: claims) })
+        let full = try runner.emit(reports, command: "fix", options: analysis, stream: stream, report: report)
+        try runner.exit(full.exitStatus(failOn: report.failOn))
+    }
+
+    /// fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
+    /// cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
+    /// A dry run writes nothing: its findings and exit code describe the inputs, as analyze's do.
+    var exitingReport: ReportOptions {
+        var exiting = report
+        if !dryRun { exiting.failOnGiven = report.failOnGiven ?? .never }
+        return exiting
+    }
+
+    /// What fixing one input needs, the same for every input of the run; the output named is checked here.
+    func job(_ items: [Inputs.Item], analysis: AnalysisOptions, runner: CommandRunner) throws -> FixJob {
+        var options = FixOptions(
+            assumedPriming: priming, unrollTo: unroll?.fixedSeconds, loops: loops, seamFade: seamFadeTime,
+            reencodeHead: reencodeHead, bakeVideo: analysis.target.isBrowser)
+        options.reencodeAudio = reencodeAudio
+        options.keepVideo = keep == .video
+        options.dropAudio = dropAudio
+        options.convertTo = to?.rawValue
         // One clip and an -o that names a media file (not a folder, not one that exists as a folder): that file is
         // the output (`fix one.mov -o one-fixed.mov`), not a folder of that name.
         let outputFile = output.flatMap { o in
@@ -186,120 +196,10 @@ struct Fix: AsyncParsableCommand {
                 && Inputs.mediaExtensions.contains((o as NSString).pathExtension.lowercased()) ? o : nil
         }
         try OutputTarget.check(output, file: outputFile, outputs: items.count, dryRun: dryRun)
-        let (outputDir, inPlace, dryRun, webPlayer, force) = (output, inPlace, dryRun, webPlayer.enabled, force)
-        // fix exits by what it did: 0 when every file was written and verified or needed nothing. Findings fix
-        // cannot change (a codec the target does not play) are reported, and fail the run only under --fail-on.
-        // A dry run writes nothing: its findings and exit code describe the inputs, as analyze's do.
-        var exiting = report
-        if !dryRun { exiting.failOnGiven = report.failOnGiven ?? .never }
-        let report = exiting
-        let stream = ReportStream(command: "fix", options: analysis, report: report)
-        written.withLock { $0.of = items.count }
-        // Two outputs with one stem in one folder (hero.mp4, hero.webm) get web players named in full.
-        let clashing = WebPlayerOption.qualified(
-            items.map { Self.destination($0, outputDir: outputDir, inPlace: inPlace, file: outputFile) })
-        // Every output and web player claimed before any work: two inputs never share one (a dry run says so too).
-        let claims = try Destinations.claim(
-            items.flatMap { item -> [OutputClaims.Claim] in
-                let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
-                let likely = Destinations.likely(destination, to: options.convertTo)
-                return [OutputClaims.Claim(likely, input: item.path)]
-                    + (webPlayer
-                        ? Destinations.webPlayer(likely, input: item.path, qualified: clashing.contains(destination))
-                        : [])
-            })
-        let passedOver = PassedOver()
-        let reports = Batch.run(items, jobs: batch.jobs, label: dryRun ? "planning" : "fixing") {
-            item -> FileReport? in
-            let (fileAnalysis, ignored) = settings.options(analysis, for: item.path)
-            guard
-                var result = Self.fixOne(
-                    item, outputDir: outputDir, outputFile: outputFile, inPlace: inPlace, dryRun: dryRun, force: force,
-                    options: options,
-                    analysis: fileAnalysis,
-                    claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
-                    accepts: webPlayer ? { WebPlayerOption.planRefusal($0) } : nil, temporaries: temporaries)
-            else { return passedOver.pass(item.path) }
-            result.ignoredRules = ignored
-            if webPlayer, !dryRun {
-                Self.addWebPlayer(
-                    &result,
-                    qualified: clashing.contains(
-                        Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)),
-                    temporaries: temporaries)
-            }
-            if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
-                written.withLock { $0.done += 1 }
-            }
-            return stream.take(result) ? result : nil
-        }
-        passedOver.say()
-        // Files were found but none of them is media (a folder of text or pictures): nothing was reported.
-        if stream.files == 0 && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(inputs.paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
-        if let status = stream.finishSlim(failOn: report.failOn) { throw ExitCode(status.rawValue) }
-        let full = Report(command: "fix", options: analysis, files: reports.compactMap { $0 })
-        stream.finish(full)
-        try Output.emit(full, options: report, streamed: stream.streamed)
-        throw ExitCode(full.exitStatus(failOn: report.failOn).rawValue)
-    }
-
-    /// The web player beside a written (or unchanged, copied) output; a failure fails the file, its output kept.
-    static func addWebPlayer(_ result: inout FileReport, qualified: Bool = false, temporaries: TemporaryFiles) {
-        guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
-            return
-        }
-        switch WebPlayerOption.package(output, qualified: qualified, temporaries: temporaries) {
-        case .success(let web): fix.webPlayer = web
-        case .failure(let failure):
-            fix.status = .failed
-            fix.reason = failure.reason
-        }
-        result.fix = fix
-    }
-
-    /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself. In
-    /// place, a symbolic link's target is replaced and the link kept: a link is the file it points to.
-    static func destination(_ item: Inputs.Item, outputDir: String?, inPlace: Bool, file: String? = nil) -> String {
-        if let file { return file }
-        if inPlace {
-            return RemoteFile.isRemote(item.path)
-                ? item.path : URL(fileURLWithPath: item.path).resolvingSymlinksInPath().path
-        }
-        return outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path
-    }
-
-    static func fixOne(
-        _ item: Inputs.Item, outputDir: String?, outputFile: String? = nil, inPlace: Bool, dryRun: Bool, force: Bool,
-        options: FixOptions,
-        analysis: AnalysisOptions,
-        claim: ((String) -> String?)? = nil, accepts: ((FixPlan) -> String?)? = nil,
-        temporaries: TemporaryFiles
-    ) -> FileReport? {
-        let destination = Self.destination(item, outputDir: outputDir, inPlace: inPlace, file: outputFile)
-        if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
-            // An output that cannot be written, as in every command: exit 1 (the input was read).
-            return FileReport(
-                path: item.path, facts: nil, findings: [],
-                fix: FixOutcome(
-                    status: .failed, reason: "write output: the output would overwrite the input (use --in-place)"))
-        }
-        if RemoteFile.isRemote(item.path), outputDir == nil {
-            return ClipAnalysis.unreadable(
-                path: item.path,
-                error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
-        }
-        let source: String
-        do { source = try RemoteFile.localCopy(of: item.path, beside: destination, temporaries: temporaries) } catch {
-            return ClipAnalysis.unreadable(path: item.path, error: error)
-        }
-        defer { if source != item.path { temporaries.remove(source) } }
-        var result = ClipFix.fix(
-            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, claim: claim, temporaries: temporaries)
-        result.path = item.path
-        return (result.error == nil || item.explicit) ? result : nil
+        var job = FixJob(
+            outputDir: output, outputFile: outputFile, inPlace: inPlace, dryRun: dryRun, force: force,
+            webPlayer: webPlayer.enabled, options: options, shared: runner.shared)
+        job.qualified = WebPlayerOption.qualified(items.map(job.destination))
+        return job
     }
 }

@@ -101,11 +101,20 @@ struct Loop: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Console.configureFFmpegLog(verbose: report.verbose)
-        let temporaries = TemporaryFiles()
-        let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
-        defer { withExtendedLifetime(signals) {} }
-        let items = Inputs.collect(paths).filter(batch.keeps)
+        let runner = CommandRunner(verbose: report.verbose, batch: batch)
+        let items = try runner.items(paths)
+        let job = try job(items, runner: runner)
+        let claims = try job.claims(items)
+        let results = try runner.each(
+            items, paths: paths, label: "searching", unreadable: \.unreadable, work: { job.loop($0, claims: claims) })
+        let full = try emit(results, analysis: job.request.analysis)
+        // A written loop exits 0 whatever its findings (the clip's own codec, reported) unless --fail-on says
+        // otherwise; a loop not written ("no repeat found", a refused cut) exits 1 (the README's table).
+        try runner.exit(full.exitStatus(failOn: report.failOnGiven ?? .never))
+    }
+
+    /// What looping one clip needs, the same for every clip of the run; the output named is checked here.
+    func job(_ items: [Inputs.Item], runner: CommandRunner) throws -> LoopJob {
         // One clip and an output that is not a folder (no trailing slash, not an existing folder): the output is the
         // loop itself; otherwise a folder that gets each clip's loop under its own name.
         let single = items.count == 1 && !(output.map(OutputTarget.namesAFolder) ?? false)
@@ -116,46 +125,15 @@ struct Loop: AsyncParsableCommand {
         request.forWeb = webPlayer.enabled
         request.analysis = report.applied(
             AnalysisOptions(), settings: try project.settings(verbose: report.verbose), target: project.target)
-        let (output, dryRun, loopRequest, web) = (output, write.dryRun, request, webPlayer.enabled)
-        if items.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
-        // Every loop and web player claimed before any work: two clips never share one.
-        let destinations = items.map { item in
-            output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
-        }
-        let claims = try Destinations.claim(
-            zip(items, destinations).flatMap { item, destination -> [OutputClaims.Claim] in
-                guard let destination else { return [] }
-                return [OutputClaims.Claim(destination, input: item.path)]
-                    + (web ? Destinations.webPlayer(destination, input: item.path) : [])
-            })
         // One clip on a terminal: the search says how far it is (a batch's bar counts the clips instead).
-        let activity = items.count == 1 && Console.stderrIsTTY ? Activity() : nil
-        let passedOver = PassedOver()
-        let results = Batch.run(items, jobs: batch.jobs, label: "searching") { item -> LoopReport? in
-            let destination = output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
-            var result = LoopCut.loop(
-                item.path, request: loopRequest, to: destination, dryRun: dryRun, temporaries: temporaries,
-                claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
-                progress: activity?.reporter(for: item.path))
-            activity?.finish()
-            if web, result.error == nil, let written = result.output {
-                switch WebPlayerOption.package(written, temporaries: temporaries) {
-                case .success(let page): result.webPlayer = page
-                case .failure(let failure): result.webPlayerError = failure.reason
-                }
-            }
-            // A file found in a folder that is not media is passed over, as analyze and fix do.
-            return result.unreadable && !item.explicit ? passedOver.pass(item.path) : result
-        }.compactMap { $0 }
-        passedOver.say()
-        if results.isEmpty && batch.shard == nil {
-            Console.stderr("loopprep: error: no media found in \(paths.joined(separator: ", "))\n")
-            throw ExitCode(ExitStatus.unreadable.rawValue)
-        }
-        var full = Report(command: "loop", options: request.analysis, files: results.map(\.file))
+        return LoopJob(
+            output: output, single: single, dryRun: write.dryRun, webPlayer: webPlayer.enabled, request: request,
+            activity: items.count == 1 && Console.stderrIsTTY ? Activity() : nil, shared: runner.shared)
+    }
+
+    /// The results in the format asked (and the HTML page): the report they make.
+    func emit(_ results: [LoopReport], analysis: AnalysisOptions) throws -> Report {
+        var full = Report(command: "loop", options: analysis, files: results.map(\.file))
         full.ffmpeg = FFmpegLibraries.description
         switch report.format {
         case .json:
@@ -172,8 +150,48 @@ struct Loop: AsyncParsableCommand {
             try Data(LoopText.page(results, settings: settings, path: html).utf8).write(
                 to: URL(fileURLWithPath: html), options: .atomic)
         }
-        // A written loop exits 0 whatever its findings (the clip's own codec, reported) unless --fail-on says
-        // otherwise; a loop not written ("no repeat found", a refused cut) exits 1 (the README's table).
-        throw ExitCode(full.exitStatus(failOn: report.failOnGiven ?? .never).rawValue)
+        return full
+    }
+}
+
+/// loop's work on one clip, the same for every clip of a run: where its loop goes, what it claims, the search
+/// and the cut, and the web player beside it.
+struct LoopJob: Sendable {
+    let output: String?
+    /// One clip whose -o names the loop itself.
+    let single: Bool
+    let dryRun: Bool
+    let webPlayer: Bool
+    let request: LoopRequest
+    let activity: Activity?
+    let shared: CommandRunner.Shared
+
+    func destination(_ item: Inputs.Item) -> String? {
+        output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
+    }
+
+    /// Every loop and web player claimed before any work: two clips never share one.
+    func claims(_ items: [Inputs.Item]) throws -> OutputClaims {
+        try Destinations.claim(
+            items.flatMap { item -> [OutputClaims.Claim] in
+                guard let destination = destination(item) else { return [] }
+                return [OutputClaims.Claim(destination, input: item.path)]
+                    + (webPlayer ? Destinations.webPlayer(destination, input: item.path) : [])
+            })
+    }
+
+    func loop(_ item: Inputs.Item, claims: OutputClaims) -> LoopReport {
+        var result = LoopCut.loop(
+            item.path, request: request, to: destination(item), dryRun: dryRun, temporaries: shared.temporaries,
+            claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
+            progress: activity?.reporter(for: item.path))
+        activity?.finish()
+        if webPlayer, result.error == nil, let written = result.output {
+            switch WebPlayerOption.package(written, temporaries: shared.temporaries) {
+            case .success(let page): result.webPlayer = page
+            case .failure(let failure): result.webPlayerError = failure.reason
+            }
+        }
+        return result
     }
 }

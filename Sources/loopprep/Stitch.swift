@@ -137,11 +137,30 @@ struct Stitch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        Console.configureFFmpegLog(verbose: report.verbose)
-        let temporaries = TemporaryFiles()
-        let signals = Console.cleanUpOnSignals { temporaries.removeAll() }
-        defer { withExtendedLifetime(signals) {} }
+        let runner = CommandRunner(verbose: report.verbose)
+        let request = try request()
+        var result: StitchReport
+        do {
+            let bar = Progress(total: 0, label: "stitching")
+            result = try Stitcher.stitch(request, temporaries: runner.temporaries) { done, total in
+                bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")
+            }
+            bar.finish()
+        } catch { try refuse(error) }
+        try writeBeside(&result, analysis: request.analysis, temporaries: runner.temporaries)
+        try StitchText.emit(result, options: report)
+        if let error = result.error {
+            Console.stderr("\(output ?? "output"): error: [\(RuleID.stitchFailed.rawValue)] \(error)\n")
+            try runner.exit(.findings)
+        }
+        // A written output exits 0 whatever its findings unless --fail-on says otherwise (they are the clips'
+        // own codecs and the container the name asked for, reported above).
+        try runner.exit(result.report.exitStatus(failOn: report.failOnGiven ?? .never))
+    }
 
+    /// The stitch asked for: the clips and joins, the output (none in a dry run) and how it is analyzed, every file
+    /// it writes claimed.
+    func request() throws -> StitchRequest {
         var request = try resolve()
         if request.clips.isEmpty {
             try refuse(
@@ -158,25 +177,21 @@ struct Stitch: AsyncParsableCommand {
         request.audioCurve = audioCurve
         // The target: --target, else the project's .loopprep.json, else the web for a WebM and Apple otherwise.
         // The output must play there, or it is not kept.
-        let settings = try project.settings(verbose: report.verbose)
         request.analysis = report.applied(
             AnalysisOptions(
                 target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple,
                 seamChecks: seam.measured),
-            settings: settings, target: project.target)
-        var result: StitchReport
-        do {
-            let bar = Progress(total: 0, label: "stitching")
-            result = try Stitcher.stitch(request, temporaries: temporaries) { done, total in
-                bar.show(done, of: total, "\(done == 0 ? "starting" : "part \(done + 1)")")
-            }
-            bar.finish()
-        } catch { try refuse(error) }
+            settings: try project.settings(verbose: report.verbose), target: project.target)
+        return request
+    }
+
+    /// What is written beside the output: its web player, the --html page and the --manifest.
+    func writeBeside(_ result: inout StitchReport, analysis: AnalysisOptions, temporaries: TemporaryFiles) throws {
         // The report is the written output's, its seam measured, as Stitcher described it; the --html page draws
         // its seam strip from one more reading of it.
         var analyzed: (report: FileReport, strip: [UInt8]?)?
         if html != nil, result.error == nil, let written = result.output, !write.dryRun {
-            analyzed = ClipAnalysis.report(path: written, options: request.analysis, picture: true)
+            analyzed = ClipAnalysis.report(path: written, options: analysis, picture: true)
         }
         if webPlayer.enabled, result.error == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {
@@ -184,19 +199,11 @@ struct Stitch: AsyncParsableCommand {
             case .failure(let failure): result.webPlayerError = failure.reason
             }
         }
-        try writePictures(result, analyzed: analyzed, analysis: request.analysis)
+        try writePictures(result, analyzed: analyzed, analysis: analysis)
         if let manifest, result.error == nil {
             try Data(try StitchText.encoder.encode(StitchManifest(result.timeline, output: output))).write(
                 to: URL(fileURLWithPath: manifest), options: .atomic)
         }
-        try StitchText.emit(result, options: report)
-        if let error = result.error {
-            Console.stderr("\(output ?? "output"): error: [\(RuleID.stitchFailed.rawValue)] \(error)\n")
-            throw ExitCode(ExitStatus.findings.rawValue)
-        }
-        // A written output exits 0 whatever its findings unless --fail-on says otherwise (they are the clips'
-        // own codecs and the container the name asked for, reported above).
-        throw ExitCode(result.report.exitStatus(failOn: report.failOnGiven ?? .never).rawValue)
     }
 
     /// Every file the run writes has a name of its own and is none of the clips: the output,

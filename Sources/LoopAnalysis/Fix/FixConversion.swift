@@ -61,8 +61,35 @@ package enum FixConversion {
         accepts: (_ format: String, _ codec: String) -> Bool
     ) throws -> Output? {
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
-        // --to: Matroska and WebM too (MP4 and MOV keep theirs: they already say any trim).
-        if let to, facts.isMatroska {
+        if let to, let asked = try asked(facts, to: to, codecs: codecs, destination: destination, accepts: accepts) {
+            return asked
+        }
+        guard try !keeps(facts, codecs: codecs, noop: noop, reencodesAudio: reencodesAudio) else { return nil }
+        // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
+        if facts.container == .adts { return Output(format: "ipod", path: stem(destination) + ".m4a") }
+        try refuseReordered(facts)
+        // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
+        // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
+        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
+        for format in order where codecs.allSatisfy({ accepts(format, $0) }) {
+            return Output(format: format, path: stem(destination) + "." + format)
+        }
+        let refused = codecs.first { !accepts("mov", $0) } ?? codecs.joined(separator: ", ")
+        throw PlanError(
+            """
+            convert: \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
+            loopprep cannot fix it losslessly; re-encode that track (H.264 or AAC in an MP4) and fix the result
+            """
+        )
+    }
+
+    /// --to: Matroska and WebM as asked, and across the ISO family (MP4 and MOV otherwise keep theirs: they already
+    /// say any trim); nil where --to asks for nothing of this file.
+    static func asked(
+        _ facts: ClipFacts, to: String, codecs: [String], destination: String,
+        accepts: (_ format: String, _ codec: String) -> Bool
+    ) throws -> Output? {
+        if facts.isMatroska {
             // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
             let exact: Set = [
                 "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac",
@@ -78,18 +105,22 @@ package enum FixConversion {
             }
             return Output(format: to, path: stem(destination) + "." + to)
         }
-        // --to across the ISO family: a QuickTime-brand .mov or .m4v asked for as an MP4 (or an
-        // MP4 as a MOV) is written by that muxer, every codec checked as for any conversion, never ignored.
-        if let to, facts.isISO, facts.container.name != to {
-            if let refused = codecs.first(where: { !accepts(to, $0) }) {
-                throw PlanError(
-                    """
-                    convert: --to \(to): FFmpeg's \(to.uppercased()) muxer does not take this file's \(refused); \
-                    nothing written (without --to it stays a \(facts.container.name.uppercased()))
-                    """)
-            }
-            return Output(format: to, path: stem(destination) + "." + to)
+        // A QuickTime-brand .mov or .m4v asked for as an MP4 (or an MP4 as a MOV) is written by that muxer, every
+        // codec checked as for any conversion, never ignored.
+        guard facts.isISO, facts.container.name != to else { return nil }
+        if let refused = codecs.first(where: { !accepts(to, $0) }) {
+            throw PlanError(
+                """
+                convert: --to \(to): FFmpeg's \(to.uppercased()) muxer does not take this file's \(refused); \
+                nothing written (without --to it stays a \(facts.container.name.uppercased()))
+                """)
         }
+        return Output(format: to, path: stem(destination) + "." + to)
+    }
+
+    /// Whether the file keeps its own container (one that says any trim, or an audio-only format that is right or
+    /// encoded again with its own header); a format loopprep neither keeps nor converts is refused.
+    static func keeps(_ facts: ClipFacts, codecs: [String], noop: Bool, reencodesAudio: Bool) throws -> Bool {
         // An Ogg carries other codecs (MPEG-4, H.264, MP3) only in OGM's old headers, which no Ogg muxer of
         // FFmpeg's writes: such a file that needs a change is said so, never written as something else unasked.
         if facts.container == .ogg, !noop,
@@ -101,62 +132,47 @@ package enum FixConversion {
                 remux it into Matroska (mkvmerge -o clip.mkv clip.ogm) and fix that; nothing written
                 """)
         }
-        guard !facts.container.keptByFix else { return nil }
-        // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
-        if facts.container == .adts { return Output(format: "ipod", path: stem(destination) + ".m4a") }
-        guard facts.container.convertedByFix else {
-            // Other audio-only files (MP3) keep their format: one that is already right is copied; one encoded
-            // again gets a LAME header that says its delay and padding.
-            if noop || (facts.container == .mp3 && reencodesAudio) { return nil }
-            if facts.container == .mp3 {
-                throw PlanError(
-                    """
-                    write output: an MP3 says its priming and padding only in a LAME header, which loopprep cannot \
-                    write around copied frames; --reencode-audio encodes it again with one; nothing written
-                    """
-                )
-            }
+        if facts.container.keptByFix { return true }
+        if facts.container == .adts || facts.container.convertedByFix { return false }
+        // Other audio-only files (MP3) keep their format: one that is already right is copied; one encoded
+        // again gets a LAME header that says its delay and padding.
+        if noop || (facts.container == .mp3 && reencodesAudio) { return true }
+        if facts.container == .mp3 {
             throw PlanError(
                 """
-                write output: loopprep cannot write \(facts.container) files yet, and would not change this one's \
-                format behind your back; nothing written
+                write output: an MP3 says its priming and padding only in a LAME header, which loopprep cannot \
+                write around copied frames; --reencode-audio encodes it again with one; nothing written
                 """
             )
         }
-        // AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
-        // presentation times to copy.
-        // Codecs with no B-frames at all (intra-only, and MS-MPEG4, H.263 and their kin) never do; another is
-        // looked at: FFmpeg's analysis of the stream (an SPS's reorder depth of 0, an MPEG-4 VOL's low-delay flag)
-        // says it shows its frames as it stores them.
+        throw PlanError(
+            """
+            write output: loopprep cannot write \(facts.container) files yet, and would not change this one's \
+            format behind your back; nothing written
+            """
+        )
+    }
+
+    /// AVI stores decode order only: a video codec that may show frames in another order (B-frames) has no
+    /// presentation times to copy. Codecs with no B-frames at all (intra-only, and MS-MPEG4, H.263 and their kin)
+    /// never do; another is looked at: FFmpeg's analysis of the stream (an SPS's reorder depth of 0, an MPEG-4
+    /// VOL's low-delay flag) says it shows its frames as it stores them.
+    static func refuseReordered(_ facts: ClipFacts) throws {
         let neverReorders: Set = [
             "mjpeg", "prores", "dnxhd", "rawvideo", "png", "ffv1", "huffyuv", "utvideo", "dvvideo", "msmpeg4v1",
             "msmpeg4v2", "msmpeg4v3", "wmv1", "wmv2", "h263", "h263p", "h261", "flv1", "vp8", "cinepak", "mjpegb",
         ]
-        if facts.container == .avi,
+        guard facts.container == .avi,
             let video = facts.videoTracks.first(where: { v in
                 !neverReorders.contains(v.codec) && !(v.codec == "h264" && (v.profile ?? "").contains("Baseline"))
                     && v.reorderDepth != 0
             })
-        {
-            throw PlanError(
-                """
-                convert: AVI keeps no presentation times and this \
-                \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than \
-                it stores them, so loopprep cannot copy it exactly; re-encode it first
-                """
-            )
-        }
-        // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
-        // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
-        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
-        for format in order where codecs.allSatisfy({ accepts(format, $0) }) {
-            return Output(format: format, path: stem(destination) + "." + format)
-        }
-        let refused = codecs.first { !accepts("mov", $0) } ?? codecs.joined(separator: ", ")
+        else { return }
         throw PlanError(
             """
-            convert: \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
-            loopprep cannot fix it losslessly; re-encode that track (H.264 or AAC in an MP4) and fix the result
+            convert: AVI keeps no presentation times and this \
+            \(video.codec)\(video.profile.map { " (\($0))" } ?? "") may show its frames in another order than \
+            it stores them, so loopprep cannot copy it exactly; re-encode it first
             """
         )
     }

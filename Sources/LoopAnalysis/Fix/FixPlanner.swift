@@ -79,21 +79,82 @@ package enum FixPlanner {
         var (mappings, droppedAudio) = try Self.mappings(facts, timelines: timelines, options: options, notes: &notes)
         try keepNotes(options, droppedAudio: droppedAudio, mappings: mappings, notes: &notes)
         var shifts = rebase(&mappings, notes: &notes)
+        let empty = (facts.emptyTracks ?? []).map(\.index)
+        if !empty.isEmpty { notes.append(emptyTracksNote(empty)) }
+        // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
+        let output = facts.container(convertedTo: options.convertTo)
+        let (start, end) = try span(facts, &mappings, shifts: &shifts, output: output, options: options, notes: &notes)
+        let duration = end - start
+        let (cuts, padsAudio) = try trackCuts(
+            facts, mappings, shifts: shifts, start: start, end: end, output: output, options: options, notes: &notes)
+        let timescale = movieTimescale(cuts)
+        let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
+        if let fade = options.seamFade, fade * 2 > duration {
+            throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
+        }
+        // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies.
+        let iso = facts.moovBeforeMdat != nil
+        if iso, facts.coverArt == true { notes.append("keeps the cover art") }
+        let copies =
+            iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
+            && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
+        if facts.fragmented == true, copies {
+            notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
+        }
+        let (others, dropped) = otherTracks(
+            facts, timelines: timelines, copies: copies, start: start, duration: duration, notes: &notes)
+        let noop =
+            isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
+            && changesNothing(facts, cuts: cuts, others: others, timelines: timelines, repeats: repeats, options)
+        notes += outcomeNotes(
+            facts, timelines: timelines, options: options, mappings: mappings, cuts: cuts, copies: copies, noop: noop,
+            timescale: timescale, repeats: repeats, duration: duration)
+        var plan = FixPlan(
+            tracks: cuts, others: others, dropped: dropped + empty + droppedAudio, start: start, duration: duration,
+            movieTimescale: timescale,
+            notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+        plan.reencodeAudio = options.reencodeAudio && !noop
+        plan.padsAudio = padsAudio
+        plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
+        plan.notes += keptBreakNotes(plan.keptBreaks, facts: facts)
+        return plan
+    }
+
+    static func emptyTracksNote(_ empty: [Int]) -> String {
+        """
+        leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") \
+        (\(empty.map(String.init).joined(separator: ", ")))
+        """
+    }
+
+    /// Whether a plan that copies every packet leaves every track as it is: nothing moved, the other tracks whole,
+    /// one loop, no fade, no baked video, no track laid on the output's clock.
+    static func changesNothing(
+        _ facts: ClipFacts, cuts: [TrackCut], others: [TrackCut], timelines: [Int: TrackTimeline], repeats: Int,
+        _ options: FixOptions
+    ) -> Bool {
+        let iso = facts.moovBeforeMdat != nil
+        return cuts.allSatisfy { $0.shift == nil }
+            && others.allSatisfy { cut in
+                timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
+                    && cut.trimmedHead.isZero && cut.trimmedTail.isZero
+            }
+            && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
+            && !(iso && cuts.contains { outputClocked($0, timelines: timelines) })
+    }
+
+    /// Where every kept track starts and ends: presented by all of them (or, with --keep video, where the video
+    /// is), inside --range, on the container's tick, the video's ends on its frames (tracks moved onto their packets
+    /// where the output needs it, the bounds then taken again).
+    static func span(
+        _ facts: ClipFacts, _ mappings: inout [Mapping], shifts: inout [Int: Rational], output: Container,
+        options: FixOptions, notes: inout [String]
+    ) throws -> (start: Rational, end: Rational) {
         // The tracks whose ends bound the cut: all of them, or (--keep video) the video's alone.
         let ending = endingTracks(mappings, options: options)
         guard let latestStart = mappings.map(\.start).max(), let earliestEnd = ending.map(\.end).min() else {
             throw PlanError("no audio or video track to keep")
         }
-        let empty = (facts.emptyTracks ?? []).map(\.index)
-        if !empty.isEmpty {
-            notes.append(
-                """
-                leaves out \(empty.count) empty track\(empty.count == 1 ? "" : "s") \
-                (\(empty.map(String.init).joined(separator: ", ")))
-                """
-            )
-        }
-
         var commonStart = onVideoStart(latestStart, mappings)
         var commonEnd = earliestEnd
         // The loop's cut counts from the main video's first frame, where it is presented after the rebase.
@@ -110,28 +171,29 @@ package enum FixPlanner {
         guard commonStart < commonEnd else {
             throw PlanError("the tracks do not overlap: nothing is presented by all of them")
         }
-
-        // The container written: --to turns Matroska into MP4 or MOV, whose edit lists hide a pre-roll.
-        let output = facts.container(convertedTo: options.convertTo)
-        var start = commonStart
-        var end = commonEnd
-        if let video = mappings.first(where: { $0.track.kind == .video }) {
-            let reencodeHead = options.reencodeHead && video.track.codec == "h264"
+        guard let video = mappings.first(where: { $0.track.kind == .video }) else { return (commonStart, commonEnd) }
+        let reencodeHead = options.reencodeHead && video.track.codec == "h264"
+        var (start, end) = try videoBounds(
+            video, tracks: ending, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
+            resolution: resolution, cap: range?.end, notes: &notes)
+        let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
+        if !moved.isEmpty {
+            shifts.merge(moved) { $0 + $1 }
+            let ends = endingTracks(mappings, options: options).map(\.end).min() ?? commonEnd
             (start, end) = try videoBounds(
-                video, tracks: ending, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
+                video, tracks: endingTracks(mappings, options: options), from: start,
+                to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
                 resolution: resolution, cap: range?.end, notes: &notes)
-            let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
-            if !moved.isEmpty {
-                shifts.merge(moved) { $0 + $1 }
-                let ends = endingTracks(mappings, options: options).map(\.end).min() ?? commonEnd
-                (start, end) = try videoBounds(
-                    video, tracks: endingTracks(mappings, options: options), from: start,
-                    to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
-                    resolution: resolution, cap: range?.end, notes: &notes)
-            }
         }
-        let duration = end - start
+        return (start, end)
+    }
 
+    /// Each audio and video track's cut over the span (audio padded to the picture with --keep video).
+    static func trackCuts(
+        _ facts: ClipFacts, _ mappings: [Mapping], shifts: [Int: Rational], start: Rational, end: Rational,
+        output: Container, options: FixOptions, notes: inout [String]
+    ) throws -> (cuts: [TrackCut], padsAudio: Bool) {
+        let (duration, resolution) = (end - start, facts.timestampResolution)
         var cuts: [TrackCut] = []
         var padsAudio = false
         for m in mappings {
@@ -164,22 +226,18 @@ package enum FixPlanner {
             }
             cuts.append(cut)
         }
-        let timescale = movieTimescale(cuts)
-        let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
-        if let fade = options.seamFade, fade * 2 > duration {
-            throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
-        }
-        // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies. Chapter, timecode
-        // and subtitle tracks are cut to the same range when the MP4 writer copies the whole file; otherwise
-        // (Matroska, re-encoded parts) they are left out.
+        return (cuts, padsAudio)
+    }
+
+    /// The tracks that are neither audio nor video: chapter, timecode and subtitle tracks are cut to the same
+    /// range when the MP4 writer copies the whole file (`copies`); otherwise (Matroska, re-encoded parts) they are
+    /// left out, each named by what it is (a GoPro's gpmd telemetry, a timecode, a chapter list), so a dropped one
+    /// is never silent.
+    static func otherTracks(
+        _ facts: ClipFacts, timelines: [Int: TrackTimeline], copies: Bool, start: Rational, duration: Rational,
+        notes: inout [String]
+    ) -> (others: [TrackCut], dropped: [Int]) {
         let iso = facts.moovBeforeMdat != nil
-        if iso, facts.coverArt == true { notes.append("keeps the cover art") }
-        let copies =
-            iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
-            && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
-        if facts.fragmented == true, copies {
-            notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
-        }
         var others: [TrackCut] = []
         var dropped: [Int] = []
         for track in facts.tracks
@@ -192,8 +250,6 @@ package enum FixPlanner {
                 dropped.append(track.index)
             }
         }
-        // Each named by what it is (a GoPro's gpmd telemetry, a timecode, a chapter list), so a dropped one is
-        // never silent.
         let named = { (indices: [Int]) in
             indices.map { index in
                 guard let track = facts.tracks.first(where: { $0.index == index }) else { return String(index) }
@@ -219,40 +275,22 @@ package enum FixPlanner {
                 """
             )
         }
-        let noop =
-            isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
-            && cuts.allSatisfy { $0.shift == nil }
-            && others.allSatisfy { cut in
-                timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
-                    && cut.trimmedHead.isZero && cut.trimmedTail.isZero
-            }
-            && repeats == 1 && options.seamFade == nil && !(options.bakeVideo && iso)
-            && !(iso && cuts.contains { outputClocked($0, timelines: timelines) })
-        notes += outcomeNotes(
-            facts, timelines: timelines, options: options, mappings: mappings, cuts: cuts, copies: copies, noop: noop,
-            timescale: timescale, repeats: repeats, duration: duration)
-        var plan = FixPlan(
-            tracks: cuts, others: others, dropped: dropped + empty + droppedAudio, start: start, duration: duration,
-            movieTimescale: timescale,
-            notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
-        plan.reencodeAudio = options.reencodeAudio && !noop
-        plan.padsAudio = padsAudio
-        plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
-        for (index, kept) in plan.keptBreaks.sorted(by: { $0.key < $1.key }) {
-            guard let track = facts.tracks.first(where: { $0.index == index }) else { continue }
-            let (them, are) =
-                kept.count == 1 ? ("overlap", "is copied as it is") : ("overlaps", "are copied as they are")
-            plan.notes.append(
-                """
-                \(Figures.trackName(track)): its \(kept.count) timestamp \(them) inside the range kept \(are): \
-                --reencode-audio lays every sample on its time
-                """)
-        }
-        return plan
+        return (others, dropped)
     }
 
-    /// The timestamp overlaps of the audio tracks copied (not encoded again) that fall inside the range kept, which
-    /// the copy keeps as they are: a track whose breaks are all overlaps (a hole is missing sound, and refused).
+    /// A note per track whose timestamp overlaps inside the range are copied as they are.
+    static func keptBreakNotes(_ kept: [Int: KeptBreaks], facts: ClipFacts) -> [String] {
+        kept.sorted(by: { $0.key < $1.key }).compactMap { index, kept in
+            guard let track = facts.tracks.first(where: { $0.index == index }) else { return nil }
+            let (them, are) =
+                kept.count == 1 ? ("overlap", "is copied as it is") : ("overlaps", "are copied as they are")
+            return """
+                \(Figures.trackName(track)): its \(kept.count) timestamp \(them) inside the range kept \(are): \
+                --reencode-audio lays every sample on its time
+                """
+        }
+    }
+
     static func keptBreaks(_ facts: ClipFacts, cuts: [TrackCut], reencodesAudio: Bool) -> [Int: KeptBreaks] {
         var kept: [Int: KeptBreaks] = [:]
         for cut in cuts where cut.kind == .audio && !reencodesAudio {

@@ -154,37 +154,37 @@ package enum LoopFinder {
     ) -> [LoopCandidate] {
         let n = frames.count
         guard n >= 2, times.count == n, o.minFrames >= 1, o.maxFrames >= o.minFrames else { return [] }
+        let pairs = coarsePass(frames, options: o, progress: progress)
+        let ranked = finePass(frames, times: times, end: end, pairs: pairs, options: o)
+        return pick(ranked, options: o)
+    }
+
+    /// A pair's coarse rank: the coarse picture distance, then a finer look, then a hash of the pair.
+    typealias CoarseKey = (cost: Int, finer: Int, tie: UInt64)
+    typealias CoarsePair = (key: CoarseKey, inFrame: Int, outFrame: Int)
+
+    static func before(_ a: CoarseKey, _ b: CoarseKey) -> Bool {
+        a.cost != b.cost ? a.cost < b.cost : a.finer != b.finer ? a.finer < b.finer : a.tie < b.tie
+    }
+
+    /// Coarse pass: the best `Options.kept` pairs by the coarse picture distance, and the best few of every loop
+    /// length (out ranges to n: frame n is the clip's end, compared as its last frame's successor would be: not
+    /// available, so out < n). Pairs of equal coarse cost (long footage holds thousands: a still sky, a slow drone
+    /// shot) are told apart by a finer look (64 pixels spread over the picture), then by a hash of the pair, not by
+    /// their place: what is kept spreads over the whole file, not its first seconds.
+    static func coarsePass(
+        _ frames: [FrameSignature], options o: Options, progress: ((Double) -> Void)?
+    ) -> [(Int, Int)] {
+        let (n, keep) = (frames.count, Options.kept)
         let coarse = frames.map { coarseSignature($0.luma, chroma: $0.chroma) }
-        // Coarse pass: the best `keep` pairs by the coarse picture distance (out ranges to n: frame n is the
-        // clip's end, compared as its last frame's successor would be: not available, so out < n).
-        let keep = Options.kept
-        // Pairs of equal coarse cost (long footage holds thousands: a still sky, a slow drone shot) are told apart
-        // by a finer look (64 pixels spread over the picture), then by a hash of the pair, not by their place:
-        // what is kept spreads over the whole file, not its first seconds.
         let spots = frames.map { Self.spotSignature($0.luma) }
-        typealias Key = (cost: Int, finer: Int, tie: UInt64)
-        var best: [(key: Key, inFrame: Int, outFrame: Int)] = []
-        var worstKept: Key = (Int.max, Int.max, UInt64.max)
-        typealias Pair = (key: Key, inFrame: Int, outFrame: Int)
-        var byLength: [Int: [Pair]] = [:]
-        func before(_ a: Key, _ b: Key) -> Bool {
-            a.cost != b.cost ? a.cost < b.cost : a.finer != b.finer ? a.finer < b.finer : a.tie < b.tie
-        }
-        func finer(_ i: Int, _ j: Int) -> Int {
-            var sum = 0
-            for k in 0..<spots[i].count { sum += abs(Int(spots[i][k]) - Int(spots[j][k])) }
-            return sum
-        }
-        /// Keeps the pair among its group's best few, told apart as the best overall are (coarse, finer, tie).
-        func keepBest(_ groups: inout [Int: [Pair]], _ group: Int, _ cost: Int, _ i: Int, _ j: Int) {
-            var mine = groups[group, default: []]
-            if mine.count >= Options.keptPerLength, let worst = mine.last?.key, cost > worst.cost { return }
-            let key: Key = (cost, finer(i, j), Self.tieBreak(i, j))
-            if mine.count >= Options.keptPerLength, let worst = mine.last?.key, !before(key, worst) { return }
-            mine.append((key, i, j))
-            mine.sort { before($0.key, $1.key) }
-            if mine.count > Options.keptPerLength { mine.removeLast() }
-            groups[group] = mine
+        var best: [CoarsePair] = []
+        var worstKept: CoarseKey = (Int.max, Int.max, UInt64.max)
+        var byLength: [Int: [CoarsePair]] = [:]
+        func key(_ cost: Int, _ i: Int, _ j: Int) -> CoarseKey {
+            var finer = 0
+            for k in 0..<spots[i].count { finer += abs(Int(spots[i][k]) - Int(spots[j][k])) }
+            return (cost, finer, Self.tieBreak(i, j))
         }
         for i in 0..<n where o.allowedIn?.contains(i) ?? true {
             progress?(Double(i) / Double(n))
@@ -197,11 +197,11 @@ package enum LoopFinder {
                 // The mean Cb and Cr weigh as much as the 32 luma cells together (a hue change over the frame).
                 d += 16 * (abs(Int(coarse[i][32]) - Int(coarse[j][32])) + abs(Int(coarse[i][33]) - Int(coarse[j][33])))
                 // The best few of each length, whatever the others' costs.
-                keepBest(&byLength, j - i, d, i, j)
+                keepBest(&byLength[j - i, default: []], d, i, j, key: key)
                 guard best.count < keep || d <= worstKept.cost else { continue }
-                let key: Key = (d, finer(i, j), Self.tieBreak(i, j))
-                guard best.count < keep || before(key, worstKept) else { continue }
-                best.append((key, i, j))
+                let k = key(d, i, j)
+                guard best.count < keep || before(k, worstKept) else { continue }
+                best.append((k, i, j))
                 if best.count > keep * 2 {
                     best.sort { before($0.key, $1.key) }
                     best.removeLast(best.count - keep)
@@ -210,20 +210,38 @@ package enum LoopFinder {
             }
         }
         best.sort { before($0.key, $1.key) }
-        // Fine pass: the best pairs overall, and the best few of every loop length, so a true period that the
-        // coarse distance ranks below near-repeats (a 30-frame step of slow motion against a 180-frame period
-        // under moving grain) is still measured.
         // (The groups in a fixed order: a dictionary's is not, and the fine pass breaks ties by place.)
-        let grouped = byLength.values.flatMap { $0 }.sorted {
-            ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame)
-        }
-        let pairs = best.prefix(keep).map { ($0.inFrame, $0.outFrame) } + grouped.map { ($0.inFrame, $0.outFrame) }
+        let grouped = byLength.values.flatMap { $0 }.sorted { ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
+        return best.prefix(keep).map { ($0.inFrame, $0.outFrame) } + grouped.map { ($0.inFrame, $0.outFrame) }
+    }
+
+    /// Keeps the pair among its group's best few, told apart as the best overall are (coarse, finer, tie).
+    static func keepBest(
+        _ mine: inout [CoarsePair], _ cost: Int, _ i: Int, _ j: Int, key: (Int, Int, Int) -> CoarseKey
+    ) {
+        if mine.count >= Options.keptPerLength, let worst = mine.last?.key, cost > worst.cost { return }
+        let k = key(cost, i, j)
+        if mine.count >= Options.keptPerLength, let worst = mine.last?.key, !before(k, worst) { return }
+        mine.append((k, i, j))
+        mine.sort { before($0.key, $1.key) }
+        if mine.count > Options.keptPerLength { mine.removeLast() }
+    }
+
+    /// Fine pass: the pairs the coarse pass kept (the best overall, and the best few of every loop length, so a
+    /// true period that the coarse distance ranks below near-repeats (a 30-frame step of slow motion against a
+    /// 180-frame period under moving grain) is still measured), every loop starting on a keyframe, and the best
+    /// few polished, each measured in full.
+    static func finePass(
+        _ frames: [FrameSignature], times: [Rational], end: Rational, pairs: [(Int, Int)], options o: Options
+    ) -> [LoopCandidate] {
+        let n = frames.count
         var seen = Set<Int>()
         var ranked: [LoopCandidate] = []
         let steps = Steps(frames)
-        for (i, j) in pairs where seen.insert(i * (n + 1) + j).inserted {
-            ranked.append(measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
+        func measured(_ i: Int, _ j: Int) -> LoopCandidate {
+            measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps)
         }
+        for (i, j) in pairs where seen.insert(i * (n + 1) + j).inserted { ranked.append(measured(i, j)) }
         // Every loop starting on a keyframe (a cut that copies every frame: one in every GOP of 250 frames) is
         // measured finely, whatever the coarse pass kept: near a true period its coarse figures tie with the
         // frames around it, and grain decides among them.
@@ -231,9 +249,7 @@ package enum LoopFinder {
             let lo = i + o.minFrames
             let hi = min(i + o.maxFrames, n - 1)
             guard lo <= hi else { continue }
-            let own = (lo...hi).filter { seen.insert(i * (n + 1) + $0).inserted }.map {
-                measure(frames, times: times, end: end, inFrame: i, outFrame: $0, options: o, steps: steps)
-            }
+            let own = (lo...hi).filter { seen.insert(i * (n + 1) + $0).inserted }.map { measured(i, $0) }
             ranked += own.sorted { $0.cost < $1.cost }.prefix(Options.keptPerLength)
         }
         // The best few polished: every pair within two frames of each (in and out) measured too, so a period the
@@ -243,16 +259,21 @@ package enum LoopFinder {
             for i in max(c.inFrame - 2, 0)...(c.inFrame + 2) where o.allowedIn?.contains(i) ?? true {
                 for j in (c.outFrame - 2)...min(c.outFrame + 2, n - 1)
                 where j - i >= o.minFrames && j - i <= o.maxFrames && seen.insert(i * (n + 1) + j).inserted {
-                    ranked.append(
-                        measure(frames, times: times, end: end, inFrame: i, outFrame: j, options: o, steps: steps))
+                    ranked.append(measured(i, j))
                 }
             }
         }
-        // By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as
-        // the best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share
-        // of its frames first (a start on a keyframe copies all; footage with a keyframe every
-        // 250 frames holds such a loop in every period).
-        ranked.sort { $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame) }
+        return ranked
+    }
+
+    /// By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as the
+    /// best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share of its
+    /// frames first (a start on a keyframe copies all; footage with a keyframe every 250 frames holds such a loop in
+    /// every period). One candidate per place: those within two frames of a better one are dropped.
+    static func pick(_ measured: [LoopCandidate], options o: Options) -> [LoopCandidate] {
+        var ranked = measured.sorted {
+            $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame)
+        }
         if let best = ranked.first, best.seamless {
             let clean = ranked.prefix { $0.seamless && $0.cost <= best.cost + 1 }
             func copied(_ c: LoopCandidate) -> (share: Int, of: Int) {
@@ -265,7 +286,6 @@ package enum LoopFinder {
             }
             ranked.replaceSubrange(0..<clean.count, with: preferred)
         }
-        // One candidate per place: drop those within two frames of a better one.
         var out: [LoopCandidate] = []
         for c in ranked
         where !out.contains(where: { abs($0.inFrame - c.inFrame) <= 2 && abs($0.outFrame - c.outFrame) <= 2 }) {

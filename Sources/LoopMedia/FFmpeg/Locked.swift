@@ -2,10 +2,10 @@ import Foundation
 import LoopIndex
 
 /// A value behind a lock, shared by threads: Synchronization's `Mutex` as the systems an app deploys to (iOS 15,
-/// tvOS 15, macOS 13) have it, on NSCondition, with a wait for the value to be ready. Only
-/// `withLock` reaches the value, so it is Sendable whatever it holds, as `Mutex` is: the one unchecked conformance
-/// the worker threads rely on.
-public final class Locked<Value>: @unchecked Sendable {
+/// tvOS 15, macOS 13) have it, on NSCondition, with a wait for the value to be ready. Only `withLock` reaches the
+/// value, and the value is Sendable itself (as swift-format's ThreadSafeBox asks): the one unchecked conformance the
+/// worker threads rely on.
+public final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSCondition()
     private var value: Value
 

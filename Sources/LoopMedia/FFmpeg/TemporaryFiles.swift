@@ -119,6 +119,14 @@ public enum OutputPath {
         return nil
     }
 
+    /// An output that exists and is not what this run writes (a run resumed keeps one that is).
+    static func differs(_ output: String) -> String {
+        """
+        write output: \(output) exists and differs from what this run writes: --force (or -y) replaces it \
+        (nothing written)
+        """
+    }
+
     /// The same file, links and relative paths resolved.
     public static func sameFile(_ a: String, _ b: String) -> Bool {
         URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path

@@ -20,18 +20,9 @@ public enum ClipFix {
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch
             where RemoteFile.refusedRanges(error)
         {
-            // A server without byte ranges: the clip is fetched whole beside the output and fixed from there, as
-            // loop does; the report names the URL.
-            let local: String
-            do { local = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
-                return FileReport.unreadable(path: path, reason: MediaError.describe(error))
-            }
-            defer { temporaries.remove(local) }
-            var report = fix(
-                local, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+            return fixFetched(
+                path, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
                 accepts: accepts, claim: claim, temporaries: temporaries)
-            report.path = path
-            return report
         } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
@@ -62,6 +53,24 @@ public enum ClipFix {
         return report
     }
 
+    /// A server without byte ranges: the clip is fetched whole beside the output and fixed from there, as loop
+    /// does; the report names the URL.
+    static func fixFetched(
+        _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions, dryRun: Bool,
+        force: Bool, accepts: ((FixPlan) -> String?)?, claim: ((String) -> String?)?, temporaries: TemporaryFiles
+    ) -> FileReport {
+        let local: String
+        do { local = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+            return FileReport.unreadable(path: path, reason: MediaError.describe(error))
+        }
+        defer { temporaries.remove(local) }
+        var report = fix(
+            local, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+            accepts: accepts, claim: claim, temporaries: temporaries)
+        report.path = path
+        return report
+    }
+
     static func fix(
         _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
         analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
@@ -70,18 +79,50 @@ public enum ClipFix {
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
-        // The plan is final when planned: the container written (a file whose own cannot say the cut becomes an MP4
-        // or MOV, with what FFmpeg's muxers accept) and the writer are decided with it. `rewrite`: a file that needs
-        // nothing is written again by the muxer all the same (see above).
+        let planned = plan(
+            path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun,
+            accepts: accepts, claim: claim, rewrite: rewrite)
+        let (plan, output): (FixPlan, String)
+        switch planned {
+        case .refused(let report): return report
+        case .plan(let planned, let path): (plan, output) = (planned, path)
+        }
+        if dryRun {
+            return FileReport(
+                path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+                fix: FixOutcome(status: .planned, output: output, plan: plan, before: before))
+        }
+        return carryOut(
+            plan, path: path, source: source, to: output, options: options, analysis: analysis, force: force,
+            temporaries: temporaries, refused: &refused)
+    }
+
+    /// What fix does with one input, decided before anything is written: the plan, or the report of a refusal.
+    enum Planned {
+        /// The plan, final, and the output's path (a conversion's name where the plan converts).
+        case plan(FixPlan, output: String)
+        case refused(FileReport)
+    }
+
+    /// The plan is final when planned: the container written (a file whose own cannot say the cut becomes an MP4 or
+    /// MOV, with what FFmpeg's muxers accept) and the writer are decided with it, the web player's go or no-go
+    /// (`accepts`) and the output's claim made on it. `rewrite`: a file that needs nothing is written again by the
+    /// muxer all the same (an Ogg FFmpeg reads otherwise than libvorbis), as the dry run of such a file says.
+    static func plan(
+        _ path: String, source: borrowing Probe.Result, to destination: String, options: FixOptions,
+        analysis: AnalysisOptions, dryRun: Bool, accepts: ((FixPlan) -> String?)?, claim: ((String) -> String?)?,
+        rewrite: Bool
+    ) -> Planned {
+        let before = source.facts
         var plan: FixPlan
         do {
             plan = try FixPlanner.plan(
                 before, timelines: source.timelines, options: options,
                 output: FixPlanner.Output(destination: destination, accepts: OutputFile.accepts))
         } catch let refusal as ConversionRefusal {
-            return failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan)
+            return .refused(failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan))
         } catch {
-            return failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))")
+            return .refused(failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))"))
         }
         let readOtherwise =
             dryRun && !rewrite && before.container == .ogg && copyReadOtherwise(plan, source, path, analysis)
@@ -90,24 +131,35 @@ public enum ClipFix {
             plan.writer = .remux
             plan.notes.append("written again: FFmpeg reads the input's single Ogg page otherwise than libvorbis")
         }
-        if let refusal = accepts?(plan) { return failed(path, before, analysis, reason: refusal, plan: plan) }
+        if let refusal = accepts?(plan) { return .refused(failed(path, before, analysis, reason: refusal, plan: plan)) }
         let destination = plan.outputPath ?? destination
         if let format = plan.convertsTo, FileManager.default.fileExists(atPath: destination),
             OutputPath.sameFile(path, destination)
         {
-            return failed(
-                path, before, analysis,
-                reason: "write output: the \(format.uppercased()) would overwrite the input \(destination)", plan: plan)
+            return .refused(
+                failed(
+                    path, before, analysis,
+                    reason: "write output: the \(format.uppercased()) would overwrite the input \(destination)",
+                    plan: plan))
         }
-        if let refusal = claim?(destination) { return failed(path, before, analysis, reason: refusal, plan: plan) }
-        if dryRun {
-            return FileReport(
-                path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
-                fix: FixOutcome(status: .planned, output: destination, plan: plan, before: before))
+        if let refusal = claim?(destination) {
+            return .refused(failed(path, before, analysis, reason: refusal, plan: plan))
         }
-        // An output that exists is replaced only when asked (in place replaces the input itself, by design); one
-        // that is already byte for byte what this run writes (a run resumed) is kept and counted as written, one
-        // that differs is refused once this run's is written and compared (below).
+        return .plan(plan, output: destination)
+    }
+
+    /// Carries the plan out: written beside `destination`, checked, described as analyze describes it, and renamed
+    /// into place. An output that exists is replaced only when asked (in place replaces the input itself, by
+    /// design); one that is already byte for byte what this run writes (a run resumed) is kept and counted as
+    /// written (verified again now, left as it is), one that differs is refused once this run's is written and
+    /// compared.
+    static func carryOut(
+        _ plan: FixPlan, path: String, source consumingSource: consuming Probe.Result, to destination: String,
+        options: FixOptions, analysis: AnalysisOptions, force: Bool, temporaries: TemporaryFiles,
+        refused: inout OutputRefusal.Kind?
+    ) -> FileReport {
+        let source = consume consumingSource
+        let before = source.facts
         let existing =
             !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
         // The independent check reads the output with FFmpeg: loaded while the media is copied, not after.
@@ -131,56 +183,64 @@ public enum ClipFix {
             }
             if existing { try copying?.wait() }
             if existing, !FileManager.default.contentsEqual(atPath: temp, andPath: destination) {
-                return failed(
-                    path, before, analysis,
-                    reason: """
-                        write output: \(destination) exists and differs from what this run writes: --force (or -y) \
-                        replaces it (nothing written)
-                        """,
-                    plan: plan)
+                return failed(path, before, analysis, reason: OutputPath.differs(destination), plan: plan)
             }
             // The disk write finishes while the output is checked; the rename waits for both.
             if !existing && copying == nil { temporaries.beginFlush(temp) }
             let metadata = KeptMetadataExpectation.fix(plan, facts: before, iso: source.iso)
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
-            let written = try Probe.probe(temp, keepInput: false, locations: true)
-            if let refusal = try OutputCheck.refusal(
-                plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata)
-            {
-                if let failure = copying?.failure { throw failure }
-                refused = refusal.kind
-                return failed(path, before, analysis, reason: refusal.sentence, plan: plan)
-            }
-            // The report is the written file's, as `analyze OUTPUT` gives it: its facts, its seam measured (unless
-            // --no-seam), its findings and its own loop range.
-            var report = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
-            // (A range cut on purpose, loop's, is not a designed loop made worse.)
-            if options.range == nil,
-                let worse = OutputCheck.seamMadeWorse(
-                    report, plan: plan, before: before, source: path, analysis: analysis)
-            {
-                report.notes = (report.notes ?? []) + [worse]
-            }
-            // An output already there as this run writes it (verified again now) is left as it is.
+            let report = try checked(
+                plan, at: temp, as: destination, path: path, before: before, firstFrames: firstFrames,
+                metadata: metadata, copying: copying, existing: existing, options, analysis, refused: &refused)
+            guard report.fix?.status != .failed else { return report }
             try copying?.wait()
             if !existing { try temporaries.commit(temp, to: destination) }
-            var outcome = FixOutcome(
-                status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
-            if existing { outcome.alreadyWritten = true }
-            report.path = path
-            report.fix = outcome
             return report
         } catch {
-            let folder = (destination as NSString).deletingLastPathComponent
-            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-                return failed(
-                    path, before, analysis,
-                    reason: "write output: the output folder \(folder) was removed while writing", plan: plan)
-            }
             return failed(
-                path, before, analysis, reason: MediaError.whileWriting(copying?.failure ?? error), plan: plan)
+                path, before, analysis, reason: whileWriting(destination, copying?.failure ?? error), plan: plan)
         }
+    }
+
+    /// A write that stopped, in words: the output folder taken away meanwhile, or the error met (the copy's own
+    /// first: the disk full).
+    static func whileWriting(_ destination: String, _ error: Error) -> String {
+        let folder = (destination as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            return "write output: the output folder \(folder) was removed while writing"
+        }
+        return MediaError.whileWriting(error)
+    }
+
+    /// The output read back and held to the plan: the report of a refusal (a copy that stopped is thrown: it, not
+    /// what a reading of the output met, is the cause), or the written file's, as `analyze OUTPUT` gives it: its
+    /// facts, its seam measured (unless --no-seam), its findings and its own loop range, with the fix's outcome.
+    static func checked(
+        _ plan: FixPlan, at temp: String, as destination: String, path: String, before: ClipFacts,
+        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation?, copying: CopyProgress?,
+        existing: Bool, _ options: FixOptions, _ analysis: AnalysisOptions, refused: inout OutputRefusal.Kind?
+    ) throws -> FileReport {
+        let written = try Probe.probe(temp, keepInput: false, locations: true)
+        if let refusal = try OutputCheck.refusal(
+            plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata)
+        {
+            if let failure = copying?.failure { throw failure }
+            refused = refusal.kind
+            return failed(path, before, analysis, reason: refusal.sentence, plan: plan)
+        }
+        var report = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
+        // (A range cut on purpose, loop's, is not a designed loop made worse.)
+        if options.range == nil,
+            let worse = OutputCheck.seamMadeWorse(report, plan: plan, before: before, source: path, analysis: analysis)
+        {
+            report.notes = (report.notes ?? []) + [worse]
+        }
+        report.path = path
+        report.fix = FixOutcome(
+            status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
+        if existing { report.fix?.alreadyWritten = true }
+        return report
     }
 
     /// A dry run says what the run would do: the copy of an Ogg that needs nothing is the input itself, so the

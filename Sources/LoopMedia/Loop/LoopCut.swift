@@ -222,16 +222,15 @@ public enum LoopCut {
                 reason = stitched?.error
             } catch { reason = error.lines.joined(separator: " ") }
             if let reason {
+                // In the dry run's words, with the blend planned where stitch planned one before refusing.
+                let sentence = "the crossfaded loop could not be written: \(reason)"
                 let failed = FileReport(
                     path: path, facts: nil,
                     findings: [
-                        Finding(
-                            rule: .loopFailed, severity: .error,
-                            message: "the crossfaded loop could not be written: \(reason)",
-                            hint: "try without --crossfade")
+                        Finding(rule: .loopFailed, severity: .error, message: sentence, hint: "try without --crossfade")
                     ],
-                    error: reason)
-                return (failed, nil)
+                    error: sentence)
+                return (failed, stitched?.timeline)
             }
             // The written loop as Stitcher described it (its seam measured), not read a second time.
             var written = FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])

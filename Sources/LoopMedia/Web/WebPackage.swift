@@ -37,8 +37,7 @@ public enum WebPackage {
         let facts = probed.facts
         let folder = folder ?? (output as NSString).deletingLastPathComponent
         let leaf = (output as NSString).lastPathComponent
-        let name = stem(output, qualified: qualified)
-        let place = { (leaf: String) in folder.isEmpty ? leaf : folder + "/" + leaf }
+        let names = Names(folder: folder, stem: stem(output, qualified: qualified))
         let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let main = facts.mainVideo ?? facts.mainAudio else {
             throw MediaError("web player", reason: "\(leaf) has no audio or video track to loop")
@@ -55,103 +54,134 @@ public enum WebPackage {
         // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is): inside the folder
         // the page is served from, where a browser can fetch it (analyze's report folder gets a copy).
         let file = try inside(folder, output, temporaries: temporaries)
-        let loop: WebLoop
-        var media: [String] = []
-        var notes: [String] = []
-        if webm {
-            // Fix started every track at 0. Opus is encoded again loop-continuously where its length allows
-            // (ContinuousOpus), each track in a WebM of its own; else the WebM is appended as it is, Opus's
-            // pre-skip in its CodecDelay.
-            var placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
-            let plans = zip(tracks, placed).map { track, web in
-                track.codec == "opus" && web.sampleRate == Int(Opus.rate)
-                    ? web.samples.flatMap { ContinuousOpus.plan(samples: $0) } : nil
-            }
-            if plans.contains(where: { $0 != nil }) {
-                var sources: [WebLoop.Source] = []
-                for (i, track) in tracks.enumerated() {
-                    let kind = track.kind == .video ? "video" : "audio"
-                    let path = place("\(name).web.\(kind)\(track.index).webm")
-                    var first: (path: String, lead: Rational)?
-                    if let plan = plans[i] {
-                        let start = place("\(name).web.\(kind)\(track.index).first.webm")
-                        let lead = try WebMTracks.continuousOpus(
-                            output, track: track, plan: plan, to: path, first: start, temporaries: temporaries)
-                        first = (start, lead)
-                        media.append(start)
-                        placed[i].primingSamples = 0
-                        placed[i].loopContinuous = true
-                    } else {
-                        try WebMTracks.copy(output, track: track, to: path, temporaries: temporaries)
-                    }
-                    media.append(path)
-                    sources.append(
-                        .init(
-                            media: (path as NSString).lastPathComponent,
-                            mime: WebLoop.mime(container: "webm", tracks: [placed[i]]), loops: plans[i]?.loops,
-                            first: first.map { ($0.path as NSString).lastPathComponent }, firstLead: first?.lead))
-                }
-                loop = WebLoop(
-                    sources: sources, fallback: file, origin: main.startSeconds, length: main.durationSeconds,
-                    tracks: placed)
-            } else {
-                media = [output]
-                loop = WebLoop(
-                    sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: placed))],
-                    fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
-            }
-            notes = zip(tracks, plans).compactMap { track, plan in
-                guard let plan else { return nil }
-                let group = plan.loops > 1 ? ", \(plan.loops) loops an append" : ""
-                return """
-                    \(Figures.trackName(track)) is encoded again for the web copy over the loop repeated \
-                    (\(plan.frameSize * 1000 / Opus.rate) ms frames\(group)), so a browser's decoder wraps without \
-                    a seam; the loop-ready file keeps its own encoding
-                    """
-            }
-        } else {
-            let origin = Fragmenter.origin(facts, timelines: probed.timelines)
-            let placed = described.map { $0.starting(at: origin) }
-            var sources: [WebLoop.Source] = []
-            for (track, web) in zip(tracks, placed) {
-                let path = place("\(name).web.\(track.kind == .video ? "video" : "audio")\(track.index).mp4")
-                try Fragmenter.write(
-                    output, track: track, timelines: probed.timelines, origin: origin, to: path,
-                    temporaries: temporaries)
-                media.append(path)
-                sources.append(
-                    .init(
-                        media: (path as NSString).lastPathComponent, mime: WebLoop.mime(container: "mp4", tracks: [web])
-                    ))
-            }
-            loop = WebLoop(
-                sources: sources, fallback: file, origin: origin, length: main.durationSeconds, tracks: placed)
-        }
-        let manifest = place(name + ".web.json")
-        let page = place(name + ".html")
-        let player = place(playerName)
+        let (loop, media, notes) =
+            webm
+            ? try webmMedia(
+                output, probed, tracks, described, names, main: main, fallback: file, temporaries: temporaries)
+            : try mp4Media(
+                output, probed, tracks, described, names, main: main, fallback: file, temporaries: temporaries)
+        let (manifest, page, player) = (
+            names.place(names.stem + ".web.json"), names.place(names.stem + ".html"),
+            names.place(playerName)
+        )
         try writeText(try manifestJSON(loop), to: manifest, temporaries: temporaries)
         try writeText(
-            PlayerAssets.page(title: name, manifest: (manifest as NSString).lastPathComponent), to: page,
+            PlayerAssets.page(title: names.stem, manifest: (manifest as NSString).lastPathComponent), to: page,
             temporaries: temporaries)
         try writeText(PlayerAssets.module, to: player, temporaries: temporaries)
         var written = WebPlayerOutput(page: page, manifest: manifest, media: media, player: player, loop: loop)
-        let continuous = Set(zip(tracks, loop.tracks).filter { $1.loopContinuous == true }.map { $0.0.index })
-        written.notes =
-            notes
-            + tracks.filter {
-                ($0.codec == "opus" || $0.codec == "vorbis") && !continuous.contains($0.index)
-            }.map { track in
-                let why =
-                    track.codec == "opus" ? " (its loop is no whole number of 5 ms frames within 30 s of loops)" : ""
-                return """
-                    \(Figures.trackName(track)) is appended as it was encoded\(why): its first packets were \
-                    encoded from a cold start, so a browser that decodes them right after the loop's end rings for \
-                    about 15 ms at every wrap (up to 5 dB, measured in Chromium); Opus in a loop of whole frames and \
-                    AAC in MP4 wrap cleanly
-                    """
-            }
+        written.notes = notes + appendedAsEncoded(tracks, loop: loop)
         return written
+    }
+
+    /// Where the player's files go, and the stem they are named after.
+    struct Names {
+        let folder: String
+        let stem: String
+        func place(_ leaf: String) -> String { folder.isEmpty ? leaf : folder + "/" + leaf }
+        /// A track's media file: NAME.web.video0.webm.
+        func track(_ track: TrackFacts, _ suffix: String) -> String {
+            place("\(stem).web.\(track.kind == .video ? "video" : "audio")\(track.index)\(suffix)")
+        }
+    }
+
+    /// A WebM's media: fix started every track at 0. Opus is encoded again loop-continuously where its length
+    /// allows (ContinuousOpus), each track in a WebM of its own; else the WebM is appended as it is, Opus's pre-skip
+    /// in its CodecDelay.
+    static func webmMedia(
+        _ output: String, _ probed: Probe.Result, _ tracks: [TrackFacts], _ described: [WebLoop.Track],
+        _ names: Names, main: TrackFacts, fallback file: String, temporaries: TemporaryFiles
+    ) throws -> (WebLoop, media: [String], notes: [String]) {
+        var placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
+        let plans = zip(tracks, placed).map { track, web in
+            track.codec == "opus" && web.sampleRate == Int(Opus.rate)
+                ? web.samples.flatMap { ContinuousOpus.plan(samples: $0) } : nil
+        }
+        let notes = encodedAgain(tracks, plans)
+        guard plans.contains(where: { $0 != nil }) else {
+            let loop = WebLoop(
+                sources: [.init(media: file, mime: WebLoop.mime(container: "webm", tracks: placed))],
+                fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
+            return (loop, [output], notes)
+        }
+        var sources: [WebLoop.Source] = []
+        var media: [String] = []
+        for (i, track) in tracks.enumerated() {
+            let path = names.track(track, ".webm")
+            var first: (path: String, lead: Rational)?
+            if let plan = plans[i] {
+                let start = names.track(track, ".first.webm")
+                let lead = try WebMTracks.continuousOpus(
+                    output, track: track, plan: plan, to: path, first: start, temporaries: temporaries)
+                first = (start, lead)
+                media.append(start)
+                placed[i].primingSamples = 0
+                placed[i].loopContinuous = true
+            } else {
+                try WebMTracks.copy(output, track: track, to: path, temporaries: temporaries)
+            }
+            media.append(path)
+            sources.append(
+                .init(
+                    media: (path as NSString).lastPathComponent,
+                    mime: WebLoop.mime(container: "webm", tracks: [placed[i]]), loops: plans[i]?.loops,
+                    first: first.map { ($0.path as NSString).lastPathComponent }, firstLead: first?.lead))
+        }
+        let loop = WebLoop(
+            sources: sources, fallback: file, origin: main.startSeconds, length: main.durationSeconds, tracks: placed)
+        return (loop, media, notes)
+    }
+
+    /// Each Opus track encoded again loop-continuously, said.
+    static func encodedAgain(_ tracks: [TrackFacts], _ plans: [ContinuousOpus?]) -> [String] {
+        zip(tracks, plans).compactMap { track, plan -> String? in
+            guard let plan else { return nil }
+            let group = plan.loops > 1 ? ", \(plan.loops) loops an append" : ""
+            return """
+                \(Figures.trackName(track)) is encoded again for the web copy over the loop repeated \
+                (\(plan.frameSize * 1000 / Opus.rate) ms frames\(group)), so a browser's decoder wraps without \
+                a seam; the loop-ready file keeps its own encoding
+                """
+        }
+    }
+
+    /// An MP4's media: each track fragmented into an MP4 of its own, from the clip's origin.
+    static func mp4Media(
+        _ output: String, _ probed: Probe.Result, _ tracks: [TrackFacts], _ described: [WebLoop.Track],
+        _ names: Names, main: TrackFacts, fallback file: String, temporaries: TemporaryFiles
+    ) throws -> (WebLoop, media: [String], notes: [String]) {
+        let origin = Fragmenter.origin(probed.facts, timelines: probed.timelines)
+        let placed = described.map { $0.starting(at: origin) }
+        var sources: [WebLoop.Source] = []
+        var media: [String] = []
+        for (track, web) in zip(tracks, placed) {
+            let path = names.track(track, ".mp4")
+            try Fragmenter.write(
+                output, track: track, timelines: probed.timelines, origin: origin, to: path, temporaries: temporaries)
+            media.append(path)
+            sources.append(
+                .init(media: (path as NSString).lastPathComponent, mime: WebLoop.mime(container: "mp4", tracks: [web])))
+        }
+        let loop = WebLoop(
+            sources: sources, fallback: file, origin: origin, length: main.durationSeconds, tracks: placed)
+        return (loop, media, [])
+    }
+
+    /// Opus and Vorbis appended as they were encoded ring at every wrap in a browser: said per track.
+    static func appendedAsEncoded(_ tracks: [TrackFacts], loop: WebLoop) -> [String] {
+        let continuous = Set(zip(tracks, loop.tracks).filter { $1.loopContinuous == true }.map { $0.0.index })
+        return tracks.filter {
+            ($0.codec == "opus" || $0.codec == "vorbis") && !continuous.contains($0.index)
+        }.map { track in
+            let why =
+                track.codec == "opus" ? " (its loop is no whole number of 5 ms frames within 30 s of loops)" : ""
+            return """
+                \(Figures.trackName(track)) is appended as it was encoded\(why): its first packets were \
+                encoded from a cold start, so a browser that decodes them right after the loop's end rings for \
+                about 15 ms at every wrap (up to 5 dB, measured in Chromium); Opus in a loop of whole frames and \
+                AAC in MP4 wrap cleanly
+                """
+        }
     }
 
     /// Why a written file cannot get a web player, thrown in words: a container MSE does not take, or a video

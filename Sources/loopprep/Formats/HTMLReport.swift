@@ -142,6 +142,33 @@ enum HTMLReport {
 
     /// A stitch's timeline: the picture (scrolls sideways on a narrow screen) and, readable at any width, every
     /// clip and join in order, the --loop wrap-around named as such.
+    /// A join's line: a transition, a loop join's transition or cut.
+    static func joinEvent(_ j: StitchTimeline.JoinEntry, in t: StitchTimeline, at when: String, name: (Int) -> String)
+        -> String
+    {
+        let what =
+            j.frames > 0
+            ? """
+            \(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) \
+            frames)
+            """
+            : "cut"
+        guard t.isLoopJoin(j) else {
+            return "<span class=\"when\">\(when)</span> join: \(what) from \(name(j.from)) into \(name(j.to))"
+        }
+        if j.frames > 0 {
+            return """
+                <span class=\"when\">\(when)</span> <span class=\"wrap\">\u{21BB} loop join</span>: \
+                \(what) from \(name(j.from)) back into \(name(j.to)); its opening frames play here, under the \
+                \(x(j.kind.rawValue)), so the file starts after them
+                """
+        }
+        return """
+            <span class=\"when\">\(when)</span> <span class=\"wrap\">\u{21BB} loop join</span>: the \
+            end of \(name(j.from)) meets the start of \(name(j.to)) (a cut)
+            """
+    }
+
     static func timeline(_ t: StitchTimeline) -> String {
         var out = "<h2>Timeline</h2>\n<div class=\"scroll\">" + TimelinePicture.svg(t) + "</div>\n"
         out += "<ol class=\"events\">\n"
@@ -158,34 +185,8 @@ enum HTMLReport {
                 """
             )
         }
-        for j in t.joins {
-            let wrap = t.isLoopJoin(j)
-            guard j.frames > 0 || wrap else { continue }
-            let what =
-                j.frames > 0
-                ? """
-                \(x(j.kind.rawValue)) \(Figures.decimal(j.span.end - j.span.start, places: 3)) s (\(j.frames) \
-                frames)
-                """
-                : "cut"
-            let text: String
-            if wrap && j.frames > 0 {
-                text =
-                    """
-                    <span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: \
-                    \(what) from \(name(j.from)) back into \(name(j.to)); its opening frames play here, under the \
-                    \(x(j.kind.rawValue)), so the file starts after them
-                    """
-            } else if wrap {
-                text =
-                    """
-                    <span class=\"when\">\(at(j.span))</span> <span class=\"wrap\">\u{21BB} loop join</span>: the \
-                    end of \(name(j.from)) meets the start of \(name(j.to)) (a cut)
-                    """
-            } else {
-                text = "<span class=\"when\">\(at(j.span))</span> join: \(what) from \(name(j.from)) into \(name(j.to))"
-            }
-            events.append((j.span, 1, text))
+        for j in t.joins where j.frames > 0 || t.isLoopJoin(j) {
+            events.append((j.span, 1, joinEvent(j, in: t, at: at(j.span), name: name)))
         }
         for e in events.sorted(by: { $0.0.start != $1.0.start ? $0.0.start < $1.0.start : $0.1 < $1.1 }) {
             out += "<li class=\"\(e.1 == 0 ? "clip-event" : "join-event")\">\(e.2)</li>\n"

@@ -1,0 +1,103 @@
+import Foundation
+import LoopAnalysis
+import LoopIndex
+import LoopMedia
+
+/// fix's work on one input, the same for every input of a run: where its output goes, what it claims, the fix
+/// itself and the web player beside it.
+struct FixJob: Sendable {
+    let outputDir: String?
+    /// The one output file -o names, where it names one.
+    let outputFile: String?
+    let inPlace: Bool
+    let dryRun: Bool
+    let force: Bool
+    let webPlayer: Bool
+    let options: FixOptions
+    let shared: CommandRunner.Shared
+    /// Outputs whose web players are named in full: two outputs with one stem in one folder (hero.mp4, hero.webm).
+    var qualified: Set<String> = []
+
+    /// Every output and web player claimed before any work: two inputs never share one (a dry run says so too).
+    func claims(_ items: [Inputs.Item]) throws -> OutputClaims {
+        try Destinations.claim(
+            items.flatMap { item -> [OutputClaims.Claim] in
+                let destination = destination(item)
+                let likely = Destinations.likely(destination, to: options.convertTo)
+                return [OutputClaims.Claim(likely, input: item.path)]
+                    + (webPlayer
+                        ? Destinations.webPlayer(likely, input: item.path, qualified: qualified.contains(destination))
+                        : [])
+            })
+    }
+
+    /// Where an item's output goes (before a conversion names it .mp4): in place, under -o, or beside itself. In
+    /// place, a symbolic link's target is replaced and the link kept: a link is the file it points to.
+    func destination(_ item: Inputs.Item) -> String {
+        if let outputFile { return outputFile }
+        if inPlace {
+            return RemoteFile.isRemote(item.path)
+                ? item.path : URL(fileURLWithPath: item.path).resolvingSymlinksInPath().path
+        }
+        return outputDir.map { ($0 as NSString).appendingPathComponent(item.relativePath) } ?? item.path
+    }
+
+    /// One input fixed (or planned), under the options its path is given, with its web player where asked.
+    func fix(
+        _ item: Inputs.Item, _ analysis: (options: AnalysisOptions, ignored: [String]?), claims: OutputClaims
+    ) -> FileReport {
+        var result = fixOne(
+            item, analysis: analysis.options, claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
+            accepts: webPlayer ? { WebPlayerOption.planRefusal($0) } : nil)
+        result.ignoredRules = analysis.ignored
+        if webPlayer, !dryRun { addWebPlayer(&result, qualified: qualified.contains(destination(item))) }
+        if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
+            shared.written.withLock { $0.done += 1 }
+        }
+        return result
+    }
+
+    /// The web player beside a written (or unchanged, copied) output; a failure fails the file, its output kept.
+    func addWebPlayer(_ result: inout FileReport, qualified: Bool = false) {
+        guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
+            return
+        }
+        switch WebPlayerOption.package(output, qualified: qualified, temporaries: shared.temporaries) {
+        case .success(let web): fix.webPlayer = web
+        case .failure(let failure):
+            fix.status = .failed
+            fix.reason = failure.reason
+        }
+        result.fix = fix
+    }
+
+    func fixOne(
+        _ item: Inputs.Item, analysis: AnalysisOptions, claim: ((String) -> String?)? = nil,
+        accepts: ((FixPlan) -> String?)? = nil
+    ) -> FileReport {
+        let destination = destination(item)
+        if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
+            // An output that cannot be written, as in every command: exit 1 (the input was read).
+            return FileReport(
+                path: item.path, facts: nil, findings: [],
+                fix: FixOutcome(
+                    status: .failed, reason: "write output: the output would overwrite the input (use --in-place)"))
+        }
+        if RemoteFile.isRemote(item.path), outputDir == nil {
+            return ClipAnalysis.unreadable(
+                path: item.path,
+                error: MediaError("write output", reason: "a URL has no folder to write beside: name one with -o"))
+        }
+        let temporaries = shared.temporaries
+        let source: String
+        do { source = try RemoteFile.localCopy(of: item.path, beside: destination, temporaries: temporaries) } catch {
+            return ClipAnalysis.unreadable(path: item.path, error: error)
+        }
+        defer { if source != item.path { temporaries.remove(source) } }
+        var result = ClipFix.fix(
+            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
+            accepts: accepts, claim: claim, temporaries: temporaries)
+        result.path = item.path
+        return result
+    }
+}

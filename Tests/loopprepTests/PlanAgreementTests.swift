@@ -1,0 +1,123 @@
+import Foundation
+import LoopAnalysis
+import TestSupport
+import Testing
+
+/// Plan, then carry out: a dry run prints the plan, and a write carries out that same value. Every command is run
+/// twice on its fixture set, once with --dry-run and once writing, and each input's plan in the two JSON reports must
+/// be equal (the write's plan is in its report whether the output was kept or refused).
+@Suite(.serialized) struct PlanAgreementTests {
+    struct FixDocument: Decodable {
+        struct File: Decodable {
+            struct Fix: Decodable {
+                var status: String
+                var output: String?
+                var plan: FixPlan?
+            }
+            var path: String
+            var fix: Fix?
+        }
+        var files: [File]
+    }
+
+    /// fix on every fixture, one batch each way (the folder as a user gives it).
+    @Test func everyFixtureFixedAsItsDryRunPlanned() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let planned = try Self.fix([Run.fixtures.path, "-o", out, "--dry-run"])
+        let written = try Self.fix([Run.fixtures.path, "-o", out, "--no-seam"])
+        #expect(planned.count == written.count && planned.count > 100, "\(planned.count) \(written.count)")
+        var compared = 0
+        for (path, dry) in planned {
+            let wet = try #require(written[path], "\(path)")
+            guard let plan = dry.plan else {
+                // Refused while planning: the write refuses before writing too, nothing on disk.
+                #expect(wet.plan == nil && wet.status == "failed", "\(path): \(wet.status)")
+                continue
+            }
+            #expect(dry.status == "planned" || dry.status == "failed", "\(path): \(dry.status)")
+            #expect(wet.plan == plan, "\(path): the write carried out another plan than its dry run's")
+            if dry.status == "planned", wet.status != "failed" { #expect(wet.output == dry.output, "\(path)") }
+            compared += 1
+        }
+        #expect(compared > 80, "\(compared)")
+    }
+
+    /// loop on clips that repeat (a period in an MP4 and a WebM, long-GOP footage, a scrolling street): the cut or
+    /// the blend planned is the one written.
+    @Test(arguments: [["--crossfade", "0.2"], []])
+    func everyLoopWrittenAsItsDryRunPlanned(extra: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = dir.appendingPathComponent("clips")
+        try FileManager.default.createDirectory(at: clips, withIntermediateDirectories: true)
+        for name in ["loop-period45.mp4", "loop-period45.webm", "footage-gop250.mp4", "street-period.mp4"] {
+            try FileManager.default.copyItem(
+                atPath: Run.fixture(name), toPath: clips.appendingPathComponent(name).path)
+        }
+        let out = dir.appendingPathComponent("out").path
+        let planned = try Self.loop([clips.path, "-o", out, "--dry-run"] + extra)
+        let written = try Self.loop([clips.path, "-o", out] + extra)
+        #expect(planned.count == 4 && written.count == 4)
+        for (path, dry) in planned {
+            let wet = try #require(written[path], "\(path)")
+            #expect(dry.plan != nil || dry.blend != nil || dry.error != nil, "\(path): no plan")
+            #expect(wet.plan == dry.plan && wet.blend == dry.blend, "\(path)")
+            // The same refusal in the same words, or the loop written where the plan puts it.
+            #expect(wet.chosen == dry.chosen && wet.error == dry.error, "\(path): \(wet.error ?? "")")
+            if wet.error == nil, let plan = dry.plan {
+                #expect(wet.output == plan.outputPath ?? out + "/" + (path as NSString).lastPathComponent, "\(path)")
+            }
+        }
+    }
+
+    /// stitch: the timeline planned (clips, joins, frames) is the one written, cut or crossfaded, looping or not.
+    @Test(arguments: [
+        ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "--transition", "crossfade", "--duration", "0.2"],
+        ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "--loop"],
+        ["vp9-gop10-a.webm", "vp9-gop10-b.webm", "--transition", "crossfade", "--duration", "0.2", "--loop"],
+    ])
+    func everyStitchWrittenAsItsDryRunPlanned(arguments: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = arguments.prefix(2).map(Run.fixture)
+        let out = dir.appendingPathComponent("reel." + (clips[0].hasSuffix(".webm") ? "webm" : "mp4")).path
+        let rest = Array(arguments.dropFirst(2)) + ["-o", out, "--format", "json"]
+        let dry = try Run.loopprep(["stitch"] + clips + rest + ["--dry-run"])
+        let wet = try Run.loopprep(["stitch"] + clips + rest)
+        #expect(dry.status == 0 && wet.status == 0, "\(dry.stderr)\(wet.stderr)")
+        struct Document: Decodable {
+            var timeline: StitchTimeline
+            var reencoded: [String]
+        }
+        let planned = try JSONDecoder().decode(Document.self, from: Data(dry.stdout.utf8))
+        let carried = try JSONDecoder().decode(Document.self, from: Data(wet.stdout.utf8))
+        #expect(planned.timeline == carried.timeline && planned.reencoded == carried.reencoded)
+    }
+
+    /// Each input's fix outcome, by path.
+    static func fix(_ arguments: [String]) throws -> [String: FixDocument.File.Fix] {
+        let run = try Run.loopprep(["fix"] + arguments + ["--format", "json"])
+        let document = try JSONDecoder().decode(FixDocument.self, from: Data(run.stdout.utf8))
+        return Dictionary(document.files.compactMap { f in f.fix.map { (f.path, $0) } }) { a, _ in a }
+    }
+
+    struct LoopDocument: Decodable {
+        struct File: Decodable {
+            var path: String
+            var chosen: Int?
+            var output: String?
+            var error: String?
+            var plan: FixPlan?
+            var blend: StitchTimeline?
+        }
+        var files: [File]
+    }
+
+    static func loop(_ arguments: [String]) throws -> [String: LoopDocument.File] {
+        let run = try Run.loopprep(["loop"] + arguments + ["--format", "json"])
+        let document = try JSONDecoder().decode(LoopDocument.self, from: Data(run.stdout.utf8))
+        return Dictionary(document.files.map { ($0.path, $0) }) { a, _ in a }
+    }
+}
