@@ -58,3 +58,72 @@ import Testing
         #expect(again.stdout.contains("already clean"), "\(again.stdout)")
     }
 }
+
+/// A WebM cut by stream copy with its pre-roll kept before 0 (fixtures/make-robust.sh: `ffmpeg -ss 1 -c copy
+/// -avoid_negative_ts disabled`). FFmpeg's demuxer moved blocks before 0 after it unless it had read the streams'
+/// information first (ffprobe does): the video read as a variable frame rate of 6-40 ms frames from 0, the audio as
+/// 85 overlaps. Read now as ffprobe reads it: the video from its first block's time, 75 frames at 25 fps, the Vorbis
+/// from its second packet's (the first is the decoder's warm-up), no timestamp breaks.
+@Suite struct BlocksBeforeZeroTests {
+    @Test func aCopyCutWithItsPreRollBeforeZeroIsReadAsFFprobeReadsIt() throws {
+        let clip = Run.fixture("webm-before-zero.webm")
+        let run = try Run.loopprep(["analyze", clip, "--no-seam", "--format", "json"])
+        let file = try #require(
+            (try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["files"]
+                as? [[String: Any]])
+        let facts = try #require(file.first?["facts"] as? [String: Any])
+        let tracks = try #require(facts["tracks"] as? [[String: Any]])
+        // ffprobe's own reading (it reads the streams' information before the packets).
+        let probe = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "packet=stream_index,pts", "-of", "csv=p=0", clip,
+        ])
+        let packets = probe.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Int($0) } }
+        let video = packets.filter { $0.first == 0 }.map { $0[1] }
+        let audio = packets.filter { $0.first == 1 }.map { $0[1] }
+        #expect(video.count == 75 && video.min() ?? 0 < -900)
+        let v = try #require(tracks.first { $0["kind"] as? String == "video" })
+        let a = try #require(tracks.first { $0["kind"] as? String == "audio" })
+        #expect((v["start"] as? [String: Any])?["ticks"] as? String == String(video.min() ?? 0))
+        #expect(v["frameCount"] as? Int == 75 && v["variableFrameRate"] == nil)
+        // On the sample clock: within half of Matroska's millisecond tick of that block's time.
+        let audioStart = try #require((a["start"] as? [String: Any])?["seconds"] as? Double)
+        #expect(abs(audioStart - Double(audio[1]) / 1000) < 0.0005, "\(audioStart) \(audio)")
+        let rules = (file.first?["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(!rules.contains("timestamp-gap"), "\(rules)")
+    }
+
+    /// The second part of a WebM split by mkvmerge (fixtures/make-robust.sh): the cut starts on its keyframe at
+    /// 1 s, inside a Vorbis packet. It was refused ("audio starts 46 ms after 0", read from blocks FFmpeg moves
+    /// when it reads before the streams' information); now written, and FFmpeg decodes from the output a run of what
+    /// it decodes from the input: the picture from that keyframe, the audio from the packet nearest it, at 0.
+    @Test func aVorbisPartSplitByMkvmergeIsTrimmedNotRefused() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("mkvmerge-split-part2.webm")
+        let fixed = try Run.loopprep(["fix", clip, "-o", dir.path + "/"])
+        #expect(fixed.status == 0, "\(fixed.stdout)")
+        let out = dir.appendingPathComponent("mkvmerge-split-part2.webm").path
+        func hashes(_ path: String, _ stream: String) throws -> [String] {
+            try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:" + stream, "-f", "framemd5", "-"]).stdout
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        func firstTime(_ path: String, _ stream: String) throws -> Double? {
+            let probe = try Run.tool([
+                "ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "frame=pts_time", "-of",
+                "csv=p=0", path,
+            ])
+            return probe.stdout.split(separator: "\n").first.flatMap { Double($0) }
+        }
+        // The picture: the input's frames from its keyframe at 1 s (frame 25 at 25 fps), in order.
+        let (videoIn, videoOut) = (try hashes(clip, "v"), try hashes(out, "v"))
+        #expect(!videoOut.isEmpty && Array(videoIn.dropFirst(25).prefix(videoOut.count)) == videoOut)
+        // The audio: a run of the input's decoded frames (the last may be shortened by the end's trim), from 0.
+        let (audioIn, audioOut) = (try hashes(clip, "a"), try hashes(out, "a"))
+        let from = try #require(audioIn.firstIndex(of: audioOut.first ?? ""))
+        #expect(Array(audioIn.dropFirst(from).prefix(audioOut.count - 1)) == Array(audioOut.dropLast()))
+        let audioStart = try #require(try firstTime(out, "a"))
+        let videoStart = try #require(try firstTime(out, "v"))
+        #expect(abs(audioStart) < 0.001 && abs(videoStart) < 0.001)
+    }
+}

@@ -140,7 +140,7 @@ extension FixPlanner {
         var moved: [Int: Rational] = [:]
         for i in mappings.indices where mappings[i].track.kind == .audio {
             let m = mappings[i]
-            guard !keepsPreRoll(m.track, container: container), m.track.codec != "vorbis" else { continue }
+            guard !keepsPreRoll(m.track, container: container) else { continue }
             let at = m.ticks(start)
             let content = m.timeline.samples.filter { !$0.isDiscarded && Rational($0.pts) >= m.mediaStart }
             func distance(_ s: SampleTiming) -> Rational { (Rational(s.pts) - at).magnitude }

@@ -18,8 +18,7 @@ enum MatroskaImport: TimelineImporter {
         let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
         // FLAC the same way, each packet's length from its frame header (mkvmerge's blocks drift from it).
         let flac = source.allStreams.filter { source.basics[$0].codec == "flac" }
-        let scan = try PacketScan.read(
-            input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac)
+        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines where source.basics[i].kind == .video {
             var plausible = timeline
@@ -51,5 +50,40 @@ enum MatroskaImport: TimelineImporter {
             }
         }
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
+    }
+
+    /// Every packet's timing, with Opus's, Vorbis's and FLAC's lengths. Blocks before 0 (a cut's warm-up or
+    /// pre-roll packets) come out of FFmpeg's demuxer moved after 0 unless it has read the streams' information
+    /// first, as its own tools do (-41 and -18 ms read as 0 and 23, then 5): a file whose audio's times run backwards
+    /// is read again that way.
+    static func scanned(_ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>) throws
+        -> PacketScan.Result
+    {
+        let read = { (input: InputFile) in
+            try PacketScan.read(
+                input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis,
+                flac: flac)
+        }
+        let scan = try read(source.input)
+        guard
+            source.allStreams.contains(where: { i in
+                source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending
+            })
+        else { return scan }
+        let informed = try InputFile(path: source.input.path)
+        try informed.findStreamInfo()
+        return try read(informed)
+    }
+}
+
+extension Sequence where Element == Int64 {
+    /// Some element is smaller than the one before it.
+    var isDescending: Bool {
+        var previous: Int64?
+        for value in self {
+            if let previous, value < previous { return true }
+            previous = value
+        }
+        return false
     }
 }
