@@ -58,6 +58,7 @@ struct CommandRunner {
     ) throws -> [R] {
         let (shared, reported) = (shared, Locked(0))
         shared.written.withLock { $0.of = items.count }
+        DecoderThreads.share(files: min(jobs, items.count))
         let results = Batch.run(items, jobs: jobs, label: label) { item -> R? in
             let result = work(item)
             if unreadable(result) && !item.explicit { return shared.passedOver.pass(item.path) }

@@ -58,7 +58,7 @@ final class SeamReader {
         (self.input, self.facts, self.capture, self.span) = (input, facts, capture, span)
         let (video, audio) = (facts.mainVideo, facts.mainAudio)
         (self.video, self.audio) = (video, audio)
-        videoDecoder = try video.map { try Decoder(input, stream: $0.index, threads: 0, fast: true) }
+        videoDecoder = try video.map { try Decoder(input, stream: $0.index, threads: DecoderThreads.seam, fast: true) }
         audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
         tiles = video.map { SeamProbe.tileScaler($0) }
         packet = try Packet()
@@ -85,7 +85,13 @@ final class SeamReader {
     /// The first presented frame(s) and samples (from the span's start).
     func readHead() throws {
         while !headDone {
-            guard try input.read(into: packet) else { break }
+            guard try input.read(into: packet) else {
+                // A clip shorter than the head: the frames a decoder holds back (frame threads hold one per
+                // thread) are the head's too.
+                try videoDecoder?.decode(nil, into: frame, takeHeadVideo)
+                try audioDecoder?.decode(nil, into: frame, takeHeadAudio)
+                break
+            }
             if let d = videoDecoder, framesSeen < wantFrames, packet.streamIndex == d.streamIndex {
                 try d.decode(packet, into: frame, takeHeadVideo)
             } else if let d = audioDecoder, (head.first?.count ?? 0) < wantSamples,
