@@ -127,3 +127,41 @@ import Testing
         #expect(abs(audioStart) < 0.001 && abs(videoStart) < 0.001)
     }
 }
+
+/// mpv's encoder cut (fixtures/make-other-muxers.sh: `mpv --start=1 --end=3.767 --o=...`): a millisecond movie clock,
+/// a video edit of 2767 ms over 84 frames whose last starts at 2766.667 ms with no length in the index (stts delta
+/// 0), so FFmpeg reads the video as ending at 2766.667 where loopprep reads the edit's 2767. fix refused its own
+/// output over that 0.333 ms ("please report the input"); the video is copied whole, so FFmpeg's reading of the
+/// input decides, and the output is written.
+@Suite struct MPVCutTests {
+    @Test func anEditFFmpegReadsAThirdOfAMillisecondShorterIsWritten() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("mpv-cut.mp4")
+        let fixed = try Run.loopprep(["fix", clip, "-o", dir.path + "/"])
+        #expect(fixed.status == 0, "\(fixed.stdout)")
+        let out = dir.appendingPathComponent("mpv-cut.mp4").path
+        func streams(_ path: String) throws -> [String: (frames: Int?, duration: Double?)] {
+            let probe = try Run.tool([
+                "ffprobe", "-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration",
+                "-of", "csv=p=0", path,
+            ])
+            var out: [String: (frames: Int?, duration: Double?)] = [:]
+            for line in probe.stdout.split(separator: "\n") {
+                let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard f.count >= 3 else { continue }
+                out[f[0]] = (Int(f[2]), Double(f[1]))
+            }
+            return out
+        }
+        let (input, output) = (try streams(clip), try streams(out))
+        // Every frame of the input's video, as FFmpeg decodes it (84), and its audio cut to the edit mpv wrote
+        // (--end 3.767 less --start 1: 2.767 s), to half a sample at 44.1 kHz.
+        #expect(input["video"]?.frames == 84 && output["video"]?.frames == 84)
+        let audio = try #require(output["audio"]?.duration)
+        #expect(abs(audio - 2.767) < 0.5 / 44100 + 0.000_001, "\(audio)")
+        // A second fix has nothing to do.
+        let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path + "/"])
+        #expect(again.status == 0 && again.stdout.contains("already"), "\(again.stdout)")
+    }
+}

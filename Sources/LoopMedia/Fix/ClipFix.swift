@@ -223,7 +223,8 @@ public enum ClipFix {
     ) throws -> FileReport {
         let written = try Probe.probe(temp, keepInput: false, locations: true)
         if let refusal = try OutputCheck.refusal(
-            plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata)
+            plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata,
+            source: path)
         {
             if let failure = copying?.failure { throw failure }
             refused = refusal.kind
