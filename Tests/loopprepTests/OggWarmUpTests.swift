@@ -92,6 +92,27 @@ import Testing
         #expect(!rules.contains("timestamp-gap"), "\(rules)")
     }
 
+    /// fix of that copy: planned from the true times, it was then copied through a reading that moved the blocks
+    /// (the output's audio ended 994 ms after its picture, refused). Every reading of such a file now reads the
+    /// streams' information first: written, the picture from the keyframe at 1 s (its 26th block) on, as FFmpeg
+    /// decodes the input.
+    @Test func aCopyCutWithItsPreRollBeforeZeroIsTrimmed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("webm-before-zero.webm")
+        let fixed = try Run.loopprep(["fix", clip, "-o", dir.path + "/"])
+        #expect(fixed.status == 0, "\(fixed.stdout)")
+        let out = dir.appendingPathComponent("webm-before-zero.webm").path
+        let (videoIn, videoOut) = (try Self.hashes(clip, "v"), try Self.hashes(out, "v"))
+        #expect(!videoOut.isEmpty && Array(videoIn.dropFirst(25).prefix(videoOut.count)) == videoOut)
+    }
+
+    static func hashes(_ path: String, _ stream: String) throws -> [String] {
+        try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:" + stream, "-f", "framemd5", "-"]).stdout
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The second part of a WebM split by mkvmerge (fixtures/make-robust.sh): the cut starts on its keyframe at
     /// 1 s, inside a Vorbis packet. It was refused ("audio starts 46 ms after 0", read from blocks FFmpeg moves
     /// when it reads before the streams' information); now written, and FFmpeg decodes from the output a run of what
@@ -103,11 +124,6 @@ import Testing
         let fixed = try Run.loopprep(["fix", clip, "-o", dir.path + "/"])
         #expect(fixed.status == 0, "\(fixed.stdout)")
         let out = dir.appendingPathComponent("mkvmerge-split-part2.webm").path
-        func hashes(_ path: String, _ stream: String) throws -> [String] {
-            try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:" + stream, "-f", "framemd5", "-"]).stdout
-                .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-        }
         func firstTime(_ path: String, _ stream: String) throws -> Double? {
             let probe = try Run.tool([
                 "ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "frame=pts_time", "-of",
@@ -116,10 +132,10 @@ import Testing
             return probe.stdout.split(separator: "\n").first.flatMap { Double($0) }
         }
         // The picture: the input's frames from its keyframe at 1 s (frame 25 at 25 fps), in order.
-        let (videoIn, videoOut) = (try hashes(clip, "v"), try hashes(out, "v"))
+        let (videoIn, videoOut) = (try Self.hashes(clip, "v"), try Self.hashes(out, "v"))
         #expect(!videoOut.isEmpty && Array(videoIn.dropFirst(25).prefix(videoOut.count)) == videoOut)
         // The audio: a run of the input's decoded frames (the last may be shortened by the end's trim), from 0.
-        let (audioIn, audioOut) = (try hashes(clip, "a"), try hashes(out, "a"))
+        let (audioIn, audioOut) = (try Self.hashes(clip, "a"), try Self.hashes(out, "a"))
         let from = try #require(audioIn.firstIndex(of: audioOut.first ?? ""))
         #expect(Array(audioIn.dropFirst(from).prefix(audioOut.count - 1)) == Array(audioOut.dropLast()))
         let audioStart = try #require(try firstTime(out, "a"))

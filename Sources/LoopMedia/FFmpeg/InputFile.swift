@@ -40,6 +40,7 @@ final class InputFile {
         // FLV and MPEG-PS declare streams only as packets arrive, and raw ADTS AAC says its sample rate only in
         // them: every opening of one must look, or a reopened file has no stream (or no rate) to write.
         if streamsComeWithPackets || streamCount == 0 || (0..<streamCount).contains(where: { !parametersComplete($0) })
+            || StreamInfoFirst.required(path)
         {
             try findStreamInfo()
         }
@@ -172,4 +173,16 @@ final class InputFile {
         guard let entry = av_dict_get(context.pointee.metadata, key, nil, 0) else { return nil }
         return String(cString: entry.pointee.value)
     }
+}
+
+/// Files whose demuxer must read the streams' information before their packets, by path: FFmpeg's Matroska demuxer
+/// moves blocks that lie before 0 after 0 otherwise (ffprobe and ffmpeg always read it first). The importer that
+/// finds such a file names it here, so every later reading of it (the seam, the copy, the second reading) gets the
+/// times ffprobe gives.
+enum StreamInfoFirst {
+    private static let paths = Locked(Set<String>())
+
+    static func require(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+
+    static func required(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
 }

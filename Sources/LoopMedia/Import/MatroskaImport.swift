@@ -55,7 +55,7 @@ enum MatroskaImport: TimelineImporter {
     /// Every packet's timing, with Opus's, Vorbis's and FLAC's lengths. Blocks before 0 (a cut's warm-up or
     /// pre-roll packets) come out of FFmpeg's demuxer moved after 0 unless it has read the streams' information
     /// first, as its own tools do (-41 and -18 ms read as 0 and 23, then 5): a file whose audio's times run backwards
-    /// is read again that way.
+    /// is read again that way, and so is every later reading of it (StreamInfoFirst).
     static func scanned(_ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>) throws
         -> PacketScan.Result
     {
@@ -70,9 +70,8 @@ enum MatroskaImport: TimelineImporter {
                 source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending
             })
         else { return scan }
-        let informed = try InputFile(path: source.input.path)
-        try informed.findStreamInfo()
-        return try read(informed)
+        StreamInfoFirst.require(source.input.path)
+        return try read(try InputFile(path: source.input.path))
     }
 }
 
