@@ -71,9 +71,10 @@ struct FixJob: Sendable {
         result.fix = fix
     }
 
+    /// The fix itself: the input fetched where it is remote, its output never the input.
     func fixOne(
-        _ item: Inputs.Item, analysis: AnalysisOptions, claim: ((String) -> String?)? = nil,
-        accepts: ((FixPlan) -> String?)? = nil
+        _ item: Inputs.Item, analysis: AnalysisOptions, claim: @escaping (String) -> String?,
+        accepts: ((FixPlan) -> String?)?
     ) -> FileReport {
         let destination = destination(item)
         if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {

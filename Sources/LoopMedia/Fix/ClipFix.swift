@@ -85,7 +85,7 @@ public enum ClipFix {
         let (plan, output): (FixPlan, String)
         switch planned {
         case .refused(let report): return report
-        case .plan(let planned, let path): (plan, output) = (planned, path)
+        case .plan(let planned, let destination): (plan, output) = (planned, destination)
         }
         if dryRun {
             return FileReport(
