@@ -437,3 +437,37 @@ import Testing
         #expect(Int64(try FFmpegDecode.audio(out).count) == samples * 2)
     }
 }
+
+/// Matroska blocks before 0 (a stream copy that kept its pre-roll, a split's second part): FFmpeg's demuxer reads
+/// them truly only after the streams' information. The fuzzer found the first reading of such a file lacking what
+/// that information adds (the VP9 profile, its reorder depth) while every later reading had it: each reading of one
+/// file now says the same.
+@Suite struct StreamInfoFirstTests {
+    @Test(arguments: ["webm-before-zero.webm", "mkvmerge-split-part2.webm"])
+    func everyReadingOfAFileWithBlocksBeforeZeroAgrees(file: String) throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A copy of its own: no earlier reading in this process has named it.
+        let clip = dir.appendingPathComponent(file).path
+        try FileManager.default.copyItem(atPath: Fixtures.path(file), toPath: clip)
+        let first = try Probe.probe(clip, keepInput: false)
+        let second = try Probe.probe(clip, keepInput: true)
+        #expect(first.facts == second.facts)
+        #expect(first.timelines == second.timelines)
+        // What the streams' information adds, in the first reading too.
+        #expect(file != "webm-before-zero.webm" || first.facts.mainVideo?.profile != nil)
+    }
+
+    /// A file is known by what it is, not by its name: another clip written at the path is judged afresh.
+    @Test func aNewFileAtTheSamePathIsJudgedAfresh() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.webm").path
+        try FileManager.default.copyItem(atPath: Fixtures.path("webm-before-zero.webm"), toPath: clip)
+        _ = try Probe.probe(clip)
+        #expect(StreamInfoFirst.required(clip))
+        try FileManager.default.removeItem(atPath: clip)
+        try FileManager.default.copyItem(atPath: Fixtures.path("vp8-vorbis.webm"), toPath: clip)
+        #expect(!StreamInfoFirst.required(clip))
+    }
+}

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import LoopAnalysis
 import LoopIndex
 
@@ -175,14 +176,38 @@ final class InputFile {
     }
 }
 
-/// Files whose demuxer must read the streams' information before their packets, by path: FFmpeg's Matroska demuxer
-/// moves blocks that lie before 0 after 0 otherwise (ffprobe and ffmpeg always read it first). The importer that
-/// finds such a file names it here, so every later reading of it (the seam, the copy, the second reading) gets the
-/// times ffprobe gives.
+/// Files whose demuxer must read the streams' information before their packets: FFmpeg's Matroska demuxer moves
+/// blocks that lie before 0 after 0 otherwise (ffprobe and ffmpeg always read it first). The importer that finds
+/// such a file names it here, so every later reading of it (the seam, the copy, the second reading) gets the times
+/// ffprobe gives. A file is known by its path and what stat says of it (device, inode, size, modification time): a
+/// new file written at the same path is judged afresh.
 enum StreamInfoFirst {
-    private static let paths = Locked(Set<String>())
+    private struct Identity: Hashable, Sendable {
+        var path: String
+        var device: Int
+        var inode: Int
+        var size: Int
+        var modified: Double
 
-    static func require(_ path: String) { paths.withLock { _ = $0.insert(path) } }
+        init?(_ path: String) {
+            guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+            self.path = path
+            device = (a[.systemNumber] as? NSNumber)?.intValue ?? 0
+            inode = (a[.systemFileNumber] as? NSNumber)?.intValue ?? 0
+            size = (a[.size] as? NSNumber)?.intValue ?? 0
+            modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        }
+    }
 
-    static func required(_ path: String) -> Bool { paths.withLock { $0.contains(path) } }
+    private static let files = Locked(Set<Identity>())
+
+    static func require(_ path: String) {
+        guard let id = Identity(path) else { return }
+        files.withLock { _ = $0.insert(id) }
+    }
+
+    static func required(_ path: String) -> Bool {
+        guard let id = Identity(path) else { return false }
+        return files.withLock { $0.contains(id) }
+    }
 }

@@ -40,28 +40,7 @@ public enum Probe {
         {
             return result
         }
-        let input: InputFile
-        do { input = try InputFile(path: path) } catch {
-            // An MP4/MOV whose movie box loopprep read but FFmpeg's demuxer refuses (a damaged sample description
-            // or another box inside moov): said as that, not as a file of no known format.
-            if index != nil, startsAsISO(path) {
-                throw MediaError(
-                    "open",
-                    reason: """
-                        an MP4/MOV whose movie box (moov) FFmpeg cannot read: a box in it is damaged (a sample \
-                        description, a table); export or download it again (FFmpeg: \(Self.raw(error)))
-                        """)
-            }
-            // An MP4/MOV whose moov was never written (a recording stopped early, a partial download): FFmpeg
-            // finds no container; the file's own first box says which it was.
-            guard index == nil, startsAsISO(path) else { throw error }
-            throw MediaError(
-                "open",
-                reason: """
-                    an MP4/MOV with no index (no moov box): it was cut off before its end was written (a recording \
-                    stopped early, or a partial download); copy or export it again
-                    """)
-        }
+        let input = try open(path, index: index)
         let format = input.formatName
         // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
         if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
@@ -87,10 +66,41 @@ public enum Probe {
         }
 
         let imported = try Importers.timelines(ImportSource(input: input, index: iso, basics: basics))
+        // The importer found a file FFmpeg reads truly only after the streams' information (Matroska blocks before
+        // 0): read all of it again that way, the streams' profiles and delays with the times, so this reading and
+        // every later one agree.
+        if !input.streamInfoRead, StreamInfoFirst.required(path) {
+            return try probe(path, keepInput: keepInput, locations: locations)
+        }
         let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
         return try result(
             path, size: size, format: format, iso: iso, basics: basics, imported: imported,
             declaredDuration: input.declaredDuration, input: kept)
+    }
+
+    /// FFmpeg's demuxer on the file; an MP4/MOV it refuses is said as what it is (a damaged box, no moov at all).
+    private static func open(_ path: String, index: ISOFile?) throws -> InputFile {
+        do { return try InputFile(path: path) } catch {
+            // An MP4/MOV whose movie box loopprep read but FFmpeg's demuxer refuses (a damaged sample description
+            // or another box inside moov): said as that, not as a file of no known format.
+            if index != nil, startsAsISO(path) {
+                throw MediaError(
+                    "open",
+                    reason: """
+                        an MP4/MOV whose movie box (moov) FFmpeg cannot read: a box in it is damaged (a sample \
+                        description, a table); export or download it again (FFmpeg: \(Self.raw(error)))
+                        """)
+            }
+            // An MP4/MOV whose moov was never written (a recording stopped early, a partial download): FFmpeg
+            // finds no container; the file's own first box says which it was.
+            guard index == nil, startsAsISO(path) else { throw error }
+            throw MediaError(
+                "open",
+                reason: """
+                    an MP4/MOV with no index (no moov box): it was cut off before its end was written (a recording \
+                    stopped early, or a partial download); copy or export it again
+                    """)
+        }
     }
 
     /// Facts from the streams and their timelines, whichever reader made them (IndexReading's one way).
