@@ -19,19 +19,37 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var loopRangeReason: String?
 
     enum CodingKeys: String, CodingKey {
-        case path, facts, findings, error, fix, ignoredRules, notes, loopRange, loopRangeReason
+        case path, facts, findings, error, outcome, plan, fix, ignoredRules, notes, loopRange, loopRangeReason
     }
 
+    /// As every command's report gives a file: the outcome (derived, never read back) and the plan at the file's
+    /// level, the plan no longer inside `fix` (a report written before, with it there, still reads).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
         try c.encodeIfPresent(facts, forKey: .facts)
         try c.encode(findings, forKey: .findings)
         try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(outcome, forKey: .outcome)
+        try c.encodeIfPresent(fix?.plan, forKey: .plan)
         try c.encodeIfPresent(fix, forKey: .fix)
         try c.encodeIfPresent(ignoredRules, forKey: .ignoredRules)
         try c.encodeIfPresent(notes, forKey: .notes)
         try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        path = try c.decode(String.self, forKey: .path)
+        facts = try c.decodeIfPresent(ClipFacts.self, forKey: .facts)
+        findings = try c.decode([Finding].self, forKey: .findings)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        fix = try c.decodeIfPresent(FixOutcome.self, forKey: .fix)
+        if let plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan) { fix?.plan = plan }
+        ignoredRules = try c.decodeIfPresent([String].self, forKey: .ignoredRules)
+        notes = try c.decodeIfPresent([String].self, forKey: .notes)
+        loopRange = try c.decodeIfPresent(LoopRange.self, forKey: .loopRange)
+        loopRangeReason = try c.decodeIfPresent(String.self, forKey: .loopRangeReason)
     }
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
@@ -232,6 +250,23 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     /// over as it is, without this rewrite, or why there is none.
     public var inputLoopRange: LoopRange?
     public var inputLoopRangeReason: String?
+
+    enum CodingKeys: String, CodingKey {
+        case status, output, reason, plan, before, webPlayer, alreadyWritten, inputLoopRange, inputLoopRangeReason
+    }
+
+    /// As synthesized, but for `plan`: its report's file carries it (`files[].plan`, where loop's is too).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(output, forKey: .output)
+        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(before, forKey: .before)
+        try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
+        try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
+        try c.encodeIfPresent(inputLoopRange, forKey: .inputLoopRange)
+        try c.encodeIfPresent(inputLoopRangeReason, forKey: .inputLoopRangeReason)
+    }
 
     public init(
         status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil

@@ -26,20 +26,4 @@ enum Destinations {
             OutputClaims.Claim(manifest, input: input, what: "web player manifest"),
         ]
     }
-
-    /// The name fix's output will most likely have: containers that cannot say a trim become an MP4 (an M4A for
-    /// ADTS) beside it, and --to renames Matroska and WebM. (A file the planner converts otherwise, PCM in
-    /// MPEG-TS to a MOV, is claimed again under its final name when it is planned.)
-    static func likely(_ destination: String, to: String?) -> String {
-        let stem = (destination as NSString).deletingPathExtension
-        switch (destination as NSString).pathExtension.lowercased() {
-        case "mkv", "webm", "mka": return to.map { stem + "." + $0 } ?? destination
-        // A MOV (or a QuickTime-brand .m4v) asked for as an MP4, and an MP4 as a MOV.
-        case "mov", "qt", "m4v": return to == "mp4" ? stem + ".mp4" : destination
-        case "mp4": return to == "mov" ? stem + ".mov" : destination
-        case "ts", "mts", "m2ts", "mpg", "mpeg", "flv", "avi": return stem + "." + (to ?? "mp4")
-        case "aac": return stem + ".m4a"
-        default: return destination
-        }
-    }
 }

@@ -23,7 +23,7 @@ struct FixJob: Sendable {
         try Destinations.claim(
             items.flatMap { item -> [OutputClaims.Claim] in
                 let destination = destination(item)
-                let likely = Destinations.likely(destination, to: options.convertTo)
+                let likely = FixConversion.expectedPath(destination, to: options.convertTo)
                 return [OutputClaims.Claim(likely, input: item.path)]
                     + (webPlayer
                         ? Destinations.webPlayer(likely, input: item.path, qualified: qualified.contains(destination))

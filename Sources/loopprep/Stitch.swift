@@ -255,11 +255,15 @@ struct Stitch: AsyncParsableCommand {
             struct Refusal: Encodable {
                 var tool = "loopprep"
                 var command = "stitch"
+                var outcome: Outcome
                 var output: String?
                 var error: String
                 var details: [String]
             }
-            let doc = Refusal(output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
+            let reason = refusal.lines.joined(separator: "; ")
+            let doc = Refusal(
+                outcome: Outcome(refusal.unreadable ? .unreadable : .refused, output: output, reason: reason),
+                output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
             Console.stdout(String(decoding: (try? StitchText.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
         }
         throw ExitCode(refusal.unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)

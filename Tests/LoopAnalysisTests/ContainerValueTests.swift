@@ -37,3 +37,60 @@ import Testing
         #expect(Container(muxer: "ipod") == .mp4 && Container(muxer: "matroska") == .matroska)
     }
 }
+
+/// The output's name before the input is read, by the planner's rules, and what a command did, in one shape.
+@Suite struct OutcomeValueTests {
+    /// fix's rules for a name: a container without edit lists becomes an MP4 (or --to's container), ADTS an M4A, --to
+    /// renames Matroska and crosses the ISO family; every other name is kept.
+    @Test func theOutputNameIsThePlannersBeforeTheInputIsRead() {
+        let cases: [(String, String?, String)] = [
+            ("out/a.mp4", nil, "out/a.mp4"), ("out/a.mov", nil, "out/a.mov"), ("out/a.webm", nil, "out/a.webm"),
+            ("out/a.ts", nil, "out/a.mp4"), ("out/a.M2TS", nil, "out/a.mp4"), ("out/a.flv", "mov", "out/a.mov"),
+            ("out/a.avi", nil, "out/a.mp4"), ("out/a.mpg", nil, "out/a.mp4"), ("out/a.aac", nil, "out/a.m4a"),
+            ("out/a.mkv", "mp4", "out/a.mp4"), ("out/a.webm", "mov", "out/a.mov"), ("out/a.mov", "mp4", "out/a.mp4"),
+            ("out/a.mp4", "mov", "out/a.mov"), ("out/a.m4a", "mov", "out/a.mov"), ("out/a.m4a", "mp4", "out/a.m4a"),
+            ("out/a.qt", "mov", "out/a.qt"), ("out/a.ogg", "mp4", "out/a.ogg"), ("out/v1.0/clip", nil, "out/v1.0/clip"),
+            ("out/a.wav", nil, "out/a.wav"),
+        ]
+        for (destination, to, expected) in cases {
+            #expect(FixConversion.expectedPath(destination, to: to) == expected, "\(destination) --to \(to ?? "-")")
+        }
+    }
+
+    /// fix's statuses in every command's words; an unreadable input is that, whatever else is set.
+    @Test func fixStatusesAreOutcomes() {
+        #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == Outcome(.planned, output: "o.mp4"))
+        #expect(Outcome(fix: FixOutcome(status: .fixed, output: "o.mp4")) == Outcome(.written, output: "o.mp4"))
+        #expect(Outcome(fix: FixOutcome(status: .unchanged, output: "o.mp4")).status == .unchanged)
+        let refused = Outcome(fix: FixOutcome(status: .failed, reason: "why"))
+        #expect(refused == Outcome(.refused, reason: "why") && refused.failed)
+        let unreadable = FileReport.unreadable(path: "x.mp4", reason: "not media")
+        #expect(unreadable.outcome == Outcome(.unreadable, reason: "not media"))
+        #expect(FileReport(path: "x.mp4", facts: nil, findings: []).outcome == nil)
+    }
+
+    /// A fix report's plan sits at the file's level, and a report written with it inside `fix` still reads.
+    @Test func thePlanSitsAtTheFilesLevel() throws {
+        // 30 frames of 512 ticks at 15360 Hz (1 s) and 50 AAC frames of 1024 samples at 48 kHz (1.067 s).
+        let frames = (0..<30).map { i in
+            SampleTiming(dts: Int64(i) * 512, pts: Int64(i) * 512, duration: 512, isSync: i == 0)
+        }
+        let samples = (0..<50).map { i in
+            SampleTiming(dts: Int64(i) * 1024, pts: Int64(i) * 1024, duration: 1024, isSync: true)
+        }
+        let (clip, timelines) = Clips.pair(
+            video: TrackTimeline(timeBase: Rational(1, 15360), samples: frames),
+            audio: TrackTimeline(timeBase: Rational(1, 48000), samples: samples))
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        let file = FileReport(
+            path: "a.mp4", facts: nil, findings: [], fix: FixOutcome(status: .planned, output: "o.mp4", plan: plan))
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(file)) as? [String: Any]
+        #expect(json?["plan"] != nil && (json?["fix"] as? [String: Any])?["plan"] == nil)
+        #expect((json?["outcome"] as? [String: Any])?["status"] as? String == "planned")
+        #expect(try JSONDecoder().decode(FileReport.self, from: JSONEncoder().encode(file)) == file)
+        let old =
+            #"{"path":"a.mp4","findings":[],"fix":{"status":"planned","plan":"#
+            + String(decoding: try JSONEncoder().encode(plan), as: UTF8.self) + "}}"
+        #expect(try JSONDecoder().decode(FileReport.self, from: Data(old.utf8)).fix?.plan == plan)
+    }
+}

@@ -313,11 +313,13 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(json["command"] as? String == "fix")
         let file = try #require((json["files"] as? [[String: Any]])?.first)
-        let fix = try #require(file["fix"] as? [String: Any])
-        #expect(fix["status"] as? String == "fixed")
-        #expect(fix["output"] as? String == work.appendingPathComponent("video-longer.mp4").path)
-        let plan = try #require(fix["plan"] as? [String: Any])
-        #expect(plan["duration"] as? String == "1")
+        let outcome = try #require(file["outcome"] as? [String: Any])
+        #expect(outcome["status"] as? String == "written")
+        #expect(outcome["output"] as? String == work.appendingPathComponent("video-longer.mp4").path)
+        #expect((file["fix"] as? [String: Any])?["status"] as? String == "fixed")
+        // The plan where every command's report has it (and loop's): the file's, not fix's.
+        let plan = try #require(file["plan"] as? [String: Any])
+        #expect(plan["duration"] as? String == "1" && (file["fix"] as? [String: Any])?["plan"] == nil)
     }
 
     @Test func aFailedRepairIsAJUnitFailureAndAnAnnotation() throws {

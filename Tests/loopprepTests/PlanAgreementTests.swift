@@ -7,15 +7,15 @@ import Testing
 /// twice on its fixture set, once with --dry-run and once writing, and each input's plan in the two JSON reports must
 /// be equal (the write's plan is in its report whether the output was kept or refused).
 @Suite(.serialized) struct PlanAgreementTests {
-    struct FixDocument: Decodable {
+    /// Every command's report of one input in one shape: its outcome and the plan it carried out, at one path.
+    struct Document: Decodable {
         struct File: Decodable {
-            struct Fix: Decodable {
-                var status: String
-                var output: String?
-                var plan: FixPlan?
-            }
             var path: String
-            var fix: Fix?
+            var outcome: Outcome
+            var plan: FixPlan?
+            /// loop --crossfade's plan: the blend's timeline.
+            var blend: StitchTimeline?
+            var chosen: Int?
         }
         var files: [File]
     }
@@ -32,13 +32,22 @@ import Testing
         for (path, dry) in planned {
             let wet = try #require(written[path], "\(path)")
             guard let plan = dry.plan else {
-                // Refused while planning: the write refuses before writing too, nothing on disk.
-                #expect(wet.plan == nil && wet.status == "failed", "\(path): \(wet.status)")
+                // Unreadable, or refused while planning: the write refuses before writing too, nothing on disk.
+                #expect(wet.plan == nil && wet.outcome.failed, "\(path): \(wet.outcome)")
+                #expect(wet.outcome == dry.outcome, "\(path): \(wet.outcome)")
                 continue
             }
-            #expect(dry.status == "planned" || dry.status == "failed", "\(path): \(dry.status)")
+            #expect(dry.outcome.status == .planned || dry.outcome.status == .refused, "\(path): \(dry.outcome)")
             #expect(wet.plan == plan, "\(path): the write carried out another plan than its dry run's")
-            if dry.status == "planned", wet.status != "failed" { #expect(wet.output == dry.output, "\(path)") }
+            if dry.outcome.status == .planned, wet.outcome.status != .refused {
+                #expect(wet.outcome.output == dry.outcome.output, "\(path)")
+                #expect([.written, .unchanged].contains(wet.outcome.status), "\(path): \(wet.outcome)")
+                // The name claimed before any input was read is the plan's, but where the streams decide: PCM
+                // goes into a MOV.
+                let relative = String(path.dropFirst(Run.fixtures.path.count + 1))
+                let expected = FixConversion.expectedPath(out + "/" + relative, to: nil)
+                if plan.convertsTo != "mov" { #expect(dry.outcome.output == expected, "\(path)") }
+            }
             compared += 1
         }
         #expect(compared > 80, "\(compared)")
@@ -62,12 +71,16 @@ import Testing
         #expect(planned.count == 4 && written.count == 4)
         for (path, dry) in planned {
             let wet = try #require(written[path], "\(path)")
-            #expect(dry.plan != nil || dry.blend != nil || dry.error != nil, "\(path): no plan")
+            #expect(dry.plan != nil || dry.blend != nil || dry.outcome.status == .refused, "\(path): no plan")
             #expect(wet.plan == dry.plan && wet.blend == dry.blend, "\(path)")
-            // The same refusal in the same words, or the loop written where the plan puts it.
-            #expect(wet.chosen == dry.chosen && wet.error == dry.error, "\(path): \(wet.error ?? "")")
-            if wet.error == nil, let plan = dry.plan {
-                #expect(wet.output == plan.outputPath ?? out + "/" + (path as NSString).lastPathComponent, "\(path)")
+            // The same refusal in the same words, or the loop written where the plan put it.
+            #expect(wet.chosen == dry.chosen, "\(path)")
+            if dry.outcome.status == .refused {
+                #expect(wet.outcome == dry.outcome, "\(path): \(wet.outcome)")
+            } else {
+                #expect(dry.outcome.status == .planned && wet.outcome.status == .written, "\(path): \(wet.outcome)")
+                let named = out + "/" + (path as NSString).lastPathComponent
+                #expect(wet.outcome.output == dry.outcome.output && wet.outcome.output == dry.plan?.outputPath ?? named)
             }
         }
     }
@@ -88,36 +101,28 @@ import Testing
         let wet = try Run.loopprep(["stitch"] + clips + rest)
         #expect(dry.status == 0 && wet.status == 0, "\(dry.stderr)\(wet.stderr)")
         struct Document: Decodable {
+            var outcome: Outcome
             var timeline: StitchTimeline
             var reencoded: [String]
         }
         let planned = try JSONDecoder().decode(Document.self, from: Data(dry.stdout.utf8))
         let carried = try JSONDecoder().decode(Document.self, from: Data(wet.stdout.utf8))
         #expect(planned.timeline == carried.timeline && planned.reencoded == carried.reencoded)
+        #expect(planned.outcome == Outcome(.planned, output: out) && carried.outcome == Outcome(.written, output: out))
     }
 
-    /// Each input's fix outcome, by path.
-    static func fix(_ arguments: [String]) throws -> [String: FixDocument.File.Fix] {
-        let run = try Run.loopprep(["fix"] + arguments + ["--format", "json"])
-        let document = try JSONDecoder().decode(FixDocument.self, from: Data(run.stdout.utf8))
-        return Dictionary(document.files.compactMap { f in f.fix.map { (f.path, $0) } }) { a, _ in a }
+    /// Each input's report, by path.
+    static func fix(_ arguments: [String]) throws -> [String: Document.File] {
+        try files(["fix"] + arguments)
     }
 
-    struct LoopDocument: Decodable {
-        struct File: Decodable {
-            var path: String
-            var chosen: Int?
-            var output: String?
-            var error: String?
-            var plan: FixPlan?
-            var blend: StitchTimeline?
-        }
-        var files: [File]
+    static func loop(_ arguments: [String]) throws -> [String: Document.File] {
+        try files(["loop"] + arguments)
     }
 
-    static func loop(_ arguments: [String]) throws -> [String: LoopDocument.File] {
-        let run = try Run.loopprep(["loop"] + arguments + ["--format", "json"])
-        let document = try JSONDecoder().decode(LoopDocument.self, from: Data(run.stdout.utf8))
+    static func files(_ arguments: [String]) throws -> [String: Document.File] {
+        let run = try Run.loopprep(arguments + ["--format", "json"])
+        let document = try JSONDecoder().decode(Document.self, from: Data(run.stdout.utf8))
         return Dictionary(document.files.map { ($0.path, $0) }) { a, _ in a }
     }
 }

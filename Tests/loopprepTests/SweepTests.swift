@@ -74,14 +74,11 @@ import Testing
 @Suite struct MatroskaCutStitchTests {
     struct Fixed: Decodable {
         struct File: Decodable {
-            struct Fix: Decodable {
-                struct Plan: Decodable {
-                    struct Track: Decodable { var presentedFrames: Int? }
-                    var tracks: [Track]
-                }
-                var plan: Plan
+            struct Plan: Decodable {
+                struct Track: Decodable { var presentedFrames: Int? }
+                var tracks: [Track]
             }
-            var fix: Fix
+            var plan: Plan
         }
         var files: [File]
     }
@@ -92,7 +89,7 @@ import Testing
         let clips = ["mkv-pair-a.mkv", "mkv-pair-b-ss-cut.mkv"].map(Run.fixture)
         let fixed = try Run.loopprep(["fix"] + clips + ["-o", dir.path, "--dry-run", "--format", "json", "--no-seam"])
         let plans = try JSONDecoder().decode(Fixed.self, from: Data(fixed.stdout.utf8)).files
-        let frames = plans.map { $0.fix.plan.tracks.compactMap(\.presentedFrames).first ?? 0 }
+        let frames = plans.map { $0.plan.tracks.compactMap(\.presentedFrames).first ?? 0 }
         // How the files were made: a is 3 s at 25 fps over 3.1 s of audio (75 frames). b keeps the source's 143
         // frames from its 0.023 s start (5.7 s at 25 fps, testsrc2's last frame whole) over audio that ends at
         // 5.735 s: the 143rd frame would end at 5.743 s, after it, so 142 frames end at 5.703 s.

@@ -17,6 +17,8 @@ import Testing
             var findings: [Finding]
             var notes: [String]?
             var fix: FixOutcome?
+            /// The plan carried out, where every command's report has it.
+            var plan: FixPlan?
             var loopRange: LoopRange?
             var loopRangeReason: String?
         }
@@ -136,7 +138,7 @@ import Testing
         ])
         #expect(run.status == 0, "\(run.stderr)")
         let file = try #require(try Self.document(run).files.first)
-        #expect(file.fix?.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 119)
+        #expect(file.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 119)
         let click = try #require(file.findings.first { $0.ruleID == .seamAudioClick })
         let expected = 0.125 * abs(sin(2 * Double.pi * 440 * 119 / 30))
         #expect(abs((file.facts?.seam?.audioJump?.max() ?? 0) - expected) < 0.01, "\(click.message)")
@@ -206,7 +208,7 @@ extension WrittenReportTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let fixed = try #require(
             try Self.document(Run.loopprep(["fix", clip, "-o", dir.path, "--format", "json"])).files.first)
-        #expect(fixed.fix?.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 74)
+        #expect(fixed.plan?.tracks.first { $0.kind == .video }?.presentedFrames == 74)
         let rules = fixed.findings.filter { $0.severity != .info }.map(\.rule).sorted()
         #expect(rules == range.remains)
         let jump = try #require(fixed.facts?.seam?.audioJump?.max())

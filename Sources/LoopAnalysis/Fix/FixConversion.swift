@@ -34,12 +34,32 @@ package enum FixConversion {
         return output
     }
 
+    /// The output's path before its input is read, by the rules `decide` and `asked` apply once it is, from the
+    /// container the name says (`Container(extension:)`): one that cannot say a cut becomes an MP4 (or `--to`'s
+    /// container), ADTS an M4A, and `--to` renames Matroska and crosses the ISO family. What only the streams decide
+    /// (PCM into a MOV, a QuickTime-brand .m4v) is claimed again under the plan's path when it is planned.
+    public static func expectedPath(_ destination: String, to: String?) -> String {
+        guard let ext = fileExtension(destination), let container = Container(extension: ext) else {
+            return destination
+        }
+        if container == .adts { return stem(destination) + ".m4a" }
+        if container.convertedByFix { return stem(destination) + "." + (to ?? "mp4") }
+        guard let to else { return destination }
+        if container.isMatroska || (container.isISO && container.name != to) { return stem(destination) + "." + to }
+        return destination
+    }
+
+    /// The last component's extension, lowercased (nil without one).
+    static func fileExtension(_ path: String) -> String? {
+        (path.split(separator: "/").last.map(String.init) ?? path)
+            .split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
+    }
+
     /// The container the output's own name asks for where it is not the input's (`loop phone.mkv -o loop.mp4`):
     /// an MP4 or a MOV, as `--to` would; nil where the name is the input's kind. A name of a
     /// container loopprep does not write the input as (an MP4 named .mkv) is refused, never written under it.
     static func named(_ destination: String, facts: ClipFacts) throws -> String? {
-        let ext = (destination.split(separator: "/").last.map(String.init) ?? destination)
-            .split(separator: ".", omittingEmptySubsequences: false).dropFirst().last.map { $0.lowercased() }
+        let ext = fileExtension(destination)
         switch ext {
         case "mp4", "m4v": return facts.container == .mp4 ? nil : "mp4"
         case "mov", "qt": return facts.container == .mov ? nil : "mov"

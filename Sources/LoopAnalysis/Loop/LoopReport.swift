@@ -59,10 +59,20 @@ public struct LoopReport: Encodable, Sendable {
     /// The crossfaded loop's timeline as stitch plans it (--crossfade): the clip's range and the blend that joins
     /// its end to its start; a dry run's too.
     public var blend: StitchTimeline?
+    /// A dry run: the loop it would write ("" where no output was named); nil after a write.
+    public var planned: String?
+
+    /// What loop did with the clip, in every command's words (`files[].outcome`).
+    public var outcome: Outcome {
+        if unreadable { return Outcome(.unreadable, reason: error) }
+        if let reason = error ?? webPlayerError { return Outcome(.refused, output: output, reason: reason) }
+        if let planned { return Outcome(.planned, output: planned.isEmpty ? nil : planned) }
+        return Outcome(.written, output: output)
+    }
 
     enum CodingKeys: String, CodingKey {
-        case path, candidates, chosen, output, error, facts, findings, loopRange, loopRangeReason, webPlayer,
-            webPlayerError, notes, plan, blend
+        case path, outcome, candidates, chosen, output, error, facts, findings, loopRange, loopRangeReason,
+            webPlayer, webPlayerError, notes, plan, blend
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the written loop
@@ -70,6 +80,7 @@ public struct LoopReport: Encodable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
+        try c.encode(outcome, forKey: .outcome)
         try c.encode(candidates, forKey: .candidates)
         try c.encodeIfPresent(chosen, forKey: .chosen)
         try c.encodeIfPresent(output, forKey: .output)

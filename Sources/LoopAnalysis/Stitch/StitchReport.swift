@@ -88,13 +88,24 @@ public struct StitchReport: Encodable, Sendable {
     /// Why `--web-player` wrote no web player beside a written output (the run fails).
     public var webPlayerError: String?
 
-    public init(output: String?, timeline: StitchTimeline) {
+    /// A dry run: the output it would write (nil where none was named).
+    public var planned: String?
+
+    /// `planned`: the output named; a dry run's (no `output`) would be written there.
+    public init(output: String?, timeline: StitchTimeline, planned: String? = nil) {
         self.output = output
         self.timeline = timeline
+        self.planned = output == nil ? planned : nil
+    }
+
+    /// What stitch did, in every command's words (`outcome`, beside its plan: `timeline`).
+    public var outcome: Outcome {
+        if let reason = error ?? webPlayerError { return Outcome(.refused, output: output, reason: reason) }
+        return output == nil ? Outcome(.planned, output: planned) : Outcome(.written, output: output)
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, tool, version, ffmpeg, output, timeline, facts, findings, notes, loopRange,
+        case schemaVersion, tool, version, ffmpeg, outcome, output, timeline, facts, findings, notes, loopRange,
             loopRangeReason, reencoded, audioLeftOut, colourConverted, metadataLeftOut, error, webPlayer,
             webPlayerError
     }
@@ -107,6 +118,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encode(tool, forKey: .tool)
         try c.encode(version, forKey: .version)
         try c.encodeIfPresent(ffmpeg, forKey: .ffmpeg)
+        try c.encode(outcome, forKey: .outcome)
         try c.encodeIfPresent(output, forKey: .output)
         try c.encode(timeline, forKey: .timeline)
         try c.encodeIfPresent(facts, forKey: .facts)

@@ -114,6 +114,7 @@ public enum LoopCut {
                 accepts: { LoopPlanCheck.difference($0, chosen: chosen) }, temporaries: temporaries)
             result.plan = planned.fix?.plan
             if planned.fix?.status == .failed { result.error = planned.fix?.reason }
+            result.planned = destination == nil ? "" : planned.fix?.output ?? destination
             return
         }
         var blend = blendRequest(
@@ -123,6 +124,7 @@ public enum LoopCut {
         do {
             let planned = try Stitcher.stitch(blend, temporaries: temporaries)
             result.blend = planned.timeline
+            result.planned = destination ?? ""
             result.error = planned.error.map { "the crossfaded loop could not be written: \($0)" }
         } catch {
             result.error = "the crossfaded loop could not be written: \(error.lines.joined(separator: " "))"

@@ -44,7 +44,7 @@ public enum Stitcher {
             timeline = try self.timeline(
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
         } catch { throw StitchRefusal([MediaError.describe(error)]) }
-        var report = StitchReport(output: request.output, timeline: timeline)
+        var report = StitchReport(output: request.output, timeline: timeline, planned: request.named)
         report.audioLeftOut = audioLeftOut
         if request.normalize { report.colourConverted = colourConversions(prepared) }
         report.ffmpeg = FFmpegLibraries.description
