@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // A Mac (not built or run on the Linux machines this is developed on: .github/workflows/macos.yml builds and tests
@@ -19,6 +19,13 @@ let package = Package(
         // or an http(s) URL read by byte ranges), analyze's ranges decoded, and a CMTimeRange / AVPlayerLooper
         // where AVFoundation is. Pure Swift and Foundation, no C target: builds for iOS, tvOS, macOS and Linux.
         .library(name: "LoopRange", targets: ["LoopRange"]),
+    ],
+    // The command line is a trait, on by default: an app that takes only the LoopRange product depends with
+    // `traits: []`, and SwiftPM then neither fetches swift-argument-parser nor compiles its plugin scripts (the package
+    // graph is loopprep's pure Swift targets and Foundation).
+    traits: [
+        .trait(name: "CommandLine", description: "The loopprep command line (swift-argument-parser)."),
+        .default(enabledTraits: ["CommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -66,7 +73,9 @@ let package = Package(
             dependencies: [
                 // LoopRangeValues, not the app's LoopRange: its URLSession would link libcurl into the static binary.
                 "LoopMedia", "LoopAnalysis", "LoopIndex", "LoopRangeValues",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser",
+                    condition: .when(traits: ["CommandLine"])),
             ]
         ),
         .testTarget(name: "LoopAnalysisTests", dependencies: ["LoopAnalysis", "LoopRange"]),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The LoopRange library as an app takes it (issue 44): Examples/LoopRangeMeasure depends on that product alone.
-# Built from clean, it compiles no C target (CFFmpeg, CFFmpegLoader and its stubs), no module on FFmpeg (LoopMedia)
-# or of the CLI (loopprep, ArgumentParser), and no plugin of loopprep's (SwiftPM still compiles the plugin scripts
-# of swift-argument-parser, which it fetches for loopprep's command line); its program measures the MP4 and MOV
-# fixtures and prints what `loopprep analyze --no-seam --format ranges` prints for them.
+# The LoopRange library as an app takes it: Examples/LoopRangeMeasure depends on that product alone, without
+# loopprep's default trait (the command line). Built from clean, it fetches nothing (no swift-argument-parser, no
+# Package.resolved), compiles no plugin script, no C target (CFFmpeg, CFFmpegLoader and its stubs), no module on
+# FFmpeg (LoopMedia) or of the CLI (loopprep, ArgumentParser); its program measures the MP4 and MOV fixtures and
+# prints what `loopprep analyze --no-seam --format ranges` prints for them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 example=Examples/LoopRangeMeasure
@@ -12,7 +12,14 @@ trap 'rm -f "$log"' EXIT
 rm -rf "$example/.build"
 swift build --package-path "$example" -v >"$log" 2>&1 || { tail -40 "$log"; exit 1; }
 built=$(grep -oE -- "-module-name [A-Za-z_]+" "$log" | sort -u | awk '{print $2}' | tr '\n' ' ')
-echo "consumer compiled modules: $built"
+fetched=$(ls "$example/.build/checkouts" 2>/dev/null | tr '\n' ' ')
+if [ -n "$fetched" ] || [ -e "$example/Package.resolved" ]; then
+  echo "the LoopRange product fetched: $fetched" >&2; exit 1
+fi
+if grep -qiE "PackagePlugin|plugin-tools|/Plugins/" "$log"; then
+  echo "the LoopRange product compiled a plugin" >&2; exit 1
+fi
+echo "consumer compiled modules: $built; fetched: nothing"
 for forbidden in CFFmpeg CFFmpegLoader LoopMedia loopprep ArgumentParser EmbedPlayer embed_text; do
   if grep -qw "$forbidden" <<<"$built"; then echo "the LoopRange product compiled $forbidden" >&2; exit 1; fi
 done

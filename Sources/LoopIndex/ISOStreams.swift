@@ -90,7 +90,7 @@ extension ISOFile {
             }
             b = v
         case "soun":
-            guard let a = audio(entry, tag: tag, index: index) else { return nil }
+            guard let a = audio(entry, tag: tag, index: index, rangeOnly: rangeOnly) else { return nil }
             b = a
         default: return nil
         }
@@ -132,7 +132,8 @@ extension ISOFile {
             guard let name = hevcProfiles[Int(c.u8() & 0x1f)] else { return nil }
             b = TrackBasics(index: index, kind: .video, codec: "hevc", profile: name)
         default:
-            return nil
+            guard rangeOnly, let codec = appVideo(tag: tag, children: children) else { return nil }
+            b = TrackBasics(index: index, kind: .video, codec: codec)
         }
         b.width = width
         b.height = height
@@ -161,12 +162,12 @@ extension ISOFile {
     /// A sound sample entry (versions 0 and 1): children from byte 36 (52 for version 1), the codec
     /// configuration possibly inside a QuickTime wave box; the configuration, not the entry, says the rate and
     /// channels (as FFmpeg reads them).
-    package static func audio(_ entry: [UInt8], tag: String, index: Int) -> TrackBasics? {
+    package static func audio(_ entry: [UInt8], tag: String, index: Int, rangeOnly: Bool = false) -> TrackBasics? {
         guard entry.count >= 36 else { return nil }
         var r = ByteReader(entry, from: 16, to: entry.count)
         let version = r.u16()
-        guard version <= 1 else { return nil }
-        let start = version == 1 ? 52 : 36
+        guard version <= 1 || (rangeOnly && version == 2) else { return nil }
+        let start = [36, 52, 72][Int(version)]
         guard entry.count >= start else { return nil }
         var children = ByteReader(entry, from: start, to: entry.count).children(until: entry.count)
         if let wave = children.first(where: { $0.0 == "wave" })?.1 { children += wave.children(until: wave.end) }
@@ -176,7 +177,7 @@ extension ISOFile {
         case "mp4a":
             guard let esds = config("esds"), let asc = decoderSpecificInfo(esds, objectType: 0x40),
                 let lc = aacLC(asc)
-            else { return nil }
+            else { return rangeOnly ? appAudio(entry, tag: tag, children: children, index: index) : nil }
             b.codec = "aac"
             b.profile = "LC"
             b.sampleRate = lc.rate
@@ -198,7 +199,7 @@ extension ISOFile {
             b.channels = channels
             b.codecDelay = preSkip
         default:
-            return nil
+            return rangeOnly ? appAudio(entry, tag: tag, children: children, index: index) : nil
         }
         return b
     }

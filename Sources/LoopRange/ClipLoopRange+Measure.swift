@@ -11,8 +11,9 @@ extension ClipLoopRange {
     /// The loop range of the clip at `url` (a file URL, or http(s) read by byte ranges: an MP4's index, not its
     /// media), measured on the device: for MP4, MOV, M4A and fragmented MP4 exactly what `loopprep analyze
     /// --no-seam --format json` gives for the file (the same index reader and planner); for anything else, or an
-    /// MP4 with a stream the index reader does not model, `loopRangeReason` says the app needs the CLI's report.
-    /// Runs off the caller's thread; throws where the file cannot be read (in loopprep's words).
+    /// MP4 with a stream the index reader does not time (AAC whose SBR only a decoder finds), `loopRangeReason` says
+    /// which and that the app needs the CLI's report. Runs off the caller's thread; throws where the file cannot be
+    /// read or is not media at all (an MP4 or MOV without its index, a picture or a page), in loopprep's words.
     public static func measure(_ url: URL) async throws -> ClipLoopRange {
         try await withCheckedThrowingContinuation { done in
             DispatchQueue.global(qos: .userInitiated).async {
@@ -26,13 +27,7 @@ extension ClipLoopRange {
         let path = url.isFileURL ? url.path : url.absoluteString
         let file: any ByteSource = url.isFileURL ? try LocalFile(url.path) : try HTTPRanges(url)
         guard let reading = try IndexReading.read(file, path: path, rangeOnly: true) else {
-            return ClipLoopRange(
-                path: path, loopRange: nil,
-                loopRangeReason: """
-                    not an MP4 or MOV whose index says everything (another container, or a stream only FFmpeg \
-                    reads: PCM, ProRes, MPEG-4 Part 2, AMR, AAC whose SBR only a decoder finds): the app needs the \
-                    loop range from loopprep analyze's report for it
-                    """)
+            return ClipLoopRange(path: path, loopRange: nil, loopRangeReason: try RangeReading.whyNotTimed(file))
         }
         let findings = Analyzer.findings(in: reading.facts, options: AnalysisOptions(seamChecks: false))
         let (range, reason) = LoopRanges.range(reading.facts, timelines: reading.timelines, findings: findings)

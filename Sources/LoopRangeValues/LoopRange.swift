@@ -126,6 +126,30 @@ public struct LoopRangeReport: Decodable, Sendable {
     }
 }
 
+extension Array where Element == ClipLoopRange {
+    /// The clip's range in a report, whatever path the report was made with (`analyze media/` in CI, or an absolute
+    /// path on another machine) and whatever path the app has (a bundle's URL): the entry with that exact path, else
+    /// the one whose path ends in the most of the same components (at least the file's name). nil where none does, or
+    /// where two match equally well: a report of `a/intro.mp4` and `b/intro.mp4` asked for `intro.mp4` is not
+    /// guessed.
+    public func clip(for path: String) -> ClipLoopRange? {
+        if let exact = first(where: { $0.path == path }) { return exact }
+        let wanted = [Substring](path.split(separator: "/").reversed())
+        let scored = map { entry -> (ClipLoopRange, Int) in
+            let theirs = [Substring](entry.path.split(separator: "/").reversed())
+            return (entry, zip(wanted, theirs).prefix { $0 == $1 }.count)
+        }
+        guard let best = scored.map({ $0.1 }).max(), best > 0 else { return nil }
+        let winners = scored.filter { $0.1 == best }
+        return winners.count == 1 ? winners[0].0 : nil
+    }
+
+    /// `clip(for:)` of a file URL's path (or an http(s) URL's path, as a report made of URLs names them).
+    public func clip(for url: URL) -> ClipLoopRange? {
+        url.isFileURL ? clip(for: url.path) : first { $0.path == url.absoluteString } ?? clip(for: url.path)
+    }
+}
+
 #if canImport(AVFoundation)
     // Not compiled where this is developed (Linux has no AVFoundation; the macOS workflow builds it): written
     // against Apple's documentation of CMTimeRange, AVPlayerLooper(player:templateItem:timeRange:), AVPlayerItem's

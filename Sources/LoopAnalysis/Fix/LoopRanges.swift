@@ -22,14 +22,47 @@ package enum LoopRanges {
         let cured = Set(
             findings.compactMap { f in f.ruleID.flatMap { cures($0, plan: plan, facts: facts) ? $0 : nil } })
         let faults = findings.filter { $0.severity != .info }.compactMap(\.ruleID)
-        return LoopRange(
+        var range = LoopRange(
             start: start.description, duration: duration.description,
             cmTime: cmTime(start, duration, video: facts.mainVideo),
             microseconds: LoopRange.Microseconds(
                 start: (start * 1_000_000).ceiling, end: ((start + duration) * 1_000_000).floor),
             cures: cured.map(\.rawValue).sorted(),
             remains: Set(faults).subtracting(cured).map(\.rawValue).sorted())
+        range.note = cutNote(plan)
+        return range
     }
+
+    /// What the range leaves out that a viewer could notice, in words, with how to keep it: more than one frame of
+    /// the picture past the sound's end (a designed loop: the picture is the loop), or more than a frame's length of
+    /// sound past the picture's last frame. nil where it cuts less (an encoder's padding, not the clip's content).
+    static func cutNote(_ plan: FixPlan) -> String? {
+        guard let video = plan.tracks.first(where: { $0.kind == .video }), let rate = video.frameRate, rate > .zero
+        else { return nil }
+        let frames = (video.trimmedTail * rate).rounded
+        if frames >= 2 {
+            let all = frames + (video.duration * rate).rounded
+            return """
+                this range leaves out the picture's last \(frames) of \(all) frames \
+                (\(Figures.seconds(video.trimmedTail))), which the sound does not reach: where the picture is \
+                the loop, loop the whole item instead, or rewrite it with \(keepsThePicture)
+                """
+        }
+        let sound = plan.tracks.filter { $0.kind == .audio }.map(\.trimmedTail).max() ?? .zero
+        guard sound * rate > .one else { return nil }
+        return """
+            this range leaves out the sound's last \(Figures.seconds(sound)), after the picture's last frame: \
+            where that is part of the loop, loop the whole item instead; \(softensTheWrap)
+            """
+    }
+
+    /// The rewrites each cut calls for: a picture longer than its sound keeps every frame with the sound padded; a
+    /// sound longer than its picture is cut to it (as the range is), its wrap faded, never padded: --keep video would
+    /// keep the sound's jump at the wrap.
+    static let keepsThePicture =
+        "loopprep fix --keep video (every frame kept, the audio padded with silence to the video's end)"
+    static let softensTheWrap =
+        "loopprep fix --seam-fade 10ms makes the same cut with the sound faded out and in at the wrap"
 
     /// Whether passing the range to the player removes what `rule` found: a track's tail past the others, a late
     /// start (where no track had to be moved), priming the range starts after, a movie header's length (the
@@ -97,11 +130,15 @@ package enum LoopRanges {
         out.cures = Set(range.cures).union(whole.subtracting(own)).sorted()
         let added = own.subtracting(whole).sorted()
         if !added.isEmpty {
-            out.note = """
+            // The rewrite that keeps what the range cuts: the picture where it is the longer, else the sound's fade.
+            let rewrite =
+                range.cures.contains(RuleID.videoLongerThanAudio.rawValue)
+                ? "rewrite it with \(keepsThePicture)" : softensTheWrap
+            let seam = """
                 looping this range adds \(added.joined(separator: " and ")) at its wrap, which the whole clip does not \
-                have: loop the whole item instead, or rewrite it with loopprep fix --keep video (every frame kept, the \
-                audio padded with silence to the video's end)
+                have
                 """
+            out.note = range.note.map { "\(seam); \($0)" } ?? "\(seam): loop the whole item instead; or \(rewrite)"
         }
         return out
     }
