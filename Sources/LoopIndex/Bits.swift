@@ -92,15 +92,6 @@ package struct BitReader {
         return Int(bytes[position / 8] >> (7 - UInt8(position % 8)) & 1)
     }
     package mutating func skip(_ n: Int) { position += n }
-    /// `n` bits as an unsigned number, most significant first; nil past the end.
-    package mutating func bits(_ n: Int) -> Int? {
-        var value = 0
-        for _ in 0..<n {
-            guard let b = bit() else { return nil }
-            value = value << 1 | b
-        }
-        return value
-    }
     /// Exp-Golomb unsigned.
     package mutating func ue() -> Int? {
         var zeros = 0

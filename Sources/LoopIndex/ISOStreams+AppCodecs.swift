@@ -150,20 +150,20 @@ extension ISOFile {
     static func explicitSBR(_ asc: [UInt8]) -> (rate: Int, channels: Int, profile: String)? {
         let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
         var bits = BitReader(asc)
-        guard let objectType = bits.bits(5), let rateIndex = bits.bits(4), rateIndex < rates.count,
-            let configuration = bits.bits(4), (1...7).contains(configuration)
+        guard let objectType = bits.u(5), let rateIndex = bits.u(4), rateIndex < rates.count,
+            let configuration = bits.u(4), (1...7).contains(configuration)
         else { return nil }
         let channels = configuration == 7 ? 8 : configuration
         if objectType == 5 || objectType == 29 {
-            guard let extensionIndex = bits.bits(4), extensionIndex < rates.count else { return nil }
+            guard let extensionIndex = bits.u(4), extensionIndex < rates.count else { return nil }
             return (rates[extensionIndex], channels, objectType == 29 ? "HE-AACv2" : "HE-AAC")
         }
         // AAC-LC, then its GASpecificConfig (three bits: frame length, core coder, extension: all 0), then the
         // backward-compatible extension.
-        guard objectType == 2, bits.bits(3) == 0, asc.count >= 5, bits.bits(11) == 0x2b7, bits.bits(5) == 5,
-            bits.bits(1) == 1
+        guard objectType == 2, bits.u(3) == 0, asc.count >= 5, bits.u(11) == 0x2b7, bits.u(5) == 5,
+            bits.u(1) == 1
         else { return nil }
-        guard let extensionIndex = bits.bits(4), extensionIndex < rates.count else { return nil }
+        guard let extensionIndex = bits.u(4), extensionIndex < rates.count else { return nil }
         return (rates[extensionIndex], channels, "HE-AAC")
     }
 }
