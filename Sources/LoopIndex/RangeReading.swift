@@ -37,7 +37,7 @@ package enum RangeReading {
             else { continue }
             let tag = String(
                 decoding: entry[4..<8].map { $0 < 0x20 || $0 > 0x7e ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
-            if tag == "mp4a" {
+            if tag == "mp4a", lowRateLC(entry) {
                 return """
                     its AAC track \(index) declares AAC-LC at 24 kHz or less, which a decoder may play at twice the \
                     rate with SBR that no box declares (only a decoder can say)
@@ -47,6 +47,19 @@ package enum RangeReading {
             return "its \(kind) track \(index) is '\(tag)', which the index reader does not time"
         }
         return nil
+    }
+
+    /// An AAC entry whose configuration is AAC-LC (object type 2) at 24 kHz or less (rate index 6 or more).
+    static func lowRateLC(_ entry: [UInt8]) -> Bool {
+        let start = entry.count >= 36 && entry[16] == 0 && entry[17] == 1 ? 52 : 36
+        guard entry.count > start else { return false }
+        var children = ByteReader(entry, from: start, to: entry.count).children(until: entry.count)
+        if let wave = children.first(where: { $0.0 == "wave" })?.1 { children += wave.children(until: wave.end) }
+        guard let esds = children.first(where: { $0.0 == "esds" })?.1,
+            let asc = ISOFile.decoderSpecificInfo(esds, objectType: 0x40), asc.count >= 2
+        else { return false }
+        var bits = BitReader(asc)
+        return bits.u(5) == 2 && (bits.u(4) ?? 0) >= 6
     }
 
     /// The container another file's first bytes name, where it is one of FFmpeg's media containers.
