@@ -27,7 +27,12 @@ package struct NotPlayableOnTarget: Rule {
         .apple: Table(
             containers: [.mp4, .mov, .wav, .mp3, .adts, .aiff, .caf, .flac],
             video: ["h264", "hevc", "prores", "mjpeg"],
-            audio: ["aac", "alac", "mp3", "ac3", "eac3", "flac"]),
+            audio: ["aac", "alac", "mp3", "ac3", "eac3", "flac"],
+            videoCaveats: [
+                "av1": "plays only where the device decodes AV1 in hardware (iPhone 15 Pro and later, Macs with M3 "
+                    + "and later: iOS 17, macOS 14)",
+                "mpeg4": "plays only as MPEG-4 Part 2 Simple Profile (no B-frames), the profile AVFoundation lists",
+            ]),
         .chrome: Table(
             containers: [.mp4, .mov, .webm, .matroska, .ogg, .wav, .mp3, .adts, .flac],
             video: ["h264", "vp8", "vp9", "av1"],
