@@ -8,7 +8,9 @@ package enum RangeReading {
     package static func whyNotTimed(_ file: any ByteSource) throws -> String {
         let head = try file.read(at: 0, count: 16)
         let needs = "the app needs the loop range from loopprep analyze's report for it"
-        if head.count >= 8, Array(head[4..<8]) == Array("ftyp".utf8) {
+        // ISO-BMFF's first box: ftyp, or in a QuickTime movie without one, the movie, its media or padding.
+        let isoTypes = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].map { Array($0.utf8) }
+        if head.count >= 8, isoTypes.contains(Array(head[4..<8])) {
             guard let iso = try ISOFile.read(file, fileSize: file.size) else {
                 throw MediaError(
                     "open",

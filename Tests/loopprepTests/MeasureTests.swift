@@ -101,6 +101,11 @@ import Testing
             let cli = try Run.loopprep(["analyze", "--no-seam", url.path])
             #expect(cli.status == 2 && cli.stdout.contains(words), "\(cli.stdout)")
         }
+        // A QuickTime movie need not begin with ftyp: one that begins with its media and has no moov is the same
+        // cut-off recording, never "not media".
+        let bare = try file("bare.mov", box("wide", []) + box("mdat", [UInt8](repeating: 7, count: 4000)))
+        let cut = #expect(throws: MediaError.self) { try ClipLoopRange.measureNow(bare) }
+        #expect(cut?.reason.hasPrefix("an MP4/MOV with no index (no moov box)") == true, "\(cut?.reason ?? "")")
         let webm = try ClipLoopRange.measureNow(URL(fileURLWithPath: Run.fixture("vp9-opus.webm")))
         #expect(webm.loopRange == nil && webm.loopRangeReason?.hasPrefix("a Matroska or WebM file, not an MP4") == true)
     }
