@@ -55,23 +55,21 @@ enum MatroskaImport: TimelineImporter {
     /// Every packet's timing, with Opus's, Vorbis's and FLAC's lengths. Blocks before 0 (a cut's warm-up or
     /// pre-roll packets) come out of FFmpeg's demuxer moved after 0 unless it has read the streams' information
     /// first, as its own tools do (-41 and -18 ms read as 0 and 23, then 5): a file whose audio's times run backwards
-    /// is read again that way, and so is every later reading of it (StreamInfoFirst).
+    /// is named (StreamInfoFirst), and the probe reads it again that way, streams and packets, as every later
+    /// reading of it does.
     static func scanned(_ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>) throws
         -> PacketScan.Result
     {
-        let read = { (input: InputFile) in
-            try PacketScan.read(
-                input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis,
-                flac: flac)
-        }
-        let scan = try read(source.input)
-        guard
+        let scan = try PacketScan.read(
+            source.input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac)
+        if !source.input.streamInfoRead,
             source.allStreams.contains(where: { i in
                 source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending
             })
-        else { return scan }
-        StreamInfoFirst.require(source.input.path)
-        return try read(try InputFile(path: source.input.path))
+        {
+            StreamInfoFirst.require(source.input.path)
+        }
+        return scan
     }
 }
 
