@@ -6,10 +6,10 @@ import Testing
 /// were built.
 @Suite struct RealWorldPlanTests {
     /// 32 frames at 30000/1001 (tick 1001 of 30000) = 51251.2 samples at 48 kHz; audio of 51251 samples.
-    static func ntsc(audioSamples: Int64) -> (ClipFacts, [Int: TrackTimeline]) {
+    static func ntsc(frames: Int = 32, audioSamples: Int64) -> (ClipFacts, [Int: TrackTimeline]) {
         let video = TrackTimeline(
-            timeBase: Rational(1, 30000), samples: Make.video(frames: 32, step: 1001, timescale: 30000),
-            edits: [Edit(mediaTime: 0, duration: Rational(32 * 1001, 30000))])
+            timeBase: Rational(1, 30000), samples: Make.video(frames: frames, step: 1001, timescale: 30000),
+            edits: [Edit(mediaTime: 0, duration: Rational(Int64(frames) * 1001, 30000))])
         let total = audioSamples + 1024
         let packets = Int((total + 1023) / 1024)
         let audio = TrackTimeline(
@@ -31,7 +31,19 @@ import Testing
         #expect(plan.isNoop)
     }
 
-    @Test func aFrameEndingMoreThanHalfASampleAfterTheAudioIsDropped() throws {
+    /// 33 frames are 52852.8 samples: over 52852 samples of audio the last frame ends 0.8 of a sample after the
+    /// sound. No frame is dropped for a fraction of a sample (nor is the sound one sample longer): a no-op, no
+    /// finding.
+    @Test func aFrameEndingLessThanASampleAfterTheAudioIsKept() throws {
+        let (clip, timelines) = Self.ntsc(frames: 33, audioSamples: 52852)
+        #expect(Clips.rules(clip).isEmpty)
+        let plan = try FixPlanner.plan(clip, timelines: timelines)
+        #expect(plan.tracks.first { $0.kind == .video }?.presentedFrames == 33)
+        #expect(plan.tracks.first { $0.kind == .audio }.map { $0.duration * 48000 } == Rational(52852))
+        #expect(plan.isNoop)
+    }
+
+    @Test func aFrameEndingASampleOrMoreAfterTheAudioIsDropped() throws {
         // 51250 samples: the 32nd frame ends 1.2 samples after the audio.
         let (clip, timelines) = Self.ntsc(audioSamples: 51250)
         let plan = try FixPlanner.plan(clip, timelines: timelines)

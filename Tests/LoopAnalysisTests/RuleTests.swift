@@ -83,6 +83,26 @@ import Testing
         #expect(Clips.rules(clip) == [])
     }
 
+    /// Picture past the sound by a fraction of a sample is no difference (no frame is dropped for it, and the sound
+    /// cannot be longer by a fraction); a whole sample is. Sound past the picture by more than half a sample is
+    /// (the fix cuts it to the nearest sample). At 30000/1001 fps and 48 kHz, 33 frames are 52852.8 samples and
+    /// 32 frames 51251.2.
+    @Test func pictureLessThanASamplePastTheSoundIsNoDifference() {
+        let ntsc = { (frames: Int64, samples: Int64) in
+            Clips.rules(
+                Clips.clip([
+                    Clips.video(
+                        frames: Int(frames), step: 1001, timescale: 30000,
+                        edits: [Edit(mediaTime: 0, duration: Rational(frames * 1001, 30000))]),
+                    Clips.audio(seconds: Rational(samples, 48000)),
+                ]))
+        }
+        #expect(ntsc(33, 52852) == [])  // picture 0.8 of a sample past
+        #expect(ntsc(33, 52851) == ["video-longer-than-audio"])  // 1.8
+        #expect(ntsc(33, 52853) == [])  // sound 0.2 past
+        #expect(ntsc(32, 51252) == ["audio-longer-than-video"])  // sound 0.8 past
+    }
+
     @Test func startOffset() {
         var late = Clips.audio()
         late.startSeconds = Rational(1, 10)

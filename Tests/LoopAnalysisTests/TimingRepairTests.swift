@@ -71,6 +71,27 @@ import Testing
                 == nil)
     }
 
+    /// A live muxer's Opus (fixtures/make-robust.sh, opus-jitter-live.webm): 20 ms packets (960 samples) at block
+    /// times that step 15, 25, 20, 21 ms after a CodecDelay of 156 samples (3.25 ms, which FFmpeg's demuxer takes off
+    /// each block rounded to 3 ms). Each block strays from where the samples before it end by less than a packet: the
+    /// decoder plays them end to end from -156. A block a packet and more late (a lost packet) starts anew.
+    @Test func opusBlocksThatJitterLessThanAPacketLieEndToEnd() throws {
+        let stored: [Int64] = [0, 15, 40, 60, 81, 100].map { $0 - 3 }
+        let list = stored.map { SampleTiming(dts: $0, pts: $0, duration: 20, isSync: true) }
+        let packets = stored.map { _ in OpusSampleClock.Packet(samples: 960, discard: 0) }
+        let t = try #require(
+            OpusSampleClock.timeline(list, packets: packets, preSkip: 156, codecDelay: 156, timeBase: Rational(1, 1000))
+        )
+        #expect(t.samples.map(\.pts) == (0..<6).map { Int64($0) * 960 - 156 })
+        // The sixth packet 21 ms late (a lost one's length and a millisecond): a hole where its block says.
+        var late = list
+        late[5].pts = 121 - 3
+        let holed = try #require(
+            OpusSampleClock.timeline(late, packets: packets, preSkip: 156, codecDelay: 156, timeBase: Rational(1, 1000))
+        )
+        #expect(holed.samples.map(\.pts).last == Int64(121 * 48 - 156))
+    }
+
     /// Vorbis in Ogg: FFmpeg gives the first packet a quarter block (128 samples) that decodes to nothing; the
     /// last granule counts from the first real sample, so it equals the sum of FFmpeg's durations (3052 here).
     /// libvorbis's clock: that packet hidden, the first real sample at 0, the end 128 samples later than FFmpeg's.

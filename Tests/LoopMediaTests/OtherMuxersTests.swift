@@ -291,6 +291,32 @@ import Testing
         #expect(try FFmpegDecode.audio(written).count == samples)
     }
 
+    /// A live muxer's WebM (make-robust.sh, opus-jitter-live.webm): 72 frames of VP9 at 24 fps beside 3.2 s of Opus
+    /// whose pre-skip is 156 samples and whose 20 ms packets sit at block times stepping 15, 25, 20, 21 and 19 ms. The
+    /// jitter is no hole: analyze finds none, and fix trims the sound to the picture (3 s; Matroska's milliseconds
+    /// hold it to within one, 48 samples) with every block on the sample clock, 20 ms apart to the millisecond. What
+    /// FFmpeg decodes from the output is the input's own sound from its start. (It was refused: the jitter read as
+    /// holes, the cut 5 ms short of the picture.)
+    @Test func opusBlocksThatJitterAreTrimmedEndToEnd() throws {
+        let file = "opus-jitter-live.webm"
+        let facts = try Probe.facts(path: Fixtures.path(file))
+        #expect(facts.mainAudio?.timingBreakCount == 0)
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, _) = FixRun.fix(file, in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let written = try #require(report.fix?.output)
+        #expect(try FFmpegDecode.frames(written).count == 72)
+        let sound = try FFmpegDecode.audio(written)
+        #expect(abs(sound.count - 144_000) <= 48, "\(sound.count)")
+        #expect(Array(try FFmpegDecode.audio(Fixtures.path(file)).prefix(sound.count)) == sound)
+        let probe = ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts", "-of", "csv=p=0", written]
+        let times = try Tool.run("ffprobe", probe)
+        let blocks = String(decoding: times.out, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        #expect(blocks.count == 150, "\(blocks)")
+        #expect(zip(blocks, blocks.dropFirst()).allSatisfy { (19...21).contains($1 - $0) }, "\(blocks)")
+    }
+
     /// GStreamer's mpegtsmux with x265's HEVC and AAC 0.3 s longer (make-other-muxers.sh: 60 frames at 30 fps):
     /// the transport stream's last NAL unit of a frame ends on a zero byte its reader drops and FFmpeg's MP4
     /// muxer keeps, which the check read as "starts on another frame" and refused a right output. Written: 60
@@ -493,6 +519,28 @@ import Testing
         #expect(reading.tracks.first { $0.kind == .video }?.frames == 60)
         #expect(try FFmpegDecode.frames(out).count == 60)
         #expect(try FFmpegDecode.errors(out) == "")
+    }
+
+    /// The same at 23.976 fps (mpeg4-amr-film.3gp): 82 frames are 82 x 1001/24000 s x 8000 = 27360.67 samples over
+    /// 171 AMR frames of 160 (27360): the picture ends 2/3 of a sample (0.083 ms) after the sound. That is no
+    /// difference: analyze finds none, and fix only moves the index before the media (a frame and 333 samples were
+    /// cut for it, then the output was refused); every frame and sample is in the output, and fix of it does nothing.
+    @Test func pictureLessThanASamplePastAMRIsNoDifference() throws {
+        let input = Fixtures.path("mpeg4-amr-film.3gp")
+        let rules = try Analyzer.findings(in: Probe.facts(path: input)).map(\.rule)
+        #expect(!rules.contains("video-longer-than-audio") && !rules.contains("audio-longer-than-video"), "\(rules)")
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (report, out) = FixRun.fix("mpeg4-amr-film.3gp", in: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let reading = try FFmpegReading.read(out)
+        #expect(reading.tracks.first { $0.kind == .audio }?.samples == 27360)
+        #expect(reading.tracks.first { $0.kind == .video }?.frames == 82)
+        #expect(try FFmpegDecode.frames(out).count == 82)
+        let second = ClipFix.fix(
+            out, to: dir.appendingPathComponent("again.3gp").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(second.fix?.status == .unchanged, "\(second.fix?.reason ?? "")")
     }
 
     /// FLAC in Ogg cut by stream copy (issue 43, item 4; fixtures/make-fixtures.sh): the cut at 0.3 s is sample

@@ -220,23 +220,35 @@ extension FixPlanner {
             )
             start = times[next]
         }
-        // Frame boundaries after the start: each frame's start, and the end of the last one. A boundary within
-        // half an audio sample after an audio track's end still matches it (30000/1001 fps at 48 kHz is 1601.6
-        // samples a frame: the nearest whole sample may end before the frame does); the audio cut rounds to it.
+        let end = try videoEnd(
+            v, frames: frames, times: times, start: start, tracks: tracks, commonEnd: commonEnd,
+            resolution: resolution, cap: cap)
+        return (start, end)
+    }
+
+    /// The video's last frame boundary after `start` that every ending track reaches: each frame's start, and the
+    /// end of the last one. A boundary less than a sample after an audio track's end still matches it (30000/1001
+    /// fps at 48 kHz is 1601.6 samples a frame: the whole samples may end before the frame does): no frame is dropped
+    /// for a fraction of a sample. On Matroska's milliseconds: within one tick.
+    static func videoEnd(
+        _ v: Mapping, frames: [SampleTiming], times: [Rational], start: Rational, tracks: [Mapping],
+        commonEnd: Rational, resolution: Rational, cap: Rational?
+    ) throws -> Rational {
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
-        // (Matroska's milliseconds: within one tick.)
-        let reach =
-            tracks.map { m in
-                m.end
-                    + (m.track.kind == .audio
-                        ? Rational.max(Rational(1, 2 * Int64(max(m.track.sampleRate ?? 0, 1))), resolution) : .zero)
-            }.min() ?? v.end
-        let ceiling = Rational.max(commonEnd, Rational.min(reach, v.end))
-        guard let end = boundaries.filter({ $0 <= cap.map { Rational.min(ceiling, $0) } ?? ceiling }).max() else {
+        let reaches = { (b: Rational) in
+            b <= v.end
+                && tracks.allSatisfy { m in
+                    guard m.track.kind == .audio else { return b <= m.end }
+                    let over = b - m.end
+                    return over <= resolution || over < Rational(1, Int64(max(m.track.sampleRate ?? 0, 1)))
+                }
+        }
+        guard let end = boundaries.filter({ b in (b <= commonEnd || reaches(b)) && cap.map { b <= $0 } != false }).max()
+        else {
             throw PlanError("the common range is shorter than one video frame")
         }
-        return (start, end)
+        return end
     }
 
     static func videoCut(_ m: Mapping, start: Rational, end: Rational, bake: Bool, notes: inout [String]) throws

@@ -1,6 +1,8 @@
 /// `audio-longer-than-video`, `video-longer-than-audio`: the player loops at the longer track's end, so the
 /// shorter one leaves a hole (Apple's advice: make track durations match). Error above half a video frame
-/// (the overhang is visible), warning above half an audio sample (the fix can still make it exact).
+/// (the overhang is visible), warning above half an audio sample of audio past the picture (the fix can still make
+/// it exact) or a whole sample of picture past the sound (less is no difference: no frame is dropped for a fraction
+/// of a sample, and the sound cannot be longer by one).
 package struct TrackLengthMismatch: Rule {
     public let ids: [RuleID] = [.audioLongerThanVideo, .videoLongerThanAudio]
     public init() {}
@@ -17,11 +19,12 @@ package struct TrackLengthMismatch: Rule {
         let size = overhang.magnitude
         guard let rate = audio.sampleRate, rate > 0 else { return nil }
         // A container without edit lists (Matroska: 1 ms ticks) cannot say finer than one tick.
-        let tolerance = Rational.max(Rational(1, 2 * Int64(rate)), resolution)
-        guard size > tolerance else { return nil }
+        let audioLonger = !overhang.isNegative
+        let sample = Rational(1, Int64(rate))
+        let tolerance = Rational.max(audioLonger ? sample * Rational(1, 2) : .zero, resolution)
+        guard size > tolerance, audioLonger || size >= sample else { return nil }
         let halfFrame = (video.frameSeconds ?? .zero) * Rational(1, 2)
         let severity: Severity = size > halfFrame ? .error : .warning
-        let audioLonger = !overhang.isNegative
         let (longer, shorter) = audioLonger ? (audio, video) : (video, audio)
         var parts = [Figures.ms(size), Figures.samples(size, rate: rate)]
         var figures = ["ms": Figures.msValue(size), "samples": (size * Int64(rate)).doubleValue]

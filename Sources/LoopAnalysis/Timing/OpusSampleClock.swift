@@ -1,8 +1,10 @@
 /// Opus in Matroska, on the sample clock (1/48000). Block times are whole milliseconds (a 2.5 ms frame, a 6.5 ms
 /// codec delay cannot be placed), but each packet's length in samples is in its TOC byte, the pre-skip in the
 /// OpusHead and the end discard in samples: laid end to end from the first block, every sample has its exact
-/// time, and a cut can be exact. A block more than one tick from where the samples before it end starts anew
-/// there (a real hole); within one it is the muxer's rounding (FFmpeg rounds 0.5 ms either way).
+/// time, and a cut can be exact. A block that strays from where the samples before it end by less than the longest
+/// packet (and no more than a tick: FFmpeg rounds 0.5 ms either way) is the muxer's rounding or its capture clock's
+/// jitter (a live muxer's 20 ms packets at steps of 15, 20, 21 and 24 ms), which the decoder plays end to end; one
+/// further starts anew at its block time (a real hole: a lost packet).
 package enum OpusSampleClock {
     /// Opus always decodes at 48 kHz (RFC 6716).
     public static let rate: Int64 = 48_000
@@ -29,12 +31,15 @@ package enum OpusSampleClock {
         // Undo the demuxer's rounding of the CodecDelay, so a block's first sample sits at block time -
         // CodecDelay exactly.
         let rounding = (Rational(delay) / toSamples).rounded * toSamples.numerator / toSamples.denominator - delay
+        let tick = toSamples.rounded
+        let longest = packets.compactMap(\.samples).max() ?? 0
         var out: [SampleTiming] = []
         var next: Int64?
         for (timing, packet) in zip(list, packets) {
             guard let n = packet.samples else { return nil }
             let fromBlock = (Rational(timing.pts) * toSamples).rounded + rounding
-            let start = next.map { abs($0 - fromBlock) <= toSamples.rounded ? $0 : fromBlock } ?? fromBlock
+            let start =
+                next.map { abs($0 - fromBlock) <= tick || abs($0 - fromBlock) < longest ? $0 : fromBlock } ?? fromBlock
             out.append(
                 SampleTiming(
                     dts: start, pts: start, duration: n, isSync: timing.isSync, isDiscarded: timing.isDiscarded))
