@@ -180,4 +180,28 @@ import Testing
         let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path + "/"])
         #expect(again.status == 0 && again.stdout.contains("already"), "\(again.stdout)")
     }
+
+    /// The same cut with a keyframe every 10 frames and its audio starting 200 ms late (mpv-cut-audio-late.mp4,
+    /// make-other-muxers.sh): fix starts the picture at its next keyframe, frame 10 (1/3 s), and keeps its end as mpv
+    /// wrote it, which FFmpeg reads 0.333 ms shorter than the edit says, in input and output alike. The output was
+    /// refused over that third of a millisecond; FFmpeg's reading of the input's kept end decides: written, the 74
+    /// frames from the 11th to the last, the audio from 1/3 s for as long as the picture (2.434 s), a no-op again.
+    @Test func anEndKeptAsFFmpegReadsItInTheInputIsWritten() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("mpv-cut-audio-late.mp4")
+        let fixed = try Run.loopprep(["fix", clip, "-o", dir.path + "/"])
+        #expect(fixed.status == 0 && fixed.stdout.contains("fixed ->"), "\(fixed.stdout)")
+        let out = dir.appendingPathComponent("mpv-cut-audio-late.mp4").path
+        let frames = { (path: String) in
+            let md5 = ["-v", "error", "-i", path, "-map", "0:v", "-fps_mode", "passthrough", "-f", "framemd5", "-"]
+            return try Run.tool(["ffmpeg"] + md5).stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }
+                .map { $0.split(separator: ",").last ?? "" }
+        }
+        let (input, output) = (try frames(clip), try frames(out))
+        #expect(input.count == 84)
+        #expect(output == Array(input.dropFirst(10)))
+        let again = try Run.loopprep(["fix", out, "-o", dir.appendingPathComponent("again").path + "/"])
+        #expect(again.status == 0 && again.stdout.contains("already"), "\(again.stdout)")
+    }
 }

@@ -199,29 +199,40 @@ enum OutputCheck {
         return SecondReading.refusal(outcome).map { OutputRefusal(.secondReading, $0) }
     }
 
-    /// Where the plan keeps a track whole (nothing trimmed or moved), what FFmpeg reads of it in the input is what
-    /// it must read of it in the output: the plan's figures for it are loopprep's reading, and where FFmpeg reads
-    /// the input otherwise (an MP4 whose last frame has no length in its index, cut by mpv's encoder on a
-    /// millisecond movie clock: 2766.667 ms where its edit says 2767), FFmpeg's decoding of input and output
-    /// decides, as it does for every copied frame. nil where no track is kept whole.
+    /// Where the plan keeps a track's end as it is (nothing trimmed there, or nothing moved at its start), what
+    /// FFmpeg reads of that end in the input is what it must read of it in the output: the plan's figures for it are
+    /// loopprep's reading, and where FFmpeg reads the input otherwise (an MP4 whose last frame has no length in its
+    /// index, cut by mpv's encoder on a millisecond movie clock: 2766.667 ms where its edit says 2767), FFmpeg's
+    /// decoding of input and output decides, as it does for every copied frame. A track kept whole takes FFmpeg's
+    /// length and frames of it; a track cut at one end only, the plan's length with the difference of FFmpeg's
+    /// reading of the input's whole length from loopprep's (at the end the plan keeps: a difference that was at the
+    /// cut end instead makes the output disagree, and it is refused). A copy of the whole file keeps both ends or
+    /// neither (a trim under the container's tick is no cut, but no end kept as it is either). nil where no track
+    /// keeps an end.
     static func inputReading(_ tracks: [ExpectedTrack], plan: FixPlan, source: String, rewritten: Bool)
         -> [ExpectedTrack]?
     {
-        let whole = plan.tracks.indices.filter { i in
+        let ends = plan.tracks.indices.map { i in
             let cut = plan.tracks[i]
-            return cut.trimmedHead.isZero && cut.trimmedTail.isZero && cut.shift == nil && cut.head == nil
-                && cut.tail == nil
+            let head = cut.trimmedHead.isZero && cut.shift == nil && cut.head == nil
+            let tail = cut.trimmedTail.isZero && cut.tail == nil
+            return plan.isNoop ? (head: head && tail, tail: head && tail) : (head: head, tail: tail)
         }
-        guard !whole.isEmpty, plan.repeats == 1, tracks.count == plan.tracks.count,
+        guard ends.contains(where: { $0.head || $0.tail }), plan.repeats == 1, tracks.count == plan.tracks.count,
             let reading = try? FFmpegReading.read(source, libvorbisStart: !rewritten)
         else { return nil }
         var out = tracks
-        for i in whole {
-            guard let track = reading.tracks.first(where: { $0.index == plan.tracks[i].index }),
+        for i in plan.tracks.indices where ends[i].head || ends[i].tail {
+            let cut = plan.tracks[i]
+            guard let track = reading.tracks.first(where: { $0.index == cut.index }),
                 let start = track.start, let end = track.end
             else { return nil }
-            out[i].duration = end - start
-            if out[i].frames != nil { out[i].frames = track.frames }
+            if ends[i].head && ends[i].tail {
+                out[i].duration = end - start
+                if out[i].frames != nil { out[i].frames = track.frames }
+            } else {
+                out[i].duration = out[i].duration + (end - start) - (cut.endBefore - cut.startBefore)
+            }
         }
         return out
     }
