@@ -122,6 +122,9 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     /// A frame rate that varies (a screen recording's frames at 30 and then 15 fps, a phone's): the shortest and
     /// longest step between presented frames, where they differ by more than a tick. nil: a constant rate.
     public var variableFrameRate: FrameSteps?
+    /// Decode steps a muxer bumped a tick after a repeated decode time (read laid a frame apart:
+    /// `BumpedDecodeTimes`). nil: none.
+    public var relaidDecodeTimes: Int?
 
     // Audio
     public var sampleRate: Int?

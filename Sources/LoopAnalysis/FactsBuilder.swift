@@ -42,6 +42,7 @@ extension TrackFacts {
             }
             nominalFrameDuration = nominal
             variableFrameRate = Self.frameSteps(t, range: range)
+            relaidDecodeTimes = t.relaidDecodeTimes > 0 ? t.relaidDecodeTimes : nil
             // The last frame in presentation order sets where the track ends; an odd length moves the end.
             if let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }), let nominal,
                 last.duration != nominal

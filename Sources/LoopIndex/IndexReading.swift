@@ -69,6 +69,10 @@ package enum IndexReading {
         for b in basics {
             if let id = b.trackID, let t = iso.tracks[id] { timelines[b.index] = t.timeline }
         }
+        // Decode times a muxer bumped a tick after a repeated one are laid a frame apart (BumpedDecodeTimes).
+        for b in basics where b.kind == .video {
+            if let t = timelines[b.index], let relaid = BumpedDecodeTimes.relaid(t) { timelines[b.index] = relaid }
+        }
         // An AAC priming frame stored with no length gets its frame back (ZeroLengthPriming); one presented at
         // the first content frame's time by a composition offset is hidden by the edit that means
         // (CompositionOffsetPriming).

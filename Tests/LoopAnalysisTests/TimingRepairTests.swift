@@ -92,6 +92,35 @@ import Testing
         #expect(holed.samples.map(\.pts).last == Int64(121 * 48 - 156))
     }
 
+    /// H.264 with B-frames on a 90 kHz clock (I0 P3 B1 B2 P6 B4 B5 in decode order, 3003 ticks a frame, decode times
+    /// from -6006) whose every second decode time from the fourth was repeated and bumped a tick by the ffmpeg CLI
+    /// (1 where 3003 was, 6007 where 9009 was): laid anew, each decode time is the presentation time of its rank less
+    /// the two frames' delay the first one had, the encoder's own; the presentation times stay.
+    @Test func bumpedDecodeTimesAreLaidAFrameApart() throws {
+        let order: [Int64] = [0, 3, 1, 2, 6, 4, 5]
+        var dts = order.indices.map { Int64($0 - 2) * 3003 }
+        dts[3] = dts[2] + 1
+        dts[5] = dts[4] + 1
+        let samples = order.indices.map { i in
+            SampleTiming(
+                dts: dts[i], pts: order[i] * 3003, duration: i + 1 < dts.count ? dts[i + 1] - dts[i] : 3003,
+                isSync: i == 0)
+        }
+        let t = TrackTimeline(timeBase: Rational(1, 90000), samples: samples)
+        let relaid = try #require(BumpedDecodeTimes.relaid(t))
+        #expect(relaid.samples.map(\.dts) == order.indices.map { Int64($0 - 2) * 3003 })
+        #expect(relaid.samples.map(\.pts) == samples.map(\.pts))
+        #expect(relaid.samples.allSatisfy { $0.duration == 3003 })
+        #expect(relaid.relaidDecodeTimes == 2 && relaid.laidAnew)
+        // Decode times a frame apart already: nothing to lay.
+        #expect(BumpedDecodeTimes.relaid(relaid) == nil)
+        // A variable rate's short step without reordering (each decode time its presentation time): none bumped.
+        let vfr = [Int64(0), 512, 1024, 1124, 1636].map {
+            SampleTiming(dts: $0, pts: $0, duration: 512, isSync: $0 == 0)
+        }
+        #expect(BumpedDecodeTimes.relaid(TrackTimeline(timeBase: Rational(1, 15360), samples: vfr)) == nil)
+    }
+
     /// Vorbis in Ogg: FFmpeg gives the first packet a quarter block (128 samples) that decodes to nothing; the
     /// last granule counts from the first real sample, so it equals the sum of FFmpeg's durations (3052 here).
     /// libvorbis's clock: that packet hidden, the first real sample at 0, the end 128 samples later than FFmpeg's.

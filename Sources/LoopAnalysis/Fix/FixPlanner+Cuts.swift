@@ -62,7 +62,7 @@ extension FixPlanner {
         // HEVC tagged hev1 is written again as hvc1, which Apple's players want.
         let tagged = !iso || facts.tracks.allSatisfy { !($0.codec == "hevc" && $0.codecTag == "hev1") }
         return whole && edited && exact && tagged && dropped.isEmpty
-            && facts.tracks.allSatisfy { $0.irregularDurations == nil }
+            && facts.tracks.allSatisfy { $0.irregularDurations == nil && $0.relaidDecodeTimes == nil }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 

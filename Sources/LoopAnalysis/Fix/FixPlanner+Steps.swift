@@ -132,17 +132,7 @@ extension FixPlanner {
                 """
             )
         }
-        for track in facts.tracks {
-            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
-                continue
-            }
-            notes.append(
-                """
-                \(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to \
-                the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples
-                """
-            )
-        }
+        notes += rewrittenTimingNotes(facts)
         if iso, facts.videoTracks.contains(where: { $0.codec == "hevc" && $0.codecTag == "hev1" }), copies {
             notes.append(
                 """
@@ -180,5 +170,31 @@ extension FixPlanner {
         }
         if options.reencodeAudio, !noop { notes.append("--reencode-audio: the audio is encoded again with its codec") }
         return notes
+    }
+
+    /// What fix writes anew of a track's stored timing: audio durations that are not the codec's frame, decode
+    /// times a muxer bumped.
+    static func rewrittenTimingNotes(_ facts: ClipFacts) -> [String] {
+        var out: [String] = []
+        for track in facts.tracks {
+            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
+                continue
+            }
+            out.append(
+                """
+                \(Figures.trackName(track)): rewrites \(odd.count) stored duration\(odd.count == 1 ? "" : "s") to \
+                the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples
+                """
+            )
+        }
+        for track in facts.tracks {
+            guard let count = track.relaidDecodeTimes else { continue }
+            out.append(
+                """
+                \(Figures.trackName(track)): lays the \(count) decode time\(count == 1 ? "" : "s") a muxer bumped a \
+                tick after a repeated one a frame apart (every frame where it was presented)
+                """)
+        }
+        return out
     }
 }

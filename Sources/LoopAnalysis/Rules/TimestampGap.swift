@@ -1,11 +1,31 @@
-/// `timestamp-gap`: holes (missing frames, pts jumps) or overlaps inside a track, and a last frame whose odd
-/// duration moves where the track ends. Players freeze or skip at a hole; an odd last frame shifts the seam.
+/// `timestamp-gap`: holes (missing frames, pts jumps) or overlaps inside a track, a last frame whose odd
+/// duration moves where the track ends, and decode times a muxer bumped a tick apart (a reader that takes a frame's
+/// length from its decode step ends the track early). Players freeze or skip at a hole; an odd last frame shifts the
+/// seam.
 package struct TimestampGap: Rule {
     public let ids: [RuleID] = [.timestampGap]
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
-        clip.tracks.flatMap { track in breaks(track, clip) + lastFrame(track) }
+        clip.tracks.flatMap { track in breaks(track, clip) + lastFrame(track) + bumped(track) }
+    }
+
+    /// Decode times a muxer bumped a tick after a repeated one: the frames are where their presentation times say,
+    /// but their decode steps (1 tick, then 6005) are no frame's length.
+    func bumped(_ track: TrackFacts) -> [Finding] {
+        guard let count = track.relaidDecodeTimes else { return [] }
+        return [
+            Finding(
+                rule: ids[0], severity: .warning, track: track.index,
+                message:
+                    """
+                    \(Figures.trackName(track)): \(count) decode time\(count == 1 ? "" : "s") a tick after the one \
+                    before (a muxer's bump of a repeated time, as the ffmpeg CLI's "Non-monotonous DTS" makes): a \
+                    player that ends a frame at its decode step ends the track early
+                    """,
+                hint: "lay the decode times a frame apart: loopprep fix",
+                figures: ["count": Double(count)])
+        ]
     }
 
     func breaks(_ track: TrackFacts, _ clip: ClipFacts) -> [Finding] {

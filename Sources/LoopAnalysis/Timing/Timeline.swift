@@ -48,6 +48,8 @@ public struct TrackTimeline: Sendable, Equatable {
     /// The times were laid anew as the decoder plays the packets (`AudioFrames.regular`): a packet reader takes
     /// them over the ones the container stores.
     public var laidAnew = false
+    /// Decode steps a muxer bumped a tick after a repeated time, laid a frame apart anew (`BumpedDecodeTimes`).
+    public var relaidDecodeTimes = 0
 
     public init(
         timeBase: Rational, samples: [SampleTiming], edits: [Edit]? = nil, skipStart: Int64 = 0, skipEnd: Int64 = 0
