@@ -125,12 +125,12 @@ make_ten_minute() {
 # every 250 frames, B-frames), HEVC (x265 ultrafast's defaults, hvc1) and VP9 (libvpx realtime). Cached.
 make_footage_corpus() {
   local dir="$OUT/corpus-footage"
+  local v="smptehdbars=s=320x180:r=30000/1001:d=15,hue=H=2*PI*t/6.006"
+  v="$v,drawbox=x=140+90*cos(2*PI*t/6.006):y=70+45*sin(2*PI*t/6.006):w=40:h=40:color=white:t=fill"
+  v="$v,scale=1280:720,noise=alls=6:allf=t"
+  local a="sine=f=499.5:r=48000:d=15,volume='0.5+0.4*sin(2*PI*t/1.001)':eval=frame"
   if [ ! -f "$dir/.done" ]; then
     mkdir -p "$dir"
-    local v="smptehdbars=s=320x180:r=30000/1001:d=15,hue=H=2*PI*t/6.006"
-    v="$v,drawbox=x=140+90*cos(2*PI*t/6.006):y=70+45*sin(2*PI*t/6.006):w=40:h=40:color=white:t=fill"
-    v="$v,scale=1280:720,noise=alls=6:allf=t"
-    local a="sine=f=499.5:r=48000:d=15,volume='0.5+0.4*sin(2*PI*t/1.001)':eval=frame"
     "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac \
       -movflags +faststart "$dir/h264.mp4"
     "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libx265 -preset ultrafast -tag:v hvc1 -x265-params log-level=none \
@@ -138,6 +138,16 @@ make_footage_corpus() {
     "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 2M \
       -pix_fmt yuv420p -c:a libopus "$dir/vp9.webm"
     touch "$dir/.done"
+  fi
+  # 24 fps film (24000/1001: the 6.006 s period is 144 frames) and a phone's Matroska (H.264 with B-frames at
+  # 30000/1001, a keyframe every 250 frames, AAC), made apart so an older cached corpus gains them.
+  if [ ! -f "$dir/film24.mp4" ]; then
+    "${FF[@]}" -f lavfi -i "${v//30000\/1001/24000\/1001}" -f lavfi -i "$a" -c:v libx264 -preset veryfast \
+      -pix_fmt yuv420p -c:a aac -movflags +faststart "$dir/film24.mp4"
+  fi
+  if [ ! -f "$dir/phone.mkv" ]; then
+    "${FF[@]}" -f lavfi -i "$v" -f lavfi -i "$a" -c:v libx264 -preset veryfast -bf 3 -g 250 -pix_fmt yuv420p \
+      -c:a aac "$dir/phone.mkv"
   fi
   echo "$dir"
 }

@@ -32,10 +32,11 @@ floor_all() { ffmpeg -nostdin -v error -threads 0 -i "$1" -f null -; }
 whole_run() { rm -f "$OUT/loop-footage.$2"; "$LP" loop "$1" -o "$OUT/loop-footage.$2"; }
 echo
 # (Taken in turns with the decode, best of twice RUNS: on a shared 2-core VM either alone drifts by a third.)
-echo "footage: 15 s 1280x720 at 30000/1001, a 6.006 s period; the whole loop run (search and write); best of" \
+echo "footage: 15 s 1280x720 at 30000/1001 (film24: 24000/1001; phone.mkv: B-frames, GOP 250, Matroska), a 6.006 s period;" \
+  "the whole loop run (search and write); best of" \
   "$(( 2 * RUNS )) in turns"
 row "what" "loopprep" "peer" "ratio"
-for clip in h264.mp4 hevc.mp4 vp9.webm; do
+for clip in h264.mp4 hevc.mp4 vp9.webm film24.mp4 phone.mkv; do
   ext=${clip##*.}
   read -r lp fl < <(best_of_pair $(( 2 * RUNS )) "whole_run $footage/$clip $ext" "floor_all $footage/$clip")
   split=$("$LP" loop "$footage/$clip" --dry-run | grep -o '[0-9]* copied, [0-9]* encoded again' || true)

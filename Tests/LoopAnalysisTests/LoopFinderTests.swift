@@ -24,6 +24,28 @@ import Testing
     }
 
     /// A period of 37 frames in 300: every candidate between 1 and 1.5 s is 37 frames long, and scores low.
+    /// 24 fps film with one keyframe in reach (frame 0, the next 250 frames on): the best seam (cost 0.6) starts 31
+    /// frames into the GOP, so its cut encodes all 144 frames again; the same 144 frames from the keyframe cost 2.0
+    /// (still seamless) and copy every frame: that one first (encoding a loop again loses more than a point of
+    /// seam). A loop of another length from the keyframe at the same cost is no such trade: the best stays first.
+    @Test func theBestLengthFromAKeyframeIsPreferredToEncodingItAgain() {
+        func candidate(_ i: Int, _ j: Int, cost: Double) -> LoopCandidate {
+            LoopCandidate(
+                inFrame: i, outFrame: j, start: Rational(Int64(i), 24), end: Rational(Int64(j), 24),
+                pictureDifference: 0, motionDifference: 0, audioJump: 0, levelDifference: 0, cost: cost)
+        }
+        var options = LoopFinder.Options(minFrames: 48, maxFrames: 240)
+        options.keyframes = [0, 250]
+        let best = candidate(31, 175, cost: 0.6)
+        let sameLength = candidate(0, 144, cost: 2.0)
+        #expect(LoopFinder.pick([best, sameLength], options: options).first == sameLength)
+        let otherLength = candidate(0, 146, cost: 2.0)
+        #expect(LoopFinder.pick([best, otherLength], options: options).first == best)
+        // Beyond one more point than the copy's share earns (1 + 1), the seam decides.
+        let worse = candidate(0, 144, cost: 2.7)
+        #expect(LoopFinder.pick([best, worse], options: options).first == best)
+    }
+
     @Test func findsThePeriod() {
         let (frames, times) = Self.clip(period: 37, frames: 300)
         let found = LoopFinder.find(

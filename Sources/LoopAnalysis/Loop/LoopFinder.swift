@@ -267,24 +267,33 @@ package enum LoopFinder {
     }
 
     /// By cost (a seam analyze would flag costs more than any it would not); then, among the loops as clean as the
-    /// best (costing at most one more: a luma level, half a dB), the one whose cut copies the largest share of its
+    /// best (costing at most one more: a luma level, half a dB; one more again for the best's own length placed where
+    /// its cut copies every frame while the best's encodes every one again, in proportion between: the same period,
+    /// and encoding a loop again loses more than a point of seam), the one whose cut copies the largest share of its
     /// frames first (a start on a keyframe copies all; footage with a keyframe every 250 frames holds such a loop in
-    /// every period). One candidate per place: those within two frames of a better one are dropped.
+    /// every period; 24 fps film's best seam 1.3 s into a GOP of 10 s against the same 144 frames from its first
+    /// keyframe, 0.6 against 2.0). One candidate per place: those within two frames of a better one are dropped.
     static func pick(_ measured: [LoopCandidate], options o: Options) -> [LoopCandidate] {
         var ranked = measured.sorted {
             $0.cost != $1.cost ? $0.cost < $1.cost : ($0.inFrame, $0.outFrame) < ($1.inFrame, $1.outFrame)
         }
         if let best = ranked.first, best.seamless {
-            let clean = ranked.prefix { $0.seamless && $0.cost <= best.cost + 1 }
             func copied(_ c: LoopCandidate) -> (share: Int, of: Int) {
                 let length = c.outFrame - c.inFrame
                 return (length - o.reencodedFrames(c), max(length, 1))
             }
+            func fraction(_ c: LoopCandidate) -> Double { Double(copied(c).share) / Double(copied(c).of) }
+            let reach = { (c: LoopCandidate) in
+                let sameLength = c.outFrame - c.inFrame == best.outFrame - best.inFrame
+                return best.cost + 1 + (sameLength ? max(0, fraction(c) - fraction(best)) : 0)
+            }
+            let clean = ranked.filter { $0.seamless && $0.cost <= reach($0) }
             let preferred = clean.sorted {
                 let (a, b) = (copied($0), copied($1))
                 return a.share * b.of != b.share * a.of ? a.share * b.of > b.share * a.of : $0.cost < $1.cost
             }
-            ranked.replaceSubrange(0..<clean.count, with: preferred)
+            let rest = ranked.filter { !($0.seamless && $0.cost <= reach($0)) }
+            ranked = preferred + rest
         }
         var out: [LoopCandidate] = []
         for c in ranked
