@@ -317,6 +317,25 @@ import Testing
         #expect(zip(blocks, blocks.dropFirst()).allSatisfy { (19...21).contains($1 - $0) }, "\(blocks)")
     }
 
+    /// Ogg's page checksum (RFC 3533: CRC-32, polynomial 0x04C11DB7, the field read as zero) against the ones libogg
+    /// stored in a file it wrote: every page of loop-vorbis.ogg holds its own; one payload byte flipped, it fails.
+    @Test func everyPageLiboggWroteHoldsItsChecksum() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("loop-vorbis.ogg"))))
+        var pages: [[UInt8]] = []
+        var at = 0
+        while at + 27 <= bytes.count, bytes[at..<at + 4].elementsEqual("OggS".utf8) {
+            let segments = Int(bytes[at + 26])
+            let end = at + 27 + segments + bytes[(at + 27)..<(at + 27 + segments)].reduce(0) { $0 + Int($1) }
+            pages.append(Array(bytes[at..<end]))
+            at = end
+        }
+        #expect(at == bytes.count && pages.count >= 3)
+        #expect(pages.allSatisfy(OggChecksum.holds(page:)))
+        var flipped = pages[pages.count - 1]
+        flipped[flipped.count - 1] ^= 0xFF
+        #expect(!OggChecksum.holds(page: flipped))
+    }
+
     /// GStreamer's mpegtsmux with x265's HEVC and AAC 0.3 s longer (make-other-muxers.sh: 60 frames at 30 fps):
     /// the transport stream's last NAL unit of a frame ends on a zero byte its reader drops and FFmpeg's MP4
     /// muxer keeps, which the check read as "starts on another frame" and refused a right output. Written: 60

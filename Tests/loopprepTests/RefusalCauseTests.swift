@@ -57,4 +57,22 @@ import Testing
             #expect(torn.stdout.contains("a chained Ogg: 2 streams one after another in one file"), "\(torn.stdout)")
         }
     }
+
+    /// An Ogg whose bytes changed after it was written (make-robust.sh: one payload byte flipped in one page of 3 s
+    /// of Vorbis): that page fails its checksum and FFmpeg skips it ("CRC mismatch!"). Said as damage, with the
+    /// remedy, whether the page held the Vorbis headers (nothing opens: it was "not a video or audio file") or sound
+    /// (it was read as a clean clip short of what the page held, and copied "already clean"); exit 2, nothing
+    /// written.
+    @Test(arguments: [("ogg-damaged-header.ogg", "open"), ("ogg-damaged-data.ogg", "read")])
+    func anOggPageWhoseChecksumFailsIsDamage(file: String, stage: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let said = "\(stage): damaged: 1 of its Ogg pages fails its checksum (bytes changed after it was written)"
+        let analyzed = try Run.loopprep(["analyze", Run.fixture(file)])
+        #expect(analyzed.status == 2 && analyzed.stdout.contains(said), "\(analyzed.stdout)")
+        #expect(analyzed.stdout.contains("export or download it again"))
+        let fixed = try Run.loopprep(["fix", Run.fixture(file), "-o", dir.path + "/"])
+        #expect(fixed.status == 2 && fixed.stdout.contains(said), "\(fixed.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
 }

@@ -8,27 +8,8 @@ enum OggImport: TimelineImporter {
     static func reads(_ demuxer: String) -> Bool { demuxer == "ogg" }
 
     static func timelines(_ source: ImportSource) throws -> Imported {
-        // A chained Ogg: FFmpeg reads its links as one stream whose times start again at each.
         let pages = Self.beginnings(source.input.path)
-        if pages.links > 1 {
-            throw MediaError(
-                "read",
-                reason: """
-                    a chained Ogg: \(pages.links) streams one after another in one file (each starts its clock again), \
-                    which loopprep does not fix as one clip; split it into one file per link and fix each
-                    """)
-        }
-        // A stream whose first packet says no codec (VLC's Dirac: an empty header packet) is one FFmpeg reads as
-        // data and every other reader skips: fixing the rest would drop it without a word.
-        if pages.unnamed > 0 {
-            throw MediaError(
-                "read",
-                reason: """
-                    \(pages.unnamed == 1 ? "one of its streams starts" : "\(pages.unnamed) of its streams start") \
-                    with a header packet that names no codec (the muxer wrote it empty), so neither FFmpeg nor a \
-                    player can read it; mux the clip again from its source (VLC writes Dirac in Ogg so)
-                    """)
-        }
+        try refuseUnread(pages)
         // Vorbis packet lengths from FFmpeg's Vorbis parser (short and long blocks).
         let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
         let scan: PacketScan.Result
@@ -79,6 +60,33 @@ enum OggImport: TimelineImporter {
         return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
     }
 
+    /// The files no reading of which is the clip: chained, damaged, or with a stream that names no codec.
+    static func refuseUnread(_ pages: (links: Int, unnamed: Int, ogm: Int, damaged: Int)) throws {
+        // A chained Ogg: FFmpeg reads its links as one stream whose times start again at each.
+        if pages.links > 1 {
+            throw MediaError(
+                "read",
+                reason: """
+                    a chained Ogg: \(pages.links) streams one after another in one file (each starts its clock again), \
+                    which loopprep does not fix as one clip; split it into one file per link and fix each
+                    """)
+        }
+        // Pages whose checksum fails: bytes changed after the file was written (a bad copy, a tool that broke its
+        // framing). FFmpeg and every player skip such a page and what it holds: the clip has lost that much.
+        if pages.damaged > 0 { throw MediaError("read", reason: Self.damaged(pages.damaged)) }
+        // A stream whose first packet says no codec (VLC's Dirac: an empty header packet) is one FFmpeg reads as
+        // data and every other reader skips: fixing the rest would drop it without a word.
+        if pages.unnamed > 0 {
+            throw MediaError(
+                "read",
+                reason: """
+                    \(pages.unnamed == 1 ? "one of its streams starts" : "\(pages.unnamed) of its streams start") \
+                    with a header packet that names no codec (the muxer wrote it empty), so neither FFmpeg nor a \
+                    player can read it; mux the clip again from its source (VLC writes Dirac in Ogg so)
+                    """)
+        }
+    }
+
     /// The first packets' openings of the codecs Ogg carries that FFmpeg reads (Skeleton's index among them).
     static let headers: [[UInt8]] = [
         "fishead\0", "\u{1}vorbis", "OpusHead", "\u{80}theora", "BBCD\0", "KW-DIRAC", "Speex   ", "\u{7F}FLAC", "fLaC",
@@ -90,13 +98,14 @@ enum OggImport: TimelineImporter {
 
     /// The links of a local Ogg file (groups of beginning-of-stream pages, each after pages of data: 1 for a file
     /// that is not chained, or that cannot be walked page by page) and the streams whose first packet opens with
-    /// no codec's header, and those with OGM's. Reads the page headers and the first bytes of each beginning page.
-    static func beginnings(_ path: String) -> (links: Int, unnamed: Int, ogm: Int) {
-        guard !RemoteFile.isRemote(path), let file = try? LocalFile(path) else { return (1, 0, 0) }
+    /// no codec's header, and those with OGM's, and the whole pages whose checksum fails. Reads every page.
+    static func beginnings(_ path: String) -> (links: Int, unnamed: Int, ogm: Int, damaged: Int) {
+        guard !RemoteFile.isRemote(path), let file = try? LocalFile(path) else { return (1, 0, 0, 0) }
         var offset: Int64 = 0
         var links = 0
         var unnamed = 0
         var ogm = 0
+        var damaged = 0
         var previousStarted = false
         while offset + 27 <= file.size, let header = try? file.read(at: offset, count: 27 + 255 + 8),
             header.count >= 27
@@ -111,8 +120,12 @@ enum OggImport: TimelineImporter {
             let segments = Int(header[26])
             guard header.count >= 27 + segments else { break }
             let end = offset + Int64(27 + segments + header[27..<(27 + segments)].reduce(0) { $0 + Int($1) })
-            // A page is whole where the next one (or the file's end) follows it; a torn one is passed over.
-            if end < file.size, (try? file.read(at: end, count: 4))?.elementsEqual("OggS".utf8) != true {
+            // A page is whole where its checksum holds (whatever follows it: the next page, a tag, the file's end).
+            // One that fails it (torn between two files joined by cat, or bytes changed since) is passed over, as
+            // readers do: damage, where it is no chain's seam; a page the file's end cuts off is not read.
+            guard end <= file.size else { break }
+            guard let page = try? file.read(at: offset, count: Int(end - offset)), OggChecksum.holds(page: page) else {
+                damaged += 1
                 guard let next = Self.nextPage(file, after: offset) else { break }
                 offset = next
                 continue
@@ -129,7 +142,24 @@ enum OggImport: TimelineImporter {
             }
             offset = end
         }
-        return (max(links, 1), unnamed, ogm)
+        return (max(links, 1), unnamed, ogm, damaged)
+    }
+
+    /// Pages of a local file that begins as an Ogg whose checksum fails (0 for any other file).
+    static func damagedPages(_ path: String) -> Int {
+        guard !RemoteFile.isRemote(path), let file = try? LocalFile(path),
+            (try? file.read(at: 0, count: 4))?.elementsEqual("OggS".utf8) == true
+        else { return 0 }
+        return beginnings(path).damaged
+    }
+
+    /// Damaged pages, in words.
+    static func damaged(_ count: Int) -> String {
+        let (fail, hold) = count == 1 ? ("fails its", "it holds") : ("fail their", "they hold")
+        return """
+            damaged: \(count) of its Ogg pages \(fail) checksum (bytes changed after it was written), so FFmpeg \
+            and every player skip what \(hold); export or download it again
+            """
     }
 
     /// Where the next "OggS" starts after `offset`, nil where none follows.

@@ -91,6 +91,10 @@ public enum Probe {
                         description, a table); export or download it again (FFmpeg: \(Self.raw(error)))
                         """)
             }
+            // An Ogg whose header pages fail their checksum: FFmpeg skips them and finds no stream to open.
+            if index == nil, case let pages = OggImport.damagedPages(path), pages > 0 {
+                throw MediaError("open", reason: OggImport.damaged(pages))
+            }
             // An MP4/MOV whose moov was never written (a recording stopped early, a partial download): FFmpeg
             // finds no container; the file's own first box says which it was.
             guard index == nil, startsAsISO(path) else { throw error }
