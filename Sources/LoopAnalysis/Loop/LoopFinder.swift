@@ -287,13 +287,12 @@ package enum LoopFinder {
                 let sameLength = c.outFrame - c.inFrame == best.outFrame - best.inFrame
                 return best.cost + 1 + (sameLength ? max(0, fraction(c) - fraction(best)) : 0)
             }
-            let clean = ranked.filter { $0.seamless && $0.cost <= reach($0) }
-            let preferred = clean.sorted {
+            let isClean = { (c: LoopCandidate) in c.seamless && c.cost <= reach(c) }
+            let preferred = ranked.filter(isClean).sorted {
                 let (a, b) = (copied($0), copied($1))
                 return a.share * b.of != b.share * a.of ? a.share * b.of > b.share * a.of : $0.cost < $1.cost
             }
-            let rest = ranked.filter { !($0.seamless && $0.cost <= reach($0)) }
-            ranked = preferred + rest
+            ranked = preferred + ranked.filter { !isClean($0) }
         }
         var out: [LoopCandidate] = []
         for c in ranked

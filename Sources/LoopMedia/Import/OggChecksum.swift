@@ -1,7 +1,7 @@
 /// The checksum every Ogg page carries (RFC 3533): CRC-32 with the polynomial 0x04C11DB7, unreflected, no initial
 /// or final inversion, over the whole page with its own checksum field (bytes 22-25) read as zero. A page whose bytes
 /// changed after it was written fails it, and every reader (libogg, FFmpeg) skips that page and what it holds.
-package enum OggChecksum {
+enum OggChecksum {
     static let table: [UInt32] = (0..<256).map { n in
         var crc = UInt32(n) << 24
         for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
@@ -9,7 +9,7 @@ package enum OggChecksum {
     }
 
     /// The checksum of one whole page, its checksum field taken as zero.
-    public static func of(page: [UInt8]) -> UInt32 {
+    static func of(page: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0
         func add(_ byte: UInt8) { crc = (crc << 8) ^ table[Int(((crc >> 24) ^ UInt32(byte)) & 0xFF)] }
         for byte in page.prefix(22) { add(byte) }
@@ -19,7 +19,7 @@ package enum OggChecksum {
     }
 
     /// Whether a whole page's stored checksum (little-endian at byte 22) is its own.
-    public static func holds(page: [UInt8]) -> Bool {
+    static func holds(page: [UInt8]) -> Bool {
         guard page.count >= 27 else { return false }
         let stored = page[22..<26].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         return stored == of(page: page)
