@@ -61,3 +61,61 @@ extension AVCConfig {
             + pps.map { ParameterSet(kind: .picture, id: Self.ppsID($0), bytes: $0) }
     }
 }
+
+/// What an H.264 encoder says of itself in the stream: x264 writes its version and every setting it coded with
+/// as text in an unregistered user data SEI (ITU-T H.264 D.1.6, payload type 5) in its first access unit.
+package enum X264Settings {
+    /// x264's UUID for that message (x264's encoder/set.c).
+    static let uuid: [UInt8] = [
+        0xdc, 0x45, 0xe9, 0xbd, 0xe6, 0xd9, 0x48, 0xb7, 0x96, 0x2c, 0xd8, 0x20, 0xd9, 0x23, 0xee, 0xef,
+    ]
+
+    /// The settings text ("x264 - core 164 ... options: cabac=0 ref=1 ...") from a frame's NAL units, or nil.
+    package static func text(_ units: [[UInt8]]) -> String? {
+        for unit in units where (unit.first ?? 0) & 0x1f == 6 {
+            for (type, payload) in messages(NAL.unescape(Array(unit.dropFirst())))
+            where type == 5 && payload.count > 16 && Array(payload.prefix(16)) == uuid {
+                let text = payload.dropFirst(16).prefix { $0 != 0 }
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+        return nil
+    }
+
+    /// An SEI RBSP's messages: each type and size a run of 0xFF bytes plus the last (7.3.2.3.1).
+    static func messages(_ rbsp: [UInt8]) -> [(type: Int, payload: ArraySlice<UInt8>)] {
+        var out: [(Int, ArraySlice<UInt8>)] = []
+        var at = 0
+        func number() -> Int? {
+            var value = 0
+            while at < rbsp.count {
+                let byte = rbsp[at]
+                at += 1
+                value += Int(byte)
+                if byte != 0xff { return value }
+            }
+            return nil
+        }
+        // The trailing bits (0x80) end the list.
+        while at < rbsp.count, rbsp[at] != 0x80, let type = number(), let size = number(), at + size <= rbsp.count {
+            out.append((type, rbsp[at..<at + size]))
+            at += size
+        }
+        return out
+    }
+
+    /// x264's subme (its sub-pixel search: 0 for ultrafast) from a frame's NAL units, where x264 coded them.
+    package static func subme(_ units: [[UInt8]]) -> Int? {
+        text(units).flatMap { value("subme", in: $0) }.flatMap { Int($0) }
+    }
+
+    /// The value of one setting ("subme" in "... subme=0 psy=1 ..."), or nil where the text has none.
+    package static func value(_ name: String, in text: String) -> String? {
+        guard let options = text.range(of: "options: ") else { return nil }
+        for field in text[options.upperBound...].split(separator: " ") {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+        }
+        return nil
+    }
+}

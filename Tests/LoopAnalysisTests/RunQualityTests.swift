@@ -25,4 +25,17 @@ import Testing
         // A codec whose decoder does not say (HEVC, VP9 here) is re-encoded as before.
         #expect(RunQuality.rateFactor(sourceQuantizers: []) == 17)
     }
+
+    /// A run is coded with ultrafast's search only where every clip it draws on was coded with no more (x264's
+    /// subme=0); any other, or a clip that does not say (not x264), keeps superfast's.
+    @Test func ultrafastOnlyWhereEverySourceWasCodedSo() {
+        #expect(RunQuality.preset(x264Subme: [0]) == "ultrafast")
+        #expect(RunQuality.preset(x264Subme: [0, 0]) == "ultrafast")
+        #expect(RunQuality.preset(x264Subme: [0, 2]) == "superfast")
+        #expect(RunQuality.preset(x264Subme: [1]) == "superfast")
+        #expect(RunQuality.preset(x264Subme: [7]) == "superfast")
+        #expect(RunQuality.preset(x264Subme: [0, nil]) == "superfast")
+        #expect(RunQuality.preset(x264Subme: [nil]) == "superfast")
+        #expect(RunQuality.preset(x264Subme: []) == "superfast")
+    }
 }

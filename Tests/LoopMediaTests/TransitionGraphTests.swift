@@ -95,6 +95,25 @@ import Testing
         #expect(!CrossfadeBlend.takes(AV_PIX_FMT_NV12.rawValue) && !CrossfadeBlend.takes(AV_PIX_FMT_RGB24.rawValue))
     }
 
+    /// The blend's arithmetic, which the compiler may carry out many samples at once, is xfade's formula with its
+    /// checked conversion for every pair of samples at every position of windows of 1 to 5 frames and of 0.5 s
+    /// and 1 s at 24, 25 and 30 fps.
+    @Test func theBlendIsTheFormulaForEverySample() {
+        var differing = 0
+        for frames in [1, 2, 3, 4, 5, 12, 13, 15, 24, 25, 30] {
+            for k in 0..<frames {
+                let p = max(0, min(1, 1 - Float(k + 1) / Float(frames + 1)))
+                for a in 0...255 {
+                    for b in 0...255 {
+                        let formula = UInt8(Float(a) * p + Float(b) * (1 - p))
+                        if CrossfadeBlend.mix(UInt8(a), UInt8(b), p, 1 - p) != formula { differing += 1 }
+                    }
+                }
+            }
+        }
+        #expect(differing == 0)
+    }
+
     /// A plane's samples, row after row (4:2:0: planes 1 and 2 at half the size, rounded up).
     static func plane(_ f: Frame, _ p: Int) throws -> [Int] {
         let frame = f.pointer.pointee

@@ -100,6 +100,23 @@ import Testing
 }
 
 extension LoopFootageTests {
+    /// A loop's frames encoded again are coded with the source's tools where x264 made it with ultrafast's
+    /// (footage-one-gop-ultrafast.mp4: the recipe's -preset ultrafast, subme=0) and with superfast's (subme=1)
+    /// where it searched harder (footage-one-gop.mp4, veryfast): the settings the loop's encoder writes into its
+    /// first frame (stitchable=1: the re-encoder's alone) say which.
+    @Test(arguments: [("footage-one-gop-ultrafast.mp4", 0), ("footage-one-gop.mp4", 1)])
+    func theLoopIsEncodedWithItsSourcesTools(clip: String, subme: Int) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", Run.fixture(clip), "--min", "3", "--max", "8", "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
+        let encoded = bytes.components(separatedBy: "x264 - core ").dropFirst().map { $0.prefix { $0 != "\0" } }
+            .filter { $0.contains(" stitchable=1 ") }
+        #expect(encoded.count == 1 && encoded.allSatisfy { $0.contains(" subme=\(subme) ") }, "\(encoded)")
+    }
+
     /// Item 5: the container the user names. H.264 in Matroska without audio (a phone's recording, remuxed from
     /// loop-period45.mp4, whose period is 45 frames at 30 fps): into a folder it stays Matroska, as fix keeps it,
     /// written with the finding and its remedy (exit 0, as fix); named .mp4 it is an MP4; an MP4 named .mkv is

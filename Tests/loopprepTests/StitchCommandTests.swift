@@ -1158,4 +1158,25 @@ extension StitchCommandTests {
         #expect(settings.components(separatedBy: "crf=24.0 ").count - 1 == 1)
         #expect(!settings.contains("crf=17.0"))
     }
+
+    /// A join is coded with x264's ultrafast tools where every clip it draws on was (h264-ultrafast.mp4: the
+    /// recipe's -preset ultrafast, subme=0), with superfast's where one was not (h264-gop10-a.mp4, veryfast): the
+    /// settings each run's encoder writes into its first frame (stitchable=1 is the runs' alone) say so.
+    @Test func aJoinIsCodedWithItsSourcesTools() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("joined.mp4").path
+        let run = try Run.loopprep(
+            ["stitch"] + ["h264-ultrafast.mp4", "h264-ultrafast.mp4", "h264-gop10-a.mp4"].map(Run.fixture) + [
+                "--transition", "crossfade", "--duration", "0.2", "-o", out,
+            ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let bytes = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
+        let runs = bytes.components(separatedBy: "x264 - core ").dropFirst().map { $0.prefix { $0 != "\0" } }
+            .filter { $0.contains(" stitchable=1 ") }
+        // Two joins, one run each: the first between the ultrafast clips, the second into the veryfast one.
+        #expect(runs.count == 2)
+        #expect(runs.first?.contains(" subme=0 ") == true && runs.first?.contains(" deblock=0:0:0 ") == true)
+        #expect(runs.last?.contains(" subme=1 ") == true)
+    }
 }

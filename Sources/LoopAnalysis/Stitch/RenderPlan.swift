@@ -68,6 +68,18 @@ public struct StitchRenderPlan: Sendable, Equatable {
         /// frameTicks`): the sources' decode delay, later after a copied body that decoded further, earlier
         /// before one whose keyframe decodes earlier, one tick apart at the least.
         public var decodeTimes: [Int64]
+
+        /// The clips its frames are drawn from (a blend draws from two), in order.
+        public var drawnClips: [Int] {
+            Set(
+                items.flatMap { item -> [Int] in
+                    switch item {
+                    case .frame(let clip, _): [clip]
+                    case .blend(let from, let into, _): [from.clip, into.clip]
+                    }
+                }
+            ).sorted()
+        }
     }
 
     public enum Run: Sendable, Equatable {

@@ -19,4 +19,13 @@ package enum RunQuality {
         let mean = (quantizers.reduce(0, +) + quantizers.count / 2) / quantizers.count
         return min(max(mean - margin, finest), coarsest)
     }
+
+    /// x264's preset for a run: superfast's search, or ultrafast's (no sub-pixel refinement, partition choice
+    /// or deblocking) where every picture it is drawn from was coded with no more than that: x264's subme=0, as
+    /// the settings text x264 writes into its streams says (`x264Subme`, one per source clip; nil: not x264, or
+    /// it did not say). A run is then searched no harder than the pictures it sits among were, coded with their
+    /// tools, in about two thirds of the time.
+    public static func preset(x264Subme subme: [Int?]) -> String {
+        !subme.isEmpty && subme.allSatisfy { $0 == 0 } ? "ultrafast" : "superfast"
+    }
 }

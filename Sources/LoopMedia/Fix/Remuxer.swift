@@ -187,10 +187,12 @@ private final class RemuxWriter {
         else {
             throw MediaError("encode", reason: "re-encoding \(cut.codec) video is not supported (H.264 only)")
         }
+        // Coded with the source's own tools where x264 made it with ultrafast's (RunQuality.preset).
+        let preset = RunQuality.preset(x264Subme: [try X264Settings.subme(firstFrameOf: source, stream: cut.index)])
         for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
             guard let segment else { continue }
             let rendered = try RenderedSegment.render(
-                source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, timelines: timelines)
+                source, cut: cut, segment: segment, isHead: isHead, avcc: avcc, timelines: timelines, preset: preset)
             avcc.sps += rendered.sps
             avcc.pps += rendered.pps
             if isHead { heads[cut.index] = rendered } else { tails[cut.index] = rendered }

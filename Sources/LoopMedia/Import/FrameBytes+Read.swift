@@ -11,12 +11,17 @@ extension FrameBytes {
             else { return nil }
             return try ISOFile.bytes(result.facts.path, track.locations[n])
         }
-        let input = try InputFile(path: result.facts.path)
+        return try packet(n, of: index, in: result.facts.path)?.bytes
+    }
+
+    /// The n-th packet FFmpeg reads of stream `index`, with the stream's codec configuration (its NAL lengths).
+    static func packet(_ n: Int, of index: Int, in path: String) throws -> (bytes: [UInt8], extradata: [UInt8]?)? {
+        let input = try InputFile(path: path)
         let packet = try Packet()
         var seen = 0
         while try input.read(into: packet) {
             guard packet.streamIndex == index else { continue }
-            if seen == n { return packet.withBytes { Array($0) } }
+            if seen == n { return (packet.withBytes { Array($0) }, input.extradata(index)) }
             seen += 1
         }
         return nil

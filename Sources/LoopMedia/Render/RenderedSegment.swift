@@ -46,7 +46,7 @@ struct RenderedSegment {
     /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the track's timeline's.
     static func render(
         _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
-        timelines: [Int: TrackTimeline]
+        timelines: [Int: TrackTimeline], preset: String
     ) throws -> RenderedSegment {
         let window = PacketWindow(cut, from: head.decodeFromDts, through: isHead ? cut.keepFrom - 1 : .max)
         let frames = try FrameSource(path: source, window: window, timelines: timelines)
@@ -69,8 +69,8 @@ struct RenderedSegment {
             let open =
                 try encoder
                 ?? VideoEncoder(
-                    like: frames.input, stream: cut.index, parameterSetID: id, pixelFormat: format,
-                    rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
+                    like: EncoderSource(frames.input, stream: cut.index), parameterSetID: id, pixelFormat: format,
+                    rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers), preset: preset)
             for f in waiting {
                 // The first frame is a keyframe: the segment decodes on its own.
                 f.pointer.pointee.pict_type = encoder == nil ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
@@ -115,5 +115,17 @@ extension RenderedSegment.Sample {
         packet.duration = duration
         packet.isKeyframe = isKey
         return packet
+    }
+}
+
+extension X264Settings {
+    /// x264's subme where it coded this frame (`bytes`, with the stream's avcC or none: Annex B).
+    static func subme(of bytes: [UInt8], _ extradata: [UInt8]?) -> Int? {
+        subme(FrameBytes.content(bytes, codec: "h264", extradata: extradata))
+    }
+
+    /// x264's subme where it coded the H.264 stream `index` of `path` (its first frame, read on its own).
+    static func subme(firstFrameOf path: String, stream index: Int) throws -> Int? {
+        try FrameBytes.packet(0, of: index, in: path).flatMap { subme(of: $0.bytes, $0.extradata) }
     }
 }

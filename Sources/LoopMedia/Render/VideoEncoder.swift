@@ -74,7 +74,7 @@ final class VideoEncoder {
 
     /// `codec`: another codec than the source's (stitch --normalize --codec); its profile and level are then
     /// the encoder's own for the pixel format. `rateFactor`: H.264's quality (RunQuality), which its parameter
-    /// sets do not depend on (x264's stitchable).
+    /// sets do not depend on (x264's stitchable); `preset`: x264's (RunQuality.preset).
     convenience init(
         like input: InputFile, stream index: Int, parameterSetID: Int, pixelFormat: Int32,
         codec override: String? = nil,
@@ -87,7 +87,7 @@ final class VideoEncoder {
 
     init(
         like st: EncoderSource, parameterSetID: Int, pixelFormat: Int32, codec override: String? = nil,
-        rateFactor: Int = RunQuality.finest
+        rateFactor: Int = RunQuality.finest, preset: String = RunQuality.preset(x264Subme: [])
     ) throws {
         var par = st.parameters
         let source = String(cString: avcodec_get_name(par.codecID))
@@ -169,7 +169,7 @@ final class VideoEncoder {
             return
         }
         // Short runs between copied GOPs: a fast preset at a high quality keeps them transparent and quick.
-        av_dict_set(&options, "preset", "superfast", 0)
+        av_dict_set(&options, "preset", preset, 0)
         av_dict_set(&options, "crf", String(rateFactor), 0)
         if let profile = Self.profile(par.profile) { av_dict_set(&options, "profile", profile, 0) }
         // stitchable: the picture parameter set's initial quantizer is 26 whatever the rate factor, so the sets

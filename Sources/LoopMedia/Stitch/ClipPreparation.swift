@@ -18,6 +18,8 @@ struct PreparedClip: Sendable {
     let colour: VideoColour
     /// The probe's timelines, for the packet reader's retiming (empty for MP4/MOV, whose packets have them).
     let timelines: [Int: TrackTimeline]
+    /// x264's subme setting where x264 coded the clip (its settings text in the first frame): RunQuality.preset.
+    var x264Subme: Int? = nil
 
     public var path: String { source.path }
 
@@ -33,7 +35,7 @@ struct PreparedClip: Sendable {
         facts.tracks = others + keptIndices.compactMap { i in facts.tracks.first { $0.index == i } }
         return PreparedClip(
             source: source, facts: facts, avcc: avcc, hvcc: hvcc, pixelFormat: pixelFormat, colour: colour,
-            timelines: timelines)
+            timelines: timelines, x264Subme: x264Subme)
     }
     /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
     var isISO: Bool { facts.moovBeforeMdat != nil }
@@ -69,7 +71,8 @@ extension Stitcher {
         return PreparedClip(
             source: source, facts: probe.facts, avcc: video.codec == "h264" ? extradata.flatMap { AVCConfig($0) } : nil,
             hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil, pixelFormat: first.format,
-            colour: first.colour, timelines: PacketReader.timelines(probe.facts, probe.timelines))
+            colour: first.colour, timelines: PacketReader.timelines(probe.facts, probe.timelines),
+            x264Subme: video.codec == "h264" ? first.packet.flatMap { X264Settings.subme(of: $0, extradata) } : nil)
     }
 
     /// A plan's refusal in the media layer's words (the operation named, as every MediaError does).
@@ -78,20 +81,25 @@ extension Stitcher {
     }
 
     /// Decodes up to the first frame of a stream to learn its pixel format and colour (MP4 headers do not say
-    /// the one, and the stream's own signalling overrides the container's other).
-    static func firstFrame(_ input: InputFile, stream: Int) throws -> (format: Int32, colour: VideoColour) {
+    /// the one, and the stream's own signalling overrides the container's other), and keeps its first packet's
+    /// bytes (where an encoder says what it is).
+    static func firstFrame(
+        _ input: InputFile, stream: Int
+    ) throws -> (format: Int32, colour: VideoColour, packet: [UInt8]?) {
         let decoder = try Decoder(input, stream: stream)
         let packet = try Packet()
         let frame = try Frame()
         var first: (Int32, VideoColour)?
+        var firstPacket: [UInt8]?
         let take = { (f: Frame) in if first == nil { first = (f.pointer.pointee.format, f.colour) } }
         while first == nil, try input.read(into: packet) {
             guard packet.streamIndex == stream else { continue }
+            if firstPacket == nil { firstPacket = packet.withBytes { Array($0) } }
             try decoder.decode(packet, into: frame, take)
         }
         if first == nil { try decoder.decode(nil, into: frame, take) }
         guard let first else { throw MediaError("decode", reason: "no video frame decodes") }
-        return first
+        return (first.0, first.1, firstPacket)
     }
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only

@@ -26,14 +26,16 @@ final class ClipSettings {
     }
 
     /// An encoder like clip `c`'s video (the first clip's pixel format), with parameter set id `id`, at
-    /// `rateFactor` (RunQuality).
-    func encoder(_ c: Int, id: Int, rateFactor: Int = RunQuality.finest) throws -> VideoEncoder {
+    /// `rateFactor` with x264's `preset` (RunQuality).
+    func encoder(
+        _ c: Int, id: Int, rateFactor: Int = RunQuality.finest, preset: String = RunQuality.preset(x264Subme: [])
+    ) throws -> VideoEncoder {
         let own = EncoderSource(try input(c), stream: clips[c].source.video.index)
         // --normalize: every picture is in the first clip's colour (RenderContext.encoder makes the same).
         let like = normalize ? own.inColour(of: EncoderSource(try input(0), stream: clips[0].source.video.index)) : own
         return try VideoEncoder(
             like: like, parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding,
-            rateFactor: rateFactor)
+            rateFactor: rateFactor, preset: preset)
     }
 
     /// HEVC: the VPS, SPS and PPS an encoder like clip `c`'s writes (x265's depend only on its settings);
@@ -77,7 +79,8 @@ struct StitchConfiguration {
             avcc.pps += added.filter { $0.kind == .picture }.map(\.bytes)
             for (index, run) in plan.runs.enumerated() {
                 guard case .render(let render) = run, case .h264(let id) = render.sets else { continue }
-                let sets = try settings.encoder(render.leadClip, id: id).parameterSets
+                let preset = render.x264Preset(clips)
+                let sets = try settings.encoder(render.leadClip, id: id, preset: preset).parameterSets
                 runs[index] = RunEncoding(id: id, sps: sets.sps, pps: sets.pps)
                 avcc.sps += sets.sps
                 avcc.pps += sets.pps
@@ -100,5 +103,12 @@ struct StitchConfiguration {
             extradata = hvcc.bytes
             lengthSize = hvcc.lengthSize
         }
+    }
+}
+
+extension StitchRenderPlan.Render {
+    /// x264's preset for this run, from the clips it draws on (RunQuality.preset).
+    func x264Preset(_ clips: [PreparedClip]) -> String {
+        RunQuality.preset(x264Subme: drawnClips.map { clips[$0].x264Subme })
     }
 }

@@ -27,12 +27,15 @@ struct RenderContext: Sendable {
             colour: clips[0].colour)
     }
 
-    /// An encoder like clip `c`'s video (the first clip's pixel format), as ClipSettings.encoder makes it.
-    func encoder(_ c: Int, id: Int, rateFactor: Int) throws -> VideoEncoder {
+    /// An encoder like the video of the run's lead clip (the first clip's pixel format), as ClipSettings.encoder
+    /// makes it.
+    func encoder(for run: StitchRenderPlan.Render, id: Int, rateFactor: Int) throws -> VideoEncoder {
+        let c = run.leadClip
         // --normalize: every picture is in the first clip's colour, and so are the tags that describe it.
-        try VideoEncoder(
+        return try VideoEncoder(
             like: normalize ? sources[c].inColour(of: sources[0]) : sources[c], parameterSetID: id,
-            pixelFormat: clips[0].pixelFormat, codec: transcoding, rateFactor: rateFactor)
+            pixelFormat: clips[0].pixelFormat, codec: transcoding, rateFactor: rateFactor,
+            preset: run.x264Preset(clips))
     }
 }
 
@@ -50,7 +53,7 @@ extension RenderContext {
         func encoder() throws -> VideoEncoder {
             if let made { return made }
             let encoder = try self.encoder(
-                run.leadClip, id: encoding.id, rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
+                for: run, id: encoding.id, rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers))
             guard
                 transcoding != nil
                     || encoder.parameterSets.sps == encoding.sps && encoder.parameterSets.pps == encoding.pps,
