@@ -187,8 +187,10 @@ private final class RemuxWriter {
         else {
             throw MediaError("encode", reason: "re-encoding \(cut.codec) video is not supported (H.264 only)")
         }
-        // Coded with the source's own tools where x264 made it with ultrafast's (RunQuality.preset).
-        let preset = RunQuality.preset(x264Subme: [try X264Settings.subme(firstFrameOf: source, stream: cut.index)])
+        // Coded with the source's own tools where x264 made it with ultrafast's (RunQuality.preset); a first frame
+        // that cannot be read says nothing (superfast), and the render itself meets the cause.
+        let subme = (try? X264Settings.subme(firstFrameOf: source, stream: cut.index)) ?? nil
+        let preset = RunQuality.preset(x264Subme: [subme])
         for (segment, isHead) in [(cut.head, true), (cut.tail, false)] {
             guard let segment else { continue }
             let rendered = try RenderedSegment.render(
