@@ -23,6 +23,8 @@ import Testing
         let run = try Run.loopprep(["fix", clip, "-o", dir.path, "--no-seam"])
         #expect(run.stdout.contains("fixed ->"), "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("lays the 44 decode times"), "\(run.stdout)")
+        // The video's own line says the rewrite, not "unchanged".
+        #expect(run.stdout.contains("video 0 (h264): lays 44 bumped decode times a frame apart"), "\(run.stdout)")
         let out = dir.appendingPathComponent(file).path
         // FFmpeg's own reading of the output: 90 frames, 3.003 s, every decode step a frame (3003 ticks).
         let stream = try Run.tool([

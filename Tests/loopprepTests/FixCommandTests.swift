@@ -505,3 +505,28 @@ import Testing
         #expect(try Run.loopprep(["fix", "--to", "avi", Run.fixture("obs.mkv"), "--dry-run"]).status == 64)
     }
 }
+
+extension FixCommandTests {
+    /// A track whose stored timing fix writes anew is not "unchanged" in its line: irregular-aac.mp4 (an RTMP
+    /// recording remuxed: FLV's milliseconds as AAC durations) has stored durations other than the codec's 1024
+    /// samples before its last packet (whose duration is what is left), as FFmpeg reads them; fix says it rewrites
+    /// that many, on the audio's own line, and on a dry run's.
+    @Test func aTrackWhoseDurationsAreRewrittenSaysSo() throws {
+        let clip = Run.fixture("irregular-aac.mp4")
+        let durations = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "packet=duration", "-of", "csv=p=0",
+            clip,
+        ]).stdout.split(separator: "\n").compactMap { Int($0) }
+        let odd = durations.dropLast().filter { $0 != 1024 }.count
+        #expect(odd > 0)
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A dry run's exit code describes the input (its irregular-audio-durations warning: 1), a write's the output.
+        for (arguments, status) in [(["--dry-run"], Int32(1)), (["-o", dir.path], 0)] {
+            let run = try Run.loopprep(["fix", clip, "--no-seam"] + arguments)
+            #expect(run.status == status, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("audio 1 (aac): rewrites \(odd) stored durations, "), "\(run.stdout)")
+            #expect(run.stdout.contains("video 0 (h264): unchanged;"), "\(run.stdout)")
+        }
+    }
+}

@@ -20,7 +20,9 @@ enum FixText {
         }
         // A file that could not be planned has no plan to show.
         guard let plan = fix.plan else { return out }
-        for cut in plan.tracks { out += "    " + describe(cut) + "\n" }
+        for cut in plan.tracks {
+            out += "    " + describe(cut, before: fix.before?.tracks.first { $0.index == cut.index }) + "\n"
+        }
         let empty = Set((fix.before?.emptyTracks ?? []).map(\.index))
         for dropped in plan.dropped {
             let audio = fix.before?.tracks.first { $0.index == dropped }?.kind == .audio
@@ -52,8 +54,18 @@ enum FixText {
             || fix.plan?.convertsTo != nil
     }
 
-    static func describe(_ cut: TrackCut) -> String {
+    /// `before`: the input's track, whose stored timing fix writes anew where it is a muxer's slip (bumped decode
+    /// times, odd audio durations): the track is then not "unchanged", whatever its ends.
+    static func describe(_ cut: TrackCut, before: TrackFacts? = nil) -> String {
         var parts: [String] = []
+        if let count = before?.relaidDecodeTimes {
+            parts.append("lays \(count) bumped decode time\(count == 1 ? "" : "s") a frame apart")
+        }
+        if let count = before?.irregularDurations?.count, before?.irregularDurations?.frameTicks != nil,
+            before?.sampleRate != nil
+        {
+            parts.append("rewrites \(count) stored duration\(count == 1 ? "" : "s")")
+        }
         if !cut.trimmedHead.isZero {
             parts.append(
                 """
