@@ -134,6 +134,10 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var priming: PrimingFacts?
     /// Codecs with a fixed frame length (AAC, MP3, AC-3): stored durations that are not that length.
     public var irregularDurations: IrregularDurations?
+    /// The irregular durations fix writes anew as the codec's frame (its length and the sample rate known).
+    public var rewrittenDurations: IrregularDurations? {
+        irregularDurations?.frameTicks != nil && sampleRate != nil ? irregularDurations : nil
+    }
 
     /// Holes and overlaps in presentation order (at most `TrackFacts.breakLimit` listed).
     public var timingBreaks: [TimingBreak]

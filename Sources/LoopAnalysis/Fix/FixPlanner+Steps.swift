@@ -177,7 +177,7 @@ extension FixPlanner {
     static func rewrittenTimingNotes(_ facts: ClipFacts) -> [String] {
         var out: [String] = []
         for track in facts.tracks {
-            guard let odd = track.irregularDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
+            guard let odd = track.rewrittenDurations, let frame = odd.frameTicks, let rate = track.sampleRate else {
                 continue
             }
             out.append(

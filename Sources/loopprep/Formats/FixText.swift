@@ -61,9 +61,7 @@ enum FixText {
         if let count = before?.relaidDecodeTimes {
             parts.append("lays \(count) bumped decode time\(count == 1 ? "" : "s") a frame apart")
         }
-        if let count = before?.irregularDurations?.count, before?.irregularDurations?.frameTicks != nil,
-            before?.sampleRate != nil
-        {
+        if let count = before?.rewrittenDurations?.count {
             parts.append("rewrites \(count) stored duration\(count == 1 ? "" : "s")")
         }
         if !cut.trimmedHead.isZero {
