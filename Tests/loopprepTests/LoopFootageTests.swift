@@ -211,6 +211,46 @@ extension LoopFootageTests {
         #expect(rules.subtracting(["seam-audio-click"]) == ["not-playable-on-target"], "\(analyze.stdout)")
     }
 
+    /// Issue 53, item 3: a loop copied whole takes its seam's last pictures from the search's decoding instead of
+    /// decoding its last GOP again, and says of the written loop what analyze, decoding it, finds: its facts, seam
+    /// figures included, equal. loop-period45.mp4 (x264 with B-frames, a keyframe every 15 frames) stream-copied
+    /// into Matroska, as a phone writes it; loop-period45.webm (VP9 and Opus). The first candidate starting on a
+    /// keyframe is written: every frame copied.
+    @Test(arguments: [("loop-period45.mp4", "mkv"), ("loop-period45.webm", "webm")])
+    func aCopiedLoopSaysWhatAnalyzeFinds(clip: String, container: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("clip." + container).path
+        #expect(try Run.tool(["ffmpeg", "-v", "error", "-i", Run.fixture(clip), "-c", "copy", source]).status == 0)
+        let bounds = ["--min", "1", "--max", "2", "--top", "10"]
+        let dry = try JSONDecoder().decode(
+            Written.self,
+            from: Data(try Run.loopprep(["loop", source, "--dry-run", "--format", "json"] + bounds).stdout.utf8))
+        let keys = try Self.keyframes(source)
+        let candidates = try #require(dry.files.first?.candidates)
+        let pick = try #require(candidates.firstIndex { keys.contains($0.inFrame) }) + 1
+        let out = dir.appendingPathComponent("loop." + container).path
+        let run = try Run.loopprep(
+            ["loop", source, "--pick", "\(pick)", "-o", out, "--format", "json", "--fail-on", "never"] + bounds)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let written = try JSONDecoder().decode(Written.self, from: Data(run.stdout.utf8))
+        let video = try #require(written.files.first?.plan?.tracks.first { $0.kind == .video })
+        #expect(video.head == nil && video.tail == nil && video.presentedFrames == candidates[pick - 1].frames)
+        let analyze = try Run.loopprep(["analyze", out, "--format", "json", "--fail-on", "never"])
+        func facts(_ text: String) throws -> [String: Any] {
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            return try #require((doc["files"] as? [[String: Any]])?.first?["facts"] as? [String: Any])
+        }
+        let said = try facts(run.stdout)
+        let found = try facts(analyze.stdout)
+        #expect(found["seam"] != nil)
+        for key in Set(said.keys).union(found.keys) {
+            #expect(
+                (said[key] as? NSObject) == (found[key] as? NSObject),
+                "\(key): \(String(describing: said[key])) against \(String(describing: found[key]))")
+        }
+    }
+
     /// Issue 43, item 6's recipe (fixtures/mkv-ss-cut.mkv: x264 crf 32 with a keyframe every 50 frames over AAC,
     /// cut by `-ss 1.3 -t 3 -c copy`: video 0.021-4.381 s, 109 frames, AAC from 0 with its priming presented).
     /// fix keeps 107 frames and 205440 samples (4.28 s), to Matroska's millisecond, as FFmpeg decodes them.

@@ -124,6 +124,12 @@ public struct FixPlan: Sendable, Equatable, Codable {
     /// Audio is decoded, shaped and encoded again (video never is).
     public var reencodesAudio: Bool { repeats > 1 || seamFade != nil || reencodeAudio || padsAudio }
     public var outputDuration: Rational { duration * Int64(repeats) }
+    /// Every presented video frame of the output is a packet of the input copied as it is, once: the output's
+    /// pictures decode as the input's do from the same keyframe.
+    public var copiesVideoWhole: Bool {
+        repeats == 1 && !bakeVideo && tracks.contains { $0.kind == .video }
+            && tracks.allSatisfy { $0.kind != .video || ($0.head == nil && $0.tail == nil) }
+    }
 
     /// Samples of a re-encoded audio cut in repeat `pass`: the whole samples between the loop's boundaries on the
     /// video's grid, so the fraction a loop leaves (2.002 s at 44.1 kHz is 88288.2 samples) is spread over the
@@ -176,6 +182,11 @@ public struct FixOptions: Sendable, Equatable {
     public var keepVideo = false
     /// --drop-audio: leave the audio out (a muted background loop), every frame of the video kept.
     public var dropAudio = false
+    /// The range's first and last presented pictures as the loop's search decoded them from the input: where the
+    /// cut copies every video frame, the written loop's seam takes its last pictures from here instead of decoding
+    /// its last GOP again (its first are decoded from the output and must be these). Not an option: a fact the
+    /// caller already has.
+    public var rangePictures: SourcePictures?
 
     public static func == (a: FixOptions, b: FixOptions) -> Bool {
         a.assumedPriming == b.assumedPriming && a.unrollTo == b.unrollTo && a.loops == b.loops
@@ -202,6 +213,18 @@ public struct FixOptions: Sendable, Equatable {
         self.seamFade = seamFade
         self.reencodeHead = reencodeHead
         self.bakeVideo = bakeVideo
+    }
+}
+
+/// A cut's first and last presented pictures as a decoding of its source gave them: the seam's grey pictures (64x36
+/// luma, then Cb and Cr at 32x18; FrameSignature's `luma` and `chroma`), in presentation order.
+public struct SourcePictures: Sendable, Equatable {
+    public var first: [FrameSignature]
+    public var last: [FrameSignature]
+
+    public init(first: [FrameSignature], last: [FrameSignature]) {
+        self.first = first
+        self.last = last
     }
 }
 

@@ -230,7 +230,10 @@ public enum ClipFix {
             refused = refusal.kind
             return failed(path, before, analysis, reason: refusal.sentence, plan: plan)
         }
-        var report = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
+        // A loop's cut copied whole: its last pictures are the source's, as the search decoded them.
+        var report = OutputCheck.describe(
+            written, at: temp, as: destination, analysis: analysis,
+            given: plan.copiesVideoWhole ? options.rangePictures : nil)
         // (A range cut on purpose, loop's, is not a designed loop made worse.)
         if options.range == nil,
             let worse = OutputCheck.seamMadeWorse(report, plan: plan, before: before, source: path, analysis: analysis)

@@ -78,9 +78,9 @@ public enum LoopCut {
                 return result
             }
             let (report, blend) = write(
-                path, loop: result.candidates[request.pick - 1], to: destination, crossfade: crossfade,
-                reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming,
-                analysis: request.analysis, forWeb: request.forWeb, claim: claim, temporaries: temporaries)
+                path, loop: chosen, to: destination, crossfade: crossfade, reencodeHead: s.codec == "h264",
+                variableTiming: s.hasVariableTiming, analysis: request.analysis, forWeb: request.forWeb, claim: claim,
+                temporaries: temporaries, pictures: pictures(of: chosen, in: s))
             result.findings = report.findings
             result.plan = report.fix?.plan
             result.blend = blend
@@ -207,11 +207,22 @@ public enum LoopCut {
             """
     }
 
+    /// The loop's first and last pictures as the search decoded them (the seam's three each side), which the
+    /// written cut's seam takes where it copies every frame (SourcePictures).
+    static func pictures(of loop: LoopCandidate, in s: LoopSearch.Signatures) -> SourcePictures? {
+        let n = SeamCapture.frames
+        guard loop.inFrame >= 0, loop.inFrame + n <= loop.outFrame, loop.outFrame <= s.frames.count else { return nil }
+        return SourcePictures(
+            first: Array(s.frames[loop.inFrame..<loop.inFrame + n]),
+            last: Array(s.frames[loop.outFrame - n..<loop.outFrame]))
+    }
+
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
+    /// `pictures`: the loop's first and last pictures as the search decoded them (a copied cut's seam takes them).
     public static func write(
         _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        variableTiming: Bool = false, analysis: AnalysisOptions = .init(),
-        forWeb: Bool = false, claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
+        variableTiming: Bool = false, analysis: AnalysisOptions = .init(), forWeb: Bool = false,
+        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, pictures: SourcePictures? = nil
     ) -> (report: FileReport, blend: StitchTimeline?) {
         if let crossfade {
             let request = blendRequest(
@@ -239,7 +250,7 @@ public enum LoopCut {
             (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
             return (written, stitched?.timeline)
         } else {
-            let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb)
+            let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb, pictures: pictures)
             let source: String
             do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
                 return (ClipAnalysis.unreadable(path: path, error: error), nil)
@@ -280,8 +291,12 @@ public enum LoopCut {
 
     /// fix's options for a loop's cut: frames [in, out) on the clip's first-frame clock, H.264 started inside a GOP
     /// by encoding its first frames again.
-    static func cutOptions(_ loop: LoopCandidate, reencodeHead: Bool, forWeb: Bool) -> FixOptions {
+    /// `pictures`: its first and last pictures as the search decoded them, for the written cut's seam.
+    static func cutOptions(
+        _ loop: LoopCandidate, reencodeHead: Bool, forWeb: Bool, pictures: SourcePictures? = nil
+    ) -> FixOptions {
         var options = FixOptions(reencodeHead: reencodeHead, bakeVideo: forWeb)
+        options.rangePictures = pictures
         // The loop's times count from the first frame, as fix's range does.
         options.range = (loop.start, loop.end)
         return options

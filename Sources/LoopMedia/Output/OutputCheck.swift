@@ -280,14 +280,16 @@ enum OutputCheck {
 
     /// The written file's report, as `analyze` gives it (ClipAnalysis.describe: its seam measured unless
     /// `analysis.seamChecks` is off, its findings, its loop range), its facts named for `destination`. A seam that
-    /// cannot be measured is a note, never a refusal: the output was checked above.
-    static func describe(_ written: Probe.Result, at temp: String, as destination: String, analysis: AnalysisOptions)
-        -> FileReport
-    {
+    /// cannot be measured is a note, never a refusal: the output was checked above. `given`: its first and last
+    /// pictures as the source's decoding gave them (ClipAnalysis.describe).
+    static func describe(
+        _ written: Probe.Result, at temp: String, as destination: String, analysis: AnalysisOptions,
+        given: SourcePictures? = nil
+    ) -> FileReport {
         var timingOnly = analysis
         timingOnly.seamChecks = false
         var report: FileReport
-        do { report = try ClipAnalysis.describe(written, path: temp, options: analysis).report } catch {
+        do { report = try ClipAnalysis.describe(written, path: temp, options: analysis, given: given).report } catch {
             report = FileReport(
                 path: temp, facts: written.facts, findings: Analyzer.findings(in: written.facts, options: timingOnly))
             (report.loopRange, report.loopRangeReason) = LoopRanges.range(

@@ -23,19 +23,19 @@ public enum ClipAnalysis {
 
     /// A probed file's report, as analyze gives it: its seam measured (with `options.seamChecks`), its findings and
     /// its loop range. Every command describes the file it wrote through this (fix, loop and stitch alike), so
-    /// what it prints of an output is what `analyze OUTPUT` finds.
-    static func describe(_ probe: Probe.Result, path: String, options: AnalysisOptions, picture: Bool = false) throws
-        -> (report: FileReport, strip: [UInt8]?)
-    {
-        var facts = probe.facts
-        var shot: SeamCapture?
-        var notes: [String]?
+    /// what it prints of an output is what `analyze OUTPUT` finds. `given`: the file's first and last pictures as
+    /// its source's decoding gave them (SeamProbe: a loop's copied cut), or nil.
+    static func describe(
+        _ probe: Probe.Result, path: String, options: AnalysisOptions, picture: Bool = false,
+        given: SourcePictures? = nil
+    ) throws -> (report: FileReport, strip: [UInt8]?) {
+        var (facts, shot, notes): (ClipFacts, SeamCapture?, [String]?) = (probe.facts, nil, nil)
         // A probe that kept no input (fix's, from the index alone) opens the file afresh for the seam.
         if options.seamChecks {
             let input = try probe.input ?? InputFile(path: path)
             // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
             do {
-                let measured = try SeamProbe.measure(input, facts: facts, capture: picture)
+                let measured = try SeamProbe.measure(input, facts: facts, capture: picture, given: given)
                 facts.seam = measured.seam
                 shot = measured.capture
             } catch {

@@ -35,10 +35,13 @@ enum SeamProbe {
     /// `span`: the seam a player makes looping only that part of the clip (a loop range: its start and end in
     /// seconds on the clip's presented timeline), measured as the file's own seam is: the last frames and samples
     /// presented before `span.end` against the first at `span.start` (the frame showing then). nil: the whole clip.
+    /// `given`: the clip's first and last pictures as its source's decoding gave them (loop's written cut): where the
+    /// first pictures decoded here are those, the last are taken from it and the tail's video is not decoded.
     public static func measure(
-        _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)? = nil
+        _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)? = nil,
+        given: SourcePictures? = nil
     ) throws -> (seam: SeamFacts, capture: SeamCapture?) {
-        let reader = try SeamReader(input, facts: facts, capture: capture, span: span)
+        let reader = try SeamReader(input, facts: facts, capture: capture, span: span, given: given)
         try reader.readHead()
         try reader.readTail()
         return (reader.figures(), capture ? reader.shot : nil)

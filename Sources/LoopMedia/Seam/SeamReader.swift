@@ -11,6 +11,8 @@ final class SeamReader {
     let facts: ClipFacts
     let capture: Bool
     let span: (start: Rational, end: Rational)?
+    /// The clip's first and last pictures as a decoding of its source gave them (SourcePictures), or nil.
+    let given: (first: [Thumbnail], last: [Thumbnail])?
     let video: TrackFacts?
     let audio: TrackFacts?
     let videoDecoder: Decoder?
@@ -54,8 +56,15 @@ final class SeamReader {
     /// A decoded frame as the head keeps it: its thumbnail, its tile (with `capture`) and its time.
     typealias HeadPicture = (thumbnail: Thumbnail, tile: RGBImage?, pts: Int64?)
 
-    init(_ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)?) throws {
+    init(
+        _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)?,
+        given: SourcePictures? = nil
+    ) throws {
         (self.input, self.facts, self.capture, self.span) = (input, facts, capture, span)
+        self.given = given.map { g in
+            let pictures = { (s: [FrameSignature]) in s.map { Thumbnail(luma: $0.luma, chroma: $0.chroma) } }
+            return (pictures(g.first), pictures(g.last))
+        }
         let (video, audio) = (facts.mainVideo, facts.mainAudio)
         (self.video, self.audio) = (video, audio)
         videoDecoder = try video.map { try Decoder(input, stream: $0.index, threads: DecoderThreads.seam, fast: true) }
@@ -206,6 +215,13 @@ final class SeamReader {
     /// A packet's end trim is not applied by FFmpeg's reading of this audio (its decoder gives whole frames).
     lazy var untrimmed: Bool = audio.map { PacketReader.decodesPastTheEnd(input, stream: $0.index) } ?? false
 
+    /// The last pictures as given, where the head this reading decoded is the given head (the same packets decode
+    /// to the same pictures from the same keyframe): the tail's video is then not decoded again. A span or a
+    /// capture decodes it.
+    lazy var lastGiven: [Thumbnail]? = given.flatMap { g in
+        span == nil && !capture && !g.first.isEmpty && firstFew == g.first ? Array(g.last.suffix(wantFrames)) : nil
+    }
+
     /// Seeks to the keyframe before the last frames and reads to the end. After any seek in an Ogg with video,
     /// FFmpeg gives the audio packets of the page it lands on times reckoned back from the page's granule with
     /// block sizes it has not seen (thousands of samples off, past the end), and a later seek on the audio lands on
@@ -216,7 +232,8 @@ final class SeamReader {
         try seekToTail()
         videoDecoder?.reset()
         audioDecoder?.reset()
-        try readTail(input, video: true, audio: !audioApart)
+        if let lastGiven { lastFew = lastGiven }
+        try readTail(input, video: lastGiven == nil, audio: !audioApart)
         if audioApart {
             audioDecoder?.reset()
             try readTail(try InputFile(path: input.path), video: false, audio: true)
