@@ -31,6 +31,21 @@ import Testing
         var files: [File]
     }
 
+    /// The first file of a JSON report, as a dictionary.
+    static func fileJSON(_ text: String) throws -> [String: Any] {
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        return try #require((doc["files"] as? [[String: Any]])?.first)
+    }
+
+    /// Two reports' facts, key by key: what a command said of its output against what analyze found in it.
+    static func expectSameFacts(_ said: [String: Any], _ found: [String: Any]) {
+        for key in Set(said.keys).union(found.keys) {
+            #expect(
+                (said[key] as? NSObject) == (found[key] as? NSObject),
+                "\(key): \(String(describing: said[key])) against \(String(describing: found[key]))")
+        }
+    }
+
     /// A grating that repeats every 45 frames under fresh noise, with a tone of whole cycles in 1.5 s: every
     /// candidate between 1 and 2 s is 45 frames, and the written loop (45 frames, 1.5 s of audio) analyzes
     /// with no seam finding.
@@ -52,22 +67,13 @@ import Testing
         #expect(!analyze.stdout.contains("seam-visual-jump") && !analyze.stdout.contains("seam-audio-click"))
         // The report carries the written loop as analyze describes it: its facts and its loop range (the whole
         // 1.5 s of it).
-        func fileJSON(_ text: String) throws -> [String: Any] {
-            let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            return try #require((doc["files"] as? [[String: Any]])?.first)
-        }
-        let written = try fileJSON(run.stdout)
-        let analyzed = try fileJSON(analyze.stdout)
+        let written = try Self.fileJSON(run.stdout)
+        let analyzed = try Self.fileJSON(analyze.stdout)
         let range = try #require(written["loopRange"] as? [String: Any])
         #expect(NSDictionary(dictionary: range).isEqual(to: try #require(analyzed["loopRange"] as? [String: Any])))
         #expect(range["duration"] as? String == "3/2", "\(range)")
-        let facts = try #require(written["facts"] as? [String: Any])
-        let analyzedFacts = try #require(analyzed["facts"] as? [String: Any])
-        for key in Set(facts.keys).union(analyzedFacts.keys) {
-            #expect(
-                (facts[key] as? NSObject) == (analyzedFacts[key] as? NSObject),
-                "\(key): \(String(describing: facts[key])) against \(String(describing: analyzedFacts[key]))")
-        }
+        LoopCommandTests.expectSameFacts(
+            try #require(written["facts"] as? [String: Any]), try #require(analyzed["facts"] as? [String: Any]))
         // --html: one seam strip a candidate, the chosen one marked.
         let page = dir.appendingPathComponent("loop.html").path
         _ = try Run.loopprep([

@@ -237,18 +237,10 @@ extension LoopFootageTests {
         let video = try #require(written.files.first?.plan?.tracks.first { $0.kind == .video })
         #expect(video.head == nil && video.tail == nil && video.presentedFrames == candidates[pick - 1].frames)
         let analyze = try Run.loopprep(["analyze", out, "--format", "json", "--fail-on", "never"])
-        func facts(_ text: String) throws -> [String: Any] {
-            let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            return try #require((doc["files"] as? [[String: Any]])?.first?["facts"] as? [String: Any])
-        }
-        let said = try facts(run.stdout)
-        let found = try facts(analyze.stdout)
+        let said = try #require(try LoopCommandTests.fileJSON(run.stdout)["facts"] as? [String: Any])
+        let found = try #require(try LoopCommandTests.fileJSON(analyze.stdout)["facts"] as? [String: Any])
         #expect(found["seam"] != nil)
-        for key in Set(said.keys).union(found.keys) {
-            #expect(
-                (said[key] as? NSObject) == (found[key] as? NSObject),
-                "\(key): \(String(describing: said[key])) against \(String(describing: found[key]))")
-        }
+        LoopCommandTests.expectSameFacts(said, found)
     }
 
     /// Issue 43, item 6's recipe (fixtures/mkv-ss-cut.mkv: x264 crf 32 with a keyframe every 50 frames over AAC,
