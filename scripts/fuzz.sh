@@ -27,4 +27,16 @@ status=0
   -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=131072 -fork="$workers" -ignore_crashes=1 -ignore_timeouts=1 \
   -ignore_ooms=1 -artifact_prefix=fuzz/findings/ -print_final_stats=1 2>&1 | grep -E "^#|INFO: fuzzed|crash|timeout|leak|oom|ERROR|SUMMARY|stat::" | tail -40 || status=$?
 echo "fuzzed for $(( $(date +%s) - start )) s with $workers workers; corpus: $(ls fuzz/corpus | wc -l) inputs; findings: $(ls fuzz/findings | wc -l) (fuzz/findings/)"
+# A finding is named in the log with its cause: fork mode keeps the jobs' own reports in files it deletes, and CI
+# keeps only this log. Each is run again alone under the same limits; what it did there (or that it did not do it
+# alone: then the job's memory grew across inputs) is printed with the top of its stack.
+for finding in fuzz/findings/*; do
+  [ -f "$finding" ] || continue
+  echo "finding $finding: $(wc -c < "$finding") bytes, sha256 $(sha256sum "$finding" | cut -c1-16)"
+  rerun=0
+  "$binary" "$finding" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 > "$scratch/rerun.log" 2>&1 || rerun=$?
+  [ "$rerun" -eq 0 ] && echo "  run alone, it passed (exit 0): the finding needs the inputs before it in its job"
+  grep -E "ERROR|SUMMARY|Fatal error|==[0-9]+==|^ +#[0-9] " "$scratch/rerun.log" | head -24 | sed 's/^/  /' || true
+  echo "  first bytes: $(head -c 64 "$finding" | od -An -tx1 | tr -s ' \n' ' ')"
+done
 [ -z "$(ls -A fuzz/findings)" ]

@@ -13,6 +13,16 @@ final class Decoder {
     /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
     /// than the stream's; frames come out on it.
     /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `lp_frame_mean_qp`.
+    /// Pictures above 8K UHD with a margin (36 million pixels, 54 MB a 4:2:0 picture, hundreds of MB at 16K)
+    /// are decoded on one thread: each frame thread holds pictures of its own, and a 16000x15000 picture decoded
+    /// on three took 1.8 GB for three frames (a fuzzer's SPS made such a picture out of a 100 KB file).
+    static let largestThreadedPicture = 36_000_000
+
+    /// The thread count asked for, or 1 for a picture above `largestThreadedPicture`.
+    static func threads(_ asked: Int, width: Int32, height: Int32) -> Int {
+        Int64(width) * Int64(height) > Int64(largestThreadedPicture) ? 1 : asked
+    }
+
     public init(
         _ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timingOnly: Bool = false,
         timeBase: Rational? = nil, quantizers: Bool = false
@@ -32,7 +42,8 @@ final class Decoder {
         streamIndex = index
         try check(avcodec_parameters_to_context(ctx, parameters), "open decoder")
         ctx.pointee.pkt_timebase = timeBase?.avRational ?? stream.pointee.time_base
-        ctx.pointee.thread_count = Int32(threads)
+        ctx.pointee.thread_count = Int32(
+            Self.threads(threads, width: parameters.pointee.width, height: parameters.pointee.height))
         if quantizers { ctx.pointee.export_side_data |= Int32(AV_CODEC_EXPORT_DATA_VIDEO_ENC_PARAMS) }
         // Only on pictures nothing refers to: a reference decoded without its in-loop filter passes the error on
         // to every picture predicted from it, which grows over a GOP (over 250 frames, frames at different places
