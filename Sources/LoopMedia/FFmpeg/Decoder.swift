@@ -7,12 +7,6 @@ final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     public let streamIndex: Int
 
-    /// `fast`: for measurements on a thumbnail, skip in-loop filtering on pictures nothing refers to.
-    /// `timingOnly`: pictures only counted and timed (the second reading), never looked at: in-loop filtering
-    /// skipped on all of them (a third of a 1080p decode).
-    /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
-    /// than the stream's; frames come out on it.
-    /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `lp_frame_mean_qp`.
     /// Pictures above 8K UHD with a margin (36 million pixels, 54 MB a 4:2:0 picture, hundreds of MB at 16K)
     /// are decoded on one thread: each frame thread holds pictures of its own, and a 16000x15000 picture decoded
     /// on three took 1.8 GB for three frames (a fuzzer's SPS made such a picture out of a 100 KB file).
@@ -23,6 +17,12 @@ final class Decoder {
         Int64(width) * Int64(height) > Int64(largestThreadedPicture) ? 1 : asked
     }
 
+    /// `fast`: for measurements on a thumbnail, skip in-loop filtering on pictures nothing refers to.
+    /// `timingOnly`: pictures only counted and timed (the second reading), never looked at: in-loop filtering
+    /// skipped on all of them (a third of a 1080p decode).
+    /// `timeBase`: the clock of the packets it is given, when they were retimed (PacketRetimer) to a finer one
+    /// than the stream's; frames come out on it.
+    /// `quantizers`: the decoder exports each picture's quantizers (H.264), for `lp_frame_mean_qp`.
     public init(
         _ input: InputFile, stream index: Int, threads: Int = 1, fast: Bool = false, timingOnly: Bool = false,
         timeBase: Rational? = nil, quantizers: Bool = false
