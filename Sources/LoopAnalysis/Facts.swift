@@ -116,6 +116,9 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var firstFrameIsKeyframe: Bool?
     public var keyframeCount: Int?
     public var maxKeyframeInterval: TimeFigure?
+    /// The last presented frame's length where the file does not say it (a recording's last Matroska block):
+    /// seconds, as loopprep decides it (the commonest step between frames) and fix writes it. nil: the file says it.
+    public var decidedLastFrame: Rational?
     /// Duration of the last presented frame when it differs from the nominal frame duration, in ticks.
     public var lastFrameDuration: Int64?
     public var nominalFrameDuration: Int64?
@@ -138,6 +141,10 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var rewrittenDurations: IrregularDurations? {
         irregularDurations?.frameTicks != nil && sampleRate != nil ? irregularDurations : nil
     }
+
+    /// Packets a capture clock stamped away from where the decoder plays them, read laid end to end
+    /// (`SampleClock`); fix writes them so. nil: none.
+    public var relaidStamps: Int?
 
     /// Holes and overlaps in presentation order (at most `TrackFacts.breakLimit` listed).
     public var timingBreaks: [TimingBreak]

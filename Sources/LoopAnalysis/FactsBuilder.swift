@@ -43,6 +43,9 @@ extension TrackFacts {
             nominalFrameDuration = nominal
             variableFrameRate = Self.frameSteps(t, range: range)
             relaidDecodeTimes = t.relaidDecodeTimes > 0 ? t.relaidDecodeTimes : nil
+            if t.decidedLastDuration, let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }) {
+                decidedLastFrame = Rational(last.duration) * t.timeBase
+            }
             // The last frame in presentation order sets where the track ends; an odd length moves the end.
             if let last = t.samples.filter({ !$0.isDiscarded }).max(by: { $0.pts < $1.pts }), let nominal,
                 last.duration != nominal
@@ -51,6 +54,7 @@ extension TrackFacts {
             }
         case .audio:
             if let rate = b.sampleRate, rate > 0 { sampleCount = range.duration * Int64(rate) }
+            relaidStamps = t.relaidStamps > 0 ? t.relaidStamps : nil
             priming = Self.priming(codec: b.codec, range: range, timeline: t, basics: b)
             if let frame = AudioFrames.frameTicks(codec: b.codec, sampleRate: b.sampleRate, timeline: t),
                 AudioFrames.isJitter(t, frame: frame)

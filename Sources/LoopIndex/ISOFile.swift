@@ -88,6 +88,13 @@ package struct ISOFile {
 
     /// The index of the file `file` reads (nil when it is not an ISO-BMFF file with a moov this reader takes).
     package static func read(_ file: any ByteSource, fileSize: Int64, locations: Bool = false) throws -> ISOFile? {
+        var iso = try tables(file, fileSize: fileSize, locations: locations)
+        try iso?.layOpusOnSampleClock(file, fileSize: fileSize)
+        return iso
+    }
+
+    /// The index as stored (see `read`).
+    static func tables(_ file: any ByteSource, fileSize: Int64, locations: Bool) throws -> ISOFile? {
         let boxes = try topLevelBoxes(file, fileSize: fileSize)
         guard let moovIndex = boxes.firstIndex(where: { $0.type == "moov" }), boxes[moovIndex].size < 256 << 20 else {
             return nil

@@ -183,7 +183,7 @@ extension ISOFile {
             b.sampleRate = lc.rate
             b.channels = lc.channels
         case "Opus":
-            // The sample entry's channels and rate (FFmpeg's reading; 48 kHz is Opus's only output rate), the
+            // The sample entry's channels (FFmpeg's reading), the
             // pre-skip from dOps; a dOps that disagrees on the channels is left to FFmpeg.
             guard var dops = config("dOps"), dops.remaining >= 11 else { return nil }
             var r = ByteReader(entry, from: 24, to: entry.count)
@@ -193,9 +193,10 @@ extension ISOFile {
             _ = dops.u8()  // version
             let dopsChannels = Int(dops.u8())
             let preSkip = Int64(dops.u16())
-            guard rate == 48000, channels > 0, channels == dopsChannels else { return nil }
+            guard rate > 0, channels > 0, channels == dopsChannels else { return nil }
             b.codec = "opus"
-            b.sampleRate = rate
+            // The entry's rate is the encoder's input rate at most (a note for a resampler); Opus plays at 48 kHz.
+            b.sampleRate = Int(Opus.rate)
             b.channels = channels
             b.codecDelay = preSkip
         default:

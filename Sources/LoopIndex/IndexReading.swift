@@ -81,6 +81,14 @@ package enum IndexReading {
             let framed = ZeroLengthPriming.timeline(t, frame: (Rational(1024, Int64(rate)) / t.timeBase).rounded)
             timelines[b.index] = CompositionOffsetPriming.timeline(framed) ?? framed
         }
+        // Opus's pre-skip is hidden where no edit list says otherwise (a recorder writes none).
+        for b in basics where b.codec == "opus" {
+            if let t = timelines[b.index], let preSkip = b.codecDelay,
+                let signalled = OpusPreSkipEdit.timeline(t, preSkip: preSkip)
+            {
+                timelines[b.index] = signalled
+            }
+        }
         // iTunSMPB says the first audio track's priming and padding where no edit list does.
         if let gapless = iso.gapless, let audio = basics.first(where: { $0.kind == .audio }),
             let t = timelines[audio.index],

@@ -345,10 +345,19 @@ import Testing
     }
 
     @Test func aSwappedPreSkipIsFound() {
-        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x3801)) == 312)
-        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 312)) == nil)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x3801), in: .mp4) == 312)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 312), in: .mp4) == nil)
         // Implausible both ways round: not a byte-order slip.
-        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0xFFFF)) == nil)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0xFFFF), in: .mp4) == nil)
+    }
+
+    /// Matroska's and Ogg's OpusHead is little-endian by its own spec: a cut 128 ms in that hides 6144 samples
+    /// (0x1800, 24 read the other way round) is what it says.
+    @Test func onlyAnMP4sDOpsIsBigEndian() {
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x1800), in: .mp4) == 24)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x1800), in: .webm) == nil)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x1800), in: .matroska) == nil)
+        #expect(OpusHeaderByteOrder.swappedPreSkip(Self.opus(preSkip: 0x1800), in: .ogg) == nil)
     }
 }
 

@@ -425,3 +425,61 @@ import Testing
         #expect(AudioFrames.onSampleClock(exact, rate: 48000, frame: 1024) == nil)
     }
 }
+
+/// A capture clock's stamps laid as the decoder plays the packets (SampleClock): a browser's MediaRecorder stamps
+/// each packet when it was captured, and every decoder plays the packets back to back.
+@Suite struct CaptureClockTests {
+    /// PCM float in WebM as Chromium records it: 10 ms packets (480 samples) on a millisecond clock, the first two
+    /// stamped 0, the rest 8, 20, 30, 39: all end to end from 0, every one after the first moved 10-12 ms.
+    @Test func pcmOnAMillisecondClock() throws {
+        let list = [0, 0, 8, 20, 30, 39].map { SampleTiming(dts: $0, pts: $0, duration: 10, isSync: true) }
+        let laid = try #require(
+            SampleClock.timeline(
+                list, lengths: Array(repeating: 480, count: 6), rate: 48000, timeBase: Rational(1, 1000)))
+        #expect(laid.samples.map(\.pts) == [0, 480, 960, 1440, 1920, 2400])
+        #expect(laid.relaidStamps == 5)
+    }
+
+    /// Opus in a fragmented MP4 as Chromium writes it: 60 ms packets (2880 samples) whose stored durations are the
+    /// capture steps (2700, 3060, ...) and whose fragment's last is a guess (1008): laid from the first at the
+    /// packets' own length, the last lasting what it decodes to.
+    @Test func opusInAFragmentedMP4() throws {
+        let steps: [Int64] = [2700, 3060, 2880, 1008]
+        var at: Int64 = 0
+        let samples = steps.map { step in
+            defer { at += step }
+            return SampleTiming(dts: at, pts: at, duration: step, isSync: true)
+        }
+        let t = TrackTimeline(timeBase: Rational(1, 48000), samples: samples)
+        let laid = try #require(SampleClock.laid(t, lengths: Array(repeating: 2880, count: 4), rate: 48000))
+        #expect(laid.samples.map(\.pts) == [0, 2880, 5760, 8640])
+        #expect(laid.samples.map(\.duration) == [2880, 2880, 2880, 2880])
+        #expect(laid.laidAnew)
+        // The second stamp is 180 samples (3.75 ms) early; the others are where their samples are.
+        #expect(laid.relaidStamps == 1)
+        // A clock that is not the samples' is left to others; so is a track whose stamps are its samples.
+        #expect(SampleClock.laid(t.scaled(by: 2), lengths: Array(repeating: 2880, count: 4), rate: 48000) == nil)
+        #expect(SampleClock.laid(laid, lengths: Array(repeating: 2880, count: 4), rate: 48000) == nil)
+    }
+
+    /// A stamp a whole packet or more after the samples before it end is a hole (a dropped packet), kept; one before
+    /// it is no overlap a decoder plays.
+    @Test func aRealHoleStaysAHole() {
+        let starts = SampleClock.starts(stamps: [0, 960, 2880, 2000], lengths: [960, 960, 960, 960], slack: 960)
+        #expect(starts == [0, 960, 2880, 3840])
+    }
+
+    /// Opus in an MP4 with no edit list: its dOps pre-skip hidden as the edit FFmpeg's muxer writes for it.
+    @Test func opusPreSkipWithoutAnEdit() throws {
+        let t = TrackTimeline(
+            timeBase: Rational(1, 48000),
+            samples: (0..<3).map { SampleTiming(dts: $0 * 2880, pts: $0 * 2880, duration: 2880, isSync: true) })
+        let edited = try #require(OpusPreSkipEdit.timeline(t, preSkip: 3840))
+        #expect(edited.edits == [Edit(mediaTime: 3840, duration: Rational(8640 - 3840, 48000))])
+        #expect(edited.presentedRange()?.duration == Rational(4800, 48000))
+        // A track with an edit of its own keeps it.
+        var own = t
+        own.edits = [Edit(mediaTime: 312, duration: Rational(1, 10))]
+        #expect(OpusPreSkipEdit.timeline(own, preSkip: 3840) == nil)
+    }
+}

@@ -30,12 +30,12 @@ import Testing
         let stored: [Int64] = [0, 104, 208, 313, 417, 521, 626, 730, 836]
         let list = stored.map { SampleTiming(dts: $0, pts: $0, duration: 104, isSync: true) }
         let t = try #require(
-            SampleClockInMatroska.timeline(
+            SampleClock.timeline(
                 list, lengths: Array(repeating: 4608, count: list.count), rate: 44100, timeBase: Rational(1, 1000)))
         #expect(t.samples.map(\.pts) == (0..<9).map { Int64($0) * 4608 })
         let moved = list + [SampleTiming(dts: 1140, pts: 1140, duration: 104, isSync: true)]
         let u = try #require(
-            SampleClockInMatroska.timeline(
+            SampleClock.timeline(
                 moved, lengths: Array(repeating: 4608, count: moved.count), rate: 44100, timeBase: Rational(1, 1000)))
         #expect(u.samples.last?.pts == 50274)
     }

@@ -67,6 +67,20 @@ public struct TrackCut: Sendable, Equatable, Codable {
     /// doubles an edit list's skip for SBR (it counts core samples), so on the output rate's clock its reading
     /// hides twice the priming the edit says; on the core clock FFmpeg and the edit's meaning agree.
     public var coreRate: Int? = nil
+
+    /// A video cut's last presented frame's length (seconds): from its start to the cut's end. Matroska gives a block
+    /// no length unless the track's DefaultDuration does, so the remuxer writes this one there.
+    public func lastFrameLength(in t: TrackTimeline) -> Rational? {
+        let end = Rational(mediaStart) + duration / timeBase
+        guard kind == .video,
+            let last = t.samples.filter({ !$0.isDiscarded && Rational($0.pts) < end }).map(\.pts).max()
+        else { return nil }
+        return (end - Rational(retimedFirstPts.map { Swift.max($0, last) } ?? last)) * timeBase
+    }
+
+    /// The whole track is encoded again (nothing of it copied): its frames, from the one keyframe before its
+    /// start, are the encoder's stream.
+    public var reencodesWhole: Bool { head != nil && keepFrom > keepThrough }
 }
 
 /// What `fix` will do to one file. Pure data: made by `FixPlanner`, carried out by the media layer.

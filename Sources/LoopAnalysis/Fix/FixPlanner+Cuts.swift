@@ -62,7 +62,9 @@ extension FixPlanner {
         // HEVC tagged hev1 is written again as hvc1, which Apple's players want.
         let tagged = !iso || facts.tracks.allSatisfy { !($0.codec == "hevc" && $0.codecTag == "hev1") }
         return whole && edited && exact && tagged && dropped.isEmpty
-            && facts.tracks.allSatisfy { $0.irregularDurations == nil && $0.relaidDecodeTimes == nil }
+            && facts.tracks.allSatisfy {
+                $0.irregularDurations == nil && $0.relaidDecodeTimes == nil && $0.relaidStamps == nil
+            }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 
@@ -202,23 +204,23 @@ extension FixPlanner {
             start = Rational.max(v.time(Rational(v.ticks(commonStart).ceiling)), times[onScreen])
         }
         if !frames[onScreen].isSync && !reencodeHead {
-            guard
-                let next = times.indices.first(where: {
-                    times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd
-                })
-            else {
-                throw PlanError("no keyframe inside the range every track presents, so the start cannot be a keyframe")
+            if let next = times.indices.first(where: {
+                times[$0] > commonStart && frames[$0].isSync && times[$0] < commonEnd
+            }) {
+                notes.append(
+                    """
+                    the first presented frame is not a keyframe: starts at the next keyframe, \
+                    \(Figures.ms(times[next] - commonStart)) later \
+                    \(v.track.codec == "h264"
+                        ? "(--reencode-head keeps them)"
+                        : "(loopprep re-encodes only H.264, and copies \(v.track.codec) from a keyframe)")
+                    """
+                )
+                start = times[next]
+            } else {
+                let key = times[frames.lastIndex { $0.isSync && $0.pts <= frames[onScreen].pts } ?? 0]
+                notes.append(try noKeyframeInRange(v.track.codec, keyframeBefore: commonStart - key))
             }
-            notes.append(
-                """
-                the first presented frame is not a keyframe: starts at the next keyframe, \
-                \(Figures.ms(times[next] - commonStart)) later \
-                \(v.track.codec == "h264"
-                    ? "(--reencode-head keeps them)"
-                    : "(loopprep re-encodes only H.264, and copies \(v.track.codec) from a keyframe)")
-                """
-            )
-            start = times[next]
         }
         let end = try videoEnd(
             v, frames: frames, times: times, start: start, tracks: tracks, commonEnd: commonEnd,
@@ -268,22 +270,21 @@ extension FixPlanner {
             samples[$0].pts < samples[$1].pts
         }
         if let onScreen, !samples[onScreen].isSync {
-            // Only H.264 is encoded again (the start was planned on a keyframe for any other codec).
-            guard m.track.codec == "h264" else {
-                throw PlanError(
-                    """
-                    the first frame to show is not a keyframe and loopprep re-encodes only H.264, not \
-                    \(m.track.codec); nothing can start there without re-encoding
-                    """
-                )
-            }
-            // --reencode-head: the frames up to the next keyframe are encoded again; copying starts there.
-            guard
-                let next = samples.indices.filter({
-                    samples[$0].isSync && samples[$0].pts > mediaStart && Rational(samples[$0].pts) < mediaEnd
-                })
-                .min(by: { samples[$0].pts < samples[$1].pts })
-            else {
+            let next = samples.indices.filter({
+                samples[$0].isSync && samples[$0].pts > mediaStart && Rational(samples[$0].pts) < mediaEnd
+            })
+            .min(by: { samples[$0].pts < samples[$1].pts })
+            // No keyframe after the start: the whole picture is the encoder's, in any codec it encodes. Only H.264
+            // is encoded again among copied frames (--reencode-head: the frames up to the next keyframe; the
+            // start was planned on a keyframe for any other codec).
+            guard let next, m.track.codec == "h264" else {
+                guard next == nil, reencodesWhole(m.track.codec) else {
+                    throw PlanError(
+                        """
+                        the first frame to show is not a keyframe and loopprep re-encodes only H.264, not \
+                        \(m.track.codec); nothing can start there without re-encoding
+                        """)
+                }
                 return try wholeReencode(m, start: start, end: end, first: first, onScreen: onScreen, notes: &notes)
             }
             let frames = samples.filter {
@@ -344,6 +345,28 @@ extension FixPlanner {
     /// every 250 frames): every frame it presents is encoded again, decoded from the keyframe before it; nothing is
     /// copied. The encoded frames keep the source's decode delay of that keyframe (the encoder writes no B-frames,
     /// so any constant keeps decode times in order).
+    /// A recording's one keyframe is its first frame, and its sound starts a frame or two later: the picture is
+    /// encoded again whole from the first frame the sound covers (videoCut), in a codec fix encodes.
+    static func noKeyframeInRange(_ codec: String, keyframeBefore: Rational) throws -> String {
+        guard reencodesWhole(codec) else {
+            throw PlanError(
+                """
+                no keyframe inside the range every track presents, so the start cannot be a keyframe, and loopprep \
+                cannot encode \(codec) again
+                """)
+        }
+        return """
+            no keyframe inside the range every track presents (the picture's last one before it is \
+            \(Figures.ms(keyframeBefore)) before every track has started): the picture is encoded again from the first \
+            frame every track covers
+            """
+    }
+
+    /// The codecs whose whole picture fix can encode again (the encoder's stream replaces the source's).
+    static func reencodesWhole(_ codec: String) -> Bool {
+        ["h264", "hevc", "vp8", "vp9", "av1"].contains(codec)
+    }
+
     static func wholeReencode(
         _ m: Mapping, start: Rational, end: Rational, first: Int, onScreen: Int, notes: inout [String]
     ) throws -> TrackCut {
@@ -362,8 +385,8 @@ extension FixPlanner {
             reorderDelay: samples[first].pts - samples[first].dts, frames: shown.count)
         notes.append(
             """
-            re-encodes all \(shown.count) frames: no keyframe follows the start inside the cut (the source's GOP is \
-            longer than the loop), so nothing of the video is copied
+            re-encodes all \(shown.count) frames: no keyframe follows the start inside the cut, so nothing of the \
+            video is copied
             """)
         let (firstPresented, presentedFrames) = m.timeline.presentedSamples(from: Rational(mediaStart), to: mediaEnd)
         return TrackCut(

@@ -15,7 +15,7 @@ extension FixPlanner {
                 droppedAudio.append(track.index)
                 continue
             }
-            if let swapped = OpusHeaderByteOrder.swappedPreSkip(track) {
+            if let swapped = OpusHeaderByteOrder.swappedPreSkip(track, in: facts.container) {
                 let stored = track.priming?.samples ?? 0
                 throw PlanError(
                     """
@@ -186,6 +186,14 @@ extension FixPlanner {
                 the codec's frame of \((Rational(frame) * track.timeBase * Int64(rate)).rounded) samples
                 """
             )
+        }
+        for track in facts.tracks {
+            guard let count = track.relaidStamps else { continue }
+            out.append(
+                """
+                \(Figures.trackName(track)): lays the \(count) packet\(count == 1 ? "" : "s") a capture clock stamped \
+                apart from its samples end to end, as the decoder plays them
+                """)
         }
         for track in facts.tracks {
             guard let count = track.relaidDecodeTimes else { continue }

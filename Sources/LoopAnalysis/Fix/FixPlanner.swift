@@ -224,6 +224,14 @@ package enum FixPlanner {
                 cut.trimmedHead = cut.trimmedHead + shift
                 cut.trimmedTail = cut.trimmedTail - shift
             }
+            if let decided = m.track.decidedLastFrame, cut.trimmedTail.isZero, !cut.reencodesWhole {
+                notes.append(
+                    """
+                    \(Figures.trackName(m.track)): the file gives its last frame no length (a recorder cannot know \
+                    it): \(Figures.ms(decided)), its commonest step, written into the output so every player ends \
+                    the picture there
+                    """)
+            }
             cuts.append(cut)
         }
         return (cuts, padsAudio)

@@ -7,7 +7,24 @@ package struct TimestampGap: Rule {
     public init() {}
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
-        clip.tracks.flatMap { track in breaks(track, clip) + lastFrame(track) + bumped(track) }
+        clip.tracks.flatMap { track in breaks(track, clip) + lastFrame(track) + bumped(track) + captured(track) }
+    }
+
+    /// Audio packets a capture clock stamped apart from their samples (a browser's recording): every decoder plays
+    /// them back to back, and a player that places them by their stamps leaves slivers of silence or overlaps.
+    func captured(_ track: TrackFacts) -> [Finding] {
+        guard let count = track.relaidStamps else { return [] }
+        return [
+            Finding(
+                rule: ids[0], severity: .info, track: track.index,
+                message:
+                    """
+                    \(Figures.trackName(track)): \(count) packet\(count == 1 ? "" : "s") stamped by a capture clock \
+                    apart from where the decoder plays \(count == 1 ? "it" : "them") (back to back): read as played
+                    """,
+                hint: "write the stamps end to end: loopprep fix",
+                figures: ["count": Double(count)])
+        ]
     }
 
     /// Decode times a muxer bumped a tick after a repeated one: the frames are where their presentation times say,

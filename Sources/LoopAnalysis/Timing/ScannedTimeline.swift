@@ -47,7 +47,11 @@ package struct ScannedTimeline: Sendable, Equatable {
                 end = Swift.max(0, filled[last].pts + filled[last].duration - limit)
             }
         }
-        let timeline = TrackTimeline(timeBase: timeBase, samples: filled, skipStart: start, skipEnd: end)
+        var timeline = TrackTimeline(timeBase: timeBase, samples: filled, skipStart: start, skipEnd: end)
+        if let last = samples.indices.filter({ !samples[$0].isDiscarded }).max(by: { samples[$0].pts < samples[$1].pts }
+        ) {
+            timeline.decidedLastDuration = samples[last].duration <= 0
+        }
         // Audio on a clock of whole frames (MP3 in AVI: a tick a frame, 576 samples) cannot be cut to the sample:
         // it is put on the sample clock, whole ticks times the samples in one. (A millisecond clock, Matroska's,
         // holds at most 96 samples a tick and has its own tick allowance.)

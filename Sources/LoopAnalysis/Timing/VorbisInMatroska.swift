@@ -36,29 +36,3 @@ package enum VorbisInMatroska {
         return TrackTimeline(timeBase: Rational(1, rate), samples: out, skipStart: warmUp, skipEnd: discardEnd)
     }
 }
-
-/// Audio on a sample clock in Matroska, for a codec each packet of which says how many samples it holds and none of
-/// which is a warm-up (FLAC, from its frame headers): the clock starts at the first block, and the packets follow
-/// end to end as the decoder plays them, where a block's time strays by less than the longest packet from there
-/// (mkvmerge's blocks drift up to 1.5 ms from FLAC's samples); one further starts anew at its block time.
-package enum SampleClockInMatroska {
-    /// `list`: the packets on the container's clock `timeBase`; `lengths`: each one's samples; `discardEnd`:
-    /// samples the last packet's DiscardPadding drops. nil when a length is unknown.
-    public static func timeline(
-        _ list: [SampleTiming], lengths: [Int64?], rate: Int64, timeBase: Rational, discardEnd: Int64 = 0
-    ) -> TrackTimeline? {
-        guard list.count == lengths.count, !list.isEmpty, rate > 0, timeBase > .zero else { return nil }
-        let toSamples = timeBase * rate
-        let slack = Swift.max(toSamples.rounded, 1, lengths.compactMap { $0 }.max() ?? 0)
-        var out: [SampleTiming] = []
-        var next: Int64?
-        for (timing, length) in zip(list, lengths) {
-            guard let n = length else { return nil }
-            let fromBlock = (Rational(timing.pts) * toSamples).rounded
-            let start = next.map { abs($0 - fromBlock) < slack ? $0 : fromBlock } ?? fromBlock
-            out.append(SampleTiming(dts: start, pts: start, duration: n, isSync: true, isDiscarded: timing.isDiscarded))
-            next = start + n
-        }
-        return TrackTimeline(timeBase: Rational(1, rate), samples: out, skipEnd: discardEnd)
-    }
-}

@@ -90,7 +90,8 @@ enum FFmpegReading {
     }
 
     /// An MP4 video frame's length from FFmpeg's index (its decode times, increasing): the step from `dts` to the
-    /// next decode time (its stts delta), the last sample's the step before. FFmpeg's mov demuxer leaves a packet's
+    /// next decode time (its stts delta); nil for the last sample, whose delta the index does not hold (it ends
+    /// where FFmpeg's stream ends, its edit or media duration). FFmpeg's mov demuxer leaves a packet's
     /// duration unset where composition offsets are present (B-frames), and libavformat then guesses a frame as one
     /// tick of a clock coarser than 1 kHz: QuickTime's 600 made an Apple-style H.264's last frame last 1.667 ms.
     /// Players end a frame at its own delta.
@@ -100,9 +101,8 @@ enum FFmpegReading {
             let mid = (lo + hi) / 2
             if times[mid] < dts { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < times.count, times[lo] == dts, times.count > 1 else { return nil }
-        let k = lo + 1 < times.count ? lo : lo - 1
-        return times[k + 1] > times[k] ? times[k + 1] - times[k] : nil
+        guard lo + 1 < times.count, times[lo] == dts else { return nil }
+        return times[lo + 1] > times[lo] ? times[lo + 1] - times[lo] : nil
     }
 
     /// One track's reading as its packets go by.
@@ -247,6 +247,12 @@ enum FFmpegReading {
                 // container gives none (a Matroska block), the step from the frame before, as a player shows it.
                 // An MP4's, its step to the next decode time in FFmpeg's index (see decodeStep).
                 let indexed = last.dts.flatMap { FFmpegReading.decodeStep(at: $0, in: decodeTimes) }
+                // The last decoded sample of an MP4 lasts to the end FFmpeg gives the stream: a recording's last
+                // frame is as long as its writer said, not its neighbour's step.
+                if indexed == nil, let editEnd, last.dts == decodeTimes.last {
+                    track.end = editEnd
+                    return
+                }
                 let length =
                     indexed ?? (last.duration > 0 ? last.duration : times.count > 1 ? pts - times[times.count - 2] : 0)
                 if length > 0 { track.end = capped(Rational(pts + length) * timeBase, at: editEnd) }

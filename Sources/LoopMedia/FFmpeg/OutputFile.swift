@@ -64,6 +64,12 @@ final class OutputFile {
         guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }
         try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
         if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
+        // Opus plays at 48 kHz whatever rate its source's header names (an encoder's input rate): the muxers turn
+        // skip samples into their own units by the stream's rate (Matroska's DiscardPadding in ns), which a
+        // copied 24000 would double.
+        if source.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_OPUS {
+            st.pointee.codecpar.pointee.sample_rate = Int32(Opus.rate)
+        }
         // FFmpeg 5.1's Matroska muxer writes CodecDelay from initial_padding but does not add it to the block
         // timestamps, while its demuxer subtracts it. A copy starts with none; where Opus is cut, the remuxer sets
         // the new pre-skip (setInitialPadding) and places the blocks itself (OpusTrim), as for 5.1: write() takes

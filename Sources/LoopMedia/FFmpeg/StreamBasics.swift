@@ -39,16 +39,7 @@ extension InputFile {
             if rate.num > 0 && rate.den > 0 { b.declaredFrameRate = Rational(Int64(rate.num), Int64(rate.den)) }
             if streamInfoRead { b.reorderDepth = Int(max(par.video_delay, 0)) }
         }
-        if kind == .audio {
-            b.sampleRate = Int(par.sample_rate)
-            b.channels = Int(par.ch_layout.nb_channels)
-            // The delay the codec's own header carries (Opus's pre-skip, or Matroska's CodecDelay for it). FFmpeg 9
-            // also reports an MP4 AAC track's edit-list priming as initial_padding: that is the edit list's to say,
-            // and read from it.
-            if par.codec_id == AV_CODEC_ID_OPUS {
-                b.codecDelay = par.initial_padding > 0 ? Int64(par.initial_padding) : Self.opusPreSkip(par)
-            }
-        }
+        if kind == .audio { audio(par, into: &b) }
         if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) {
             b.primingRemoved = Int64(String(cString: tag.pointee.value))
         }
@@ -57,6 +48,21 @@ extension InputFile {
             if value != "und" { b.language = value }
         }
         return b
+    }
+
+    /// An audio stream's rate, channels and the delay its codec's header carries.
+    private func audio(_ par: AVCodecParameters, into b: inout TrackBasics) {
+        b.sampleRate = Int(par.sample_rate)
+        b.channels = Int(par.ch_layout.nb_channels)
+        // The delay the codec's own header carries (Opus's pre-skip, or Matroska's CodecDelay for it). FFmpeg 9
+        // also reports an MP4 AAC track's edit-list priming as initial_padding: that is the edit list's to say,
+        // and read from it.
+        guard par.codec_id == AV_CODEC_ID_OPUS else { return }
+        // Opus decodes at 48 kHz whatever the rate its header or the container names (OpusHead's input rate,
+        // Matroska's SamplingFrequency: what the encoder was fed, a note for a resampler): the track's clock is the
+        // decoder's (RFC 7845 5.1).
+        b.sampleRate = Int(Opus.rate)
+        b.codecDelay = par.initial_padding > 0 ? Int64(par.initial_padding) : Self.opusPreSkip(par)
     }
 
     /// Decoded samples the player drops at the start, as the container says them (Matroska's CodecDelay).

@@ -130,6 +130,15 @@ private final class RemuxWriter {
         {
             output.setFrameRate(planned, stream: out)
         }
+        // Matroska: a block has no length but the track's DefaultDuration (FFmpeg's muxer writes no BlockDuration
+        // for video), so the last frame's is written there: every reader (FFmpeg, browsers) ends the picture where
+        // the plan does, not at a guess of its own (FFmpeg takes the step before, Chromium the longest step seen).
+        if output.isMatroska, let timeline = timelines[cut.index], let length = cut.lastFrameLength(in: timeline),
+            length > .zero,
+            output.frameRate(out).map({ ($0.reciprocal - length).magnitude > Rational(1, 1000) }) ?? true
+        {
+            output.setFrameRate(length.reciprocal, stream: out)
+        }
     }
 
     private func addStream(_ cut: TrackCut, input: InputFile, converting: Bool) throws {
@@ -182,6 +191,16 @@ private final class RemuxWriter {
 
     /// Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.
     private func renderSegments(_ cut: TrackCut, input: InputFile) throws {
+        // A track encoded again whole (its one keyframe before the start) is the encoder's stream: its
+        // configuration record replaces the source's, whatever the codec.
+        if cut.reencodesWhole, cut.codec != "h264", let head = cut.head, let out = streams[cut.index] {
+            let rendered = try RenderedSegment.render(
+                source, cut: cut, segment: head, isHead: true, avcc: nil, timelines: timelines,
+                preset: RunQuality.preset(x264Subme: []))
+            heads[cut.index] = rendered
+            if let extradata = rendered.extradata { try output.setExtradata(extradata, stream: out) }
+            return
+        }
         guard cut.codec == "h264", let extradata = input.extradata(cut.index), var avcc = AVCConfig(extradata),
             let out = streams[cut.index]
         else {

@@ -18,7 +18,12 @@ enum MatroskaImport: TimelineImporter {
         let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
         // FLAC the same way, each packet's length from its frame header (mkvmerge's blocks drift from it).
         let flac = source.allStreams.filter { source.basics[$0].codec == "flac" }
-        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac)
+        // PCM the same way, each packet's length from its size (a browser's recording stamps its 10 ms packets
+        // by its capture clock).
+        let pcm = source.allStreams.reduce(into: [Int: Int64]()) { out, i in
+            if source.basics[i].kind == .audio, let bytes = input.pcmFrameBytes(i) { out[i] = bytes }
+        }
+        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac, pcm: pcm)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines where source.basics[i].kind == .video {
             var plausible = timeline
@@ -37,7 +42,8 @@ enum MatroskaImport: TimelineImporter {
         typealias Lay = ([SampleTiming], [Int64?], Int64, Rational, Int64) -> TrackTimeline?
         let lays: [([Int: [OpusSampleClock.Packet]], Lay)] = [
             (scan.vorbis, { VorbisInMatroska.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
-            (scan.flac, { SampleClockInMatroska.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
+            (scan.flac, { SampleClock.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
+            (scan.pcm, { SampleClock.timeline($0, lengths: $1, rate: $2, timeBase: $3, discardEnd: $4) }),
         ]
         for (streams, lay) in lays {
             for (i, packets) in streams {
@@ -57,11 +63,12 @@ enum MatroskaImport: TimelineImporter {
     /// first, as its own tools do (-41 and -18 ms read as 0 and 23, then 5): a file whose audio's times run backwards
     /// is named (StreamInfoFirst), and the probe reads it again that way, streams and packets, as every later
     /// reading of it does.
-    static func scanned(_ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>) throws
-        -> PacketScan.Result
-    {
+    static func scanned(
+        _ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>, pcm: [Int: Int64]
+    ) throws -> PacketScan.Result {
         let scan = try PacketScan.read(
-            source.input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac)
+            source.input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac,
+            pcm: pcm)
         if !source.input.streamInfoRead,
             source.allStreams.contains(where: { i in
                 source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending

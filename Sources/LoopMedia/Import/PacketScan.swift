@@ -11,11 +11,35 @@ enum PacketScan {
         var vorbis: [Int: [OpusSampleClock.Packet]] = [:]
         /// Per stream asked for in `flac`: each packet's samples, from its frame header, and end discard.
         var flac: [Int: [OpusSampleClock.Packet]] = [:]
+        /// Per stream asked for in `pcm` (its bytes per sample frame): each packet's samples, from its size.
+        var pcm: [Int: [OpusSampleClock.Packet]] = [:]
+
+        /// A packet's length in samples, where its stream was asked for: Opus's from its TOC byte, FLAC's from
+        /// its frame header, Vorbis's from FFmpeg's parser, PCM's from its size.
+        mutating func appendLengths(
+            _ packet: Packet, stream i: Int, opus: Set<Int>, flac: Set<Int>, vorbis: VorbisParser?, pcm: Int64?
+        ) {
+            let discard = packet.skipSamples?.end ?? 0
+            if opus.contains(i) {
+                self.opus[i, default: []].append(.init(samples: packet.withBytes(Opus.samples), discard: discard))
+            }
+            if flac.contains(i) {
+                self.flac[i, default: []].append(.init(samples: packet.withBytes(FLACFrame.samples), discard: discard))
+            }
+            if let vorbis {
+                self.vorbis[i, default: []].append(.init(samples: vorbis.samples(packet), discard: discard))
+            }
+            if let frameBytes = pcm {
+                let whole = Int64(packet.size) % frameBytes == 0
+                self.pcm[i, default: []].append(
+                    .init(samples: whole ? Int64(packet.size) / frameBytes : nil, discard: discard))
+            }
+        }
     }
 
     static func read(
         _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = [],
-        flac: Set<Int> = []
+        flac: Set<Int> = [], pcm: [Int: Int64] = [:]
     ) throws -> Result {
         var out = Result()
         let packet = try Packet()
@@ -26,20 +50,7 @@ enum PacketScan {
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
             let timeBase = input.timeBase(i)
             var scanned = out.timelines[i] ?? ScannedTimeline(timeBase: timeBase, samples: [])
-            if opus.contains(i) {
-                out.opus[i, default: []].append(
-                    OpusSampleClock.Packet(
-                        samples: packet.withBytes(Opus.samples), discard: packet.skipSamples?.end ?? 0))
-            }
-            if flac.contains(i) {
-                out.flac[i, default: []].append(
-                    OpusSampleClock.Packet(
-                        samples: packet.withBytes(FLACFrame.samples), discard: packet.skipSamples?.end ?? 0))
-            }
-            if let parser = parsers[i] {
-                out.vorbis[i, default: []].append(
-                    OpusSampleClock.Packet(samples: parser.samples(packet), discard: packet.skipSamples?.end ?? 0))
-            }
+            out.appendLengths(packet, stream: i, opus: opus, flac: flac, vorbis: parsers[i], pcm: pcm[i])
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / timeBase).rounded }
                 // The first presented packet's skip is the priming; the last packet's end skip the padding.

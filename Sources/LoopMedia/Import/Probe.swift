@@ -48,6 +48,14 @@ public enum Probe {
         }
         let iso = format.hasPrefix("mov,") ? index : nil
         if let iso { try IndexReading.refuseTruncated(iso, size: size) }
+        if format.hasPrefix("matroska"), let at = try MatroskaTruncation.brokenOff(try ISOFile.source(path)) {
+            throw MediaError(
+                "read",
+                reason: """
+                    truncated: the Matroska element at byte \(at) runs past the file's end (\(size) bytes): a recording \
+                    or download stopped before it was written whole; copy or download it again
+                    """)
+        }
         if let iso { try IndexReading.refuseEncrypted(iso) }
         // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
         // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.

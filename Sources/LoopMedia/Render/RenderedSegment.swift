@@ -38,19 +38,24 @@ struct RenderedSegment {
     var samples: [Sample]
     var sps: [[UInt8]]
     var pps: [[UInt8]]
+    /// The encoder's own configuration record (its global header: AV1's av1C, HEVC's hvcC), for a track encoded
+    /// again whole; nil where it has none (VP8, VP9).
+    var extradata: [UInt8]?
 
     /// Decoded pictures whose quantizers set a segment's rate factor before its encoder opens.
     static let quantizersWanted = 16
 
     /// Decodes from `segment.decodeFromDts` (a keyframe) and encodes the frames presented in
     /// [firstPts, untilPts); a head stops reading where the copy starts. Times are the track's timeline's.
+    /// `avcc`: an H.264 track's configuration, whose parameter set ids the run's must not reuse; nil for a track
+    /// encoded again whole in another codec (VP8, VP9, AV1, HEVC: the encoder's own configuration replaces it).
     static func render(
-        _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig,
+        _ source: String, cut: TrackCut, segment head: SegmentRender, isHead: Bool, avcc: AVCConfig?,
         timelines: [Int: TrackTimeline], preset: String
     ) throws -> RenderedSegment {
         let window = PacketWindow(cut, from: head.decodeFromDts, through: isHead ? cut.keepFrom - 1 : .max)
         let frames = try FrameSource(path: source, window: window, timelines: timelines)
-        let used = Set(avcc.sps.compactMap(AVCConfig.spsID) + avcc.pps.compactMap(AVCConfig.ppsID))
+        let used = Set((avcc?.sps ?? []).compactMap(AVCConfig.spsID) + (avcc?.pps ?? []).compactMap(AVCConfig.ppsID))
         guard let id = (0...31).first(where: { !used.contains($0) }) else {
             throw MediaError("encode", reason: "no free SPS/PPS id")
         }
@@ -58,7 +63,7 @@ struct RenderedSegment {
         var rendered: [Sample] = []
         func emit(_ p: Packet) {
             rendered.append(
-                Sample(encoded: p, lengthSize: avcc.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
+                Sample(encoded: p, lengthSize: avcc?.lengthSize, decodeDelay: head.reorderDelay, duration: 0))
         }
         // The encoder opens once the source's quantizers of a few pictures are known: the frames are encoded at the
         // source's own quality (RunQuality, as stitch's joins), not finer (a whole loop re-encoded at crf 17 came out
@@ -102,7 +107,7 @@ struct RenderedSegment {
             rendered[i].duration = (i + 1 < rendered.count ? rendered[i + 1].pts : head.untilPts) - rendered[i].pts
         }
         let sets = encoder.parameterSets
-        return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps)
+        return RenderedSegment(samples: rendered, sps: sets.sps, pps: sets.pps, extradata: encoder.extradata)
     }
 }
 

@@ -244,6 +244,12 @@ final class VideoEncoder {
         return (units.filter { ($0.first ?? 0) & 0x1f == 7 }, units.filter { ($0.first ?? 0) & 0x1f == 8 })
     }
 
+    /// The encoder's global header (its configuration record), nil where it writes none.
+    var extradata: [UInt8]? {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
+    }
+
     /// The output stream takes the encoder's parameters (a codec other than the source's).
     func configure(_ output: OutputFile, stream: Int) throws {
         let st = output.stream(stream)
