@@ -259,6 +259,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// Segment Duration (seconds, exact; `movieTimescale` is then the Duration's ticks a second).
     public var movieDuration: Rational?
     public var fragmented: Bool?
+    /// Matroska and WebM: whether the file has Cues, the index a player seeks by (nil: not Matroska).
+    public var cues: Bool?
     public var tracks: [TrackFacts]
     /// Audio and video tracks the file declares but that present nothing: no samples, or an edit list that
     /// shows none of them. nil when there are none (so reports of whole files stay as they were).

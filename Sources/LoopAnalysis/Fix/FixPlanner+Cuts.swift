@@ -66,6 +66,9 @@ extension FixPlanner {
                 $0.irregularDurations == nil && $0.relaidDecodeTimes == nil && $0.relaidStamps == nil
             }
             && (!iso || facts.moovBeforeMdat == true && MovieDurationMismatch().check(facts, .init()).isEmpty)
+            // A Matroska file whose Duration is missing or wrong, or that has no Cues, is written again (FFmpeg's
+            // muxer writes both).
+            && (!facts.isMatroska || MovieDurationMismatch().check(facts, .init()).isEmpty)
     }
 
     /// How far (seconds) a track's edit runs past its last sample: a movie clock of milliseconds cannot say

@@ -42,20 +42,10 @@ public enum Probe {
         }
         let input = try open(path, index: index)
         let format = input.formatName
-        // FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
-        if format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") {
-            throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
-        }
+        try refuseNotMedia(format)
         let iso = format.hasPrefix("mov,") ? index : nil
         if let iso { try IndexReading.refuseTruncated(iso, size: size) }
-        if format.hasPrefix("matroska"), let at = try MatroskaTruncation.brokenOff(try ISOFile.source(path)) {
-            throw MediaError(
-                "read",
-                reason: """
-                    truncated: the Matroska element at byte \(at) runs past the file's end (\(size) bytes): a recording \
-                    or download stopped before it was written whole; copy or download it again
-                    """)
-        }
+        let layout = format.hasPrefix("matroska") ? try matroskaLayout(path, size: size) : nil
         if let iso { try IndexReading.refuseEncrypted(iso) }
         // AVI stores decode order only: whether its video reorders is FFmpeg's analysis of the stream to say (the
         // SPS's reorder depth, MPEG-4's low-delay flag, the first frames), read once before the facts.
@@ -81,9 +71,30 @@ public enum Probe {
             return try probe(path, keepInput: keepInput, locations: locations)
         }
         let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
-        return try result(
+        var probed = try result(
             path, size: size, format: format, iso: iso, basics: basics, imported: imported,
             declaredDuration: input.declaredDuration, input: kept)
+        probed.facts.cues = layout?.cues
+        return probed
+    }
+
+    /// FFmpeg also opens text (tty), pictures (image2, *_pipe) and filter graphs: none of them is a clip.
+    private static func refuseNotMedia(_ format: String) throws {
+        guard format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") else { return }
+        throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
+    }
+
+    /// A Matroska file's layout (its Cues), refused where it breaks off inside an element: FFmpeg reads such a cut
+    /// as a healthy shorter clip.
+    private static func matroskaLayout(_ path: String, size: Int64) throws -> MatroskaLayout.Scan {
+        let layout = try MatroskaLayout.scan(try ISOFile.source(path))
+        guard let at = layout.brokenOff else { return layout }
+        throw MediaError(
+            "read",
+            reason: """
+                truncated: the Matroska element at byte \(at) runs past the file's end (\(size) bytes): a recording \
+                or download stopped before it was written whole; copy or download it again
+                """)
     }
 
     /// FFmpeg's demuxer on the file; an MP4/MOV it refuses is said as what it is (a damaged box, no moov at all).

@@ -7,7 +7,7 @@ import Testing
 /// A Matroska file cut off inside an element (an interrupted upload, `head -c`): FFmpeg reads it as a shorter
 /// healthy clip, loopprep says it is truncated. Recorders write the Segment and Clusters with unknown sizes, so the
 /// blocks themselves are walked.
-@Suite struct MatroskaTruncationTests {
+@Suite struct MatroskaLayoutTests {
     final class Bytes: ByteSource {
         let bytes: [UInt8]
         init(_ bytes: [UInt8]) { self.bytes = bytes }
@@ -30,24 +30,24 @@ import Testing
 
     @Test func aWholeRecordingIsWhole() throws {
         #expect(Self.recording.count == 75)
-        #expect(try MatroskaTruncation.brokenOff(Bytes(Self.recording)) == nil)
+        #expect(try MatroskaLayout.brokenOff(Bytes(Self.recording)) == nil)
     }
 
     /// Cut inside the last block's data, inside its header, or inside the first cluster's second block: the block
     /// that breaks off is named. Cut at a block's end, every block is whole.
     @Test func aRecordingCutShortIsTruncated() throws {
         let lastBlock: Int64 = 66
-        #expect(try MatroskaTruncation.brokenOff(Bytes(Array(Self.recording.prefix(72)))) == lastBlock)
-        #expect(try MatroskaTruncation.brokenOff(Bytes(Array(Self.recording.prefix(67)))) == lastBlock)
-        #expect(try MatroskaTruncation.brokenOff(Bytes(Array(Self.recording.prefix(48)))) == 43)
-        #expect(try MatroskaTruncation.brokenOff(Bytes(Array(Self.recording.prefix(51)))) == nil)
+        #expect(try MatroskaLayout.brokenOff(Bytes(Array(Self.recording.prefix(72)))) == lastBlock)
+        #expect(try MatroskaLayout.brokenOff(Bytes(Array(Self.recording.prefix(67)))) == lastBlock)
+        #expect(try MatroskaLayout.brokenOff(Bytes(Array(Self.recording.prefix(48)))) == 43)
+        #expect(try MatroskaLayout.brokenOff(Bytes(Array(Self.recording.prefix(51)))) == nil)
     }
 
     /// The recipe on a browser recording (fixtures/make-recordings.sh: `head -c 35000`): unreadable,
     /// truncated, in analyze and fix alike; nothing written.
     @Test func theCutRecordingIsUnreadable() throws {
         let cut = Repository.fixture("rec-vp8-opus-cut.webm")
-        #expect(try MatroskaTruncation.brokenOff(LocalFile(cut)) != nil)
-        #expect(try MatroskaTruncation.brokenOff(LocalFile(Repository.fixture("rec-vp8-opus.webm"))) == nil)
+        #expect(try MatroskaLayout.brokenOff(LocalFile(cut)) != nil)
+        #expect(try MatroskaLayout.brokenOff(LocalFile(Repository.fixture("rec-vp8-opus.webm"))) == nil)
     }
 }
