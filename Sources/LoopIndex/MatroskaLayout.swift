@@ -28,8 +28,9 @@ package enum MatroskaLayout {
     }
 
     /// `limit`: elements looked at before giving up (a file that large is left to FFmpeg: whole).
-    package static func scan(_ file: any ByteSource, limit: Int = 2_000_000) throws -> Scan {
-        let size = file.size
+    package static func scan(_ source: any ByteSource, limit: Int = 2_000_000) throws -> Scan {
+        let size = source.size
+        let file = Window(source)
         var at: Int64 = 0
         var seen = 0
         var out = Scan()
@@ -66,7 +67,7 @@ package enum MatroskaLayout {
 
     /// An element's ID, its data size (nil: unknown) and the header's length; nil where the header itself is cut
     /// off or is no EBML.
-    static func header(_ file: any ByteSource, at offset: Int64) throws -> (id: UInt32, size: Int64?, length: Int)? {
+    static func header(_ file: Window, at offset: Int64) throws -> (id: UInt32, size: Int64?, length: Int)? {
         let bytes = try file.read(at: offset, count: 12)
         guard let first = bytes.first, first != 0 else { return nil }
         let idLength = first.leadingZeroBitCount + 1
@@ -83,5 +84,23 @@ package enum MatroskaLayout {
             allOnes = allOnes && b == 0xFF
         }
         return (id, allOnes ? nil : value, idLength + sizeLength)
+    }
+
+    /// Reads a file a window at a time: a recording's block headers are a few bytes apart, and a remote file is read by
+    /// range requests.
+    final class Window {
+        let source: any ByteSource
+        var start: Int64 = 0
+        var bytes: [UInt8] = []
+        init(_ source: any ByteSource) { self.source = source }
+
+        func read(at offset: Int64, count: Int) throws -> [UInt8] {
+            if offset < start || offset + Int64(count) > start + Int64(bytes.count) {
+                start = offset
+                bytes = try source.read(at: offset, count: max(count, 1 << 16))
+            }
+            let from = Int(offset - start)
+            return Array(bytes[from..<min(bytes.count, from + count)])
+        }
     }
 }

@@ -66,8 +66,8 @@ import Testing
         // Pictures are inline (the page works offline), one per readable clip.
         let images = try doc.nodes(forXPath: "//*[local-name()='img']/@src").compactMap(\.stringValue)
         // (The unreadable: three broken, one encrypted, an Ogg stream naming no codec, an OGM FFmpeg stops in, an
-        // Ogg FLAC cut before 0, two Ogg files with a damaged page, a WebM recording cut short; and ogmmerge's OGM, whose first and last frames
-        // FFmpeg 5.1 cannot decode (9.0 can), has no picture there.)
+        // Ogg FLAC cut before 0, two Ogg files with a damaged page, a WebM recording cut short; and ogmmerge's OGM,
+        // whose first and last frames FFmpeg 5.1 cannot decode (9.0 can), has no picture there.)
         let unreadable = files.filter { $0["error"] != nil }.count
         let undecodable = files.filter {
             (($0["notes"] as? [String]) ?? []).contains { $0.contains("could not decode the clip's first and last") }

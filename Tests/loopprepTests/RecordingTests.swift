@@ -113,6 +113,20 @@ import Testing
         #expect(flags.first?.hasPrefix("K") == true)
     }
 
+    /// Two recordings whose sound starts after their only keyframe, stitched with --normalize: every frame is
+    /// decoded from that keyframe (it was "a frame does not decode"), and FFmpeg decodes the whole reel cleanly.
+    @Test func recordingsStitchedWithNormalize() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.webm").path
+        let run = try Run.loopprep([
+            "stitch", Run.fixture("rec-vp8-opus.webm"), Run.fixture("rec-vp8-opus-250.webm"), "-o", out, "--normalize",
+        ])
+        #expect(run.status <= 1, "\(run.stdout)\(run.stderr)")
+        let decode = try Run.tool(["ffmpeg", "-v", "error", "-i", out, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+    }
+
     /// Item 5: a recording cut off mid-cluster (`head -c 35000`) is unreadable, truncated, in analyze and fix
     /// alike (exit 2, nothing written), not a healthy shorter clip.
     @Test func aRecordingCutShortIsTruncated() throws {

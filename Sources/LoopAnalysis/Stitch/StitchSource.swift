@@ -56,6 +56,17 @@ public struct StitchSource: Sendable, Equatable {
         // frame after the cut): stitch renders the end from the decoded frames itself, so it reads every packet
         // to the track's last and stops its copy at a safe cut (as at an out point).
         let rendersTail = video.tail != nil
+        // A cut fix starts by encoding frames again (a recording's sound starts after its only keyframe): stitch
+        // decodes them from that keyframe and renders them itself; nothing before the next keyframe is copied.
+        if let head = video.head {
+            video.head = nil
+            video.keepFrom = head.decodeFromDts
+            if let key = timeline.samples.firstIndex(where: { $0.dts == head.decodeFromDts }) { video.first = key }
+            if video.keepThrough < video.keepFrom, let last = timeline.samples.indices.last {
+                video.last = last
+                video.keepThrough = timeline.samples[last].dts
+            }
+        }
         if rendersTail, let lastDecoded = timeline.samples.indices.last {
             video.tail = nil
             video.last = lastDecoded
@@ -135,7 +146,10 @@ public struct StitchSource: Sendable, Equatable {
     /// Decode time of the keyframe at or before presented frame `k` (which may lie before an in point).
     public func keyframeDts(atOrBefore k: Int) -> Int64 {
         let want = frames[min(k, frames.count - 1)].pts
-        let key = allFrames.filter { $0.isSync && $0.pts <= want }.max { $0.pts < $1.pts } ?? allFrames[0]
+        guard let key = allFrames.filter({ $0.isSync && $0.pts <= want }).max(by: { $0.pts < $1.pts }) else {
+            // A cut that starts after its keyframe (a recording's sound starts after its only one) decodes from it.
+            return video.keepFrom
+        }
         return key.dts
     }
 
