@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Browser recordings (fixtures/make-recordings.sh: MediaRecorder in headless Chromium over a canvas and an
-/// oscillator): their stamps are a capture clock's. The clock was real, so every figure here comes from the file's
+/// Browser recordings (fixtures/make-recordings.sh: MediaRecorder in headless Chromium and Firefox over a canvas and
+/// an oscillator): their stamps are a capture clock's. The clock was real, so every figure here comes from the file's
 /// own packets and FFmpeg's decode of it, never from a number written down.
 @Suite struct RecordingTests {
     static let recordings = [
@@ -11,6 +11,8 @@ import Testing
         "rec-avc1-opus.mp4", "rec-vp9-opus.mp4", "rec-av01-opus.mp4", "rec-opus.weba", "rec-opus.m4a", "rec-pcm.weba",
         "rec-vp8-pcm.webm", "rec-vp8-opus-100.webm", "rec-vp8-opus-250.webm", "rec-vp8-opus-1000.webm",
         "rec-avc1-opus-1000.mp4", "rec-vp8-opus-paused.webm", "rec-avc1-opus-paused.mp4",
+        // Firefox's: its own muxer's stamps and pre-skip.
+        "ff-vp8-opus.webm", "ff-vp8-opus-250.webm", "ff-opus.ogg",
     ]
 
     /// FFmpeg's decode of a file's audio: the samples it gives, per channel.

@@ -52,26 +52,8 @@ public struct StitchSource: Sendable, Equatable {
         in inPoint: Rational? = nil, out outPoint: Rational? = nil
     ) throws -> StitchSource {
         guard var video = plan.tracks.first(where: { $0.kind == .video }) else { throw PlanError("no video track") }
-        // A cut fix makes by encoding the last GOP again (Matroska's stream-copy cut, whose last GOP leans on a
-        // frame after the cut): stitch renders the end from the decoded frames itself, so it reads every packet
-        // to the track's last and stops its copy at a safe cut (as at an out point).
         let rendersTail = video.tail != nil
-        // A cut fix starts by encoding frames again (a recording's sound starts after its only keyframe): stitch
-        // decodes them from that keyframe and renders them itself; nothing before the next keyframe is copied.
-        if let head = video.head {
-            video.head = nil
-            video.keepFrom = head.decodeFromDts
-            if let key = timeline.samples.firstIndex(where: { $0.dts == head.decodeFromDts }) { video.first = key }
-            if video.keepThrough < video.keepFrom, let last = timeline.samples.indices.last {
-                video.last = last
-                video.keepThrough = timeline.samples[last].dts
-            }
-        }
-        if rendersTail, let lastDecoded = timeline.samples.indices.last {
-            video.tail = nil
-            video.last = lastDecoded
-            video.keepThrough = timeline.samples[lastDecoded].dts
-        }
+        video = rendered(video, timeline: timeline)
         let end = Rational(video.mediaStart) + video.duration / video.timeBase
         var frames = timeline.samples.filter {
             !$0.isDiscarded && Rational($0.pts + $0.duration) > Rational(video.mediaStart) && Rational($0.pts) < end
@@ -106,6 +88,30 @@ public struct StitchSource: Sendable, Equatable {
             frameRate: fps)
         if FrameSteps.vary(shortest: shortest, longest: longest) { source.variableSteps = (shortest, longest) }
         return source
+    }
+
+    /// The clip's video cut with the frames fix would encode again read whole instead, for stitch renders them
+    /// itself: a cut fix ends by encoding the last GOP again (Matroska's stream-copy cut, whose last GOP leans on a
+    /// frame after the cut) is read to the track's last packet, its copy stopped at a safe cut (as at an out point);
+    /// one fix starts by encoding frames again (a recording's sound starts after its only keyframe) is decoded from
+    /// that keyframe, nothing before the next keyframe copied.
+    static func rendered(_ cut: TrackCut, timeline: TrackTimeline) -> TrackCut {
+        var video = cut
+        if video.tail != nil, let lastDecoded = timeline.samples.indices.last {
+            video.tail = nil
+            video.last = lastDecoded
+            video.keepThrough = timeline.samples[lastDecoded].dts
+        }
+        if let head = video.head {
+            video.head = nil
+            video.keepFrom = head.decodeFromDts
+            if let key = timeline.samples.firstIndex(where: { $0.dts == head.decodeFromDts }) { video.first = key }
+            if video.keepThrough < video.keepFrom, let last = timeline.samples.indices.last {
+                video.last = last
+                video.keepThrough = timeline.samples[last].dts
+            }
+        }
+        return video
     }
 
     public static func == (a: StitchSource, b: StitchSource) -> Bool {
