@@ -183,8 +183,8 @@ extension ISOFile {
             b.sampleRate = lc.rate
             b.channels = lc.channels
         case "Opus":
-            // The sample entry's channels (FFmpeg's reading), the
-            // pre-skip from dOps; a dOps that disagrees on the channels is left to FFmpeg.
+            // The sample entry's channels (FFmpeg's reading), the pre-skip from dOps; a dOps that disagrees on the
+            // channels is left to FFmpeg.
             guard var dops = config("dOps"), dops.remaining >= 11 else { return nil }
             var r = ByteReader(entry, from: 24, to: entry.count)
             let channels = Int(r.u16())

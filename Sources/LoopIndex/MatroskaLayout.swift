@@ -9,11 +9,6 @@ package enum MatroskaLayout {
     static let segment: UInt32 = 0x1853_8067
     static let cluster: UInt32 = 0x1F43_B675
     static let cues: UInt32 = 0x1C53_BB6B
-    /// The Segment's children a Cluster of unknown size ends at (RFC 9559 section 5.1).
-    static let segmentChildren: Set<UInt32> = [
-        0x114D_9B74, 0x1549_A966, 0x1654_AE6B, cluster, cues, 0x1941_A469, 0x1043_A770, 0x1254_C367,
-    ]
-
     /// What the walk found.
     package struct Scan: Equatable {
         /// The byte at which the file breaks off inside an element; nil where every element it starts ends in it.
@@ -34,10 +29,12 @@ package enum MatroskaLayout {
         var at: Int64 = 0
         var seen = 0
         var out = Scan()
-        var inCluster = false
-        while at < size, seen < limit {
+        var segmentEnd = size
+        while at < segmentEnd, seen < limit {
             seen += 1
-            guard let head = try header(file, at: at) else {
+            let parsed: (id: UInt32, size: Int64?, length: Int)?
+            do { parsed = try header(file, at: at) } catch is NotAnElement { return out }
+            guard let head = parsed else {
                 out.brokenOff = at
                 return out
             }
@@ -51,12 +48,13 @@ package enum MatroskaLayout {
             case ebmlHeader:
                 at = end ?? size
             case segment:
+                // Bytes after a Segment of known size are not its (a writer's padding).
+                if let end { segmentEnd = end }
                 at += Int64(head.length)
             case cluster:
-                inCluster = head.size == nil
-                at = inCluster ? at + Int64(head.length) : end ?? size
+                // A Cluster of unknown size: its blocks follow, up to the next of the Segment's children.
+                at = end ?? at + Int64(head.length)
             default:
-                if inCluster, segmentChildren.contains(head.id) { inCluster = false }
                 // An unknown size is only a Segment's or a Cluster's: another element's runs to the end.
                 guard let end else { return out }
                 at = end
@@ -65,16 +63,21 @@ package enum MatroskaLayout {
         return out
     }
 
-    /// An element's ID, its data size (nil: unknown) and the header's length; nil where the header itself is cut
-    /// off or is no EBML.
+    /// Bytes that are no element's header where one would start: padding a writer left after its last element, not a
+    /// cut.
+    struct NotAnElement: Error {}
+
+    /// An element's ID, its data size (nil: unknown) and the header's length; nil where the file ends inside the
+    /// header; NotAnElement where its bytes are no EBML.
     static func header(_ file: Window, at offset: Int64) throws -> (id: UInt32, size: Int64?, length: Int)? {
         let bytes = try file.read(at: offset, count: 12)
-        guard let first = bytes.first, first != 0 else { return nil }
+        guard let first = bytes.first, first != 0 else { throw NotAnElement() }
         let idLength = first.leadingZeroBitCount + 1
-        guard idLength <= 4, bytes.count > idLength else { return nil }
+        guard idLength <= 4 else { throw NotAnElement() }
+        guard bytes.count > idLength else { return nil }
         let id = bytes[0..<idLength].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let marker = bytes[idLength]
-        guard marker != 0 else { return nil }
+        guard marker != 0 else { throw NotAnElement() }
         let sizeLength = marker.leadingZeroBitCount + 1
         guard bytes.count >= idLength + sizeLength else { return nil }
         var value = Int64(marker & (0xFF >> sizeLength))

@@ -43,6 +43,15 @@ import Testing
         #expect(try MatroskaLayout.brokenOff(Bytes(Array(Self.recording.prefix(51)))) == nil)
     }
 
+    /// Bytes after the last element that are no element (a writer's zero padding) are no cut; nor are bytes after a
+    /// Segment of known size. The recording has no Cues; a Cues element after the clusters is found.
+    @Test func paddingIsNoCutAndCuesAreFound() throws {
+        #expect(try MatroskaLayout.brokenOff(Bytes(Self.recording + [0, 0, 0, 0])) == nil)
+        #expect(try MatroskaLayout.scan(Bytes(Self.recording)).cues == false)
+        let cues: [UInt8] = [0x1C, 0x53, 0xBB, 0x6B, 0x82, 0xBB, 0x80]
+        #expect(try MatroskaLayout.scan(Bytes(Self.recording + cues)) == .init(brokenOff: nil, cues: true))
+    }
+
     /// The recipe on a browser recording (fixtures/make-recordings.sh: `head -c 35000`): unreadable,
     /// truncated, in analyze and fix alike; nothing written.
     @Test func theCutRecordingIsUnreadable() throws {

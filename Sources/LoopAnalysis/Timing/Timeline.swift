@@ -50,8 +50,8 @@ public struct TrackTimeline: Sendable, Equatable {
     public var laidAnew = false
     /// Decode steps a muxer bumped a tick after a repeated time, laid a frame apart anew (`BumpedDecodeTimes`).
     public var relaidDecodeTimes = 0
-    /// Audio packets a capture clock stamped away from where the decoder plays them (more than a stamp's tick),
-    /// laid end to end anew (`SampleClock`).
+    /// Audio packets a capture clock stamped away from where the decoder plays them (more than 2 ms, past any
+    /// millisecond clock's rounding), laid end to end anew (`SampleClock`).
     public var relaidStamps = 0
     /// The last presented sample's length is not in the file (a recorder's last Matroska block has no
     /// BlockDuration and the track no DefaultDuration): it was given the commonest step (`MissingDurations`).
