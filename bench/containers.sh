@@ -3,6 +3,8 @@
 #   Matroska (OBS): loopprep keeps Matroska; peer: ffmpeg -c copy -t DUR to .mkv
 #   MPEG-TS (broadcast): loopprep writes NAME.mp4; peer: ffmpeg -c copy -t DUR +faststart to .mp4
 #   WebM VP9 + Opus: loopprep keeps WebM, Opus cut to the sample; peer: ffmpeg -c copy -t DUR to .webm
+#   a live WebM (VP8 + Opus, Segment and Clusters of unknown size, no Cues, as MediaRecorder with a timeslice
+#   writes it): loopprep walks its blocks for a cut and writes Cues; peer: ffmpeg -c copy -t DUR to .webm
 # The peer is the floor (a copy with a duration, not an exact cut). Usage: bench/containers.sh [RUNS]
 ROOT=$(cd "$(dirname "$0")/.." && pwd); OUT="$ROOT/bench/out"; RUNS=${1:-3}
 source "$ROOT/bench/common.sh"
@@ -24,6 +26,8 @@ echo "making corpora (cached)…" >&2
 mkv=$(make_container mkv mkv "${H264[@]}")
 ts=$(make_container ts ts "${H264[@]}")
 webm=$(SIZE=640x360 make_container webm webm -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -b:v 1M -g 60 -c:a libopus -b:a 96k)
+live=$(SIZE=640x360 make_container live webm -c:v libvpx -deadline realtime -cpu-used 8 -b:v 1M -g 60 -c:a libopus -b:a 96k \
+  -f webm -live 1 -cluster_time_limit 1000)
 
 peer_all() { # dir ext out-ext [muxer args]
   rm -rf "$OUT/o-peer"; mkdir -p "$OUT/o-peer"
@@ -33,11 +37,12 @@ lp_all() { rm -rf "$OUT/o-lp"; "$LP" fix "$1" -o "$OUT/o-lp" --target web --fail
 
 echo "corpus: 4 clips x 6 s per container, audio 0.5 s longer than the video; best of $RUNS"
 row "what" "loopprep" "peer" "ratio"
-for c in mkv ts webm; do
+for c in mkv ts webm live; do
   dir=$(eval echo "\$$c")
-  case $c in ts) out=mp4; args=(-movflags +faststart);; *) out=$c; args=();; esac
+  ext=$c
+  case $c in ts) out=mp4; args=(-movflags +faststart);; live) ext=webm; out=webm; args=();; *) out=$c; args=();; esac
   lp=$(best_of "$RUNS" lp_all "$dir")
-  peer=$(best_of "$RUNS" peer_all "$dir" "$c" "$out" "${args[@]}")
+  peer=$(best_of "$RUNS" peer_all "$dir" "$ext" "$out" "${args[@]}")
   row "fix $c vs ffmpeg -c copy -t 6 (floor)" "${lp}s" "${peer}s" "$(ratio "$lp" "$peer")"
   lp_all "$dir" >/dev/null 2>&1
   "$LP" analyze "$OUT/o-lp" --no-seam --quiet --target web --fail-on never --format json \

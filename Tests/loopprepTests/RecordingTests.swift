@@ -129,6 +129,21 @@ import Testing
         #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     }
 
+    /// Item 6: a recording whose stamps jump where it was paused (the sound 300 ms, the picture 280 ms at 1.5 s):
+    /// analyze says the hole where a listener hears it, and fix refuses in words (a player fills it with silence,
+    /// FFmpeg plays on), nothing written.
+    @Test func aPausedRecordingsJumpIsSaid() throws {
+        let clip = Run.fixture("rec-vp8-opus-jump.webm")
+        let analyzed = try Run.loopprep(["analyze", "--no-seam", clip]).stdout
+        #expect(analyzed.contains("timestamp hole"), "\(analyzed)")
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", clip, "-o", dir.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("the recording was paused there"), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// Item 5: a recording cut off mid-cluster (`head -c 35000`) is unreadable, truncated, in analyze and fix
     /// alike (exit 2, nothing written), not a healthy shorter clip.
     @Test func aRecordingCutShortIsTruncated() throws {

@@ -172,6 +172,31 @@ extension FixPlanner {
         return notes
     }
 
+    /// Whether the writer counts a track's samples as it decodes or copies them (Opus cut by its pre-skip and end
+    /// discard in Matroska; audio encoded again): such a count plays on across a hole, where the plan keeps it.
+    static func counted(_ track: TrackFacts, output: Container, options: FixOptions) -> Bool {
+        (output.isMatroska && track.codec == "opus") || options.reencodeAudio || options.seamFade != nil
+            || options.loops != nil || options.unrollTo != nil || options.keepVideo
+    }
+
+    /// A hole in the audio inside the cut (a recording paused, or packets lost) where the writer counts samples: a
+    /// player fills it with silence where FFmpeg's decoder plays on, so no output holds both; refused in words.
+    static func refuseHole(_ track: TrackFacts, cut: TrackCut, counted: Bool) throws {
+        let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
+        guard counted,
+            let hole = track.timingBreaks.first(where: {
+                $0.length > 0 && $0.at > cut.mediaStart && Rational($0.at) < end
+            })
+        else { return }
+        throw PlanError(
+            """
+            \(Figures.trackName(track)) has a hole of \(Figures.ms(Rational(hole.length) * track.timeBase)) at \
+            \(Figures.seconds(Rational(hole.at) * track.timeBase)) (the recording was paused there, or packets were \
+            lost): a player fills it with silence where FFmpeg plays on, so no cut holds for both; cut the clip before \
+            or after it, or record it again without the pause
+            """)
+    }
+
     /// What fix writes anew of a track's stored timing: audio durations that are not the codec's frame, decode
     /// times a muxer bumped.
     static func rewrittenTimingNotes(_ facts: ClipFacts) -> [String] {
