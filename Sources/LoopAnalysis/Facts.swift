@@ -261,6 +261,11 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var fragmented: Bool?
     /// Matroska and WebM: whether the file has Cues, the index a player seeks by (nil: not Matroska).
     public var cues: Bool?
+    /// What a file carries beside its tracks, where its container says (Matroska): the names of its attached files
+    /// and pictures, and its chapters (nil: none read).
+    public var attachedFiles: [String]?
+    public var attachedPictures: [String]?
+    public var chapterCount: Int?
     public var tracks: [TrackFacts]
     /// Audio and video tracks the file declares but that present nothing: no samples, or an edit list that
     /// shows none of them. nil when there are none (so reports of whole files stay as they were).

@@ -172,6 +172,36 @@ extension FixPlanner {
         return notes
     }
 
+    /// What a Matroska file carries beside its tracks, kept or left out: a Matroska output keeps its attached files
+    /// and its chapters (cut to the range); FFmpeg 5.1's muxer would write an attached picture back as a video
+    /// track, and another container has no place for attached files.
+    static func carriedNote(_ facts: ClipFacts, output: Container) -> String? {
+        let files = facts.attachedFiles ?? []
+        let pictures = facts.attachedPictures ?? []
+        let chapters = facts.chapterCount ?? 0
+        var kept: [String] = []
+        var left: [String] = []
+        if !files.isEmpty {
+            let named = "the attached file\(files.count == 1 ? "" : "s") \(files.joined(separator: ", "))"
+            if output.isMatroska { kept.append(named) } else { left.append(named) }
+        }
+        if chapters > 0 {
+            let named = "\(chapters) chapter\(chapters == 1 ? "" : "s")"
+            if output.isMatroska { kept.append(named + " (cut to the range)") } else { left.append(named) }
+        }
+        if !pictures.isEmpty {
+            left.append("the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))")
+        }
+        let keeps = kept.isEmpty ? nil : "keeps " + kept.joined(separator: " and ")
+        let leaves =
+            left.isEmpty
+            ? nil
+            : "leaves out " + left.joined(separator: " and ")
+                + (output.isMatroska ? " (FFmpeg's Matroska muxer would write a picture back as a video track)" : "")
+        let said = [keeps, leaves].compactMap { $0 }
+        return said.isEmpty ? nil : said.joined(separator: "; ")
+    }
+
     /// Whether the writer counts a track's samples as it decodes or copies them (Opus cut by its pre-skip and end
     /// discard in Matroska; audio encoded again): such a count plays on across a hole, where the plan keeps it.
     static func counted(_ track: TrackFacts, output: Container, options: FixOptions) -> Bool {

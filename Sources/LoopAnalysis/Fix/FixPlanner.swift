@@ -95,6 +95,7 @@ package enum FixPlanner {
         // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies.
         let iso = facts.moovBeforeMdat != nil
         if iso, facts.coverArt == true { notes.append("keeps the cover art") }
+        if let carried = carriedNote(facts, output: output) { notes.append(carried) }
         let copies =
             iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
             && cuts.allSatisfy { $0.head == nil && $0.tail == nil }

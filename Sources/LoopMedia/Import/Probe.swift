@@ -74,7 +74,7 @@ public enum Probe {
         var probed = try result(
             path, size: size, format: format, iso: iso, basics: basics, imported: imported,
             declaredDuration: input.declaredDuration, input: kept)
-        probed.facts.cues = layout?.cues
+        if let layout { carried(&probed.facts, input: input, layout: layout) }
         return probed
     }
 
@@ -82,6 +82,14 @@ public enum Probe {
     private static func refuseNotMedia(_ format: String) throws {
         guard format == "tty" || format == "image2" || format == "lavfi" || format.hasSuffix("_pipe") else { return }
         throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
+    }
+
+    /// What a Matroska file carries beside its tracks: its Cues, attached files and pictures, chapters.
+    private static func carried(_ facts: inout ClipFacts, input: InputFile, layout: MatroskaLayout.Scan) {
+        facts.cues = layout.cues
+        facts.attachedFiles = input.attachmentStreams().map(input.attachmentName)
+        facts.attachedPictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
+        facts.chapterCount = input.chapters.count
     }
 
     /// A Matroska file's layout (its Cues), refused where it breaks off inside an element: FFmpeg reads such a cut
