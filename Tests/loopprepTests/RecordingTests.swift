@@ -35,16 +35,16 @@ import Testing
         return (audio?["sampleCount"] as? String).flatMap { Int($0) }
     }
 
-    /// Item 2: audio stamped by a capture clock (Opus in WebM, Matroska and fragmented MP4, PCM float in WebM) is
+    /// Audio stamped by a capture clock (Opus in WebM, Matroska and fragmented MP4, PCM float in WebM) is
     /// read as every decoder plays it, back to back: analyze counts the samples FFmpeg decodes. (An MP4's decode
-    /// hides the pre-skip its dOps names, as the recorder meant: item 3.)
+    /// hides the pre-skip its dOps names, as the recorder meant.)
     @Test(arguments: recordings)
     func theSoundIsWhatTheDecoderPlays(name: String) throws {
         let path = Run.fixture(name)
         #expect(try Self.analyzedSamples(path) == (try Self.decodedSamples(path)))
     }
 
-    /// Items 1-4: every recording is written (trimmed, its stamps laid end to end, its picture encoded again where
+    /// Every recording is written (trimmed, its stamps laid end to end, its picture encoded again where
     /// the sound starts after its only keyframe), FFmpeg decodes the output's audio to what loopprep says it wrote,
     /// and a second fix finds nothing to do.
     @Test(arguments: recordings)
@@ -70,7 +70,7 @@ import Testing
         #expect(again.stdout.contains("already clean"), "\(again.stdout)")
     }
 
-    /// Item 3: the recorder's Opus MP4 says its pre-skip in dOps and no edit list; the plain MP4 fix writes hides
+    /// The recorder's Opus MP4 says its pre-skip in dOps and no edit list; the plain MP4 fix writes hides
     /// it by an edit (FFmpeg's first decoded sample at 0) and presents what FFmpeg decodes of the input.
     @Test func theRecordersOpusPreSkipStaysHidden() throws {
         let dir = try Run.temporaryDirectory()
@@ -85,7 +85,7 @@ import Testing
         #expect(try Self.decodedSamples(out) == (try Self.decodedSamples(input)))
     }
 
-    /// Item 4: a recording's one keyframe is its first frame, and its sound starts later: the picture is encoded
+    /// A recording's one keyframe is its first frame, and its sound starts later: the picture is encoded
     /// again from the first frame the sound covers, the plan says so, and FFmpeg reads the output's first frame as a
     /// keyframe at 0, with the sound starting there too.
     @Test(arguments: ["rec-vp8-opus.webm", "rec-vp9-opus.webm", "rec-av1-opus.webm"])
@@ -129,7 +129,7 @@ import Testing
         #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     }
 
-    /// Item 6: a recording whose stamps jump where it was paused (the sound 300 ms, the picture 280 ms at 1.5 s):
+    /// A recording whose stamps jump where it was paused (the sound 300 ms, the picture 280 ms at 1.5 s):
     /// analyze says the hole where a listener hears it, and fix refuses in words (a player fills it with silence,
     /// FFmpeg plays on), nothing written.
     @Test func aPausedRecordingsJumpIsSaid() throws {
@@ -144,7 +144,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// Item 5: a recording cut off mid-cluster (`head -c 35000`) is unreadable, truncated, in analyze and fix
+    /// A recording cut off mid-cluster (`head -c 35000`) is unreadable, truncated, in analyze and fix
     /// alike (exit 2, nothing written), not a healthy shorter clip.
     @Test func aRecordingCutShortIsTruncated() throws {
         let dir = try Run.temporaryDirectory()
@@ -158,7 +158,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// Item 7: Opus plays at 48 kHz whatever input rate its OpusHead names (libopus fed 8, 12, 16 or 24 kHz): 24
+    /// Opus plays at 48 kHz whatever input rate its OpusHead names (libopus fed 8, 12, 16 or 24 kHz): 24
     /// frames at 24 fps over 1.03 s of tone are cut to the picture (its last frame's time plus 1/24 s), and FFmpeg
     /// decodes the output's sound to end with it, within Matroska's millisecond.
     @Test(arguments: [8000, 12000, 16000, 24000])
