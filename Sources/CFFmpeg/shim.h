@@ -130,26 +130,6 @@ static inline int lp_stream_copy_side_data(AVStream *to, const AVStream *from) {
     return 0;
 }
 
-// Adds to `out` a chapter with `in`'s chapter `index`'s id and tags, spanning [start, end) in `time_base`
-// (a muxer writes s->chapters; avformat_free_context frees them). AVERROR(ENOMEM) when it cannot be allocated.
-static inline int lp_copy_chapter(AVFormatContext *out, const AVFormatContext *in, unsigned index,
-                                  AVRational time_base, int64_t start, int64_t end) {
-    if (index >= in->nb_chapters) return AVERROR(EINVAL);
-    AVChapter *c = av_mallocz(sizeof(AVChapter));
-    if (!c) return AVERROR(ENOMEM);
-    c->id = in->chapters[index]->id;
-    c->time_base = time_base;
-    c->start = start;
-    c->end = end;
-    if (av_dict_copy(&c->metadata, in->chapters[index]->metadata, 0) < 0 ||
-        av_dynarray_add_nofree(&out->chapters, (int *)&out->nb_chapters, c) < 0) {
-        av_dict_free(&c->metadata);
-        av_free(c);
-        return AVERROR(ENOMEM);
-    }
-    return 0;
-}
-
 // The sample formats an encoder takes, ending in AV_SAMPLE_FMT_NONE, or NULL for any: AVCodec.sample_fmts
 // until 7.1 added avcodec_get_supported_config (the field went in 8.0).
 static inline const enum AVSampleFormat *lp_codec_sample_formats(const AVCodec *codec) {

@@ -374,3 +374,26 @@ import Testing
         #expect(ImplausibleDurations.fix(real) == real)
     }
 }
+
+/// What a Matroska file carries beside its tracks, said in the plan: attached files kept in a Matroska output,
+/// chapters and an attached picture named as left out, all of it named as left out in another container.
+@Suite struct CarriedNoteTests {
+    static func clip(files: [String], pictures: [String], chapters: Int) -> ClipFacts {
+        var c = Clips.clip([Clips.video()], container: "matroska", moovFirst: nil)
+        c.attachedFiles = files
+        c.attachedPictures = pictures
+        c.chapterCount = chapters
+        return c
+    }
+
+    @Test func keptOrNamed() {
+        let both = Self.clip(files: ["font.ttf"], pictures: ["cover.png"], chapters: 2)
+        #expect(
+            FixPlanner.carriedNote(both, output: .matroska)
+                == "keeps the attached file font.ttf; leaves out 2 chapters and the attached picture cover.png")
+        #expect(
+            FixPlanner.carriedNote(both, output: .mp4)
+                == "leaves out the attached file font.ttf and 2 chapters and the attached picture cover.png")
+        #expect(FixPlanner.carriedNote(Self.clip(files: [], pictures: [], chapters: 0), output: .webm) == nil)
+    }
+}

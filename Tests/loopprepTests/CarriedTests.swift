@@ -2,19 +2,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What a Matroska file carries beside its tracks (fixtures/make-robust.sh: mkvmerge's attached font, attached
-/// cover picture and two chapters at 0 and 1 s): fix's copy keeps the file byte for byte and the chapters, cut to
-/// the range it writes, and names the picture it leaves out, in the dry run as in the write. Read back by ffprobe.
+/// What a Matroska file carries beside its tracks (fixtures/make-robust.sh: mkvmerge's attached font and two chapters
+/// at 0 and 1 s): fix's copy keeps the file byte for byte and names the chapters it leaves out, in the dry run as in
+/// the write. Read back by ffprobe.
 @Suite struct CarriedTests {
     static func probe(_ path: String, _ entries: String) throws -> [String] {
         try Run.tool(["ffprobe", "-v", "error", "-show_entries", entries, "-of", "csv=p=0", path]).stdout
             .split(separator: "\n").map(String.init)
     }
 
-    @Test func attachmentsAndChaptersAreKept() throws {
+    @Test func attachedFilesAreKeptAndChaptersNamed() throws {
         let input = Run.fixture("mkv-attachments.mkv")
         let dry = try Run.loopprep(["fix", input, "--dry-run"]).stdout
-        let said = "keeps the attached file font.ttf and 2 chapters (cut to the range); leaves out the attached picture"
+        let said = "keeps the attached file font.ttf; leaves out 2 chapters"
         #expect(dry.contains(said), "\(dry)")
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -26,15 +26,7 @@ import Testing
         let dumped = dir.appendingPathComponent("font.ttf").path
         _ = try Run.tool(["ffmpeg", "-v", "error", "-y", "-dump_attachment:t:0", dumped, "-i", out])
         #expect(FileManager.default.contents(atPath: dumped) == Data("loopprep test font: not a real typeface\n".utf8))
-        // The chapters start where they did less the output's start in the input (its first frame's time), the
-        // last ending where the output does.
-        let start = try #require(Double(try Self.probe(input, "stream=start_time").first ?? ""))
-        let end = try #require(Double(try Self.probe(out, "format=duration").first ?? ""))
-        let chapters = try Self.probe(out, "chapter=start_time,end_time:chapter_tags=title").map {
-            $0.split(separator: ",").map(String.init)
-        }
-        #expect(chapters.map { $0.last } == ["One", "Two"])
-        #expect(chapters.count == 2 && abs((Double(chapters[1][0]) ?? 0) - (1 - start)) < 0.001)
-        #expect(chapters.count == 2 && abs((Double(chapters[1][1]) ?? 0) - end) < 0.002)
+        // The chapters are named as left out, and are.
+        #expect(try Self.probe(out, "chapter=start_time").isEmpty)
     }
 }

@@ -172,9 +172,9 @@ extension FixPlanner {
         return notes
     }
 
-    /// What a Matroska file carries beside its tracks, kept or left out: a Matroska output keeps its attached files
-    /// and its chapters (cut to the range); FFmpeg 5.1's muxer would write an attached picture back as a video
-    /// track, and another container has no place for attached files.
+    /// What a Matroska file carries beside its tracks, kept or left out: a Matroska output keeps its attached files;
+    /// its chapters and attached pictures are left out (FFmpeg 5.1's muxer writes a picture back as a video track),
+    /// and another container has no place for attached files: each named before writing.
     static func carriedNote(_ facts: ClipFacts, output: Container) -> String? {
         let files = facts.attachedFiles ?? []
         let pictures = facts.attachedPictures ?? []
@@ -185,19 +185,12 @@ extension FixPlanner {
             let named = "the attached file\(files.count == 1 ? "" : "s") \(files.joined(separator: ", "))"
             if output.isMatroska { kept.append(named) } else { left.append(named) }
         }
-        if chapters > 0 {
-            let named = "\(chapters) chapter\(chapters == 1 ? "" : "s")"
-            if output.isMatroska { kept.append(named + " (cut to the range)") } else { left.append(named) }
-        }
+        if chapters > 0 { left.append("\(chapters) chapter\(chapters == 1 ? "" : "s")") }
         if !pictures.isEmpty {
             left.append("the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))")
         }
         let keeps = kept.isEmpty ? nil : "keeps " + kept.joined(separator: " and ")
-        let leaves =
-            left.isEmpty
-            ? nil
-            : "leaves out " + left.joined(separator: " and ")
-                + (output.isMatroska ? " (FFmpeg's Matroska muxer would write a picture back as a video track)" : "")
+        let leaves = left.isEmpty ? nil : "leaves out " + left.joined(separator: " and ")
         let said = [keeps, leaves].compactMap { $0 }
         return said.isEmpty ? nil : said.joined(separator: "; ")
     }

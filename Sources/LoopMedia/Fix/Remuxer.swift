@@ -96,7 +96,7 @@ private final class RemuxWriter {
         output = try OutputFile(path: path, format: format)
         for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
-        if output.isMatroska { try keepAttachmentsAndChapters(input) }
+        if output.isMatroska { try keepAttachments(input) }
         output.copyMetadata(from: input)
         var header = ["avoid_negative_ts": "disabled"]
         if iso {
@@ -107,16 +107,10 @@ private final class RemuxWriter {
         try output.writeHeader(options: header)
     }
 
-    /// Matroska keeps what the file carries beside its tracks: every attached file, and the chapters, cut to the
-    /// range the output presents (from its start; a chapter that ends before it or starts after it is left out).
-    private func keepAttachmentsAndChapters(_ input: InputFile) throws {
+    /// Matroska keeps the files attached to the input (fonts, scripts): FFmpeg's muxer writes each attachment
+    /// stream at the header.
+    private func keepAttachments(_ input: InputFile) throws {
         for index in input.attachmentStreams() { try output.addAttachment(from: input, stream: index) }
-        let length = plan.duration
-        for chapter in input.chapters {
-            let start = Rational.max(chapter.start - plan.start, .zero)
-            let end = Rational.min(chapter.end - plan.start, length)
-            if start < end { try output.addChapter(from: input, chapter, start: start, end: end) }
-        }
     }
 
     /// Ogg: an audio track's first page must close before its last. A reader times the first page's packets back

@@ -89,7 +89,7 @@ public enum Probe {
         facts.cues = layout.cues
         facts.attachedFiles = input.attachmentStreams().map(input.attachmentName)
         facts.attachedPictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
-        facts.chapterCount = input.chapters.count
+        facts.chapterCount = input.chapterCount
     }
 
     /// A Matroska file's layout (its Cues), refused where it breaks off inside an element: FFmpeg reads such a cut
