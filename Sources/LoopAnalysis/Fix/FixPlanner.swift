@@ -95,7 +95,6 @@ package enum FixPlanner {
         // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies.
         let iso = facts.moovBeforeMdat != nil
         if iso, facts.coverArt == true { notes.append("keeps the cover art") }
-        if let carried = carriedNote(facts, output: output) { notes.append(carried) }
         let copies =
             iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
             && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
@@ -107,6 +106,8 @@ package enum FixPlanner {
         let noop =
             isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
             && changesNothing(facts, cuts: cuts, others: others, timelines: timelines, repeats: repeats, options)
+        // A copy byte for byte keeps everything the file carries.
+        if !noop, let carried = carriedNote(facts, output: output) { notes.append(carried) }
         notes += outcomeNotes(
             facts, timelines: timelines, options: options, mappings: mappings, cuts: cuts, copies: copies, noop: noop,
             timescale: timescale, repeats: repeats, duration: duration)
