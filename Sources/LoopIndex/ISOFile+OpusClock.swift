@@ -4,11 +4,12 @@ extension ISOFile {
     /// Opus tracks whose stored durations are not what their packets decode to (a recorder's capture clock: a
     /// browser's MediaRecorder writes each 20-60 ms packet's capture step, and guesses each fragment's last), laid
     /// end to end by the lengths their TOC bytes give (SampleClock), as every decoder plays them. A track whose
-    /// durations are all one length is left as stored: no packet is read for it.
+    /// durations before the last are all one length is left as stored (a muxer's shorter last packet is its own to
+    /// say): no packet is read for it.
     mutating func layOpusOnSampleClock(_ file: any ByteSource, fileSize: Int64) throws {
         let candidates = tracks.filter { _, track in
             track.header?.entry.map { $0.count >= 8 && FourCC(bytes: $0[4..<8]) == "Opus" } == true
-                && Set(track.timeline.samples.map(\.duration)).count > 1
+                && Set(track.timeline.samples.dropLast().map(\.duration)).count > 1
         }
         guard !candidates.isEmpty else { return }
         // The samples' places, where this reading did not keep them.
