@@ -58,6 +58,9 @@ public struct TrackBasics: Sendable, Equatable {
     /// Video: how many frames the stream may hold back to show them in another order than it stores them, as
     /// FFmpeg's analysis of its headers and first frames says (0: shown as stored); nil where not analysed.
     public var reorderDepth: Int?
+    /// H.264: a sequence parameter set the configuration record holds beyond the profile and level the record
+    /// names (a Baseline avcC holding a High-profile SPS), as "High 3.0"; nil where every set is within them.
+    public var beyondEntry: String?
 
     public init(
         index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
@@ -91,6 +94,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var codecTag: String?
     /// Video: frames the stream may hold back to reorder them (TrackBasics.reorderDepth), where analysed.
     public var reorderDepth: Int?
+    /// H.264: a parameter set beyond what the sample entry names (TrackBasics.beyondEntry).
+    public var beyondEntry: String?
     public var language: String?
     /// MP4/MOV: how many sample descriptions the track's stsd holds (more than one: its samples change codec
     /// configuration midway, which only FFmpeg's muxer rewrites); nil elsewhere.

@@ -9,6 +9,7 @@ extension TrackFacts {
         profile = b.profile
         codecTag = b.codecTag
         reorderDepth = b.reorderDepth
+        beyondEntry = b.beyondEntry
         language = b.language
         timeBase = t.timeBase
         startSeconds = range.start

@@ -31,6 +31,21 @@ package struct AVCConfig: Equatable {
         trailer = Array(bytes[i...])
     }
 
+    /// The first SPS that asks more than the record names (ISO/IEC 14496-15: the record's profile and level are
+    /// ones every set it holds conforms to): a profile of more tools, or a higher level; as its profile's name and
+    /// level ("High 3.0"). A decoder set up from the record may refuse the frames that use it.
+    package var beyondRecord: String? {
+        // Profiles by the tools they allow: Constrained Baseline and Baseline within Main within High, and so on.
+        let rank: [UInt8: Int] = [66: 0, 77: 1, 88: 1, 100: 2, 110: 3, 122: 4, 244: 5]
+        for s in sps where s.count > 3 {
+            let (p, l) = (s[1], s[3])
+            guard (rank[p] ?? 6) > (rank[profile] ?? 6) || l > level else { continue }
+            let name = ISOFile.h264Profiles[Int(p)] ?? "profile \(p)"
+            return "\(name) \(l / 10).\(l % 10)"
+        }
+        return nil
+    }
+
     package var bytes: [UInt8] {
         var out: [UInt8] = [1, profile, compatibility, level, 0xFC | UInt8(lengthSize - 1), 0xE0 | UInt8(sps.count)]
         for s in sps { out += [UInt8(s.count >> 8), UInt8(s.count & 0xff)] + s }

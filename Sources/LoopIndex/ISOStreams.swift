@@ -127,6 +127,7 @@ extension ISOFile {
             guard var c = config("avcC"), c.remaining >= 2, c.u8() == 1 else { return nil }
             guard let name = h264Profiles[Int(c.u8())] else { return nil }
             b = TrackBasics(index: index, kind: .video, codec: "h264", profile: name)
+            b.beyondEntry = AVCConfig(Array(c.bytes[c.position - 2..<c.end]))?.beyondRecord
         case "hvc1", "hev1":
             guard var c = config("hvcC"), c.remaining >= 2, c.u8() == 1 else { return nil }
             guard let name = hevcProfiles[Int(c.u8() & 0x1f)] else { return nil }

@@ -87,3 +87,23 @@ extension Frame {
             range: name(av_color_range_name(f.color_range), unspecified: f.color_range == AVCOL_RANGE_UNSPECIFIED))
     }
 }
+
+/// What a decoder read of one picture that its container may not say: aspect, chroma siting and colour.
+struct PictureTags: Sendable {
+    var sampleAspectRatio: AVRational
+    var chromaLocation: AVChromaLocation
+    var colorRange: AVColorRange
+    var colorPrimaries: AVColorPrimaries
+    var colorTransfer: AVColorTransferCharacteristic
+    var colorSpace: AVColorSpace
+
+    init(_ frame: Frame) {
+        let f = frame.pointer.pointee
+        sampleAspectRatio = f.sample_aspect_ratio
+        chromaLocation = f.chroma_location
+        colorRange = f.color_range
+        colorPrimaries = f.color_primaries
+        colorTransfer = f.color_trc
+        colorSpace = f.colorspace
+    }
+}

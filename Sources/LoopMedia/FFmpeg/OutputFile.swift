@@ -78,6 +78,13 @@ final class OutputFile {
             st.pointee.codecpar.pointee.initial_padding = 0
         }
         st.pointee.time_base = source.pointee.time_base
+        // The pixel aspect: MP4's pasp and Matroska's display size are the stream's, not its parameters' (a
+        // file opened without reading frames has it there alone); the muxers write the parameters'.
+        let par: UnsafeMutablePointer<AVCodecParameters> = st.pointee.codecpar
+        if par.pointee.sample_aspect_ratio.num <= 0, source.pointee.sample_aspect_ratio.num > 0 {
+            par.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+        }
+        st.pointee.sample_aspect_ratio = par.pointee.sample_aspect_ratio
         // The frame rate: Matroska writes it as DefaultDuration, so a copy still reads as 30 fps, not 1000/33.
         st.pointee.avg_frame_rate = source.pointee.avg_frame_rate
         st.pointee.r_frame_rate = source.pointee.r_frame_rate
@@ -108,6 +115,20 @@ final class OutputFile {
     }
 
     /// The pixel format a stream's frames decode to, where the copied parameters do not say it.
+    /// The picture's aspect and chroma siting as its decoder read them, where the copied parameters leave them
+    /// unsaid (the muxers write both: MP4's pasp, Matroska's display size and chroma siting).
+    func describePicture(_ picture: PictureTags, stream: Int) {
+        let st = self.stream(stream)
+        let par: UnsafeMutablePointer<AVCodecParameters> = st.pointee.codecpar
+        if par.pointee.sample_aspect_ratio.num <= 0, picture.sampleAspectRatio.num > 0 {
+            par.pointee.sample_aspect_ratio = picture.sampleAspectRatio
+            st.pointee.sample_aspect_ratio = picture.sampleAspectRatio
+        }
+        if par.pointee.chroma_location == AVCHROMA_LOC_UNSPECIFIED {
+            par.pointee.chroma_location = picture.chromaLocation
+        }
+    }
+
     func setPixelFormat(_ format: Int32, stream: Int) {
         let par: UnsafeMutablePointer<AVCodecParameters> = self.stream(stream).pointee.codecpar
         if par.pointee.format < 0 { par.pointee.format = format }

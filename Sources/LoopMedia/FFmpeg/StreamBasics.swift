@@ -38,6 +38,9 @@ extension InputFile {
             b.rotation = rotation(index)
             if rate.num > 0 && rate.den > 0 { b.declaredFrameRate = Rational(Int64(rate.num), Int64(rate.den)) }
             if streamInfoRead { b.reorderDepth = Int(max(par.video_delay, 0)) }
+            if par.codec_id == AV_CODEC_ID_H264 {
+                b.beyondEntry = extradata(index).flatMap(AVCConfig.init)?.beyondRecord
+            }
         }
         if kind == .audio { audio(par, into: &b) }
         if let tag = av_dict_get(st.metadata, Self.primingTag, nil, 0) {

@@ -224,7 +224,7 @@ public enum ClipFix {
         let written = try Probe.probe(temp, keepInput: false, locations: true)
         if let refusal = try OutputCheck.refusal(
             plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata,
-            source: path)
+            source: path, input: before)
         {
             if let failure = copying?.failure { throw failure }
             refused = refusal.kind

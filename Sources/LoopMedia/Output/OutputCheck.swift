@@ -51,6 +51,14 @@ enum OutputCheck {
         var metadata: KeptMetadataExpectation?
         /// fix: the input, whose reading by FFmpeg decides where it and the plan disagree on a track kept whole.
         var source: String?
+        /// The inputs' parameter sets beyond their sample entries (TrackFacts.beyondEntry), which a copy keeps: any
+        /// other in the output is a join coded beyond what the output's entry says.
+        var beyondEntry: Set<String> = []
+
+        /// What the inputs `facts` say beyond their sample entries.
+        static func beyondEntry(of facts: [ClipFacts]) -> Set<String> {
+            Set(facts.flatMap { $0.videoTracks.compactMap(\.beyondEntry) })
+        }
 
         /// fix's: the rules fix clears, the plan, its first frames, each cut's presented length.
         static func fix(_ plan: FixPlan, analysis: AnalysisOptions, firstFrames: [Int: [[UInt8]]]) -> Expectation {
@@ -75,11 +83,13 @@ enum OutputCheck {
     /// MP4 or MOV written from one.
     static func refusal(
         _ plan: FixPlan, written: Probe.Result, at path: String, analysis: AnalysisOptions,
-        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation? = nil, source: String? = nil
+        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation? = nil, source: String? = nil,
+        input: ClipFacts? = nil
     ) throws -> OutputRefusal? {
         var expected = Expectation.fix(plan, analysis: analysis, firstFrames: firstFrames)
         expected.metadata = metadata
         expected.source = source
+        expected.beyondEntry = Expectation.beyondEntry(of: input.map { [$0] } ?? [])
         return try refusal(expected, written: written, at: path)
     }
 
@@ -122,7 +132,7 @@ enum OutputCheck {
         if let difference = try countDifference(expected, after) {
             return OutputRefusal(.planDiffers, "the output does not match its plan: \(difference)")
         }
-        if let metadata = expected.metadata, let lost = try metadata.refusal(output: path) {
+        if let lost = try beyondEntry(after, expected) ?? expected.metadata?.refusal(output: path) {
             return OutputRefusal(.metadataLost, lost)
         }
         if let plan = expected.plan,
@@ -132,6 +142,20 @@ enum OutputCheck {
             return OutputRefusal(.planDiffers, "the output does not match its plan: \(difference)")
         }
         return secondReadingRefusal(expected, output: path, container: after.container)
+    }
+
+    /// A written video track whose frames need more than its sample entry names (a High-profile join in a Baseline
+    /// reel), where no input had the same: a player set up from the entry may refuse them.
+    static func beyondEntry(_ after: ClipFacts, _ expected: Expectation) -> String? {
+        let admitted = expected.beyondEntry
+        guard let track = after.videoTracks.first(where: { $0.beyondEntry.map { !admitted.contains($0) } ?? false }),
+            let beyond = track.beyondEntry
+        else { return nil }
+        return """
+            the output's \(Figures.trackName(track)) holds frames coded as H.264 \(beyond), beyond the \
+            \(track.profile ?? "profile") its sample entry names, which a player set up from the entry may refuse; \
+            nothing was written: please report the input
+            """
     }
 
     /// The audio tracks, samples and frames the output presents against the counts expected.

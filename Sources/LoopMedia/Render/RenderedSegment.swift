@@ -56,9 +56,7 @@ struct RenderedSegment {
         let window = PacketWindow(cut, from: head.decodeFromDts, through: isHead ? cut.keepFrom - 1 : .max)
         let frames = try FrameSource(path: source, window: window, timelines: timelines)
         let used = Set((avcc?.sps ?? []).compactMap(AVCConfig.spsID) + (avcc?.pps ?? []).compactMap(AVCConfig.ppsID))
-        guard let id = (0...31).first(where: { !used.contains($0) }) else {
-            throw MediaError("encode", reason: "no free SPS/PPS id")
-        }
+        guard let id = (0...31).first(where: { !used.contains($0) }) else { throw MediaError.noFreeParameterSetID }
         var encoder: VideoEncoder?
         var rendered: [Sample] = []
         func emit(_ p: Packet) {
@@ -70,11 +68,12 @@ struct RenderedSegment {
         // at four times the source's rate). Until then the frames wait, a few at most.
         var waiting: [Frame] = []
         func drain() throws {
-            guard let format = waiting.first?.pointer.pointee.format else { return }
+            guard let first = waiting.first else { return }
+            let like = EncoderSource(frames.input, stream: cut.index, picture: PictureTags(first))
             let open =
                 try encoder
                 ?? VideoEncoder(
-                    like: EncoderSource(frames.input, stream: cut.index), parameterSetID: id, pixelFormat: format,
+                    like: like, parameterSetID: id, pixelFormat: first.pointer.pointee.format,
                     rateFactor: RunQuality.rateFactor(sourceQuantizers: frames.quantizers), preset: preset)
             for f in waiting {
                 // The first frame is a keyframe: the segment decodes on its own.
@@ -133,4 +132,9 @@ extension X264Settings {
     static func subme(firstFrameOf path: String, stream index: Int) throws -> Int? {
         try FrameBytes.packet(0, of: index, in: path).flatMap { subme(of: $0.bytes, $0.extradata) }
     }
+}
+
+extension MediaError {
+    /// Every one of H.264's 32 parameter set ids is the source's already: a run's own cannot be added.
+    static var noFreeParameterSetID: MediaError { MediaError("encode", reason: "no free SPS/PPS id") }
 }

@@ -6,7 +6,7 @@ import LoopIndex
 /// workers share (no file or FFmpeg object is shared between threads).
 struct EncoderSource: Sendable {
     /// The stream's parameters, their pointers (extradata, side data) not kept.
-    let parameters: Parameters
+    var parameters: Parameters
     let timeBase: AVRational
     let frameRate: AVRational
     /// x265's HDR10 options from the stream's mastering display and light level (VideoEncoder.hdr10).
@@ -25,19 +25,49 @@ struct EncoderSource: Sendable {
         var colorTransfer: AVColorTransferCharacteristic
         var colorSpace: AVColorSpace
         var chromaLocation: AVChromaLocation
+
+        /// The picture's aspect, siting and colour as its decoder read them, where they are known: the stream's
+        /// own signalling, which a copied frame beside the encoded ones carries (a container's synonym, as
+        /// smpte170m for the bitstream's bt470bg, would change what the joins' bitstream says).
+        mutating func take(_ picture: PictureTags) {
+            if sampleAspectRatio.num <= 0, picture.sampleAspectRatio.num > 0 {
+                sampleAspectRatio = picture.sampleAspectRatio
+            }
+            if picture.chromaLocation != AVCHROMA_LOC_UNSPECIFIED { chromaLocation = picture.chromaLocation }
+            if picture.colorRange != AVCOL_RANGE_UNSPECIFIED { colorRange = picture.colorRange }
+            if picture.colorPrimaries != AVCOL_PRI_UNSPECIFIED { colorPrimaries = picture.colorPrimaries }
+            if picture.colorTransfer != AVCOL_TRC_UNSPECIFIED { colorTransfer = picture.colorTransfer }
+            if picture.colorSpace != AVCOL_SPC_UNSPECIFIED { colorSpace = picture.colorSpace }
+        }
     }
 
-    init(_ input: InputFile, stream index: Int) {
+    /// `picture`: what the decoder read of the stream's first picture, for what its container leaves unsaid (a
+    /// file opened without reading frames knows no chroma siting, and its colour may be the container's alone).
+    init(_ input: InputFile, stream index: Int, picture: PictureTags? = nil) {
         let st = input.stream(index).pointee
         let par = st.codecpar.pointee
         parameters = Parameters(
             codecID: par.codec_id, profile: par.profile, level: par.level, width: par.width, height: par.height,
-            sampleAspectRatio: par.sample_aspect_ratio, colorRange: par.color_range,
-            colorPrimaries: par.color_primaries, colorTransfer: par.color_trc, colorSpace: par.color_space,
-            chromaLocation: par.chroma_location)
+            // MP4's pasp and Matroska's display size are the stream's aspect, not its parameters'.
+            sampleAspectRatio: par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : st.sample_aspect_ratio,
+            colorRange: par.color_range, colorPrimaries: par.color_primaries, colorTransfer: par.color_trc,
+            colorSpace: par.color_space, chromaLocation: par.chroma_location)
         timeBase = st.time_base
         frameRate = st.avg_frame_rate
         hdr10 = VideoEncoder.hdr10(st)
+        // The profile and level the sample entry's configuration record says, where no frame was read for them:
+        // the joins are coded within the stream's own (a Baseline reel takes no High-profile joins).
+        if parameters.profile < 0, let extradata = input.extradata(index) {
+            if par.codec_id == AV_CODEC_ID_H264, let avcc = AVCConfig(extradata) {
+                // FFmpeg's H.264 profiles are the profile_idc; Baseline with constraint_set1 is Constrained Baseline,
+                // which x264's "baseline" writes.
+                parameters.profile = Int32(avcc.profile)
+                if parameters.level <= 0 { parameters.level = Int32(avcc.level) }
+            } else if par.codec_id == AV_CODEC_ID_HEVC, let hvcc = HEVCConfig(extradata), hvcc.header.count > 12 {
+                parameters.profile = Int32(hvcc.header[1] & 0x1f)
+            }
+        }
+        if let picture { parameters.take(picture) }
     }
 
     private init(parameters: Parameters, timeBase: AVRational, frameRate: AVRational, hdr10: [String]) {
@@ -254,6 +284,7 @@ final class VideoEncoder {
     func configure(_ output: OutputFile, stream: Int) throws {
         let st = output.stream(stream)
         try check(avcodec_parameters_from_context(st.pointee.codecpar, context), "add stream")
+        st.pointee.sample_aspect_ratio = context.pointee.sample_aspect_ratio
         // HEVC as hvc1 (parameter sets out of band), which Apple's players want; the muxer's default is hev1.
         let hvc1 =
             UInt32(UInt8(ascii: "h")) | UInt32(UInt8(ascii: "v")) << 8 | UInt32(UInt8(ascii: "c")) << 16 | UInt32(

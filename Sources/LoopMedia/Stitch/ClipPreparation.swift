@@ -16,6 +16,8 @@ struct PreparedClip: Sendable {
     let pixelFormat: Int32
     /// The pictures' colour as the decoder reads it.
     let colour: VideoColour
+    /// The first picture's aspect, siting and colour as the decoder reads them (the encoders' and the output's).
+    let picture: PictureTags
     /// The probe's timelines, for the packet reader's retiming (empty for MP4/MOV, whose packets have them).
     let timelines: [Int: TrackTimeline]
     /// x264's subme setting where x264 coded the clip (its settings text in the first frame): RunQuality.preset.
@@ -35,7 +37,7 @@ struct PreparedClip: Sendable {
         facts.tracks = others + keptIndices.compactMap { i in facts.tracks.first { $0.index == i } }
         return PreparedClip(
             source: source, facts: facts, avcc: avcc, hvcc: hvcc, pixelFormat: pixelFormat, colour: colour,
-            timelines: timelines, x264Subme: x264Subme)
+            picture: picture, timelines: timelines, x264Subme: x264Subme)
     }
     /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
     var isISO: Bool { facts.moovBeforeMdat != nil }
@@ -71,7 +73,8 @@ extension Stitcher {
         return PreparedClip(
             source: source, facts: probe.facts, avcc: video.codec == "h264" ? extradata.flatMap { AVCConfig($0) } : nil,
             hvcc: video.codec == "hevc" ? extradata.flatMap { HEVCConfig($0) } : nil, pixelFormat: first.format,
-            colour: first.colour, timelines: PacketReader.timelines(probe.facts, probe.timelines),
+            colour: first.colour, picture: first.picture,
+            timelines: PacketReader.timelines(probe.facts, probe.timelines),
             x264Subme: video.codec == "h264" ? first.packet.flatMap { X264Settings.subme(of: $0, extradata) } : nil)
     }
 
@@ -85,13 +88,13 @@ extension Stitcher {
     /// bytes (where an encoder says what it is).
     static func firstFrame(
         _ input: InputFile, stream: Int
-    ) throws -> (format: Int32, colour: VideoColour, packet: [UInt8]?) {
+    ) throws -> (format: Int32, colour: VideoColour, picture: PictureTags, packet: [UInt8]?) {
         let decoder = try Decoder(input, stream: stream)
         let packet = try Packet()
         let frame = try Frame()
-        var first: (Int32, VideoColour)?
+        var first: (Int32, VideoColour, PictureTags)?
         var firstPacket: [UInt8]?
-        let take = { (f: Frame) in if first == nil { first = (f.pointer.pointee.format, f.colour) } }
+        let take = { (f: Frame) in if first == nil { first = (f.pointer.pointee.format, f.colour, PictureTags(f)) } }
         while first == nil, try input.read(into: packet) {
             guard packet.streamIndex == stream else { continue }
             if firstPacket == nil { firstPacket = packet.withBytes { Array($0) } }
@@ -99,7 +102,7 @@ extension Stitcher {
         }
         if first == nil { try decoder.decode(nil, into: frame, take) }
         guard let first else { throw MediaError("decode", reason: "no video frame decodes") }
-        return (first.0, first.1, firstPacket)
+        return (first.0, first.1, first.2, firstPacket)
     }
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only

@@ -30,12 +30,17 @@ final class ClipSettings {
     func encoder(
         _ c: Int, id: Int, rateFactor: Int = RunQuality.finest, preset: String = RunQuality.preset(x264Subme: [])
     ) throws -> VideoEncoder {
-        let own = EncoderSource(try input(c), stream: clips[c].source.video.index)
+        let own = try source(c)
         // --normalize: every picture is in the first clip's colour (RenderContext.encoder makes the same).
-        let like = normalize ? own.inColour(of: EncoderSource(try input(0), stream: clips[0].source.video.index)) : own
+        let like = normalize ? own.inColour(of: try source(0)) : own
         return try VideoEncoder(
             like: like, parameterSetID: id, pixelFormat: clips[0].pixelFormat, codec: transcoding,
             rateFactor: rateFactor, preset: preset)
+    }
+
+    /// What an encoder like clip `c`'s video takes from it: its stream's parameters and its first picture's.
+    func source(_ c: Int) throws -> EncoderSource {
+        EncoderSource(try input(c), stream: clips[c].source.video.index, picture: clips[c].picture)
     }
 
     /// HEVC: the VPS, SPS and PPS an encoder like clip `c`'s writes (x265's depend only on its settings);

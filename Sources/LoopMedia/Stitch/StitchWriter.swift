@@ -60,6 +60,7 @@ final class StitchWriter {
         }
         // Matroska does not say the pixel format; MP4's vpcC (VP9) is written from it.
         output.setPixelFormat(first.pixelFormat, stream: videoOut)
+        output.describePicture(first.picture, stream: videoOut)
         output.setTimeBase(plan.clock.timeBase, stream: videoOut)
         // The audio's format from the first clip that has audio (one without gets silence in it).
         let voiced = clips.firstIndex { !$0.source.audio.isEmpty } ?? 0
@@ -115,9 +116,7 @@ final class StitchWriter {
         let context = RenderContext(
             clips: clips, plan: plan, geometry: geometry, normalize: normalize, transcoding: settings.transcoding,
             lengthSize: configuration.lengthSize,
-            sources: try clips.indices.map {
-                EncoderSource(try settings.input($0), stream: clips[$0].source.video.index)
-            })
+            sources: try clips.indices.map { try settings.source($0) })
         let renders = RenderAhead(
             context, encodings: configuration.runs, workers: Self.renderWorkers, ahead: Self.renderWorkers + 1)
         defer { renders.stop() }

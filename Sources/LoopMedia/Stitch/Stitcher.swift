@@ -219,22 +219,9 @@ public enum Stitcher {
                 muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits(),
                 graft: first.flatMap { MetadataGraft(source: $0, tracks: [:]) })
         }
-        // The one check of a written output, with what this plan expects: it plays on its target; no finding at
-        // warning or above but the seam's, a short loop's and the target's (said in the report); the clips' audio
-        // tracks, each presenting the timeline's samples; the timeline's frames; and FFmpeg's second reading.
+        // The one check of a written output, with what this plan expects (`expectation`) and FFmpeg's second reading.
         let written = try Probe.probe(temp, keepInput: false)
-        let lanes = clips.map(\.source.audio.count).max() ?? 0
-        let audioLength = timeline.samples.flatMap { n in timeline.sampleRate.map { Rational(n, Int64($0)) } }
-        var expected = OutputCheck.Expectation(
-            clean: .allBut([.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]),
-            analysis: analysis,
-            tracks: [ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)]
-                + Array(
-                    repeating: ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration), count: lanes),
-            playable: true, audioTracks: lanes, audioSamples: timeline.samples, frames: timeline.frames)
-        expected.metadata = first.map {
-            KeptMetadataExpectation(items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov), tracks: [:])
-        }
+        let expected = expectation(clips, timeline: timeline, analysis: analysis, first: first)
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) ?? metadata?.refusal(reel: temp)
         {
             throw MediaError("verify output", reason: refusal.sentence)
@@ -243,6 +230,28 @@ public enum Stitcher {
         let described = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
         try temporaries.commit(temp, to: destination)
         return described
+    }
+
+    /// What the reel's check expects: it plays on its target; no finding at warning or above but the seam's, a short
+    /// loop's and the target's (said in the report); the clips' audio tracks, each presenting the timeline's samples;
+    /// the timeline's frames; no join coded beyond the sample entry; the first clip's movie-level metadata.
+    static func expectation(
+        _ clips: [PreparedClip], timeline: StitchTimeline, analysis: AnalysisOptions, first: ISOFile?
+    ) -> OutputCheck.Expectation {
+        let lanes = clips.map(\.source.audio.count).max() ?? 0
+        let audioLength = timeline.samples.flatMap { n in timeline.sampleRate.map { Rational(n, Int64($0)) } }
+        let audio = ExpectedTrack(kind: .audio, duration: audioLength ?? timeline.duration)
+        var expected = OutputCheck.Expectation(
+            clean: .allBut([.seamAudioClick, .seamVisualJump, .tooShortToLoop, .notPlayableOnTarget]),
+            analysis: analysis,
+            tracks: [ExpectedTrack(kind: .video, duration: timeline.duration, frames: timeline.frames)]
+                + Array(repeating: audio, count: lanes),
+            playable: true, audioTracks: lanes, audioSamples: timeline.samples, frames: timeline.frames,
+            beyondEntry: OutputCheck.Expectation.beyondEntry(of: clips.map(\.facts)))
+        expected.metadata = first.map {
+            KeptMetadataExpectation(items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov), tracks: [:])
+        }
+        return expected
     }
 
     /// What the write refuses for the output's container and target, known before writing: Matroska and WebM

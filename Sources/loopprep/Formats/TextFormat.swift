@@ -81,7 +81,10 @@ enum TextFormat {
     }
 
     static func describe(_ t: TrackFacts) -> String {
-        var parts = ["\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")]
+        var parts = [
+            "\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")
+                + (t.beyondEntry.map { " (with \($0) frames inside)" } ?? "")
+        ]
         if let w = t.width, let h = t.height { parts.append("\(w)x\(h)") }
         if let steps = t.variableFrameRate {
             let ms = { (f: TimeFigure) in Figures.ms(f.ticks * t.timeBase) }
