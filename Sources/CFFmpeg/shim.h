@@ -59,6 +59,8 @@ static inline int64_t lp_frame_duration(const AVFrame *f) {
 #define AV_PROFILE_H264_HIGH_444_PREDICTIVE FF_PROFILE_H264_HIGH_444_PREDICTIVE
 #define AV_PROFILE_HEVC_MAIN FF_PROFILE_HEVC_MAIN
 #define AV_PROFILE_HEVC_MAIN_10 FF_PROFILE_HEVC_MAIN_10
+#define AV_PROFILE_AAC_HE FF_PROFILE_AAC_HE
+#define AV_PROFILE_AAC_HE_V2 FF_PROFILE_AAC_HE_V2
 #endif
 
 // A decoded frame is a keyframe: AVFrame.key_frame until 6.1 moved it into flags (removed in 8.0).

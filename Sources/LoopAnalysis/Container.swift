@@ -88,6 +88,10 @@ public enum Container: Sendable, Hashable {
     /// Matroska or WebM: no edit list, millisecond times, a Segment Duration.
     public var isMatroska: Bool { self == .matroska || self == .webm }
 
+    /// Whether a cover picture a file carries (an attached picture) is written back by the muxer: MP3's ID3 APIC
+    /// and FLAC's PICTURE block (ISO-BMFF's covr is copied with the rest of its user data).
+    public var keepsAttachedPictures: Bool { self == .mp3 || self == .flac }
+
     /// Whether its tracks can be cut finer than a tick of their own clock: ISO-BMFF by its edit lists, Ogg by its
     /// granules (whole frames, whole samples), AVI by its counts of frames and packets.
     public var cutsFinerThanItsClock: Bool {

@@ -208,6 +208,9 @@ public struct SeamFacts: Codable, Sendable, Equatable {
     /// samples of it) than anywhere else in the 50 ms on either side (full scale = 1): a click an encoder spreads
     /// over several samples, which the jump's two samples a side miss.
     public var audioWrap: [Double]?
+    /// Per channel: the largest jump, by the same measure as `audioJump`, anywhere in the 50 ms on either side of the
+    /// wrap: how far the wave jumps on its own (a tone hardly, white noise and dense music as far as a click).
+    public var audioRoughness: [Double]?
     /// The picture's structure at the seam (SeamStructure): the last frame against the first (1 - SSIM), and
     /// the frame pairs around it (the last two transitions, the first two).
     public var structure: SeamStructureFigures?

@@ -11,6 +11,17 @@ import Testing
     static let tail = (0..<2400).map(tone)
     static let head = (2400..<4800).map(tone)
 
+    /// The inside's own jumps: a tone's prediction error is its third difference, 1/2 (2 pi 440/48000)^3 = 1.5e-4 at
+    /// most; a spike of 0.2 in the tail lands 0.2 off where the wave was heading and bends the slope after it by as
+    /// much, which the measure takes half of: 0.3.
+    @Test func theInsideJumpsAsItsWaveDoes() {
+        #expect(SeamAudioClick.insideJump(tail: Self.tail, head: Self.head) < 2e-4)
+        var tail = Self.tail
+        tail[1000] += 0.2
+        let inside = SeamAudioClick.insideJump(tail: tail, head: Self.head)
+        #expect(abs(inside - 0.3) < 1e-3, "\(inside)")
+    }
+
     @Test func anExactWrapHasNone() {
         #expect(SeamAudioClick.wrapExcess(tail: Self.tail, head: Self.head) < 1e-4)
     }

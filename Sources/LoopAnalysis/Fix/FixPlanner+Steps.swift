@@ -172,9 +172,10 @@ extension FixPlanner {
         return notes
     }
 
-    /// What a Matroska file carries beside its tracks, kept or left out: a Matroska output keeps its attached files;
-    /// its chapters and attached pictures are left out (FFmpeg 5.1's muxer writes a picture back as a video track),
-    /// and another container has no place for attached files: each named before writing.
+    /// What a file carries beside its tracks, kept or left out: a Matroska output keeps its attached files; an MP3 or
+    /// FLAC output its cover picture; a Matroska's chapters and attached pictures are left out (FFmpeg 5.1's muxer
+    /// writes a picture back as a video track), and another container has no place for attached files: each named
+    /// before writing.
     static func carriedNote(_ facts: ClipFacts, output: Container) -> String? {
         let files = facts.attachedFiles ?? []
         let pictures = facts.attachedPictures ?? []
@@ -187,7 +188,8 @@ extension FixPlanner {
         }
         if chapters > 0 { left.append("\(chapters) chapter\(chapters == 1 ? "" : "s")") }
         if !pictures.isEmpty {
-            left.append("the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))")
+            let named = "the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))"
+            if output.keepsAttachedPictures { kept.append(named) } else { left.append(named) }
         }
         let keeps = kept.isEmpty ? nil : "keeps " + kept.joined(separator: " and ")
         let leaves = left.isEmpty ? nil : "leaves out " + left.joined(separator: " and ")

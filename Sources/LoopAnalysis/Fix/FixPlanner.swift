@@ -119,7 +119,27 @@ package enum FixPlanner {
         plan.padsAudio = padsAudio
         plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
         plan.notes += keptBreakNotes(plan.keptBreaks, facts: facts)
+        if plan.reencodesAudio { plan.notes += encodedAgainNotes(facts, cuts: cuts) }
         return plan
+    }
+
+    /// What audio encoded again becomes where FFmpeg cannot encode its format: HE-AAC (SBR, with or without
+    /// parametric stereo) is written as AAC-LC at the rate and channels it plays at, said before writing.
+    static func encodedAgainNotes(_ facts: ClipFacts, cuts: [TrackCut]) -> [String] {
+        cuts.compactMap { cut in
+            guard cut.kind == .audio, cut.codec == "aac",
+                let track = facts.tracks.first(where: { $0.index == cut.index })
+            else { return nil }
+            let profile = track.profile ?? ""
+            guard profile.hasPrefix("HE-AAC") || cut.coreRate != nil else { return nil }
+            let channels = track.channels ?? 0
+            return """
+                \(Figures.trackName(cut)) is \(profile.hasPrefix("HE-AAC") ? profile : "HE-AAC"): FFmpeg has no \
+                encoder for it, so it is encoded again as AAC-LC at the rate and channels it plays at \
+                (\(cut.sampleRate ?? track.sampleRate ?? 0) Hz, \(channels) channel\(channels == 1 ? "" : "s")), \
+                at 64 kb/s a channel or more
+                """
+        }
     }
 
     static func emptyTracksNote(_ empty: [Int]) -> String {

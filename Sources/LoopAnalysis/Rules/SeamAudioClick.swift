@@ -8,11 +8,33 @@ package struct SeamAudioClick: Rule {
 
     /// About -26 dBFS: a step that size is an audible click on any material (a project may set its own).
     public static let threshold = 0.05
+    /// How much farther than the wave jumps on its own the wrap must jump to be heard as a click.
+    public static let beyondInside = 2.0
+
+    /// The largest jump anywhere in `tail` or in `head` (each on its own, the wrap left out), by `audioJump`'s
+    /// measure: where a sample lands from where the wave was heading, the mean of the slopes on either side of it.
+    public static func insideJump(tail: [Float], head: [Float]) -> Double {
+        func largest(_ s: [Float]) -> Double {
+            guard s.count >= 4 else { return 0 }
+            var most = 0.0
+            for n in 2..<(s.count - 1) {
+                let slopes = Double(s[n - 1] - s[n - 2]) + Double(s[n + 1] - s[n])
+                most = max(most, abs(Double(s[n]) - (Double(s[n - 1]) + slopes / 2)))
+            }
+            return most
+        }
+        return max(largest(tail), largest(head))
+    }
 
     public func check(_ clip: ClipFacts, _ options: AnalysisOptions) -> [Finding] {
-        guard let jumps = clip.seam?.audioJump, let track = clip.mainAudio,
-            let (channel, jump) = jumps.enumerated().max(by: { $0.element < $1.element })
-        else { return [] }
+        guard let seam = clip.seam, let track = clip.mainAudio else { return [] }
+        // A jump counts where the wave does not jump as far on its own (noise, dense music: a wrap no rougher than
+        // the inside is no click).
+        let rough = seam.audioRoughness ?? []
+        let heard = (seam.audioJump ?? []).enumerated().map { c, jump in
+            jump > Self.beyondInside * (c < rough.count ? rough[c] : 0) ? jump : 0
+        }
+        guard let (channel, jump) = heard.enumerated().max(by: { $0.element < $1.element }) else { return [] }
         let wraps = clip.seam?.audioWrap ?? []
         let (wrapChannel, wrap) = wraps.enumerated().max(by: { $0.element < $1.element }) ?? (0, 0)
         let limit = options.threshold(ids[0])

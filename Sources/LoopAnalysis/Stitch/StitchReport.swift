@@ -77,6 +77,9 @@ public struct StitchReport: Encodable, Sendable {
     public var reencoded: [String] = []
     /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
     public var audioLeftOut: [String] = []
+    /// The clips' tracks that are neither audio nor video (telemetry, timecode, text), none of which a reel holds,
+    /// each said (DataLeftOut).
+    public var dataLeftOut: [String] = []
     /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
     public var colourConverted: [String] = []
     /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
@@ -106,7 +109,7 @@ public struct StitchReport: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, tool, version, ffmpeg, outcome, output, timeline, facts, findings, notes, loopRange,
-            loopRangeReason, reencoded, audioLeftOut, colourConverted, metadataLeftOut, error, webPlayer,
+            loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, metadataLeftOut, error, webPlayer,
             webPlayerError
     }
 
@@ -127,6 +130,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
         try c.encode(reencoded, forKey: .reencoded)
         try c.encode(audioLeftOut, forKey: .audioLeftOut)
+        try c.encode(dataLeftOut, forKey: .dataLeftOut)
         try c.encode(colourConverted, forKey: .colourConverted)
         try c.encode(metadataLeftOut, forKey: .metadataLeftOut)
         try c.encodeIfPresent(error, forKey: .error)

@@ -21,14 +21,52 @@ extension InputFile {
         }
     }
 
-    /// A stream's file name tag (an attachment's), else its index.
+    /// A stream's file name tag (an attachment's), else what a picture is: its kind (ID3's and FLAC's picture type,
+    /// as "Cover (front)"), codec and size.
     func attachmentName(_ index: Int) -> String {
-        av_dict_get(stream(index).pointee.metadata, "filename", nil, 0).map { String(cString: $0.pointee.value) }
-            ?? "stream \(index)"
+        let st = stream(index).pointee
+        func tag(_ key: String) -> String? {
+            av_dict_get(st.metadata, key, nil, 0).map { String(cString: $0.pointee.value) }
+        }
+        if let file = tag("filename") { return file }
+        let par = st.codecpar.pointee
+        let what = "\(String(cString: avcodec_get_name(par.codec_id))) \(par.width)x\(par.height)"
+        return "\(tag("comment") ?? "stream \(index)") (\(what))"
     }
 }
 
 extension OutputFile {
+    /// The containers whose muxers write an attached picture back where the format keeps covers: MP3's ID3 APIC
+    /// and FLAC's PICTURE block.
+    static let keepsPictures: Set<String> = ["mp3", "flac"]
+
+    /// Adds `input`'s attached picture `index` (a cover) as a picture stream; its one packet is written by
+    /// `writePicture` once the header is.
+    func addPicture(from input: InputFile, stream index: Int) throws -> Int {
+        let source = input.stream(index)
+        guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }
+        try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
+        st.pointee.codecpar.pointee.codec_tag = 0
+        st.pointee.disposition = source.pointee.disposition
+        st.pointee.time_base = AVRational(num: 1, den: 90000)
+        av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
+        return Int(st.pointee.index)
+    }
+
+    /// The picture's bytes as the input's stream `index` holds them, written to `stream` (the muxer holds the
+    /// sound back until every picture is written).
+    func writePicture(from input: InputFile, stream index: Int, to stream: Int) throws {
+        let picture = input.stream(index).pointee.attached_pic
+        guard let data = picture.data, picture.size > 0 else {
+            throw MediaError("write picture", reason: "the attached picture has no bytes")
+        }
+        let packet = try Packet(bytes: Array(UnsafeBufferPointer(start: data, count: Int(picture.size))))
+        packet.pts = 0
+        packet.dts = 0
+        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
+        try write(packet, stream: stream, timeBase: Rational(1, 90000))
+    }
+
     /// Adds `input`'s attached file `index` (see InputFile.attachmentStreams) as an attachment stream.
     func addAttachment(from input: InputFile, stream index: Int) throws {
         let source = input.stream(index)

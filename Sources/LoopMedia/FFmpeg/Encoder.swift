@@ -24,10 +24,10 @@ final class AudioEncoder {
     /// container does not say the source's (Matroska), what its packets came to. `options`: the encoder's private
     /// options (libopus's frame_duration).
     /// `channels`: the channels the stream's frames decode to, where its header says otherwise (the default layout
-    /// for that count).
+    /// for that count). `sbr`: the source is HE-AAC where its header does not say (frames of 2048 samples).
     init(
         like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil, bitRate: Int64? = nil,
-        options: [String: String] = [:], channels: Int? = nil
+        options: [String: String] = [:], channels: Int? = nil, sbr: Bool = false
     ) throws {
         let par = input.stream(index).pointee.codecpar.pointee
         let rate = sampleRate.map { Int32($0) } ?? par.sample_rate
@@ -48,10 +48,23 @@ final class AudioEncoder {
         } else {
             try check(av_channel_layout_copy(&ctx.pointee.ch_layout, &layout), "open encoder")
         }
-        ctx.pointee.sample_fmt = Self.preferredFormat(codec)
+        // The source's sample size where the encoder takes it (a 16-bit ALAC track stays 16-bit, not 24).
+        let bits = par.bits_per_raw_sample > 0 ? par.bits_per_raw_sample : par.bits_per_coded_sample
+        ctx.pointee.sample_fmt = Self.preferredFormat(codec, bits: Int(bits))
+        if bits > 16, [AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P].contains(ctx.pointee.sample_fmt) {
+            ctx.pointee.bits_per_raw_sample = bits
+        }
         ctx.pointee.time_base = AVRational(num: 1, den: rate)
         ctx.pointee.bit_rate =
             par.bit_rate > 0 ? par.bit_rate : bitRate ?? 64_000 * Int64(max(layout.nb_channels, 1))
+        // HE-AAC (SBR: it plays at twice its core's rate, or its header names its profile) is written as AAC-LC,
+        // which needs about twice the bits for the same sound.
+        let played = Int64(max(ctx.pointee.ch_layout.nb_channels, 1))
+        if par.codec_id == AV_CODEC_ID_AAC,
+            sbr || rate > par.sample_rate || [AV_PROFILE_AAC_HE, AV_PROFILE_AAC_HE_V2].contains(par.profile)
+        {
+            ctx.pointee.bit_rate = max(ctx.pointee.bit_rate, 64_000 * played)
+        }
         ctx.pointee.thread_count = 1
         // Bit-exact: the same samples give the same bytes on every run.
         ctx.pointee.flags |= AV_CODEC_FLAG_BITEXACT
@@ -69,17 +82,22 @@ final class AudioEncoder {
         avcodec_free_context(&ctx)
     }
 
-    /// Planar float first (AAC), then what the encoder lists first.
-    static func preferredFormat(_ codec: UnsafePointer<AVCodec>) -> AVSampleFormat {
-        guard let formats = lp_codec_sample_formats(codec) else { return AV_SAMPLE_FMT_FLTP }
-        var i = 0
-        var first = formats[0]
-        while formats[i] != AV_SAMPLE_FMT_NONE {
-            if formats[i] == AV_SAMPLE_FMT_FLTP { return AV_SAMPLE_FMT_FLTP }
-            i += 1
-        }
-        if first == AV_SAMPLE_FMT_NONE { first = AV_SAMPLE_FMT_FLTP }
-        return first
+    /// Planar float first (AAC); for a source of 16 bits or fewer (`bits`, 0 unknown) a 16-bit format; then what the
+    /// encoder lists first.
+    static func preferredFormat(_ codec: UnsafePointer<AVCodec>, bits: Int = 0) -> AVSampleFormat {
+        guard let list = lp_codec_sample_formats(codec) else { return AV_SAMPLE_FMT_FLTP }
+        var formats: [AVSampleFormat] = []
+        while list[formats.count] != AV_SAMPLE_FMT_NONE { formats.append(list[formats.count]) }
+        if formats.contains(AV_SAMPLE_FMT_FLTP) { return AV_SAMPLE_FMT_FLTP }
+        let short = formats.first { [AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_S16].contains($0) }
+        if (1...16).contains(bits), let short { return short }
+        return formats.first ?? AV_SAMPLE_FMT_FLTP
+    }
+
+    /// The encoder's global header (Opus's OpusHead, AAC's AudioSpecificConfig), nil where it writes none.
+    var extradata: [UInt8]? {
+        guard let data = context.pointee.extradata, context.pointee.extradata_size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: data, count: Int(context.pointee.extradata_size)))
     }
 
     /// Copies the encoder's parameters (and extradata) onto an output stream.

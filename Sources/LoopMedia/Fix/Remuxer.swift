@@ -97,6 +97,9 @@ private final class RemuxWriter {
         for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
         if output.isMatroska { try keepAttachments(input) }
+        // An MP3's or FLAC's cover, written back as it was.
+        let pictures = OutputFile.keepsPictures.contains(format) ? input.attachmentStreams(pictures: true) : []
+        let pictureStreams = try pictures.map { try output.addPicture(from: input, stream: $0) }
         output.copyMetadata(from: input)
         var header = ["avoid_negative_ts": "disabled"]
         if iso {
@@ -105,6 +108,9 @@ private final class RemuxWriter {
         }
         if format == "ogg", let page = Self.oggPageDuration(plan) { header["page_duration"] = page }
         try output.writeHeader(options: header)
+        for (index, out) in zip(pictures, pictureStreams) {
+            try output.writePicture(from: input, stream: index, to: out)
+        }
     }
 
     /// Matroska keeps the files attached to the input (fonts, scripts): FFmpeg's muxer writes each attachment
@@ -186,14 +192,22 @@ private final class RemuxWriter {
             output.setInitialPadding(trim.preSkip, stream: out)
             opus[cut.index] = trim
         }
-        if reencoded {
-            let encoder = try AudioEncoder(
-                like: input, stream: cut.index, globalHeader: output.needsGlobalHeader, channels: cut.channels)
-            try encoder.configure(output, stream: out)
-            encoders[cut.index] = encoder
-            circles[cut.index] = AudioCircle(encoder, circular: iso)
-        }
+        if reencoded { try addEncoder(cut, input: input, stream: out) }
         if cut.kind == .audio, let bytes = input.pcmFrameBytes(cut.index) { pcmFrameBytes[cut.index] = bytes }
+    }
+
+    /// The encoder of an audio track encoded again: at the rate and channels it plays at (HE-AAC's header names its
+    /// core's), coded as a circle (a loop's: an MP4's edit list presents the loop alone, Opus's pre-skip in Matroska
+    /// hides the pre-roll).
+    private func addEncoder(_ cut: TrackCut, input: InputFile, stream out: Int) throws {
+        let encoder = try AudioEncoder(
+            like: input, stream: cut.index, globalHeader: output.needsGlobalHeader, sampleRate: cut.sampleRate,
+            channels: cut.channels, sbr: cut.coreRate != nil)
+        try encoder.configure(output, stream: out)
+        encoders[cut.index] = encoder
+        let circle = AudioCircle(encoder, circular: iso || output.isMatroska, hidden: output.isMatroska)
+        try circle.sayPreSkip(output, stream: out)
+        circles[cut.index] = circle
     }
 
     /// Each re-encoded segment adds its own SPS/PPS pair to the track's avcC, with an unused id.

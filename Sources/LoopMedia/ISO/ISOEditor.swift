@@ -88,8 +88,9 @@ enum ISOEditor {
         let kept = top.filter { $0.type != "moov" && $0.type != "free" }
         let head = kept.prefix { $0.type == "ftyp" }
         let tail = kept.dropFirst(head.count)
+        let headBytes = try head.flatMap { try file.read(at: $0.offset, count: Int($0.size)) }.withFileType(of: graft)
         // Chunk offsets move with the media; if one no longer fits 32 bits, every stco becomes a co64.
-        let headSize = head.reduce(Int64(0)) { $0 + $1.size }
+        let headSize = Int64(headBytes.count)
         var moovOut: [UInt8] = []
         for useCo64 in [false, true] {
             var edited = moov
@@ -110,8 +111,7 @@ enum ISOEditor {
             throw MediaError("finalize", reason: "cannot create \(destination)")
         }
         defer { try? out.close() }
-        for box in head { try copy(file.handle, box.offset, box.size, to: out) }
-        try out.write(contentsOf: moovOut + extras)
+        try out.write(contentsOf: headBytes + moovOut + extras)
         for box in tail { try copy(file.handle, box.offset, box.size, to: out) }
     }
 
@@ -301,5 +301,13 @@ enum ISOEditor {
         }
         for i in box.children.indices where shiftChunkOffsets(&box.children[i], shifts: shifts) { overflow = true }
         return overflow
+    }
+}
+
+extension [UInt8] {
+    /// The muxer's file type box (these bytes) with the source's brands in place of its isom.
+    fileprivate func withFileType(of graft: MetadataGraft?) -> [UInt8] {
+        guard let graft, count >= 8, FourCC(bytes: self[4..<8]) == "ftyp" else { return self }
+        return graft.fileType(replacing: self)
     }
 }

@@ -13,6 +13,9 @@ struct MetadataGraft {
     /// Each written track's ID and the source track it copies (fix); empty where the tracks are new (a stitched
     /// reel takes only the first clip's movie-level metadata).
     var tracks: [Int: Int]
+    /// The source's file type box (its brands: mp42, 3gp6, M4A ...), less a fragmented source's promises of
+    /// fragments, for the muxer's (which names isom whatever the source was) where both are QuickTime or neither.
+    var fileType: [UInt8]
 
     init?(source iso: ISOFile, tracks: [Int: Int]) {
         guard let moov = try? Box.parse(iso.moov, from: 0, to: iso.moov.count).first, moov.type == "moov" else {
@@ -21,6 +24,7 @@ struct MetadataGraft {
         self.moov = moov
         topLevel = iso.otherBoxes
         self.tracks = tracks
+        fileType = MP4Writer.fileType(iso)
     }
 
     /// The muxed movie box with the source's metadata in place of the muxer's.
@@ -53,6 +57,14 @@ struct MetadataGraft {
             else { continue }
             Self.graft(source, into: &out.children[i])
         }
+    }
+
+    /// The file type box to write in place of the muxer's `muxed`: the source's, where the muxer wrote the same
+    /// family (QuickTime's `qt  ` or an ISO brand); the muxer's where the container changed (`--to mp4` of a MOV).
+    func fileType(replacing muxed: [UInt8]) -> [UInt8] {
+        guard muxed.count >= 12, fileType.count >= 12 else { return muxed }
+        let quickTime = { (ftyp: [UInt8]) in FourCC(bytes: ftyp[8..<12]) == "qt  " }
+        return quickTime(muxed) == quickTime(fileType) ? fileType : muxed
     }
 
     /// A movie's children that are its structure or timing, the muxer's to write.

@@ -74,7 +74,7 @@ public enum Probe {
         var probed = try result(
             path, size: size, format: format, iso: iso, basics: basics, imported: imported,
             declaredDuration: input.declaredDuration, input: kept)
-        if let layout { carried(&probed.facts, input: input, layout: layout) }
+        if iso == nil { carried(&probed.facts, input: input, layout: layout) }
         return probed
     }
 
@@ -84,8 +84,14 @@ public enum Probe {
         throw MediaError("open", reason: "not a video or audio file (FFmpeg reads it as \(format))")
     }
 
-    /// What a Matroska file carries beside its tracks: its Cues, attached files and pictures, chapters.
-    private static func carried(_ facts: inout ClipFacts, input: InputFile, layout: MatroskaLayout.Scan) {
+    /// What a file carries beside its tracks: a Matroska file's Cues, attached files and pictures, chapters; another's
+    /// cover pictures (an MP3's APIC, a FLAC's PICTURE; an MP4's covr is in the user data its writers copy).
+    private static func carried(_ facts: inout ClipFacts, input: InputFile, layout: MatroskaLayout.Scan?) {
+        guard let layout else {
+            let pictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
+            if !pictures.isEmpty { facts.attachedPictures = pictures }
+            return
+        }
         facts.cues = layout.cues
         facts.attachedFiles = input.attachmentStreams().map(input.attachmentName)
         facts.attachedPictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
@@ -164,8 +170,11 @@ public enum Probe {
     /// AAC-LC at 24 kHz or less may carry SBR with nothing in its configuration saying so (HE-AAC's implicit
     /// signalling): only the decoder finds it, in the first frames, and then plays twice the stated rate.
     static func mayBeImplicitSBR(_ b: TrackBasics) -> Bool {
-        b.kind == .audio && b.codec == "aac" && (b.profile == nil || b.profile == "LC") && (b.sampleRate ?? 0) > 0
-            && (b.sampleRate ?? 0) <= 24000
+        guard b.kind == .audio, b.codec == "aac", (b.sampleRate ?? 0) > 0 else { return false }
+        // A mono core with SBR plays in stereo (parametric stereo, which FFmpeg's decoder assumes where SBR is):
+        // HE-AAC's header names its core's one channel.
+        if (b.profile ?? "").hasPrefix("HE-AAC") || b.channels == 1 { return true }
+        return (b.profile == nil || b.profile == "LC") && (b.sampleRate ?? 0) <= 24000
     }
 
     /// What only a track's first packets say, read from a second opening of the file (the first one's packets
@@ -199,7 +208,7 @@ public enum Probe {
             // SBR shows in the first frame that carries its extension; an encoder writes it in every frame.
             var played: (rate: Int, channels: Int)?
             try? decoder.decode(packet, into: frame) { played = ($0.sampleRate, $0.channelCount) }
-            if let played, played.rate > (basics[i].sampleRate ?? 0) {
+            if let played, played.rate > (basics[i].sampleRate ?? 0) || played.channels > (basics[i].channels ?? 0) {
                 basics[i].sampleRate = played.rate
                 basics[i].channels = played.channels
                 basics[i].profile = decoder.profileName ?? basics[i].profile

@@ -1,9 +1,14 @@
+import CFFmpeg
+import LoopIndex
+
 /// A looping output's audio coded as the circle it plays as. An encoder codes a one-off stream: it starts from
 /// silence and ends into it, so the decoded wrap steps where the samples did not (a click on a pure tone, 0.23 of
 /// full scale where the tone turns by 0.003 a sample). Here the loop's samples are held, then coded with two frames
-/// of its end before its start and two of its start after its end: every frame of the loop is coded with its true
-/// neighbours (the transform's overlap, the encoder's look-ahead), and the edit list, starting `preRoll` samples
-/// later than the first coded one and lasting the loop, presents the loop alone.
+/// of its end before its start and two of its start after its end (the loop repeated as often as a short one needs):
+/// every frame of the loop is coded with its true neighbours (the transform's overlap, the encoder's look-ahead).
+/// What presents the loop alone is the container's: an MP4's edit list starts `preRoll` samples later than the first
+/// coded one and lasts the loop; in Matroska (`hidden`) the pre-roll is part of Opus's pre-skip, said in the header
+/// before anything is coded, and the last block's discard padding ends the sound where the loop does.
 final class AudioCircle {
     let encoder: AudioEncoder
     /// The loop's samples, one array per channel; nil once passed straight to the encoder.
@@ -12,16 +17,39 @@ final class AudioCircle {
     private(set) var preRoll: Int64 = 0
     /// Whether the loop was coded as a circle (false: a one-off, past `limit` or not asked for).
     private(set) var circular: Bool
+    /// Matroska: the pre-roll is hidden by the pre-skip (it is `roll` whatever happens) and the end by discard
+    /// padding on the last block written.
+    let hidden: Bool
 
     /// Samples a channel held at most (two minutes at 48 kHz): a longer output is coded as a one-off stream, its
     /// wrap as before, rather than held whole in memory.
     static let limit = 48_000 * 120
 
-    init(_ encoder: AudioEncoder, circular: Bool) {
+    /// `hidden`: the output has no edit list (Matroska): the circle is coded where the codec's pre-skip can hide its
+    /// pre-roll (Opus), else the loop is coded as a one-off stream.
+    init(_ encoder: AudioEncoder, circular: Bool, hidden: Bool = false) {
         self.encoder = encoder
-        self.circular = circular
-        if circular { held = Array(repeating: [], count: encoder.channelCount) }
+        let opus = encoder.context.pointee.codec_id == AV_CODEC_ID_OPUS
+        self.circular = circular && (!hidden || opus)
+        self.hidden = hidden && self.circular
+        if self.circular { held = Array(repeating: [], count: encoder.channelCount) }
+        if self.hidden { preRoll = roll }
     }
+
+    /// Matroska: the pre-roll said as part of the stream's pre-skip (its OpusHead and CodecDelay), before the
+    /// header is written.
+    func sayPreSkip(_ output: OutputFile, stream: Int) throws {
+        guard hidden else { return }
+        let skip = encoder.delay + roll
+        guard let head = encoder.extradata.flatMap({ Opus.head($0, preSkip: skip) }) else {
+            throw MediaError("add stream", reason: "the Opus encoder wrote no OpusHead to carry its pre-skip")
+        }
+        try output.setExtradata(head, stream: stream)
+        output.setInitialPadding(skip, stream: stream)
+    }
+
+    /// The samples coded on each side of the loop: two of the encoder's frames.
+    var roll: Int64 { Int64(2 * encoder.frameSize) }
 
     func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws {
         guard held != nil else { return try encoder.encode(samples, emit) }
@@ -31,6 +59,8 @@ final class AudioCircle {
         if let count = held?.first?.count, count > Self.limit, let all = held {
             held = nil
             circular = false
+            // The pre-skip hides `roll` samples already said: silence, as a one-off stream starts from.
+            if hidden { try encoder.encode(all.map { _ in [Float](repeating: 0, count: Int(roll)) }, emit) }
             try encoder.encode(all, emit)
         }
     }
@@ -44,15 +74,28 @@ final class AudioCircle {
             return try encoder.finish(emit)
         }
         held = nil
-        let roll = min(count, 2 * encoder.frameSize)
+        let roll = hidden ? Int(self.roll) : min(count, 2 * encoder.frameSize)
         preRoll = Int64(roll)
         let end = Int64(roll + count)
         let presented = { (packet: Packet) in
-            if (packet.pts ?? 0) < end { try emit(packet) }
+            guard let pts = packet.pts, pts < end else { return }
+            // The last block presented runs past the loop: Matroska's discard padding ends it there.
+            if self.hidden, pts + packet.duration > end {
+                packet.setSkipEnd(samples: pts + packet.duration - end)
+            }
+            try emit(packet)
         }
-        try encoder.encode(loop.map { Array($0.suffix(roll)) }, presented)
+        try encoder.encode(loop.map { Self.cycled($0, count: roll, endingAtEnd: true) }, presented)
         try encoder.encode(loop, presented)
-        try encoder.encode(loop.map { Array($0.prefix(roll)) }, presented)
+        try encoder.encode(loop.map { Self.cycled($0, count: roll, endingAtEnd: false) }, presented)
         try encoder.finish(presented)
+    }
+
+    /// `count` samples of the loop played round and round: those just before its start (`endingAtEnd`: the end of
+    /// the last pass) or just after its end (the start of the next), however short the loop.
+    static func cycled(_ loop: [Float], count: Int, endingAtEnd: Bool) -> [Float] {
+        guard !loop.isEmpty, count > 0 else { return [] }
+        let n = loop.count
+        return (0..<count).map { i in endingAtEnd ? loop[((n - count + i) % n + n) % n] : loop[i % n] }
     }
 }

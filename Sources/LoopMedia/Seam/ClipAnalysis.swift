@@ -21,6 +21,21 @@ public enum ClipAnalysis {
         }
     }
 
+    /// What of the seam a reading that decoded without fault did not measure, said: no samples or pictures came
+    /// from the clip's ends.
+    static func unmeasured(_ facts: ClipFacts) -> String? {
+        let seam = facts.seam
+        var missing: [String] = []
+        if facts.mainAudio != nil, seam?.audioJump == nil { missing.append("sound") }
+        if facts.mainVideo != nil, seam?.videoDifference == nil { missing.append("picture") }
+        guard !missing.isEmpty else { return nil }
+        return """
+            the seam's \(missing.joined(separator: " and ")) could not be measured: FFmpeg gave no \
+            \(missing.count == 2 ? "frames" : missing == ["sound"] ? "samples" : "pictures") at the clip's ends; \
+            the timing checks stand
+            """
+    }
+
     /// A probed file's report, as analyze gives it: its seam measured (with `options.seamChecks`), its findings and
     /// its loop range. Every command describes the file it wrote through this (fix, loop and stitch alike), so
     /// what it prints of an output is what `analyze OUTPUT` finds. `given`: the file's first and last pictures as
@@ -36,8 +51,8 @@ public enum ClipAnalysis {
             // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
             do {
                 let measured = try SeamProbe.measure(input, facts: facts, capture: picture, given: given)
-                facts.seam = measured.seam
-                shot = measured.capture
+                (facts.seam, shot) = (measured.seam, measured.capture)
+                if let unmeasured = Self.unmeasured(facts) { notes = [unmeasured] }
             } catch {
                 // A format FFmpeg only guessed from a few bytes, of which no frame decodes, is not media.
                 if input.probeScore < 50 {

@@ -249,7 +249,8 @@ final class SeamReader {
                 try input.seek(stream: v.index, to: end - Int64(wantFrames + 1) * frameTicks)
             } else if let a = audio, let pts = firstAudioPts {
                 let end = span.map { Rational.min($0.end - a.startSeconds, a.durationSeconds) } ?? a.durationSeconds
-                try input.seek(stream: a.index, to: pts + ((end - Rational(1, 2)) / audioClock).floor)
+                // (Half a second before the end, or the start of a shorter clip.)
+                try input.seek(stream: a.index, to: pts + max(0, ((end - Rational(1, 2)) / audioClock).floor))
             }
         } catch let error as MediaError where error.operation == "seek" {}
     }
@@ -357,6 +358,7 @@ final class SeamReader {
                 return Double(abs(first - predicted))
             }
             seam.audioWrap = zip(head, tail).map { SeamAudioClick.wrapExcess(tail: $1, head: $0) }
+            seam.audioRoughness = zip(head, tail).map { SeamAudioClick.insideJump(tail: $1, head: $0) }
         }
         shot.audioBefore = tail
         shot.audioAfter = head

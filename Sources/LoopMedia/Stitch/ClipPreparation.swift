@@ -24,6 +24,8 @@ struct PreparedClip: Sendable {
     var x264Subme: Int? = nil
 
     public var path: String { source.path }
+    /// The clip's path and facts, as the plan's notes name it.
+    var named: (path: String, facts: ClipFacts) { (path, facts) }
 
     /// The clip with only these audio tracks (indices into its audio tracks, in this order): the ones every
     /// clip of the stitch shares (SharedAudio).

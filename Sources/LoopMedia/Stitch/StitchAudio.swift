@@ -14,12 +14,12 @@ final class AudioLane {
     /// The encoder's input: a looping reel's is coded as a circle.
     let circle: AudioCircle
 
-    init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer, circular: Bool = false) {
+    init(track: Int, out: Int, encoder: AudioEncoder, mixer: AudioMixer, circular: Bool = false, hidden: Bool = false) {
         self.track = track
         self.out = out
         self.encoder = encoder
         self.mixer = mixer
-        circle = AudioCircle(encoder, circular: circular)
+        circle = AudioCircle(encoder, circular: circular, hidden: hidden)
     }
 
     func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws { try circle.encode(samples, emit) }

@@ -69,16 +69,20 @@ final class StitchWriter {
             let input = audioInput
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
             // Every lane on the joins' one sample grid: a track at another rate (a second language recorded
-            // apart) is resampled to the first track's, as its mixer lays it.
+            // apart) is resampled to the first track's, as its mixer lays it; in the channels its frames decode to
+            // (an MP4's MP3 sample entry says 2 for a mono stream; HE-AAC's header names its core's one).
+            let facts = clips[voiced].facts.tracks.first { $0.index == a.index }
             let encoder = try AudioEncoder(
-                like: input, stream: a.index, globalHeader: true, sampleRate: timeline.sampleRate)
+                like: input, stream: a.index, globalHeader: true, sampleRate: timeline.sampleRate,
+                channels: facts?.channels)
             try encoder.configure(output, stream: out)
             let mixer = AudioMixer(timeline: timeline, channels: encoder.channelCount, curve: audioCurve)
-            // A looping MP4 reel's audio is coded as a circle, its edit list presenting the loop alone (Matroska
-            // has no edit list to hide the rolls with).
-            lanes.append(
-                AudioLane(
-                    track: k, out: out, encoder: encoder, mixer: mixer, circular: timeline.loop && !matroska))
+            // A looping reel's audio is coded as a circle: an MP4's edit list presents the loop alone; in Matroska
+            // Opus's pre-skip hides the pre-roll (said in its header and CodecDelay) and discard padding the end.
+            let lane = AudioLane(
+                track: k, out: out, encoder: encoder, mixer: mixer, circular: timeline.loop, hidden: matroska)
+            try lane.circle.sayPreSkip(output, stream: out)
+            lanes.append(lane)
         }
         configuration = try StitchConfiguration(plan, settings: settings)
         if transcoding != nil {
@@ -86,7 +90,14 @@ final class StitchWriter {
             // turns them and the packets into avcC or hvcC and lengths).
             try settings.encoder(0, id: 0).configure(output, stream: videoOut)
         }
-        // A chapter per clip, named after its file, on the video clock.
+        // A chapter per clip, named after its file, on the video clock (a loop of one clip has none to name).
+        if timeline.clips.count > 1 {
+            try setChapters(timeline)
+        }
+    }
+
+    /// A chapter per clip, named after its file, on the video clock.
+    private func setChapters(_ timeline: StitchTimeline) throws {
         try output.setChapters(
             timeline.clips.map {
                 (

@@ -45,7 +45,7 @@ public enum Stitcher {
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
         } catch { throw StitchRefusal([MediaError.describe(error)]) }
         var report = StitchReport(output: request.output, timeline: timeline, planned: request.named)
-        report.audioLeftOut = audioLeftOut
+        (report.audioLeftOut, report.dataLeftOut) = (audioLeftOut, DataLeftOut.notes(prepared.map(\.named)))
         if request.normalize { report.colourConverted = colourConversions(prepared) }
         report.ffmpeg = FFmpegLibraries.description
         // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
@@ -217,7 +217,7 @@ public enum Stitcher {
         if !matroska {
             try ISOEditor.finalize(
                 muxed, to: temp, movieTimescale: plan.movieTimescale, edits: try writer.edits(),
-                graft: first.flatMap { MetadataGraft(source: $0, tracks: [:]) })
+                graft: first.flatMap { MetadataGraft(source: $0, tracks: writtenTracks(clips)) })
         }
         // The one check of a written output, with what this plan expects (`expectation`) and FFmpeg's second reading.
         let written = try Probe.probe(temp, keepInput: false)
@@ -249,9 +249,24 @@ public enum Stitcher {
             playable: true, audioTracks: lanes, audioSamples: timeline.samples, frames: timeline.frames,
             beyondEntry: OutputCheck.Expectation.beyondEntry(of: clips.map(\.facts)))
         expected.metadata = first.map {
-            KeptMetadataExpectation(items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov), tracks: [:])
+            KeptMetadataExpectation(
+                items: KeptMetadata.items(top: $0.otherBoxes, moov: $0.moov),
+                tracks: Dictionary(uniqueKeysWithValues: writtenTracks(clips).map { ($0.value, $0.key) }))
         }
         return expected
+    }
+
+    /// The reel's tracks that take the first clip's descriptions (name, handler, user data, colour and aspect
+    /// boxes): its video, track 1, and each audio lane where the first clip has that track (FFmpeg's muxer numbers
+    /// the tracks 1... in stream order); by the written track's ID, the first clip's.
+    static func writtenTracks(_ clips: [PreparedClip]) -> [Int: Int] {
+        guard let first = clips.first, let video = first.facts.mainVideo?.trackID else { return [:] }
+        var tracks = [1: video]
+        let lanes = clips.map(\.source.audio.count).max() ?? 0
+        for (k, audio) in first.facts.audioTracks.enumerated() where k < lanes {
+            if let id = audio.trackID { tracks[2 + k] = id }
+        }
+        return tracks
     }
 
     /// What the write refuses for the output's container and target, known before writing: Matroska and WebM

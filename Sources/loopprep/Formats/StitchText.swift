@@ -22,7 +22,7 @@ enum StitchText {
     static func text(_ result: StitchReport) -> String {
         var out = timeline(result.timeline)
         for note in result.reencoded { out += "note: \(note)\n" }
-        for note in result.audioLeftOut { out += "note: \(note)\n" }
+        for note in result.audioLeftOut + result.dataLeftOut { out += "note: \(note)\n" }
         for note in result.colourConverted + result.metadataLeftOut { out += "note: \(note)\n" }
         if let error = result.error {
             out += "NOT WRITTEN: \(error)\n"
