@@ -124,7 +124,9 @@ package enum KeptMetadata {
                                 place: "\(place) media header (times, language)", track: id,
                                 bytes: be64(media.creation) + be64(media.modification) + media.rest))
                     } else if child == "hdlr" {
-                        items.append(Item(place: "\(place) handler (type and name)", track: id, bytes: bytes))
+                        // (The name's text: QuickTime's Pascal string and ISO's C string say the same.)
+                        let said = Array(bytes.prefix(HandlerName.nameStart)) + HandlerName.text(bytes)
+                        items.append(Item(place: "\(place) handler (type and name)", track: id, bytes: said))
                     } else if child == "minf" {
                         items += sampleDescription(moov, m, place: place, track: id)
                     }

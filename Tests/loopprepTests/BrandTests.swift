@@ -13,6 +13,48 @@ import Testing
         return Array(bytes.prefix(size))
     }
 
+    /// Every handler box's payload in the file, in order (found by its type's bytes: the fixtures hold no media that
+    /// spells "hdlr").
+    static func handlers(_ path: String) throws -> [[UInt8]] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var out: [[UInt8]] = []
+        for at in 4..<(bytes.count - 4) where bytes[at..<at + 4].elementsEqual("hdlr".utf8) {
+            let size =
+                Int(bytes[at - 4]) << 24 | Int(bytes[at - 3]) << 16 | Int(bytes[at - 2]) << 8 | Int(bytes[at - 1])
+            guard size >= 8, at - 4 + size <= bytes.count else { continue }
+            out.append(Array(bytes[(at + 4)..<(at - 4 + size)]))
+        }
+        return out
+    }
+
+    /// A MOV's handler names are Pascal strings (a count byte first), an MP4's C strings (a zero last): `fix --to mp4`
+    /// writes meta-gps.mov's "Camera" (fixtures/make-metadata.sh, 1) in the MP4's form, where it read as
+    /// "\u{6}Camera"; a MOV written again keeps its own bytes.
+    @Test func handlerNamesAreWrittenInTheOutputsForm() throws {
+        let input = Run.fixture("meta-gps.mov")
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mp4 = dir.appendingPathComponent("out.mp4").path
+        let mov = dir.appendingPathComponent("out.mov").path
+        for (out, options) in [(mp4, ["--to", "mp4"]), (mov, ["--seam-fade", "10ms"])] {
+            let run = try Run.loopprep(["fix", input, "-o", out] + options)
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        }
+        let named = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream_tags=handler_name", "-of",
+            "csv=p=0", mp4,
+        ])
+        #expect(named.stdout == "Camera\n")
+        let camera = Array("Camera".utf8)
+        #expect(try Self.handlers(input).contains { $0.suffix(7) == [6] + camera })
+        #expect(try Self.handlers(mp4).contains { $0.suffix(7) == camera + [0] })
+        #expect(
+            try Self.handlers(mov).filter { $0.suffix(6).elementsEqual(camera) }
+                == Self.handlers(input).filter {
+                    $0.suffix(6).elementsEqual(camera)
+                })
+    }
+
     @Test(arguments: [[], ["--seam-fade", "10ms"]])
     func aPhonesBrandsAreKept(_ options: [String]) throws {
         let input = Run.fixture("brand-3gp6.3gp")

@@ -81,7 +81,7 @@ enum ISOEditor {
         }
         try moov.withChild("mvhd") { mvhd in try setHeader(&mvhd, duration: longest, timescale: movieTimescale) }
         nameChapterTracks(&moov)
-        graft?.apply(to: &moov)
+        graft?.apply(to: &moov, quickTime: try Self.isQuickTime(file, top))
         let extras = graft?.topLevel.flatMap(\.bytes) ?? []
 
         // New layout: what preceded moov's old place stays in front (ftyp), then moov, then the rest (mdat).
@@ -113,6 +113,12 @@ enum ISOEditor {
         defer { try? out.close() }
         try out.write(contentsOf: headBytes + moovOut + extras)
         for box in tail { try copy(file.handle, box.offset, box.size, to: out) }
+    }
+
+    /// Whether the muxed file's type box names QuickTime (or it has none, as old movies do).
+    static func isQuickTime(_ file: LocalFile, _ top: [(type: FourCC, offset: Int64, size: Int64)]) throws -> Bool {
+        guard let ftyp = top.first(where: { $0.type == "ftyp" }), ftyp.size >= 12 else { return true }
+        return FourCC(bytes: try file.read(at: ftyp.offset + 8, count: 4)) == "qt  "
     }
 
     /// A whole file copied as `copy` copies media (fix's output of a file that needs nothing).

@@ -16,6 +16,8 @@ struct MetadataGraft {
     /// The source's file type box (its brands: mp42, 3gp6, M4A ...), less a fragmented source's promises of
     /// fragments, for the muxer's (which names isom whatever the source was) where both are QuickTime or neither.
     var fileType: [UInt8]
+    /// Whether the source is a QuickTime movie (its handler names Pascal strings).
+    var sourceQuickTime: Bool
 
     init?(source iso: ISOFile, tracks: [Int: Int]) {
         guard let moov = try? Box.parse(iso.moov, from: 0, to: iso.moov.count).first, moov.type == "moov" else {
@@ -25,10 +27,12 @@ struct MetadataGraft {
         topLevel = iso.otherBoxes
         self.tracks = tracks
         fileType = MP4Writer.fileType(iso)
+        sourceQuickTime = iso.ftyp.map { $0.count >= 12 && FourCC(bytes: $0[8..<12]) == "qt  " } ?? true
     }
 
     /// The muxed movie box with the source's metadata in place of the muxer's.
-    func apply(to out: inout Box) {
+    /// `quickTime`: the muxed file is a QuickTime movie (its handler names are written in that form).
+    func apply(to out: inout Box, quickTime: Bool? = nil) {
         // Movie level: the source's user data, metadata and other boxes; the muxer's chapters (chpl) stay.
         let muxed = out.first("udta")?.payload ?? []
         let chapters = ByteReader(muxed, from: 0, to: muxed.count).children(until: muxed.count).filter {
@@ -55,7 +59,7 @@ struct MetadataGraft {
             guard let id = ISOEditor.trackID(out.children[i]), let sourceID = tracks[id],
                 let source = moov.children.first(where: { $0.type == "trak" && ISOEditor.trackID($0) == sourceID })
             else { continue }
-            Self.graft(source, into: &out.children[i])
+            Self.graft(source, into: &out.children[i], quickTime: quickTime ?? sourceQuickTime)
         }
     }
 
@@ -110,7 +114,7 @@ struct MetadataGraft {
 
     /// A track's header fields (but its ID and duration), media header times and language, handler, user data,
     /// metadata and other boxes, and its sample description's describing boxes, from `source`.
-    static func graft(_ source: Box, into trak: inout Box) {
+    static func graft(_ source: Box, into trak: inout Box, quickTime: Bool) {
         trak.withChild("tkhd") { headerFields(of: source.first("tkhd"), into: &$0, .tkhd) }
         let kept: Set<FourCC> = ["tkhd", "edts", "mdia", "tref"]
         trak.children.removeAll { !kept.contains($0.type) }
@@ -118,7 +122,11 @@ struct MetadataGraft {
         guard let sourceMedia = source.first("mdia") else { return }
         trak.withChild("mdia") { mdia in
             mdia.withChild("mdhd") { headerFields(of: sourceMedia.first("mdhd"), into: &$0, .mdhd) }
-            if let handler = sourceMedia.first("hdlr") { mdia.withChild("hdlr") { $0 = handler } }
+            if let handler = sourceMedia.first("hdlr") {
+                // The name in the output's form (a MOV's Pascal string would read as "\u{6}Camera" in an MP4).
+                let payload = HandlerName.payload(handler.payload ?? [], quickTime: quickTime)
+                mdia.withChild("hdlr") { $0 = Box("hdlr", payload) }
+            }
             guard let entry = firstEntry(sourceMedia) else { return }
             mdia.withSampleTable { stbl in
                 stbl.withChild("stsd") { stsd in
