@@ -68,3 +68,23 @@ import Testing
         #expect(try Self.firstBox(out) == made)
     }
 }
+
+/// Chapters through FFmpeg's muxer: chapters-timecode.mov (fixtures/make-fixtures.sh: One at 0, Two at 0.7 s to
+/// 1.5 s; its audio starts 0.2 s late, so fix starts there) written as an MP4 (`--to mp4`) and as a MOV whose audio
+/// is encoded again: the chapters the cut keeps, moved to its start (One 0-0.5 s, Two from 0.5 s to the cut's end at
+/// 1.1667 s, in whole milliseconds down), where both were dropped while the plan said the chapter track was kept.
+@Suite struct MuxedChapterTests {
+    @Test(arguments: [("out.mp4", ["--to", "mp4"]), ("out.mov", ["--seam-fade", "10ms"])])
+    func chaptersAreCutWithThePicture(_ name: String, _ options: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent(name).path
+        let run = try Run.loopprep(["fix", Run.fixture("chapters-timecode.mov"), "-o", out] + options)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let chapters = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "chapter=start_time,end_time:chapter_tags=title", "-of",
+            "csv=p=0", out,
+        ]).stdout.split(separator: "\n").map(String.init)
+        #expect(chapters == ["0.000000,0.500000,One", "0.500000,1.166000,Two"])
+    }
+}

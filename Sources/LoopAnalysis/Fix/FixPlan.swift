@@ -256,3 +256,22 @@ package struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
 }
+
+extension FixPlan {
+    /// Chapters (start, end and title, in seconds on the source's presentation clock) as the output has them, in
+    /// whole milliseconds (down: a chapter never runs past the tracks it names): those the cut keeps, moved to its
+    /// start and clipped to it, once for every repeat.
+    public func chapters(_ source: [(start: Rational, end: Rational, title: String)]) -> [(
+        start: Int64, end: Int64, title: String
+    )] {
+        (0..<max(repeats, 1)).flatMap { pass in
+            source.compactMap { chapter in
+                let from = Rational.max(chapter.start - start, .zero)
+                let to = Rational.min(chapter.end - start, duration)
+                guard from < to else { return nil }
+                let offset = duration * Int64(pass)
+                return (((from + offset) * 1000).floor, ((to + offset) * 1000).floor, chapter.title)
+            }
+        }
+    }
+}

@@ -11,6 +11,17 @@ extension InputFile {
     /// The chapters the file lists.
     var chapterCount: Int { Int(context.pointee.nb_chapters) }
 
+    /// The file's chapters as FFmpeg reads them (an MP4's chapter track or Nero list, Matroska's editions): where
+    /// each starts and ends on the presentation clock, in seconds, and its title.
+    func chapters() -> [(start: Rational, end: Rational, title: String)] {
+        (0..<Int(context.pointee.nb_chapters)).compactMap { i in
+            guard let chapter = context.pointee.chapters[i]?.pointee, chapter.time_base.den > 0 else { return nil }
+            let tb = Rational(Int64(chapter.time_base.num), Int64(chapter.time_base.den))
+            let title = av_dict_get(chapter.metadata, "title", nil, 0).map { String(cString: $0.pointee.value) }
+            return (Rational(chapter.start) * tb, Rational(chapter.end) * tb, title ?? "Chapter \(i + 1)")
+        }
+    }
+
     /// The streams that are attached files; `pictures`: the attached pictures instead (a cover).
     func attachmentStreams(pictures: Bool = false) -> [Int] {
         (0..<streamCount).filter { i in

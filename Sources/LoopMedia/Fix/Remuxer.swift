@@ -97,6 +97,8 @@ private final class RemuxWriter {
         for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
         if output.isMatroska { try keepAttachments(input) }
+        // An MP4's or MOV's chapters, cut as the picture is (the muxer writes its own chapter track and Nero list).
+        if output.isISO { try output.setChapters(plan.chapters(input.chapters()), timeBase: Rational(1, 1000)) }
         // An MP3's or FLAC's cover, written back as it was.
         let pictures = OutputFile.keepsPictures.contains(format) ? input.attachmentStreams(pictures: true) : []
         let pictureStreams = try pictures.map { try output.addPicture(from: input, stream: $0) }
