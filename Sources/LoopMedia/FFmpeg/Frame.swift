@@ -106,4 +106,45 @@ struct PictureTags: Sendable {
         colorTransfer = f.color_trc
         colorSpace = f.colorspace
     }
+
+    /// What a stream's parameters say (MP4's pasp and Matroska's display size are the stream's aspect, not its
+    /// parameters': where these have none, the stream's).
+    init(stream st: AVStream) {
+        let par = st.codecpar.pointee
+        sampleAspectRatio = par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : st.sample_aspect_ratio
+        chromaLocation = par.chroma_location
+        colorRange = par.color_range
+        colorPrimaries = par.color_primaries
+        colorTransfer = par.color_trc
+        colorSpace = par.color_space
+    }
+
+    /// `picture`'s aspect, siting and colour where it knows them (a decoder's reading of the stream's own
+    /// signalling, which a copied frame beside the encoded ones carries: a container's synonym, as smpte170m for the
+    /// bitstream's bt470bg, would change what an encoder's bitstream says); the aspect only where this has none.
+    mutating func take(_ picture: PictureTags) {
+        let aspect = picture.sampleAspectRatio
+        if sampleAspectRatio.num <= 0, aspect.num > 0 { sampleAspectRatio = aspect }
+        if picture.chromaLocation != AVCHROMA_LOC_UNSPECIFIED { chromaLocation = picture.chromaLocation }
+        if picture.colorRange != AVCOL_RANGE_UNSPECIFIED { colorRange = picture.colorRange }
+        if picture.colorPrimaries != AVCOL_PRI_UNSPECIFIED { colorPrimaries = picture.colorPrimaries }
+        if picture.colorTransfer != AVCOL_TRC_UNSPECIFIED { colorTransfer = picture.colorTransfer }
+        if picture.colorSpace != AVCOL_SPC_UNSPECIFIED { colorSpace = picture.colorSpace }
+    }
+
+    /// `other`'s colour (range, primaries, transfer, matrix) in place of this one's.
+    mutating func colour(of other: PictureTags) {
+        (colorRange, colorPrimaries, colorTransfer, colorSpace) =
+            (other.colorRange, other.colorPrimaries, other.colorTransfer, other.colorSpace)
+    }
+
+    /// An encoder's context told the picture's aspect, siting and colour.
+    func describe(_ ctx: UnsafeMutablePointer<AVCodecContext>) {
+        ctx.pointee.sample_aspect_ratio = sampleAspectRatio
+        ctx.pointee.color_range = colorRange
+        ctx.pointee.color_primaries = colorPrimaries
+        ctx.pointee.color_trc = colorTransfer
+        ctx.pointee.colorspace = colorSpace
+        ctx.pointee.chroma_sample_location = chromaLocation
+    }
 }

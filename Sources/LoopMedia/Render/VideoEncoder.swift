@@ -19,26 +19,8 @@ struct EncoderSource: Sendable {
         var level: Int32
         var width: Int32
         var height: Int32
-        var sampleAspectRatio: AVRational
-        var colorRange: AVColorRange
-        var colorPrimaries: AVColorPrimaries
-        var colorTransfer: AVColorTransferCharacteristic
-        var colorSpace: AVColorSpace
-        var chromaLocation: AVChromaLocation
-
-        /// The picture's aspect, siting and colour as its decoder read them, where they are known: the stream's
-        /// own signalling, which a copied frame beside the encoded ones carries (a container's synonym, as
-        /// smpte170m for the bitstream's bt470bg, would change what the joins' bitstream says).
-        mutating func take(_ picture: PictureTags) {
-            if sampleAspectRatio.num <= 0, picture.sampleAspectRatio.num > 0 {
-                sampleAspectRatio = picture.sampleAspectRatio
-            }
-            if picture.chromaLocation != AVCHROMA_LOC_UNSPECIFIED { chromaLocation = picture.chromaLocation }
-            if picture.colorRange != AVCOL_RANGE_UNSPECIFIED { colorRange = picture.colorRange }
-            if picture.colorPrimaries != AVCOL_PRI_UNSPECIFIED { colorPrimaries = picture.colorPrimaries }
-            if picture.colorTransfer != AVCOL_TRC_UNSPECIFIED { colorTransfer = picture.colorTransfer }
-            if picture.colorSpace != AVCOL_SPC_UNSPECIFIED { colorSpace = picture.colorSpace }
-        }
+        /// Aspect, chroma siting and colour: the stream's parameters', then what its first picture says.
+        var picture: PictureTags
     }
 
     /// `picture`: what the decoder read of the stream's first picture, for what its container leaves unsaid (a
@@ -48,10 +30,7 @@ struct EncoderSource: Sendable {
         let par = st.codecpar.pointee
         parameters = Parameters(
             codecID: par.codec_id, profile: par.profile, level: par.level, width: par.width, height: par.height,
-            // MP4's pasp and Matroska's display size are the stream's aspect, not its parameters'.
-            sampleAspectRatio: par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : st.sample_aspect_ratio,
-            colorRange: par.color_range, colorPrimaries: par.color_primaries, colorTransfer: par.color_trc,
-            colorSpace: par.color_space, chromaLocation: par.chroma_location)
+            picture: PictureTags(stream: st))
         timeBase = st.time_base
         frameRate = st.avg_frame_rate
         hdr10 = VideoEncoder.hdr10(st)
@@ -67,7 +46,7 @@ struct EncoderSource: Sendable {
                 parameters.profile = Int32(hvcc.header[1] & 0x1f)
             }
         }
-        if let picture { parameters.take(picture) }
+        if let picture { parameters.picture.take(picture) }
     }
 
     private init(parameters: Parameters, timeBase: AVRational, frameRate: AVRational, hdr10: [String]) {
@@ -80,10 +59,7 @@ struct EncoderSource: Sendable {
     /// This stream's, with `other`'s colour tags and HDR10 metadata (pictures converted to its colour).
     func inColour(of other: EncoderSource) -> EncoderSource {
         var p = parameters
-        p.colorRange = other.parameters.colorRange
-        p.colorPrimaries = other.parameters.colorPrimaries
-        p.colorTransfer = other.parameters.colorTransfer
-        p.colorSpace = other.parameters.colorSpace
+        p.picture.colour(of: other.parameters.picture)
         return EncoderSource(parameters: p, timeBase: timeBase, frameRate: frameRate, hdr10: other.hdr10)
     }
 }
@@ -147,12 +123,7 @@ final class VideoEncoder {
         ctx.pointee.pix_fmt = AVPixelFormat(rawValue: pixelFormat)
         ctx.pointee.time_base = st.timeBase
         ctx.pointee.framerate = st.frameRate
-        ctx.pointee.sample_aspect_ratio = par.sampleAspectRatio
-        ctx.pointee.color_range = par.colorRange
-        ctx.pointee.color_primaries = par.colorPrimaries
-        ctx.pointee.color_trc = par.colorTransfer
-        ctx.pointee.colorspace = par.colorSpace
-        ctx.pointee.chroma_sample_location = par.chromaLocation
+        par.picture.describe(ctx)
         ctx.pointee.max_b_frames = 0
         ctx.pointee.gop_size = 100_000
         // One thread: x264's bits depend on its thread count, which must not follow the machine's cores (the
