@@ -59,7 +59,8 @@ import Testing
         let stdout = Pipe()
         // Long enough per file (audio re-encoded over 100 copies) that the removal lands mid-write.
         let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs, stdout: stdout)
-        Run.wait(for: out, seconds: 30) { $0.contains { $0.contains(".loopprep-") } }
+        let writing = Run.wait(for: out, while: process) { $0.contains { $0.contains(".loopprep-") } }
+        try #require(writing, "the run ended before its temporary file appeared: the folder was removed too late")
         #expect(try Run.tool(["rm", "-rf", out.path]).status == 0)
         let report = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

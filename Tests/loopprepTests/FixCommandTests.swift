@@ -351,7 +351,8 @@ import Testing
         let out = work.appendingPathComponent("out")
         // A long job: 3000 copies, audio re-encoded as one stream. The signal lands once the temporary exists.
         let process = try Run.start(["fix", input.path, "--loops", "3000", "-o", out.path])
-        Run.wait(for: out, seconds: 20) { $0.contains { $0.contains(".loopprep-") } }
+        let writing = Run.wait(for: out, while: process) { $0.contains { $0.contains(".loopprep-") } }
+        try #require(writing, "the run ended before its temporary file appeared: the signal had nothing to interrupt")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
@@ -372,7 +373,10 @@ import Testing
         let said = Pipe()
         let process = try Run.start(["fix", "--loops", "100", "--jobs", "1", "-o", out.path] + inputs, stderr: said)
         // Once a.mp4 is in place and b.mp4's temporary is being written.
-        Run.wait(for: out, seconds: 60) { $0.contains("a.mp4") && $0.contains { $0.contains("b.mp4.loopprep-") } }
+        let midway = Run.wait(for: out, while: process) {
+            $0.contains("a.mp4") && $0.contains { $0.contains("b.mp4.loopprep-") }
+        }
+        try #require(midway, "the run never had a.mp4 written and b.mp4 being written: no signal could land mid-batch")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)

@@ -66,11 +66,21 @@ struct Run {
         return process
     }
 
-    /// Polls a folder's listing until `ready` says so (or `seconds` pass).
-    static func wait(for folder: URL, seconds: TimeInterval, until ready: ([String]) -> Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if ready((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []) { return }
+    /// Polls a folder's listing until `ready` says so, for as long as `process` runs: true once the state is there,
+    /// false where the process ended first. No clock decides: a busy machine only makes the wait longer. (A run still
+    /// going after `bound` seconds is taken as hung, ended, and false.) A test that needs the state requires true, a
+    /// verdict of its own ("the run never reached ...") apart from the behaviour under test.
+    static func wait(
+        for folder: URL, while process: Process, bound: TimeInterval = 1800, until ready: ([String]) -> Bool
+    ) -> Bool {
+        let hung = Date().addingTimeInterval(bound)
+        while true {
+            if ready((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []) { return true }
+            guard process.isRunning else { return false }
+            if Date() > hung {
+                process.terminate()
+                return false
+            }
             usleep(5_000)
         }
     }
