@@ -270,6 +270,14 @@ import Testing
         let stitch = try Run.loopprep(["stitch"] + clips + ["-o", dir.path])
         #expect(
             stitch.status == 64 && stitch.stderr.contains("is a folder: stitch writes one file"), "\(stitch.stderr)")
+        // A name whose container stitch does not write (it was written as an MP4 under that name).
+        let avi = dir.appendingPathComponent("reel.avi").path
+        let named = try Run.loopprep(["stitch"] + clips + ["-o", avi])
+        #expect(named.status == 64, "\(named.stdout)\(named.stderr)")
+        #expect(
+            named.stderr.contains(
+                "-o \(avi): stitch writes MP4, MOV, Matroska or WebM; name the reel .mp4, .mov, .mkv or .webm"),
+            "\(named.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
 
         // Short relative folders (Foundation's path functions trap on some on Linux): written into as named.
