@@ -60,6 +60,15 @@ import Testing
                 == Self.probe(input, "stream=channels,sample_rate,bits_per_raw_sample"))
     }
 
+    /// FLAC's encoder lists 16 bits first: a 24-bit track (tone-24bit.flac, make-metadata.sh 9) was written in 16.
+    @Test func flacKeepsItsTwentyFourBits() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try Self.fixed("tone-24bit.flac", ["--seam-fade", "10ms"], ext: "flac", in: dir)
+        #expect(try Self.probe(Run.fixture("tone-24bit.flac"), "stream=sample_fmt,bits_per_raw_sample") == ["s32,24"])
+        #expect(try Self.probe(out, "stream=sample_fmt,bits_per_raw_sample") == ["s32,24"])
+    }
+
     /// ALAC's encoder takes 16 or 24 bits: a 16-bit track is written in 16.
     @Test func alacKeepsItsSampleSize() throws {
         let dir = try Run.temporaryDirectory()

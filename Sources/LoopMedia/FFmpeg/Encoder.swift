@@ -82,8 +82,8 @@ final class AudioEncoder {
         avcodec_free_context(&ctx)
     }
 
-    /// Planar float first (AAC); for a source of 16 bits or fewer (`bits`, 0 unknown) a 16-bit format; then what the
-    /// encoder lists first.
+    /// Planar float first (AAC); for a source of 16 bits or fewer (`bits`, 0 unknown) a 16-bit format, of more a
+    /// 32-bit one; then what the encoder lists first.
     static func preferredFormat(_ codec: UnsafePointer<AVCodec>, bits: Int = 0) -> AVSampleFormat {
         guard let list = lp_codec_sample_formats(codec) else { return AV_SAMPLE_FMT_FLTP }
         var formats: [AVSampleFormat] = []
@@ -91,6 +91,9 @@ final class AudioEncoder {
         if formats.contains(AV_SAMPLE_FMT_FLTP) { return AV_SAMPLE_FMT_FLTP }
         let short = formats.first { [AV_SAMPLE_FMT_S16P, AV_SAMPLE_FMT_S16].contains($0) }
         if (1...16).contains(bits), let short { return short }
+        // More than 16 bits (a 24-bit FLAC, whose encoder lists 16 first): a 32-bit format, told the bits.
+        let long = formats.first { [AV_SAMPLE_FMT_S32P, AV_SAMPLE_FMT_S32].contains($0) }
+        if bits > 16, let long { return long }
         return formats.first ?? AV_SAMPLE_FMT_FLTP
     }
 
