@@ -99,7 +99,7 @@ extension InputFile {
 
     /// MP4 demuxing does not fill `profile`; the codec configuration record has it (avcC byte 1 is H.264's
     /// profile_idc, hvcC's general_profile_idc is byte 1's low 5 bits, AAC's object type is the top 5 bits).
-    private static func profileFromExtradata(_ par: AVCodecParameters) -> Int32? {
+    static func profileFromExtradata(_ par: AVCodecParameters) -> Int32? {
         guard let data = par.extradata, par.extradata_size >= 2 else { return nil }
         switch par.codec_id {
         case AV_CODEC_ID_H264 where data[0] == 1: return Int32(data[1])
@@ -107,6 +107,14 @@ extension InputFile {
         case AV_CODEC_ID_AAC: return Int32(data[0] >> 3) - 1
         default: return nil
         }
+    }
+
+    /// H.264's level_idc as its avcC says it (FFmpeg's level is the same number).
+    static func levelFromExtradata(_ par: AVCodecParameters) -> Int32? {
+        guard par.codec_id == AV_CODEC_ID_H264, let data = par.extradata, par.extradata_size >= 4, data[0] == 1 else {
+            return nil
+        }
+        return Int32(data[3])
     }
 
     /// OpusHead: "OpusHead", version, channels, pre-skip (u16 little-endian).

@@ -36,16 +36,10 @@ struct EncoderSource: Sendable {
         hdr10 = VideoEncoder.hdr10(st)
         // The profile and level the sample entry's configuration record says, where no frame was read for them:
         // the joins are coded within the stream's own (a Baseline reel takes no High-profile joins).
-        if parameters.profile < 0, let extradata = input.extradata(index) {
-            if par.codec_id == AV_CODEC_ID_H264, let avcc = AVCConfig(extradata) {
-                // FFmpeg's H.264 profiles are the profile_idc; Baseline with constraint_set1 is Constrained Baseline,
-                // which x264's "baseline" writes.
-                parameters.profile = Int32(avcc.profile)
-                if parameters.level <= 0 { parameters.level = Int32(avcc.level) }
-            } else if par.codec_id == AV_CODEC_ID_HEVC, let hvcc = HEVCConfig(extradata), hvcc.header.count > 12 {
-                parameters.profile = Int32(hvcc.header[1] & 0x1f)
-            }
-        }
+        // (FFmpeg's H.264 profiles are the profile_idc: Baseline with constraint_set1, Constrained Baseline, is what
+        // x264's "baseline" writes.)
+        if parameters.profile < 0, let profile = InputFile.profileFromExtradata(par) { parameters.profile = profile }
+        if parameters.level <= 0, let level = InputFile.levelFromExtradata(par) { parameters.level = level }
         if let picture { parameters.picture.take(picture) }
     }
 
