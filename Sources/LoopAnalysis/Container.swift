@@ -88,9 +88,15 @@ public enum Container: Sendable, Hashable {
     /// Matroska or WebM: no edit list, millisecond times, a Segment Duration.
     public var isMatroska: Bool { self == .matroska || self == .webm }
 
-    /// Whether a cover picture a file carries (an attached picture) is written back by the muxer: MP3's ID3 APIC
-    /// and FLAC's PICTURE block (ISO-BMFF's covr is copied with the rest of its user data).
-    public var keepsAttachedPictures: Bool { self == .mp3 || self == .flac }
+    /// Whether a cover picture a file carries (an attached picture) is written back by the muxer: MP3's ID3 APIC,
+    /// FLAC's PICTURE block, Matroska's attachment, ISO-BMFF's covr (written by the muxer from another container's
+    /// picture; an MP4's own is copied with the rest of its user data).
+    public var keepsAttachedPictures: Bool { self == .mp3 || self == .flac || self == .matroska || isISO }
+    /// Whether a file's attached files (fonts, scripts) have a place: Matroska's attachments (FFmpeg's WebM muxer
+    /// passes over them).
+    public var keepsAttachedFiles: Bool { self == .matroska }
+    /// Whether chapters are written: ISO-BMFF's chapter track and Nero list, Matroska's and WebM's Chapters.
+    public var keepsChapters: Bool { isISO || isMatroska }
 
     /// Whether its tracks can be cut finer than a tick of their own clock: ISO-BMFF by its edit lists, Ogg by its
     /// granules (whole frames, whole samples), AVI by its counts of frames and packets.

@@ -376,7 +376,7 @@ import Testing
 }
 
 /// What a Matroska file carries beside its tracks, said in the plan: attached files kept in a Matroska output,
-/// chapters and an attached picture named as left out, all of it named as left out in another container.
+/// chapters and an attached picture in each container with a place for them, the rest named as left out.
 @Suite struct CarriedNoteTests {
     static func clip(files: [String], pictures: [String], chapters: Int) -> ClipFacts {
         var c = Clips.clip([Clips.video()], container: "matroska", moovFirst: nil)
@@ -390,10 +390,18 @@ import Testing
         let both = Self.clip(files: ["font.ttf"], pictures: ["cover.png"], chapters: 2)
         #expect(
             FixPlanner.carriedNote(both, output: .matroska)
-                == "keeps the attached file font.ttf; leaves out 2 chapters and the attached picture cover.png")
+                == "keeps the attached file font.ttf, 2 chapters (cut to the output) and the attached picture cover.png"
+        )
+        // MP4: chapters as its chapter track, the cover as covr; no place for a font.
         #expect(
             FixPlanner.carriedNote(both, output: .mp4)
-                == "leaves out the attached file font.ttf and 2 chapters and the attached picture cover.png")
+                == "keeps 2 chapters (cut to the output) and the attached picture cover.png; leaves out the attached file font.ttf"
+        )
+        // FFmpeg's WebM muxer writes chapters and passes over attachments.
+        #expect(
+            FixPlanner.carriedNote(both, output: .webm)
+                == "keeps 2 chapters (cut to the output); leaves out the attached file font.ttf and the attached picture cover.png"
+        )
         #expect(FixPlanner.carriedNote(Self.clip(files: [], pictures: [], chapters: 0), output: .webm) == nil)
     }
 }

@@ -207,3 +207,68 @@ import Testing
         #expect(!report.findings.map(\.rule).contains("seam-audio-click"))
     }
 }
+
+/// The check that holds a muxer's output to what the plan keeps beside the tracks (CarriedCheck): an output made
+/// without the input's cover, font and chapters (FFmpeg's stream copy of the tracks alone) is refused, naming each;
+/// fix's own output passes.
+@Suite struct CarriedCheckTests {
+    @Test func anOutputWithoutThemIsRefused() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Fixtures.path("mkv-attachments.mkv")
+        let source = try Probe.probe(input, keepInput: false, locations: true)
+        let plan = try FixPlanner.plan(source.facts, timelines: source.timelines)
+        let bare = dir.appendingPathComponent("bare.mkv").path
+        _ = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "ffmpeg", "-v", "error", "-i", input, "-map", "0:0", "-map", "0:1", "-c", "copy", "-map_chapters", "-1",
+                bare,
+            ])
+        let said = try #require(
+            try CarriedCheck.refusal(plan, input: source.facts, source: input, output: bare, container: .matroska))
+        #expect(said.contains("the attached file font.ttf"), "\(said)")
+        #expect(said.contains("the attached picture cover.png"), "\(said)")
+        #expect(said.contains("2 chapters (it has 0)"), "\(said)")
+
+        let report = ClipFix.fix(
+            input, to: dir.appendingPathComponent("fixed.mkv").path, options: .init(),
+            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let fixed = dir.appendingPathComponent("fixed.mkv").path
+        #expect(
+            try CarriedCheck.refusal(plan, input: source.facts, source: input, output: fixed, container: .matroska)
+                == nil)
+    }
+}
+
+/// Audio encoded again plays as its input did (AudioFormatCheck): the recipe's 24-bit 48 kHz mono FLAC
+/// (fixtures/make-metadata.sh, 9) written again at 16 bits, or in stereo, by FFmpeg's own tool is refused, naming
+/// both formats; fix's own --seam-fade output (encoded again) passes.
+@Suite struct AudioFormatCheckTests {
+    @Test(arguments: [
+        (["-sample_fmt", "s16"], "48000 Hz, 1 channel, 16-bit"), (["-ac", "2"], "48000 Hz, 2 channels, 24-bit"),
+    ])
+    func anotherFormatIsRefused(_ encode: [String], said: String) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Fixtures.path("tone-24bit.flac")
+        let source = try Probe.probe(input, keepInput: false, locations: true)
+        var options = FixOptions()
+        options.seamFade = Rational(1, 100)
+        let plan = try FixPlanner.plan(source.facts, timelines: source.timelines, options: options)
+        let other = dir.appendingPathComponent("other.flac").path
+        _ = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["ffmpeg", "-v", "error", "-i", input, "-c:a", "flac", "-bits_per_raw_sample", "24"] + encode + [other])
+        let refusal = try AudioFormatCheck.refusal(plan, source: input, output: other)
+        #expect(refusal?.contains("plays as \(said) where the input's plays as 48000 Hz, 1 channel, 24-bit") == true)
+
+        let fixed = dir.appendingPathComponent("fixed.flac").path
+        let report = ClipFix.fix(
+            input, to: fixed, options: options, analysis: .init(seamChecks: false), dryRun: false,
+            temporaries: TemporaryFiles())
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        #expect(try AudioFormatCheck.refusal(plan, source: input, output: fixed) == nil)
+    }
+}

@@ -119,15 +119,16 @@ import Testing
         return out.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
-    /// A third party's HE-AACv2 (ADTS, SBR and parametric stereo signalled implicitly) is named and written as AAC-LC
-    /// at its played rate in stereo.
+    /// A third party's HE-AACv2 (ADTS, SBR and parametric stereo signalled implicitly: its header says AAC-LC at
+    /// 22050 Hz, one channel) is named and written as AAC-LC at its played rate in stereo. Which HE-AAC it is named
+    /// follows the decoder's profile: FFmpeg 5.1's says HE-AACv2, 7.1's leaves the header's LC (implicit SBR is then
+    /// found by the rate the decoder plays at, and named HE-AAC).
     @Test func heAACv2IsNamed() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = Run.fixture("he-aac-v2.aac")
-        #expect(try Self.probe(input, "stream=profile,sample_rate,channels") == ["HE-AACv2,44100,2"])
         let dry = try Run.loopprep(["fix", input, "--seam-fade", "10ms", "--dry-run"]).stdout
-        #expect(dry.contains("is HE-AACv2: FFmpeg has no encoder for it"), "\(dry)")
+        #expect(dry.contains(/is HE-AAC(v2)?: FFmpeg has no encoder for it/), "\(dry)")
         #expect(dry.contains("(44100 Hz, 2 channels)"), "\(dry)")
         let run = try Run.loopprep(["fix", input, "-o", dir.path, "--seam-fade", "10ms"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

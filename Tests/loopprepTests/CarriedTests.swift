@@ -2,31 +2,81 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What a Matroska file carries beside its tracks (fixtures/make-robust.sh: mkvmerge's attached font and two chapters
-/// at 0 and 1 s): fix's copy keeps the file byte for byte and names the chapters it leaves out, in the dry run as in
-/// the write. Read back by ffprobe.
+/// What a Matroska file carries beside its tracks (fixtures/make-robust.sh: an attached font, an attached cover and
+/// two chapters at 0 and 1 s, made by mkvmerge and by FFmpeg's -attach): fix's copy keeps each, the chapters cut to
+/// the range, into Matroska and, where MP4 has a place (chapters, covr), into MP4, naming the font it leaves out.
+/// Read back by ffprobe, the bytes as FFmpeg hands them out.
 @Suite struct CarriedTests {
     static func probe(_ path: String, _ entries: String) throws -> [String] {
         try Run.tool(["ffprobe", "-v", "error", "-show_entries", entries, "-of", "csv=p=0", path]).stdout
             .split(separator: "\n").map(String.init)
     }
 
-    @Test func attachedFilesAreKeptAndChaptersNamed() throws {
-        let input = Run.fixture("mkv-attachments.mkv")
-        let dry = try Run.loopprep(["fix", input, "--dry-run"]).stdout
-        let said = "keeps the attached file font.ttf; leaves out 2 chapters"
-        #expect(dry.contains(said), "\(dry)")
+    /// An attachment's bytes as FFmpeg dumps them (`t:N`: the Nth attachment; a cover is one in Matroska).
+    static func dumped(_ path: String, attachment n: Int, into dir: URL) throws -> Data? {
+        let file = dir.appendingPathComponent("dump-\(UUID().uuidString)").path
+        _ = try Run.tool(["ffmpeg", "-v", "error", "-y", "-dump_attachment:t:\(n)", file, "-i", path])
+        return FileManager.default.contents(atPath: file)
+    }
+
+    /// A stream's one packet (an attached picture's bytes), as FFmpeg copies it out.
+    static func picture(_ path: String, into dir: URL) throws -> Data? {
+        let file = dir.appendingPathComponent("pic-\(UUID().uuidString)").path
+        _ = try Run.tool(["ffmpeg", "-v", "error", "-y", "-i", path, "-map", "0:v:1", "-c", "copy", "-f", "data", file])
+        return FileManager.default.contents(atPath: file)
+    }
+
+    /// The chapters the cut must hold, from the input's own (ffprobe's) and where the cut starts (the video's first
+    /// frame, where fix rebases it): each moved back by that start and clamped to the 2 s output, in milliseconds.
+    static func expectedChapters(_ input: String) throws -> [String] {
+        let start = try #require(Double(try Self.probe(input, "stream=start_time").first ?? ""))
+        return try Self.probe(input, "chapter=start_time,end_time:chapter_tags=title").map { row in
+            let f = row.split(separator: ",").map(String.init)
+            let from = max((Double(f[0]) ?? 0) - start, 0)
+            let to = min((Double(f[1]) ?? 0) - start, 2.0)
+            return String(format: "%.3f,%.3f,%@", from, to, f[2])
+        }
+    }
+
+    static func chapters(_ path: String) throws -> [String] {
+        try Self.probe(path, "chapter=start_time,end_time:chapter_tags=title").map { row in
+            let f = row.split(separator: ",").map(String.init)
+            return String(format: "%.3f,%.3f,%@", Double(f[0]) ?? -1, Double(f[1]) ?? -1, f[2])
+        }
+    }
+
+    @Test(arguments: [("mkv-attachments.mkv", "cover.png"), ("mkv-attachments-ffmpeg.mkv", "cover.jpg")])
+    func attachmentsCoverAndChaptersAreKept(_ name: String, cover: String) throws {
+        let input = Run.fixture(name)
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let said = "keeps the attached file font.ttf, 2 chapters (cut to the output) and the attached picture \(cover)"
+        #expect(try Run.loopprep(["fix", input, "--dry-run"]).stdout.contains(said))
         let run = try Run.loopprep(["fix", input, "-o", dir.path])
         #expect(run.stdout.contains(said), "\(run.stdout)")
-        let out = dir.appendingPathComponent("mkv-attachments.mkv").path
+        let out = dir.appendingPathComponent(name).path
         #expect(try Self.probe(out, "stream=codec_type:stream_tags=filename").contains("attachment,font.ttf"))
-        // The attached file's bytes, as FFmpeg hands them on.
-        let dumped = dir.appendingPathComponent("font.ttf").path
-        _ = try Run.tool(["ffmpeg", "-v", "error", "-y", "-dump_attachment:t:0", dumped, "-i", out])
-        #expect(FileManager.default.contents(atPath: dumped) == Data("loopprep test font: not a real typeface\n".utf8))
-        // The chapters are named as left out, and are.
-        #expect(try Self.probe(out, "chapter=start_time").isEmpty)
+        // The font's bytes and the cover's, as FFmpeg hands them out of the input and of the output.
+        let font = try Self.dumped(out, attachment: 0, into: dir)
+        #expect(font == Data("loopprep test font: not a real typeface\n".utf8))
+        let coverIn = try #require(try Self.picture(input, into: dir))
+        #expect(!coverIn.isEmpty)
+        #expect(try Self.picture(out, into: dir) == coverIn)
+        #expect(try Self.probe(out, "stream_disposition=attached_pic").filter { $0 == "1" }.count == 1)
+        // The chapters, cut with the picture.
+        let expected = try Self.expectedChapters(input)
+        #expect(expected.count == 2)
+        #expect(try Self.chapters(out) == expected)
+
+        // MP4: the chapters (its chapter track) and the cover (covr); the font has no place, and is named.
+        let mp4 = dir.appendingPathComponent("converted.mp4").path
+        let converted = try Run.loopprep(["fix", input, "-o", mp4, "--to", "mp4"])
+        #expect(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
+        let note =
+            "keeps 2 chapters (cut to the output) and the attached picture \(cover); leaves out the attached file"
+        #expect(converted.stdout.contains(note), "\(converted.stdout)")
+        #expect(try Self.chapters(mp4) == expected)
+        #expect(try Self.picture(mp4, into: dir) == coverIn)
+        #expect(!(try Self.probe(mp4, "stream=codec_type").contains("attachment")))
     }
 }

@@ -172,9 +172,8 @@ extension FixPlanner {
         return notes
     }
 
-    /// What a file carries beside its tracks, kept or left out: a Matroska output keeps its attached files; an MP3 or
-    /// FLAC output its cover picture; a Matroska's chapters and attached pictures are left out (FFmpeg 5.1's muxer
-    /// writes a picture back as a video track), and another container has no place for attached files: each named
+    /// What a file carries beside its tracks, kept or left out: a Matroska output keeps its attached files, each
+    /// container with a place for them its cover picture and chapters (cut to the output); what has none is named
     /// before writing.
     static func carriedNote(_ facts: ClipFacts, output: Container) -> String? {
         let files = facts.attachedFiles ?? []
@@ -184,15 +183,22 @@ extension FixPlanner {
         var left: [String] = []
         if !files.isEmpty {
             let named = "the attached file\(files.count == 1 ? "" : "s") \(files.joined(separator: ", "))"
-            if output.isMatroska { kept.append(named) } else { left.append(named) }
+            if output.keepsAttachedFiles { kept.append(named) } else { left.append(named) }
         }
-        if chapters > 0 { left.append("\(chapters) chapter\(chapters == 1 ? "" : "s")") }
+        if chapters > 0 {
+            let named = "\(chapters) chapter\(chapters == 1 ? "" : "s")"
+            if output.keepsChapters { kept.append(named + " (cut to the output)") } else { left.append(named) }
+        }
         if !pictures.isEmpty {
             let named = "the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))"
             if output.keepsAttachedPictures { kept.append(named) } else { left.append(named) }
         }
-        let keeps = kept.isEmpty ? nil : "keeps " + kept.joined(separator: " and ")
-        let leaves = left.isEmpty ? nil : "leaves out " + left.joined(separator: " and ")
+        func list(_ items: [String]) -> String {
+            items.count < 2
+                ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+        }
+        let keeps = kept.isEmpty ? nil : "keeps " + list(kept)
+        let leaves = left.isEmpty ? nil : "leaves out " + list(left)
         let said = [keeps, leaves].compactMap { $0 }
         return said.isEmpty ? nil : said.joined(separator: "; ")
     }

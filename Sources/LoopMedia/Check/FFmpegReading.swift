@@ -346,3 +346,37 @@ enum SecondReading {
         }
     }
 }
+
+extension FFmpegReading {
+    /// How FFmpeg's decoder plays an audio stream: its first frames' rate and channels, and a lossless codec's bits.
+    struct Played: Equatable {
+        var rate: Int
+        var channels: Int
+        var bits: Int?
+    }
+
+    /// Codecs whose samples keep the bits they were given (the rest are lossy: their decoders' output format says
+    /// nothing of the source's).
+    static let lossless: Set<String> = ["flac", "alac", "wavpack", "tta", "ape", "mlp", "truehd"]
+
+    /// How FFmpeg plays `stream` of `file`: its first decoded frame's rate and channels, and a lossless codec's
+    /// bits. nil where nothing decodes in the first packets (then the second reading speaks).
+    static func played(_ file: InputFile, stream: Int, codec: String) throws -> Played? {
+        let decoder = try Decoder(file, stream: stream)
+        let packet = try Packet()
+        let frame = try Frame()
+        // The third frame's (SBR and parametric stereo show in the first frames that carry them).
+        var found: Played?
+        var (packets, frames) = (0, 0)
+        while frames < 3, packets < 16, try file.read(into: packet) {
+            guard packet.streamIndex == stream else { continue }
+            packets += 1
+            try? decoder.decode(packet, into: frame) { f in
+                frames += 1
+                found = Played(rate: f.sampleRate, channels: f.channelCount, bits: nil)
+            }
+        }
+        if lossless.contains(codec), decoder.rawBits > 0 { found?.bits = decoder.rawBits }
+        return found
+    }
+}

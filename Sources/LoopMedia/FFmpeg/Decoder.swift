@@ -87,6 +87,10 @@ final class Decoder {
         set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
     }
 
+    /// Bits a sample holds as the decoder reads the stream's configuration (a lossless codec's: FLAC's STREAMINFO,
+    /// ALAC's cookie); 0 where it says none.
+    public var rawBits: Int { Int(context.pointee.bits_per_raw_sample) }
+
     /// The profile the decoder found (AAC: HE-AAC or HE-AACv2 once it met SBR or parametric stereo).
     public var profileName: String? {
         avcodec_profile_name(context.pointee.codec_id, context.pointee.profile).map { String(cString: $0) }

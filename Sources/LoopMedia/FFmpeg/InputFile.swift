@@ -81,6 +81,9 @@ final class InputFile {
     /// CodecPrivate, its sequence header only in the first packet, and FFmpeg's Matroska muxer will not copy such
     /// a stream until the packets have been looked at (any other kind needs nothing).
     private func parametersComplete(_ index: Int) -> Bool {
+        // A cover (an attached picture) is not a track: its size is read from its bytes (PictureSize), and reading
+        // stream information for it alone would change how every track's packets come (durations a parser made).
+        if stream(index).pointee.disposition & Int32(AV_DISPOSITION_ATTACHED_PIC) != 0 { return true }
         let par = stream(index).pointee.codecpar.pointee
         switch par.codec_type {
         case AVMEDIA_TYPE_AUDIO: return par.sample_rate > 0 && par.ch_layout.nb_channels > 0

@@ -96,11 +96,15 @@ private final class RemuxWriter {
         output = try OutputFile(path: path, format: format)
         for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
-        if output.isMatroska { try keepAttachments(input) }
-        // An MP4's or MOV's chapters, cut as the picture is (the muxer writes its own chapter track and Nero list).
-        if output.isISO { try output.setChapters(plan.chapters(input.chapters()), timeBase: Rational(1, 1000)) }
-        // An MP3's or FLAC's cover, written back as it was.
-        let pictures = OutputFile.keepsPictures.contains(format) ? input.attachmentStreams(pictures: true) : []
+        if format == "matroska" { try keepAttachments(input) }
+        // The chapters, cut as the picture is (an MP4's or MOV's muxer writes its own chapter track and Nero list,
+        // Matroska's and WebM's their Chapters).
+        if output.isISO || output.isMatroska {
+            try output.setChapters(plan.chapters(input.chapters()), timeBase: Rational(1, 1000))
+        }
+        // An MP3's or FLAC's cover, written back as it was; another container's, as an MP4's covr.
+        let pictures =
+            OutputFile.keepsPictures.contains(format) || converting ? input.attachmentStreams(pictures: true) : []
         let pictureStreams = try pictures.map { try output.addPicture(from: input, stream: $0) }
         output.copyMetadata(from: input)
         var header = ["avoid_negative_ts": "disabled"]
@@ -115,10 +119,12 @@ private final class RemuxWriter {
         }
     }
 
-    /// Matroska keeps the files attached to the input (fonts, scripts): FFmpeg's muxer writes each attachment
-    /// stream at the header.
+    /// Matroska keeps the files attached to the input (fonts, scripts) and its pictures: FFmpeg's muxer writes each
+    /// attachment stream at the header (WebM's passes over them: the plan names them left out).
     private func keepAttachments(_ input: InputFile) throws {
-        for index in input.attachmentStreams() { try output.addAttachment(from: input, stream: index) }
+        for index in input.attachmentStreams() + input.attachmentStreams(pictures: true) {
+            try output.addAttachment(from: input, stream: index)
+        }
     }
 
     /// Ogg: an audio track's first page must close before its last. A reader times the first page's packets back

@@ -90,7 +90,14 @@ enum OutputCheck {
         expected.metadata = metadata
         expected.source = source
         expected.beyondEntry = Expectation.beyondEntry(of: input.map { [$0] } ?? [])
-        return try refusal(expected, written: written, at: path)
+        if let refusal = try refusal(expected, written: written, at: path) { return refusal }
+        guard let input, let source else { return nil }
+        if let lost = try CarriedCheck.refusal(
+            plan, input: input, source: source, output: path, container: written.facts.container)
+        {
+            return OutputRefusal(.metadataLost, lost)
+        }
+        return try AudioFormatCheck.refusal(plan, source: source, output: path).map { OutputRefusal(.planDiffers, $0) }
     }
 
     /// The refusal of the output at `path` (its probe `written`) against what its command expects; nil when all
