@@ -95,6 +95,27 @@ public enum Container: Sendable, Hashable {
     /// Whether a file's attached files (fonts, scripts) have a place: Matroska's attachments (FFmpeg's WebM muxer
     /// passes over them).
     public var keepsAttachedFiles: Bool { self == .matroska }
+    /// Whether the muxer writes a file's tag of this name (FFmpeg's): every tag in Matroska, Ogg, FLAC and MP3
+    /// (their tags take any name); in MP4 and MOV only those FFmpeg's muxer has a box for (MP4's iTunes list, MOV's
+    /// © strings), as its 5.1 writes and reads them back. `encoder` is the writing application's, always written
+    /// anew.
+    public func keepsTag(_ name: String) -> Bool {
+        switch self {
+        case .mp4: Self.mp4Tags.contains(name)
+        case .mov: Self.movTags.contains(name)
+        default: true
+        }
+    }
+    static let mp4Tags: Set<String> = [
+        "creation_time", "title", "artist", "album_artist", "composer", "album", "date", "comment", "genre",
+        "copyright", "grouping", "lyrics", "description", "synopsis", "show", "episode_id", "network", "keywords",
+        "episode_sort", "season_number", "media_type", "hd_video", "gapless_playback", "compilation", "track", "disc",
+    ]
+    static let movTags: Set<String> = [
+        "creation_time", "title", "artist", "album", "date", "comment", "genre", "copyright", "make", "model",
+        "location",
+    ]
+
     /// Whether chapters are written: ISO-BMFF's chapter track and Nero list, Matroska's and WebM's Chapters.
     public var keepsChapters: Bool { isISO || isMatroska }
 

@@ -274,6 +274,9 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var attachedFiles: [String]?
     public var attachedPictures: [String]?
     public var chapterCount: Int?
+    /// The file's own tags (FFmpeg's names for them: title, creator, software...), where it is no MP4 or MOV (whose
+    /// user data is copied whole); nil: none.
+    public var tags: [String]?
     public var tracks: [TrackFacts]
     /// Audio and video tracks the file declares but that present nothing: no samples, or an edit list that
     /// shows none of them. nil when there are none (so reports of whole files stay as they were).

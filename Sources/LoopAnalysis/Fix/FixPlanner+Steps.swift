@@ -189,6 +189,13 @@ extension FixPlanner {
             let named = "\(chapters) chapter\(chapters == 1 ? "" : "s")"
             if output.keepsChapters { kept.append(named + " (cut to the output)") } else { left.append(named) }
         }
+        let tags = (facts.tags ?? []).filter { $0 != "encoder" && !output.keepsTag($0) }
+        if !tags.isEmpty {
+            let names = tags.joined(separator: ", ")
+            left.append(
+                "the tag\(tags.count == 1 ? "" : "s") \(names) (\(output.name.uppercased()) has no place for \(tags.count == 1 ? "it" : "them"))"
+            )
+        }
         if !pictures.isEmpty {
             let named = "the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))"
             if output.keepsAttachedPictures { kept.append(named) } else { left.append(named) }

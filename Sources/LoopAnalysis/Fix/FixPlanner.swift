@@ -70,6 +70,12 @@ package enum FixPlanner {
             } catch let error as PlanError { throw ConversionRefusal(reason: error.reason, plan: plan) }
         }
         plan.writer = FixWriter.choose(plan, facts: facts, timelines: timelines)
+        // What the file carries beside its tracks, in the container written (an FLV's or AVI's MP4); a copy byte for
+        // byte keeps all of it.
+        let written =
+            plan.outputPath.flatMap { Container(extension: String($0.split(separator: ".").last ?? "")) }
+            ?? facts.container(convertedTo: options.convertTo)
+        if !plan.isNoop, let carried = carriedNote(facts, output: written) { plan.notes.append(carried) }
         return plan
     }
 
@@ -106,8 +112,6 @@ package enum FixPlanner {
         let noop =
             isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
             && changesNothing(facts, cuts: cuts, others: others, timelines: timelines, repeats: repeats, options)
-        // A copy byte for byte keeps everything the file carries.
-        if !noop, let carried = carriedNote(facts, output: output) { notes.append(carried) }
         notes += outcomeNotes(
             facts, timelines: timelines, options: options, mappings: mappings, cuts: cuts, copies: copies, noop: noop,
             timescale: timescale, repeats: repeats, duration: duration)

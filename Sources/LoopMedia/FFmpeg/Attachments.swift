@@ -41,6 +41,9 @@ extension InputFile {
     /// An attached picture's size from its bytes (PictureSize).
     func pictureSize(_ index: Int) -> (width: Int, height: Int)? { pictureBytes(index).flatMap(PictureSize.of) }
 
+    /// The names of the file's own tags, in FFmpeg's words, in the order it lists them.
+    var tagNames: [String] { tags().map(\.key) }
+
     /// The streams that are attached files; `pictures`: the attached pictures instead (a cover).
     func attachmentStreams(pictures: Bool = false) -> [Int] {
         (0..<streamCount).filter { i in

@@ -87,6 +87,8 @@ public enum Probe {
     /// What a file carries beside its tracks: a Matroska file's Cues, attached files and pictures, chapters; another's
     /// cover pictures (an MP3's APIC, a FLAC's PICTURE; an MP4's covr is in the user data its writers copy).
     private static func carried(_ facts: inout ClipFacts, input: InputFile, layout: MatroskaLayout.Scan?) {
+        let tags = input.tagNames
+        if !tags.isEmpty { facts.tags = tags }
         guard let layout else {
             let pictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
             if !pictures.isEmpty { facts.attachedPictures = pictures }

@@ -1,10 +1,14 @@
 import LoopAnalysis
 
 /// What a file carries beside its tracks, held in the output as the plan says (FixPlanner.carriedNote): the
-/// attached files by name, the pictures by their bytes (an MP4's covr names none), and the chapters within the cut, each as FFmpeg's demuxer reads input and
+/// attached files by name, the pictures by their bytes (an MP4's covr names none), the file's tags where the
+/// output's muxer has a place for them (by name, in any case: Matroska's and Ogg's are upper case), and the chapters within the cut, each as FFmpeg's demuxer reads input and
 /// output. An MP4's or MOV's own are held by the kept metadata (KeptMetadataExpectation); this is every other
 /// input's, written by FFmpeg's muxer.
 enum CarriedCheck {
+    /// The containers whose muxers are known to write every tag FFmpeg reads back, or (MP4, MOV) those listed.
+    static let tagsChecked: Set<Container> = [.matroska, .webm, .mp4, .mov, .ogg, .flac, .mp3]
+
     /// The refusal of `output` (in `container`) written by `plan` from `source` (its facts `input`), in a
     /// sentence; nil where it holds what the plan keeps.
     static func refusal(
@@ -23,6 +27,15 @@ enum CarriedCheck {
             let written = after.attachmentStreams(pictures: true).map(after.pictureBytes)
             lost += before.attachmentStreams(pictures: true).filter { !written.contains(before.pictureBytes($0)) }
                 .map { "the attached picture \(before.attachmentName($0))" }
+        }
+        if Self.tagsChecked.contains(container) {
+            let written = Set(after.tagNames.map { $0.lowercased() })
+            let missing = before.tagNames.filter {
+                $0 != "encoder" && container.keepsTag($0) && !written.contains($0.lowercased())
+            }
+            if !missing.isEmpty {
+                lost.append("the tag\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+            }
         }
         if container.keepsChapters {
             let planned = plan.chapters(before.chapters())
