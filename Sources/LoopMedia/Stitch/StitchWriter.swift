@@ -90,21 +90,37 @@ final class StitchWriter {
             // turns them and the packets into avcC or hvcC and lengths).
             try settings.encoder(0, id: 0).configure(output, stream: videoOut)
         }
-        // A chapter per clip, named after its file, on the video clock (a loop of one clip has none to name).
-        if timeline.clips.count > 1 {
-            try setChapters(timeline)
-        }
+        try setChapters(timeline)
     }
 
-    /// A chapter per clip, named after its file, on the video clock.
+    /// The reel's chapters, on the video clock: a clip's own chapters where it has them (an MP4's chapter track,
+    /// Matroska's), moved to where the clip plays and cut to it, else one named after its file (a loop of one clip
+    /// without chapters has none to name).
     private func setChapters(_ timeline: StitchTimeline) throws {
-        try output.setChapters(
-            timeline.clips.map {
-                (
-                    Int64($0.span.startFrame) * plan.clock.frameTicks, Int64($0.span.endFrame) * plan.clock.frameTicks,
-                    ($0.path as NSString).lastPathComponent
-                )
-            }, timeBase: plan.clock.timeBase)
+        let ticks = plan.clock.frameTicks
+        var chapters: [(start: Int64, end: Int64, title: String)] = []
+        for (i, entry) in timeline.clips.enumerated() {
+            let span = (Int64(entry.span.startFrame) * ticks, Int64(entry.span.endFrame) * ticks)
+            // The clip's first frame: where the reel shows it (a loop's first clip opens inside the wrap, before 0),
+            // and when its source shows it (its cut's start, moved by an in point).
+            let source = clips[i].source
+            let shown = Int64(i == 0 && timeline.loop ? -(timeline.joins.last?.frames ?? 0) : entry.span.startFrame)
+            let inPoint = source.frames.first.map { f in
+                Rational(f.pts - (source.allFrames.first?.pts ?? f.pts)) * source.timeBase
+            }
+            let origin = source.video.startBefore + source.video.trimmedHead + (inPoint ?? .zero)
+            let reel = { (t: Rational) in ((t - origin) / self.plan.clock.timeBase).floor + shown * ticks }
+            var own = try settings.input(i).chapters().compactMap { c -> (Int64, Int64, String)? in
+                let (from, to) = (max(reel(c.start), span.0), min(reel(c.end), span.1))
+                return from < to ? (from, to, c.title) : nil
+            }
+            if !own.isEmpty { own[0].0 = span.0 }
+            if own.isEmpty, timeline.clips.count > 1 {
+                own = [(span.0, span.1, (entry.path as NSString).lastPathComponent)]
+            }
+            chapters += own
+        }
+        try output.setChapters(chapters, timeBase: plan.clock.timeBase)
     }
 
     func run() throws {
