@@ -95,16 +95,20 @@ public enum Container: Sendable, Hashable {
     /// Whether a file's attached files (fonts, scripts) have a place: Matroska's attachments (FFmpeg's WebM muxer
     /// passes over them).
     public var keepsAttachedFiles: Bool { self == .matroska }
-    /// Whether the muxer writes a file's tag of this name (FFmpeg's): every tag in Matroska, Ogg, FLAC and MP3
-    /// (their tags take any name); in MP4 and MOV only those FFmpeg's muxer has a box for (MP4's iTunes list, MOV's
-    /// © strings), as its 5.1 writes and reads them back. `encoder` is the writing application's, always written
-    /// anew.
+    /// Whether the muxer writes a file's tag of this name (FFmpeg's, in any case: Matroska's are upper case):
+    /// every tag in Matroska, Ogg, FLAC and MP3 (their tags take any name); in MP4 and MOV only those FFmpeg's muxer
+    /// has a box for (MP4's iTunes list, MOV's © strings), as its 5.1 writes and reads them back.
     public func keepsTag(_ name: String) -> Bool {
         switch self {
-        case .mp4: Self.mp4Tags.contains(name)
-        case .mov: Self.movTags.contains(name)
+        case .mp4: Self.mp4Tags.contains(name.lowercased())
+        case .mov: Self.movTags.contains(name.lowercased())
         default: true
         }
+    }
+    /// Tags every muxer writes anew: the writing application, and an MP4's own brands (kept as tags by FFmpeg's
+    /// reading of an MP4 converted to Matroska).
+    public static func writtenAnew(_ name: String) -> Bool {
+        ["encoder", "major_brand", "minor_version", "compatible_brands"].contains(name.lowercased())
     }
     static let mp4Tags: Set<String> = [
         "creation_time", "title", "artist", "album_artist", "composer", "album", "date", "comment", "genre",

@@ -403,5 +403,11 @@ import Testing
                 == "keeps 2 chapters (cut to the output); leaves out the attached file font.ttf and the attached picture cover.png"
         )
         #expect(FixPlanner.carriedNote(Self.clip(files: [], pictures: [], chapters: 0), output: .webm) == nil)
+        // Tags by name in any case (Matroska's are upper case); the writing application and an MP4's own brands
+        // are every muxer's own, written anew.
+        var tagged = Self.clip(files: [], pictures: [], chapters: 0)
+        tagged.tags = ["ENCODER", "COMPATIBLE_BRANDS", "MAJOR_BRAND", "ARTIST", "title", "CREATOR"]
+        #expect(FixPlanner.carriedNote(tagged, output: .mp4) == "leaves out the tag CREATOR (MP4 has no place for it)")
+        #expect(FixPlanner.carriedNote(tagged, output: .matroska) == nil)
     }
 }

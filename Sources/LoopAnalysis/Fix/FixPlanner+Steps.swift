@@ -189,7 +189,7 @@ extension FixPlanner {
             let named = "\(chapters) chapter\(chapters == 1 ? "" : "s")"
             if output.keepsChapters { kept.append(named + " (cut to the output)") } else { left.append(named) }
         }
-        let tags = (facts.tags ?? []).filter { $0 != "encoder" && !output.keepsTag($0) }
+        let tags = (facts.tags ?? []).filter { !Container.writtenAnew($0) && !output.keepsTag($0) }
         if !tags.isEmpty {
             let names = tags.joined(separator: ", ")
             left.append(

@@ -31,7 +31,7 @@ enum CarriedCheck {
         if Self.tagsChecked.contains(container) {
             let written = Set(after.tagNames.map { $0.lowercased() })
             let missing = before.tagNames.filter {
-                $0 != "encoder" && container.keepsTag($0) && !written.contains($0.lowercased())
+                !Container.writtenAnew($0) && container.keepsTag($0) && !written.contains($0.lowercased())
             }
             if !missing.isEmpty {
                 lost.append("the tag\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
