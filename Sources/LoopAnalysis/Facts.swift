@@ -61,6 +61,8 @@ public struct TrackBasics: Sendable, Equatable {
     /// H.264: a sequence parameter set the configuration record holds beyond the profile and level the record
     /// names (a Baseline avcC holding a High-profile SPS), as "High 3.0"; nil where every set is within them.
     public var beyondEntry: String?
+    /// Audio: FFmpeg here has no encoder for the codec (AMR-NB, WMA Pro...): it cannot be encoded again.
+    public var noEncoder: Bool?
 
     public init(
         index: Int, trackID: Int? = nil, kind: TrackKind, codec: String, profile: String? = nil,
@@ -96,6 +98,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var reorderDepth: Int?
     /// H.264: a parameter set beyond what the sample entry names (TrackBasics.beyondEntry).
     public var beyondEntry: String?
+    /// Audio: no encoder for the codec in the FFmpeg loopprep runs on (TrackBasics.noEncoder).
+    public var noEncoder: Bool?
     public var language: String?
     /// MP4/MOV: how many sample descriptions the track's stsd holds (more than one: its samples change codec
     /// configuration midway, which only FFmpeg's muxer rewrites); nil elsewhere.

@@ -10,6 +10,7 @@ extension TrackFacts {
         codecTag = b.codecTag
         reorderDepth = b.reorderDepth
         beyondEntry = b.beyondEntry
+        noEncoder = b.noEncoder
         language = b.language
         timeBase = t.timeBase
         startSeconds = range.start

@@ -31,6 +31,48 @@ struct Inputs {
         return plain
     }
 
+    /// The files under `root` (a folder's real path), shown under `shown` and `relative`. A link to a file is that
+    /// file (git-annex, dataset folders, build outputs), as ffprobe and MediaInfo take it; a link to a folder is
+    /// walked once, where it is not the folder being walked or one above it (no cycles); a dangling one is reported.
+    static func walk(_ root: URL, shown: String, relative base: String, _ walked: inout Set<String>) -> [Item] {
+        let fm = FileManager.default
+        let rootPath = root.standardizedFileURL.path
+        guard walked.insert(rootPath).inserted,
+            let walker = fm.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
+                options: [.skipsHiddenFiles])
+        else { return [] }
+        var found: [Item] = []
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
+            var isFile = values?.isRegularFile == true
+            var dangling = false
+            let relative = String(url.standardizedFileURL.path.dropFirst(rootPath.count))
+                .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            let named = base.isEmpty ? relative : base + "/" + relative
+            let at = shown.hasSuffix("/") ? shown + relative : shown + "/" + relative
+            if values?.isSymbolicLink == true {
+                var isDirectory: ObjCBool = false
+                let target = url.resolvingSymlinksInPath().standardizedFileURL
+                if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {
+                    isFile = !isDirectory.boolValue
+                    let above = rootPath == target.path || rootPath.hasPrefix(target.path + "/")
+                    if isDirectory.boolValue, !above {
+                        found += walk(target, shown: at, relative: named, &walked)
+                    }
+                } else {
+                    dangling = true
+                }
+            }
+            guard isFile || dangling else { continue }
+            found.append(
+                Item(
+                    path: at, relativePath: named,
+                    explicit: dangling || mediaExtensions.contains(url.pathExtension.lowercased()), searched: true))
+        }
+        return found
+    }
+
     static func collect(_ paths: [String]) -> [Item] {
         var items: [Item] = []
         let fm = FileManager.default
@@ -47,38 +89,10 @@ struct Inputs {
                 items.append(Item(path: path, relativePath: local ? name : Self.decoded(name), explicit: true))
                 continue
             }
-            let root = URL(fileURLWithPath: path)
-            guard
-                let walker = fm.enumerator(
-                    at: root, includingPropertiesForKeys: [.isRegularFileKey, .isSymbolicLinkKey],
-                    options: [.skipsHiddenFiles])
-            else { continue }
-            var found: [Item] = []
-            for case let url as URL in walker {
-                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
-                var isFile = values?.isRegularFile == true
-                var dangling = false
-                if values?.isSymbolicLink == true {
-                    // A link to a file is that file (git-annex, dataset folders, build outputs), as ffprobe and
-                    // MediaInfo take it; a link to a folder is not followed (no loops); a dangling one is reported.
-                    var isDirectory: ObjCBool = false
-                    if fm.fileExists(atPath: url.resolvingSymlinksInPath().path, isDirectory: &isDirectory) {
-                        isFile = !isDirectory.boolValue
-                    } else {
-                        dangling = true
-                    }
-                }
-                guard isFile || dangling else { continue }
-                let relative = String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count))
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-                let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
-                found.append(
-                    Item(
-                        path: shown, relativePath: relative,
-                        explicit: dangling || mediaExtensions.contains(url.pathExtension.lowercased()),
-                        searched: true))
-            }
-            items += found.sorted { $0.path < $1.path }
+            // A folder named through a link is walked as `ls` lists it; the paths shown are the ones given.
+            var walked: Set<String> = []
+            items += walk(URL(fileURLWithPath: path).resolvingSymlinksInPath(), shown: path, relative: "", &walked)
+                .sorted { $0.path < $1.path }
         }
         // A file named twice (`clip.mp4 clip.mp4`, a folder and a file in it) is one input, taken where it came
         // first: it would otherwise be written twice to one output.

@@ -55,8 +55,9 @@ import Testing
 }
 
 /// A folder of symbolic links (git-annex, dataset folders, build outputs; issue 24, item 10): a link to a file is
-/// that file, a link to a folder is not followed (a link back to its own folder would never end), a dangling link
-/// is one line naming its target, exit 2.
+/// that file, a link to a folder above it is not followed (it would never end), a dangling link is one line naming
+/// its target, exit 2. A folder named through a link is walked as `ls` lists it, and a link to another folder met
+/// in a walk is walked once (issue 65, item 2), each file shown by the path the user gave.
 @Suite struct SymlinkTests {
     @Test func linksToFilesAreFollowedAndADanglingOneIsSaid() throws {
         let dir = try Run.temporaryDirectory()
@@ -78,5 +79,37 @@ import Testing
         #expect(
             run.stderr.contains(
                 "b.mp4: error: [unreadable] open: a symbolic link to /nowhere/b.mp4, which does not exist"))
+    }
+
+    @Test func aFolderNamedThroughALinkIsWalked() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let designer = dir.appendingPathComponent("designer")
+        let shared = dir.appendingPathComponent("shared")
+        let project = dir.appendingPathComponent("project")
+        for folder in [designer, shared, project] {
+            try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try fm.copyItem(atPath: Run.fixture("clean.mp4"), toPath: designer.appendingPathComponent("a.mp4").path)
+        try fm.copyItem(atPath: Run.fixture("clean.mp4"), toPath: shared.appendingPathComponent("b.mp4").path)
+        // designer/more -> ../shared (walked once); shared/back -> ../designer (walked already: not again).
+        try fm.createSymbolicLink(
+            atPath: designer.appendingPathComponent("more").path, withDestinationPath: "../shared")
+        try fm.createSymbolicLink(
+            atPath: shared.appendingPathComponent("back").path, withDestinationPath: "../designer")
+        try fm.createSymbolicLink(
+            atPath: project.appendingPathComponent("designer").path, withDestinationPath: "../designer")
+        let given = project.appendingPathComponent("designer").path + "/"
+        let run = try Run.loopprep(["analyze", given, "--no-seam", "--format", "json"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let paths = ((doc?["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
+        #expect(paths.sorted() == [given + "a.mp4", given + "more/b.mp4"])
+        // fix writes each under the name it was found by.
+        let out = dir.appendingPathComponent("out")
+        let fixed = try Run.loopprep(["fix", given, "-o", out.path])
+        #expect(fixed.status == 0, "\(fixed.stdout)\(fixed.stderr)")
+        #expect(fm.fileExists(atPath: out.appendingPathComponent("more/b.mp4").path), "\(fixed.stdout)")
     }
 }

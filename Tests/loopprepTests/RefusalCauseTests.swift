@@ -76,3 +76,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 }
+
+/// Issue 64, item 3: a refusal a plan can know, the dry run says. fixtures/mpeg4-amr.3gp's AMR-NB (GStreamer's
+/// opencore encoder) has 0.198 s more sound than picture; --seam-fade encodes the audio again, which needs an AMR-NB
+/// encoder FFmpeg may lack (Debian's decodes it only): where it lacks one, the dry run and the write refuse alike,
+/// naming the option and the remedy, and analyze's seam finding offers no fade. (The range note, which an app reads
+/// from the file alone, keeps its advice: the FFmpeg fix runs on, a Mac's Homebrew one, may have the encoder.)
+@Suite struct KnowableRefusalTests {
+    @Test func noEncoderIsSaidByTheDryRun() throws {
+        let encoders = try Run.tool(["ffmpeg", "-hide_banner", "-encoders"]).stdout
+        let hasEncoder = encoders.split(separator: "\n").contains { $0.contains(" amr_nb ") || $0.contains("amrnb") }
+        let input = Run.fixture("mpeg4-amr.3gp")
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let said =
+            "would have to be encoded again (--seam-fade), and this FFmpeg has no amr_nb encoder: leave out "
+            + "--seam-fade, or convert the audio to AAC first"
+        let dry = try Run.loopprep(["fix", input, "--seam-fade", "10ms", "--dry-run"])
+        let write = try Run.loopprep(["fix", input, "--seam-fade", "10ms", "-o", dir.path])
+        let analyzed = try Run.loopprep(["analyze", input]).stdout
+        if hasEncoder {
+            #expect(!dry.stdout.contains("NOT FIXED"), "\(dry.stdout)")
+            #expect(analyzed.contains("fix: fade the seam: loopprep fix --seam-fade 10ms"), "\(analyzed)")
+            return
+        }
+        for run in [dry, write] {
+            #expect(run.status == 1, "\(run.stdout)")
+            #expect(run.stdout.contains(said), "\(run.stdout)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        #expect(analyzed.contains("cut where the sound repeats, in an editor (FFmpeg here cannot encode amr_nb"))
+        #expect(!analyzed.contains("fix: fade the seam"), "\(analyzed)")
+    }
+}

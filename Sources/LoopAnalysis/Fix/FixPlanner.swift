@@ -123,8 +123,35 @@ package enum FixPlanner {
         plan.padsAudio = padsAudio
         plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
         plan.notes += keptBreakNotes(plan.keptBreaks, facts: facts)
-        if plan.reencodesAudio { plan.notes += encodedAgainNotes(facts, cuts: cuts) }
+        if plan.reencodesAudio {
+            try refuseUnencodable(facts, cuts: cuts, options: options)
+            plan.notes += encodedAgainNotes(facts, cuts: cuts)
+        }
         return plan
+    }
+
+    /// Audio that must be encoded again but that FFmpeg here cannot encode (AMR-NB: Debian's FFmpeg decodes it
+    /// only) is refused by the plan, so the dry run says what the write would: which option asked for it.
+    static func refuseUnencodable(_ facts: ClipFacts, cuts: [TrackCut], options: FixOptions) throws {
+        guard
+            let cut = cuts.first(where: { cut in
+                cut.kind == .audio && facts.tracks.first { $0.index == cut.index }?.noEncoder == true
+            })
+        else { return }
+        let asked: String? =
+            options.seamFade != nil
+            ? "--seam-fade"
+            : options.loops != nil
+                ? "--loops"
+                : options.unrollTo != nil
+                    ? "--unroll"
+                    : options.keepVideo ? "--keep video" : options.reencodeAudio ? "--reencode-audio" : nil
+        throw PlanError(
+            """
+            \(Figures.trackName(cut)) would have to be encoded again (\(asked ?? "padded with silence")), and this \
+            FFmpeg has no \(cut.codec) encoder: \(asked.map { "leave out \($0), or " } ?? "")convert the audio to AAC \
+            first
+            """)
     }
 
     /// What audio encoded again becomes where FFmpeg cannot encode its format: HE-AAC (SBR, with or without

@@ -51,7 +51,10 @@ package struct SeamAudioClick: Rule {
             Finding(
                 rule: ids[0], severity: .warning, track: track.index,
                 message: "\(what) (\(String(format: "%.1f", db)) dBFS) at the loop point on channel \(at + 1)",
-                hint: "fade the seam: loopprep fix --seam-fade 10ms",
+                // (A fade encodes the audio again: where FFmpeg cannot, the sound must be cut where it repeats.)
+                hint: track.noEncoder == true
+                    ? "cut where the sound repeats, in an editor (FFmpeg here cannot encode \(track.codec) to fade it)"
+                    : "fade the seam: loopprep fix --seam-fade 10ms",
                 figures: ["jump": figure, "channel": Double(at + 1)])
         ]
     }

@@ -57,6 +57,7 @@ extension InputFile {
     private func audio(_ par: AVCodecParameters, into b: inout TrackBasics) {
         b.sampleRate = Int(par.sample_rate)
         b.channels = Int(par.ch_layout.nb_channels)
+        if avcodec_find_encoder(par.codec_id) == nil { b.noEncoder = true }
         // The delay the codec's own header carries (Opus's pre-skip, or Matroska's CodecDelay for it). FFmpeg 9
         // also reports an MP4 AAC track's edit-list priming as initial_padding: that is the edit list's to say,
         // and read from it.
