@@ -176,7 +176,8 @@ struct BatchOptions: ParsableArguments {
             Take only shard K of N of the inputs (K from 0): a stable split by each file's path relative to its \
             argument.
             """,
-            valueName: "K/N"))
+            valueName: "K/N"),
+        transform: Shard.parse)
     var shard: Shard?
 
     @Option(

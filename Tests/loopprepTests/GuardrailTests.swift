@@ -21,6 +21,17 @@ import Testing
         #expect(run.stdout.split(separator: "\n").first?.contains(" ") == false, "\(run.stdout)")
     }
 
+    /// A --shard that is not K/N with K under N says which part is wrong (issue 65, item 5), a usage error (64).
+    @Test(arguments: [
+        ("3/2", "K counts from 0 and must be under N (0 to 1)"), ("1/0", "N, the number of shards, must be 1 or more"),
+        ("half", "give K/N, shard K of N, as 0/4"),
+    ])
+    func aWrongShardIsSaidInWords(_ shard: String, said: String) throws {
+        let run = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--shard", shard])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(said), "\(run.stderr)")
+    }
+
     /// Colour on a terminal unless NO_COLOR is set and not empty (no-color.org); an empty one does not count. The
     /// terminal is script(1)'s (util-linux); where it is missing (a minimal chroot) the test is reported skipped.
     static let hasScript = (try? Run.tool(["script", "--version"]).status) == 0

@@ -11,12 +11,26 @@ struct Shard: ExpressibleByArgument, Sendable, Equatable {
     var count: Int
 
     init?(argument: String) {
-        let parts = argument.split(separator: "/")
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, (0..<n).contains(k) else {
-            return nil
+        guard let shard = try? Self.parse(argument) else { return nil }
+        self = shard
+    }
+
+    private init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// `K/N`, or what is wrong with it in words.
+    static func parse(_ argument: String) throws -> Shard {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else {
+            throw ValidationError("give K/N, shard K of N, as 0/4")
         }
-        index = k
-        count = n
+        guard n >= 1 else { throw ValidationError("N, the number of shards, must be 1 or more") }
+        guard (0..<n).contains(k) else {
+            throw ValidationError("K counts from 0 and must be under N (0 to \(n - 1))")
+        }
+        return Shard(index: k, count: n)
     }
 
     static func hash(_ s: String) -> UInt64 {
