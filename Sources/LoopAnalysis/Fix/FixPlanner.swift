@@ -73,7 +73,7 @@ package enum FixPlanner {
         // What the file carries beside its tracks, in the container written (an FLV's or AVI's MP4); a copy byte for
         // byte keeps all of it.
         let written =
-            plan.outputPath.flatMap { Container(extension: String($0.split(separator: ".").last ?? "")) }
+            plan.outputPath.flatMap(FixConversion.fileExtension).flatMap(Container.init(extension:))
             ?? facts.container(convertedTo: options.convertTo)
         if !plan.isNoop, let carried = carriedNote(facts, output: written) { plan.notes.append(carried) }
         return plan
