@@ -395,12 +395,14 @@ import Testing
         // MP4: chapters as its chapter track, the cover as covr; no place for a font.
         #expect(
             FixPlanner.carriedNote(both, output: .mp4)
-                == "keeps 2 chapters (cut to the output) and the attached picture cover.png; leaves out the attached file font.ttf"
+                == "keeps 2 chapters (cut to the output) and the attached picture cover.png; "
+                + "leaves out the attached file font.ttf"
         )
         // FFmpeg's WebM muxer writes chapters and passes over attachments.
         #expect(
             FixPlanner.carriedNote(both, output: .webm)
-                == "keeps 2 chapters (cut to the output); leaves out the attached file font.ttf and the attached picture cover.png"
+                == "keeps 2 chapters (cut to the output); "
+                + "leaves out the attached file font.ttf and the attached picture cover.png"
         )
         #expect(FixPlanner.carriedNote(Self.clip(files: [], pictures: [], chapters: 0), output: .webm) == nil)
         // Tags by name in any case (Matroska's are upper case); the writing application and an MP4's own brands

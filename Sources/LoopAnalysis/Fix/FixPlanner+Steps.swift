@@ -192,9 +192,9 @@ extension FixPlanner {
         let tags = (facts.tags ?? []).filter { !Container.writtenAnew($0) && !output.keepsTag($0) }
         if !tags.isEmpty {
             let names = tags.joined(separator: ", ")
-            left.append(
-                "the tag\(tags.count == 1 ? "" : "s") \(names) (\(output.name.uppercased()) has no place for \(tags.count == 1 ? "it" : "them"))"
-            )
+            let one = tags.count == 1
+            let place = "\(output.name.uppercased()) has no place for \(one ? "it" : "them")"
+            left.append("the tag\(one ? "" : "s") \(names) (\(place))")
         }
         if !pictures.isEmpty {
             let named = "the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))"
