@@ -47,7 +47,7 @@ public enum Container: Sendable, Hashable {
         case "webm": self = .webm
         case "ogg", "ogv", "oga", "ogm", "opus": self = .ogg
         case "ts", "mts", "m2ts": self = .mpegts
-        case "mpg", "mpeg": self = .mpegps
+        case "mpg", "mpeg", "vob": self = .mpegps
         case "flv": self = .flv
         case "avi": self = .avi
         case "wav": self = .wav
@@ -55,6 +55,31 @@ public enum Container: Sendable, Hashable {
         case "mp3": self = .mp3
         case "aac": self = .adts
         default: return nil
+        }
+    }
+
+    /// A container stitch writes its reels in (and loop its blended loops): the one an output's name says.
+    public var isRendered: Bool { [.mp4, .mov, .matroska, .webm].contains(self) }
+
+    /// The extension a file of it is usually named with (nil for one loopprep does not name).
+    public var fileExtension: String? {
+        switch self {
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .matroska: "mkv"
+        case .webm: "webm"
+        case .ogg: "ogg"
+        case .mpegts: "ts"
+        case .mpegps: "mpg"
+        case .flv: "flv"
+        case .avi: "avi"
+        case .wav: "wav"
+        case .flac: "flac"
+        case .mp3: "mp3"
+        case .aiff: "aiff"
+        case .caf: "caf"
+        case .adts: "aac"
+        case .other: nil
         }
     }
 

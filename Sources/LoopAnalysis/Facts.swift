@@ -278,6 +278,9 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var attachedFiles: [String]?
     public var attachedPictures: [String]?
     public var chapterCount: Int?
+    /// Streams FFmpeg shows beside the tracks whose timing loopprep does not read, in a file no MP4 or MOV (an Ogg
+    /// skeleton, a DVD's navigation packets, another data stream), by what they are; nil: none.
+    public var otherStreams: [String]?
     /// The file's own tags (FFmpeg's names for them: title, creator, software...), where it is no MP4 or MOV (whose
     /// user data is copied whole); nil: none.
     public var tags: [String]?

@@ -20,7 +20,8 @@ struct Inputs {
 
     static let mediaExtensions: Set = [
         "mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
-        "mts", "m2ts", "mpg", "mpeg", "flv", "ogv", "ogg", "oga", "ogm", "opus", "wav", "aac", "mp3", "caf", "flac",
+        "mts", "m2ts", "mpg", "mpeg", "vob", "flv", "ogv", "ogg", "oga", "ogm", "opus", "wav", "aac", "mp3", "caf",
+        "flac",
     ]
 
     /// A URL's last path component as a file name: percent-decoded where that gives a plain name.
@@ -158,6 +159,14 @@ enum NaturalOrder {
 
 /// What `-o` names, checked once before any work: a folder or a file, and whether loopprep can write there.
 enum OutputTarget {
+    /// An output `command` renders (a reel, a blended loop) is written in the container its name says: one of the
+    /// four it writes; any other name (`reel.avi`, `reel`) is refused, where it was written as an MP4 under it.
+    static func checkRendered(_ output: String, command: String, what: String) throws {
+        guard Container(extension: (output as NSString).pathExtension)?.isRendered != true else { return }
+        throw ValidationError(
+            "-o \(output): \(command) writes MP4, MOV, Matroska or WebM; name \(what) .mp4, .mov, .mkv or .webm")
+    }
+
     /// A folder: ends in `/`, or is one.
     static func namesAFolder(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false

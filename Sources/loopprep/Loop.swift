@@ -119,6 +119,10 @@ struct Loop: AsyncParsableCommand {
         // loop itself; otherwise a folder that gets each clip's loop under its own name.
         let single = items.count == 1 && !(output.map(OutputTarget.namesAFolder) ?? false)
         try OutputTarget.check(output, file: single ? output : nil, outputs: items.count, dryRun: write.dryRun)
+        // A blended loop is rendered as a reel is: in the container its name says.
+        if single, crossfade != nil, let output {
+            try OutputTarget.checkRendered(output, command: "loop --crossfade", what: "the loop")
+        }
         var request = LoopRequest(minimum: min, maximum: max, top: top, pick: pick, crossfade: crossfade)
         request.pictures = html != nil
         request.force = write.force
@@ -167,7 +171,14 @@ struct LoopJob: Sendable {
     let shared: CommandRunner.Shared
 
     func destination(_ item: Inputs.Item) -> String? {
-        output.map { single ? $0 : ($0 as NSString).appendingPathComponent(item.relativePath) }
+        guard let output else { return nil }
+        if single { return output }
+        let path = (output as NSString).appendingPathComponent(item.relativePath)
+        // A blended loop is rendered as a reel is, in MP4, MOV, Matroska or WebM: a clip of another container
+        // (an FLV, an AVI) gets its loop as an MP4 beside it, as fix names its conversions.
+        guard request.crossfade != nil, Container(extension: (path as NSString).pathExtension)?.isRendered != true
+        else { return path }
+        return (path as NSString).deletingPathExtension + ".mp4"
     }
 
     /// Every loop and web player claimed before any work: two clips never share one.

@@ -121,11 +121,8 @@ struct Stitch: AsyncParsableCommand {
             throw ValidationError("-o \(output) is a folder: stitch writes one file; name it (-o \(example))")
         }
         // The reel's container is its name's: one stitch cannot write (an .avi) is refused, not written as an MP4.
-        if let output,
-            ![.mp4, .mov, .matroska, .webm].contains(Container(extension: (output as NSString).pathExtension))
-        {
-            throw ValidationError(
-                "-o \(output): stitch writes MP4, MOV, Matroska or WebM; name the reel .mp4, .mov, .mkv or .webm")
+        if let output {
+            try OutputTarget.checkRendered(output, command: "stitch", what: "the reel")
         }
         let durationOK: Bool
         switch duration {

@@ -57,6 +57,43 @@ import Testing
         }
     }
 
+    /// A file kept in its own container is named as one: an Ogg, an MP3 or a Matroska file under an MP4's name,
+    /// and --to of a container that --to does not convert, are refused in words; a WebM may be named .mkv (it is
+    /// Matroska), and a name loopprep does not know is the user's.
+    @Test func aFileIsNamedAsTheContainerItIsWrittenIn() throws {
+        let file = { (name: String, container: String, codec: String) in
+            var facts = Clips.clip([Clips.audio(codec: codec)], container: container, moovFirst: nil)
+            facts.path = name
+            return facts
+        }
+        let ogg = file("take.ogg", "ogg", "vorbis")
+        let mp3 = file("song.mp3", "mp3", "mp3")
+        let webm = file("rec.webm", "webm", "opus")
+        let refusal = { (facts: ClipFacts, destination: String, to: String?) -> String? in
+            do {
+                try FixConversion.refuseMisnamed(facts, destination: destination, to: to)
+                return nil
+            } catch let error as PlanError { return error.reason } catch { return "\(error)" }
+        }
+        #expect(
+            refusal(ogg, "out/a.mp4", nil)
+                == "write output: the output is named .mp4 but this OGG is written as OGG (loopprep does not turn it "
+                + "into MP4): name it .ogg; nothing written")
+        #expect(
+            refusal(mp3, "a.MKV", nil)?.hasSuffix(
+                "(loopprep does not turn it into MATROSKA): name it .mp3; nothing written") == true)
+        #expect(
+            refusal(mp3, "a.mp3", "mp4")
+                == "convert: --to mp4: loopprep writes this MP3 in its own container (--to converts video containers); "
+                + "fix it without --to; nothing written")
+        #expect(refusal(ogg, "a.oga", nil) == nil && refusal(ogg, "a.opus", nil) == nil)
+        #expect(refusal(webm, "a.mkv", nil) == nil && refusal(webm, "a.webm", nil) == nil)
+        // Chromium's PCM recording: Matroska by its codecs, named .webm as its input is.
+        #expect(refusal(file("rec.webm", "matroska", "pcm_f32le"), "out/rec.webm", nil) == nil)
+        #expect(refusal(file("take.ogg", "ogg", "vorbis"), "out/take.data", nil) == nil)
+        #expect(refusal(ogg, "out/a", nil) == nil && refusal(ogg, "a.data", nil) == nil)
+    }
+
     /// fix's statuses in every command's words; an unreadable input is that, whatever else is set.
     @Test func fixStatusesAreOutcomes() {
         #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == Outcome(.planned, output: "o.mp4"))

@@ -80,3 +80,31 @@ import Testing
         #expect(!(try Self.probe(mp4, "stream=codec_type").contains("attachment")))
     }
 }
+
+/// Streams no FFmpeg muxer writes (fixtures/make-metadata.sh, 14): an Ogg Skeleton added by oggz-chop and a DVD's
+/// navigation packets from FFmpeg's dvd muxer, each beside sound that runs past the picture, so fix writes the file
+/// again. The plan names each before writing; the output (read by ffprobe) has the picture and the sound alone.
+@Suite struct OtherStreamsTests {
+    @Test(arguments: [
+        ("ogg-skeleton.ogg", "out.ogg", "the Ogg skeleton (stream 0)"),
+        ("dvd-nav.vob", "out.mp4", "the DVD navigation packets (stream 0)"),
+    ])
+    func namedAsLeftOut(_ name: String, output: String, said: String) throws {
+        let input = Run.fixture(name)
+        // What the input is, by ffprobe: the stream at 0 is the one named, no audio or video.
+        // (An MPEG-2 stream's row carries an empty side-data column: the kind is the row's first field.)
+        let kinds = { (path: String) in
+            try CarriedTests.probe(path, "stream=codec_type").map { $0.split(separator: ",").first.map(String.init) }
+        }
+        #expect(try kinds(input) == ["data", "video", "audio"])
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let note = "note: leaves out \(said)"
+        #expect(try Run.loopprep(["fix", input, "--dry-run"]).stdout.contains(note))
+        let out = dir.appendingPathComponent(output).path
+        let run = try Run.loopprep(["fix", input, "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains(note), "\(run.stdout)")
+        #expect(try kinds(out) == ["video", "audio"])
+    }
+}

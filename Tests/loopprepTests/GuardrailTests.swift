@@ -264,6 +264,47 @@ import Testing
         #expect(kept.count == 3)
     }
 
+    /// An output is the container its name says: fix of an Ogg named .mp4 (written as an Ogg under it) and --to of
+    /// an MP3 are refused in words (exit 1, nothing written); a blended loop named .avi is a usage error (it was
+    /// an MP4 under that name), and in a folder an FLV's blended loop is named .mp4, as ffprobe reads it.
+    @Test func anOutputIsNamedAsItsContainer() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mp4 = dir.appendingPathComponent("take.mp4").path
+        let ogg = try Run.loopprep(["fix", Run.fixture("ogg-skeleton.ogg"), "-o", mp4])
+        #expect(ogg.status == 1, "\(ogg.stdout)\(ogg.stderr)")
+        #expect(
+            ogg.stdout.contains(
+                "NOT FIXED: write output: the output is named .mp4 but this OGG is written as OGG (loopprep does not "
+                    + "turn it into MP4): name it .ogg; nothing written"), "\(ogg.stdout)")
+        let mp3 = try Run.loopprep(["fix", Run.fixture("short-tone.mp3"), "--to", "mp4", "-o", dir.path])
+        #expect(mp3.status == 1 && mp3.stdout.contains("convert: --to mp4: loopprep writes this MP3 in its own"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+
+        let avi = dir.appendingPathComponent("l.avi").path
+        let blended = try Run.loopprep(["loop", Run.fixture("tone-late.mp4"), "-o", avi, "--crossfade", "0.3"])
+        #expect(blended.status == 64, "\(blended.stdout)\(blended.stderr)")
+        #expect(
+            blended.stderr.contains(
+                "-o \(avi): loop --crossfade writes MP4, MOV, Matroska or WebM; name the loop .mp4, .mov, .mkv or .webm"
+            ), "\(blended.stderr)")
+        let folder = try Run.loopprep(
+            [
+                "loop", Run.fixture("rtmp.flv"), Run.fixture("tone-late.mp4"), "-o", dir.path + "/", "--crossfade",
+                "0.2",
+                "--min", "0.5",
+            ])
+        #expect(folder.status == 0, "\(folder.stdout)\(folder.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["rtmp.mp4", "tone-late.mp4"])
+        let format = try Run.tool(
+            [
+                "ffprobe", "-v", "error", "-show_entries", "format=format_name", "-of", "default=nw=1:nk=1",
+                dir.path + "/rtmp.mp4",
+            ])
+        #expect(format.stdout.hasPrefix("mov,mp4"))
+    }
+
     /// `-o` checked once before any work (issue 32, item 10): a file where fix writes several outputs into a
     /// folder, and a folder where stitch writes one file, are usage errors (64) and nothing is made; a folder
     /// nothing can be written into is one line naming the cause (exit 1), not a reason per input.

@@ -20,7 +20,10 @@ package enum FixConversion {
             let output = try decide(
                 facts, destination: destination, noop: plan.isNoop, reencodesAudio: plan.reencodesAudio, to: to,
                 accepts: accepts)
-        else { return nil }
+        else {
+            try refuseMisnamed(facts, destination: destination, to: asked)
+            return nil
+        }
         plan.isNoop = false
         plan.convertsTo = output.format
         // The MP4 counts audio in samples (FLV and MPEG-TS do not): its edits need the rates' common multiple.
@@ -72,6 +75,30 @@ package enum FixConversion {
                 """)
         default: return nil
         }
+    }
+
+    /// A file written in its own container must be named as one: `fix take.ogg -o take.mp4` (or `--to mp4` of an
+    /// Ogg, WAV, FLAC or MP3, which keep theirs) was an Ogg under an MP4's name. The input's own extension is never
+    /// refused, nor a Matroska name for a Matroska file (WebM is Matroska: browsers' recordings name theirs .webm
+    /// whatever their codecs); a name loopprep does not know is the user's.
+    static func refuseMisnamed(_ facts: ClipFacts, destination: String, to: String?) throws {
+        let kind = facts.container.name.uppercased()
+        if let to, !facts.isISO, !facts.isMatroska {
+            throw PlanError(
+                """
+                convert: --to \(to): loopprep writes this \(kind) in its own container (--to converts video \
+                containers); fix it without --to; nothing written
+                """)
+        }
+        guard let ext = fileExtension(destination), let named = Container(extension: ext), named != facts.container,
+            !(facts.isMatroska && named.isMatroska), ext != fileExtension(facts.path)
+        else { return }
+        let own = facts.container.fileExtension.map { ": name it .\($0)" } ?? ""
+        throw PlanError(
+            """
+            write output: the output is named .\(ext) but this \(kind) is written as \(kind) (loopprep does not \
+            turn it into \(named.name.uppercased()))\(own); nothing written
+            """)
     }
 
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside

@@ -196,6 +196,8 @@ extension FixPlanner {
             let place = "\(output.name.uppercased()) has no place for \(one ? "it" : "them")"
             left.append("the tag\(one ? "" : "s") \(names) (\(place))")
         }
+        // No muxer of FFmpeg's writes an Ogg skeleton or a DVD's navigation packets, nor data it has no timing of.
+        left += facts.otherStreams ?? []
         if !pictures.isEmpty {
             let named = "the attached picture\(pictures.count == 1 ? "" : "s") \(pictures.joined(separator: ", "))"
             if output.keepsAttachedPictures { kept.append(named) } else { left.append(named) }

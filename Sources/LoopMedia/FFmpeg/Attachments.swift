@@ -45,6 +45,18 @@ extension InputFile {
     var tagNames: [String] { tags().map(\.key) }
 
     /// The streams that are attached files; `pictures`: the attached pictures instead (a cover).
+    /// The data streams beside a file's tracks (neither media nor attachments), each said as what it is: an Ogg's
+    /// skeleton (a stream FFmpeg's Ogg demuxer reads no codec of), a DVD's navigation packets, another by its codec.
+    func dataStreams() -> [(index: Int, name: String)] {
+        (0..<streamCount).compactMap { i -> (index: Int, name: String)? in
+            let par = stream(i).pointee.codecpar.pointee
+            guard par.codec_type == AVMEDIA_TYPE_DATA || par.codec_type == AVMEDIA_TYPE_UNKNOWN else { return nil }
+            if par.codec_id == AV_CODEC_ID_NONE, formatName == "ogg" { return (i, "the Ogg skeleton (stream \(i))") }
+            if par.codec_id == AV_CODEC_ID_DVD_NAV { return (i, "the DVD navigation packets (stream \(i))") }
+            return (i, "data stream \(i) (\(String(cString: avcodec_get_name(par.codec_id))))")
+        }
+    }
+
     func attachmentStreams(pictures: Bool = false) -> [Int] {
         (0..<streamCount).filter { i in
             let st = stream(i).pointee

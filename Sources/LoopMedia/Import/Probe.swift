@@ -89,6 +89,10 @@ public enum Probe {
     private static func carried(_ facts: inout ClipFacts, input: InputFile, layout: MatroskaLayout.Scan?) {
         let tags = input.tagNames
         if !tags.isEmpty { facts.tags = tags }
+        // Data streams that are no track (an MPEG-TS's or a Matroska file's data tracks with timing are tracks).
+        let tracked = Set(facts.tracks.map(\.index))
+        let others = input.dataStreams().filter { !tracked.contains($0.index) }.map(\.name)
+        if !others.isEmpty { facts.otherStreams = others }
         guard let layout else {
             let pictures = input.attachmentStreams(pictures: true).map(input.attachmentName)
             if !pictures.isEmpty { facts.attachedPictures = pictures }
