@@ -58,6 +58,17 @@ public enum Container: Sendable, Hashable {
         }
     }
 
+    /// Whether FFmpeg's muxer for it takes a subtitle track of `codec` copied: Matroska the text and picture
+    /// subtitles it reads, WebM WebVTT alone, MP4 and MOV their own timed text.
+    public func takesSubtitles(_ codec: String) -> Bool {
+        switch self {
+        case .matroska: ["subrip", "ass", "ssa", "webvtt", "hdmv_pgs_subtitle", "dvd_subtitle", "text"].contains(codec)
+        case .webm: codec == "webvtt"
+        case .mp4, .mov: codec == "mov_text"
+        default: false
+        }
+    }
+
     /// A container stitch writes its reels in (and loop its blended loops): the one an output's name says.
     public var isRendered: Bool { [.mp4, .mov, .matroska, .webm].contains(self) }
 

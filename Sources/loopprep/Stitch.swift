@@ -68,8 +68,8 @@ struct Stitch: AsyncParsableCommand {
     @Flag(
         help:
             """
-            Re-encode every clip to the first clip's format (size, pixel format, frame rate, audio rate and \
-            channels) instead of refusing clips that differ.
+            Re-encode every clip to the first clip's format (size, pixel format, frame rate, colour, display \
+            orientation, audio rate and channels) instead of refusing clips that differ.
             """
     )
     var normalize = false

@@ -240,6 +240,27 @@ import Testing
             try CarriedCheck.refusal(plan, input: source.facts, source: input, output: fixed, container: .matroska)
                 == nil)
     }
+
+    /// The SubRip track the plan keeps (fixtures/make-robust.sh's subs-srt.mkv), left out by FFmpeg's copy of the
+    /// picture and sound alone: refused, naming it.
+    @Test func anOutputWithoutItsSubtitlesIsRefused() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Fixtures.path("subs-srt.mkv")
+        let source = try Probe.probe(input, keepInput: false, locations: true)
+        let plan = try FixPlanner.plan(source.facts, timelines: source.timelines)
+        #expect(plan.others.map(\.kind) == [.subtitle])
+        let bare = dir.appendingPathComponent("bare.mkv").path
+        _ = try Subprocess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "ffmpeg", "-v", "error", "-i", input, "-map", "0:v", "-map", "0:a",
+                "-c", "copy", bare,
+            ])
+        let said = try CarriedCheck.refusal(
+            plan, input: source.facts, source: input, output: bare, container: .matroska)
+        #expect(said?.contains("1 subtitle track (it has 0)") == true, "\(said ?? "nil")")
+    }
 }
 
 /// Audio encoded again plays as its input did (AudioFormatCheck): the recipe's 24-bit 48 kHz mono FLAC

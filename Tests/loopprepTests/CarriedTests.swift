@@ -108,3 +108,53 @@ import Testing
         #expect(try kinds(out) == ["video", "audio"])
     }
 }
+
+/// Subtitles beside the picture (fixtures/make-robust.sh: SubRip cues by mkvmerge, WebVTT in WebM by FFmpeg, 2 s of
+/// picture beside 2.5 s of sound, so fix cuts at the picture's end): kept in Matroska and WebM, each cue where the
+/// output shows it, the one across the end shortened to it, the one after it gone; named as left out in MP4.
+@Suite struct SubtitleTests {
+    @Test(arguments: ["subs-srt.mkv", "subs-webvtt.webm"])
+    func cuesAreCutWithThePicture(_ name: String) throws {
+        let input = Run.fixture(name)
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The cut: the picture's 2 s from its first frame, or from 0 where that frame is under half a frame (20 ms at
+        // 25 fps) late and moved to 0.
+        let video = try #require(Double(try CarriedTests.probe(input, "stream=start_time").first ?? ""))
+        let start = video >= 0.02 ? video : 0
+        let end = start + 2
+        let inputCues = try subtitleCues(input)
+        #expect(inputCues.count == 3)
+        let expected = inputCues.filter { $0.0 < end && $0.0 + $0.1 > start }.map { cue in
+            (max(cue.0, start) - start, min(cue.0 + cue.1, end) - max(cue.0, start))
+        }
+        #expect(expected.count == 2)
+        let out = dir.appendingPathComponent("out-" + name).path
+        let run = try Run.loopprep(["fix", input, "-o", out])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let written = try subtitleCues(out)
+        #expect(written.count == expected.count)
+        for (w, e) in zip(written, expected) {
+            #expect(abs(w.0 - e.0) < 0.0015 && abs(w.1 - e.1) < 0.0015, "\(written) against \(expected)")
+        }
+        // MP4 has no place for them: named before writing, the file without them.
+        let mp4 = dir.appendingPathComponent("out.mp4").path
+        if name.hasSuffix(".mkv") {
+            let converted = try Run.loopprep(["fix", input, "--to", "mp4", "-o", mp4])
+            #expect(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
+            #expect(converted.stdout.contains("FFmpeg's MP4 muxer takes no subrip subtitles"), "\(converted.stdout)")
+            #expect(!(try CarriedTests.probe(mp4, "stream=codec_type").contains { $0.hasPrefix("subtitle") }))
+        }
+    }
+
+    /// The subtitle stream's cues alone.
+    func subtitleCues(_ path: String) throws -> [(Double, Double)] {
+        try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "s", "-show_entries", "packet=pts_time,duration_time", "-of",
+            "csv=p=0", path,
+        ]).stdout.split(separator: "\n").compactMap { row in
+            let f = row.split(separator: ",").compactMap { Double($0) }
+            return f.count == 2 ? (f[0], f[1]) : nil
+        }
+    }
+}

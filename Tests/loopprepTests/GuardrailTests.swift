@@ -305,6 +305,25 @@ import Testing
         #expect(format.stdout.hasPrefix("mov,mp4"))
     }
 
+    /// A clip read but not plannable (fixtures/make-robust.sh's tracks-apart.mp4: its picture ends before its sound
+    /// starts) is refused by fix and by stitch alike (exit 1, in words), not called unreadable (exit 2).
+    @Test func tracksThatNeverMeetAreRefused() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("tracks-apart.mp4")
+        let said = "the tracks do not overlap: nothing is presented by all of them"
+        let fix = try Run.loopprep(["fix", clip, "-o", dir.path])
+        #expect(fix.status == 1 && fix.stdout.contains(said), "\(fix.stdout)\(fix.stderr)")
+        for dryRun in [true, false] {
+            let stitch = try Run.loopprep(
+                ["stitch", clip, Run.fixture("clean.mp4"), "-o", dir.appendingPathComponent("reel.mp4").path]
+                    + (dryRun ? ["--dry-run"] : []))
+            #expect(stitch.status == 1, "\(stitch.stdout)\(stitch.stderr)")
+            #expect(stitch.stderr.contains("\(clip): \(said)"), "\(stitch.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     /// `-o` checked once before any work (issue 32, item 10): a file where fix writes several outputs into a
     /// folder, and a folder where stitch writes one file, are usage errors (64) and nothing is made; a folder
     /// nothing can be written into is one line naming the cause (exit 1), not a reason per input.

@@ -27,6 +27,29 @@ extension FixPlanner {
             trimmedTail: track.endSeconds - (start + kept), sampleRate: nil, frameRate: nil)
     }
 
+    /// A subtitle track cut where the picture is: every cue shown inside [start, start + duration), a cue that
+    /// straddles the end shortened to it (`mediaEnd`) and one that straddles the start shown from it (the writer
+    /// moves it there). nil: no cue falls inside.
+    static func subtitleCut(_ track: TrackFacts, timeline t: TrackTimeline, start: Rational, duration: Rational)
+        -> TrackCut?
+    {
+        guard let range = t.presentedRange() else { return nil }
+        let tb = t.timeBase
+        let mediaStart = (range.mediaStart + (start - range.start) / tb).floor
+        let mediaEnd = (Rational(mediaStart) + duration / tb).floor
+        let shown = t.samples.indices.filter { t.samples[$0].pts + t.samples[$0].duration > mediaStart }
+            .filter { t.samples[$0].pts < mediaEnd }
+        guard let first = shown.min(by: { t.samples[$0].dts < t.samples[$1].dts }),
+            let last = shown.max(by: { t.samples[$0].dts < t.samples[$1].dts })
+        else { return nil }
+        return TrackCut(
+            index: track.index, kind: track.kind, codec: track.codec, timeBase: tb, first: first, last: last,
+            keepFrom: t.samples[first].dts, keepThrough: t.samples[last].dts, origin: t.samples[0].dts,
+            mediaStart: mediaStart, retimedFirstPts: nil, head: nil, tail: nil, duration: duration,
+            mediaEnd: mediaEnd, startBefore: track.startSeconds, endBefore: track.endSeconds,
+            trimmedHead: .zero, trimmedTail: .zero, sampleRate: nil, frameRate: nil)
+    }
+
     /// The input already is what fix would write: every track whole, starting at 0 where it starts, nothing
     /// dropped, and (MP4/MOV) moov first with exact headers and codec-length audio frames. Matroska has no
     /// edit list: there its own skip (codec delay) is the start.

@@ -97,6 +97,17 @@ extension FixPlanner {
         return within ? video.start : latest
     }
 
+    /// What an MP4's or MOV's plan keeps and rewrites whole: its cover art (in the user data the writer copies) and
+    /// its fragments (as one plain file, where the index writer copies it).
+    static func isoNotes(_ facts: ClipFacts, copies: Bool) -> [String] {
+        var notes: [String] = []
+        if facts.moovBeforeMdat != nil, facts.coverArt == true { notes.append("keeps the cover art") }
+        if facts.fragmented == true, copies {
+            notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
+        }
+        return notes
+    }
+
     /// What the written file will be, said after the cuts: its clocks, edits past the last sample, rewritten
     /// durations, hvc1, repeats, the web's baked video, fades and Matroska's milliseconds.
     static func outcomeNotes(

@@ -98,17 +98,13 @@ package enum FixPlanner {
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
-        // Cover art in an MP4/MOV lives in the movie's user data, which the writer copies.
-        let iso = facts.moovBeforeMdat != nil
-        if iso, facts.coverArt == true { notes.append("keeps the cover art") }
         let copies =
-            iso && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
+            facts.moovBeforeMdat != nil && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
             && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
-        if facts.fragmented == true, copies {
-            notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
-        }
+        notes += isoNotes(facts, copies: copies)
         let (others, dropped) = otherTracks(
-            facts, timelines: timelines, copies: copies, start: start, duration: duration, notes: &notes)
+            facts, timelines: timelines, copies: copies, start: start, duration: duration, output: output, notes: &notes
+        )
         let noop =
             isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
             && changesNothing(facts, cuts: cuts, others: others, timelines: timelines, repeats: repeats, options)
@@ -292,12 +288,13 @@ package enum FixPlanner {
     }
 
     /// The tracks that are neither audio nor video: chapter, timecode and subtitle tracks are cut to the same
-    /// range when the MP4 writer copies the whole file (`copies`); otherwise (Matroska, re-encoded parts) they are
-    /// left out, each named by what it is (a GoPro's gpmd telemetry, a timecode, a chapter list), so a dropped one
-    /// is never silent.
+    /// range when the MP4 writer copies the whole file (`copies`); subtitles written again by FFmpeg's muxer for
+    /// `output` are cut to it too where it takes them (SubRip, ASS, WebVTT in Matroska; WebVTT alone in WebM);
+    /// otherwise (re-encoded parts, a conversion) they are left out, each named by what it is (a GoPro's gpmd
+    /// telemetry, a timecode, a chapter list), so a dropped one is never silent.
     static func otherTracks(
         _ facts: ClipFacts, timelines: [Int: TrackTimeline], copies: Bool, start: Rational, duration: Rational,
-        notes: inout [String]
+        output: Container, notes: inout [String]
     ) -> (others: [TrackCut], dropped: [Int]) {
         let iso = facts.moovBeforeMdat != nil
         var others: [TrackCut] = []
@@ -308,10 +305,24 @@ package enum FixPlanner {
                 let cut = otherCut(track, timeline: t, start: start, duration: duration)
             {
                 others.append(cut)
+            } else if !copies, output.isMatroska, output.takesSubtitles(track.codec), track.kind == .subtitle,
+                let t = timelines[track.index],
+                let cut = subtitleCut(track, timeline: t, start: start, duration: duration)
+            {
+                others.append(cut)
             } else {
                 dropped.append(track.index)
             }
         }
+        notes += otherTracksNotes(facts, others: others, dropped: dropped, copies: copies, output: output)
+        return (others, dropped)
+    }
+
+    /// What `otherTracks` keeps and drops, in words: each track by its index, codec (or sample entry) and kind.
+    static func otherTracksNotes(
+        _ facts: ClipFacts, others: [TrackCut], dropped: [Int], copies: Bool, output: Container
+    ) -> [String] {
+        var notes: [String] = []
         let named = { (indices: [Int]) in
             indices.map { index in
                 guard let track = facts.tracks.first(where: { $0.index == index }) else { return String(index) }
@@ -329,7 +340,13 @@ package enum FixPlanner {
         }
         if !dropped.isEmpty {
             let them = dropped.count == 1 ? "it" : "them"
-            let why = copies ? "" : "only a stream copy from the index keeps \(them); "
+            let tracks = dropped.compactMap { i in facts.tracks.first { $0.index == i } }
+            var why = copies ? "" : "only a stream copy from the index keeps \(them); "
+            // Subtitles written again by a muxer that takes none of their kind (SubRip into an MP4).
+            if !copies, tracks.allSatisfy({ $0.kind == .subtitle && !output.takesSubtitles($0.codec) }) {
+                let codecs = Array(Set(tracks.map(\.codec))).sorted().joined(separator: ", ")
+                why = "FFmpeg's \(output.name.uppercased()) muxer takes no \(codecs) subtitles; "
+            }
             notes.append(
                 """
                 drops \(dropped.count) track\(dropped.count == 1 ? " that is" : "s that are") neither audio nor video \
@@ -337,7 +354,7 @@ package enum FixPlanner {
                 """
             )
         }
-        return (others, dropped)
+        return notes
     }
 
     /// A note per track whose timestamp overlaps inside the range are copied as they are.

@@ -82,6 +82,9 @@ public struct StitchReport: Encodable, Sendable {
     public var dataLeftOut: [String] = []
     /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
     public var colourConverted: [String] = []
+    /// --normalize: clips whose pictures were turned to show as the first clip's are (a landscape clip in a phone's
+    /// portrait reel), each with how far.
+    public var turned: [String] = []
     /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
     /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
     public var metadataLeftOut: [String] = []
@@ -109,8 +112,8 @@ public struct StitchReport: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case schemaVersion, tool, version, ffmpeg, outcome, output, timeline, facts, findings, notes, loopRange,
-            loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, metadataLeftOut, error, webPlayer,
-            webPlayerError
+            loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, turned, metadataLeftOut, error,
+            webPlayer, webPlayerError
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the reel loop, as
@@ -132,6 +135,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encode(audioLeftOut, forKey: .audioLeftOut)
         try c.encode(dataLeftOut, forKey: .dataLeftOut)
         try c.encode(colourConverted, forKey: .colourConverted)
+        if !turned.isEmpty { try c.encode(turned, forKey: .turned) }
         try c.encode(metadataLeftOut, forKey: .metadataLeftOut)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)

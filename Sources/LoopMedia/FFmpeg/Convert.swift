@@ -3,7 +3,8 @@ import LoopAnalysis
 import LoopIndex
 
 /// Owns a swscale context that fits frames of any size and pixel format into a target size and format, keeping
-/// their aspect ratio (black bars, centred), for --normalize.
+/// their aspect ratio (black bars, centred), for --normalize; a picture shown turned (a phone's portrait clip, by its
+/// display matrix) is turned as it is shown first.
 final class FrameFitter {
     let width: Int32, height: Int32, format: AVPixelFormat
     /// The colour every picture is converted to, where it has another (the first clip's).
@@ -20,7 +21,16 @@ final class FrameFitter {
         self.colour = colour
     }
 
-    func fit(_ frame: Frame) throws -> Frame {
+    /// `frame` in the target's size, format and colour, its pixels first turned `turn` degrees clockwise (0, 90,
+    /// 180 or 270): fitted into the target's turned shape, then turned.
+    func fit(_ frame: Frame, turn: Int = 0) throws -> Frame {
+        guard turn != 0 else { return try fit(frame, width: width, height: height) }
+        let sideways = turn == 90 || turn == 270
+        return try PictureTurn.turned(
+            try fit(frame, width: sideways ? height : width, height: sideways ? width : height), by: turn)
+    }
+
+    private func fit(_ frame: Frame, width: Int32, height: Int32) throws -> Frame {
         let frame = try inColour(frame)
         let f = frame.pointer.pointee
         if f.width == width && f.height == height && f.format == format.rawValue { return frame }
@@ -81,6 +91,58 @@ final class FrameFitter {
         let made = try ColourConverter(like: frame, from: own, to: colour, format: format.rawValue)
         converter = (made, f.width, f.height, f.format)
         return try made.convert(frame)
+    }
+}
+
+/// A picture's pixels turned by a multiple of 90 degrees clockwise, plane by plane (a planar format whose chroma is
+/// subsampled alike both ways: 4:2:0, 4:4:4, grey; 8 to 16 bits), its tags kept.
+enum PictureTurn {
+    static func turned(_ frame: Frame, by turn: Int) throws -> Frame {
+        let f = frame.pointer.pointee
+        let format = AVPixelFormat(rawValue: f.format)
+        guard let desc = av_pix_fmt_desc_get(format),
+            desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0
+                || desc.pointee.nb_components == 1,
+            desc.pointee.log2_chroma_w == desc.pointee.log2_chroma_h
+        else {
+            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(f.format)"
+            throw MediaError(
+                "turn picture", reason: "loopprep turns 4:2:0 and 4:4:4 pictures only, and this one is \(name)")
+        }
+        let sideways = turn == 90 || turn == 270
+        let out = try Frame()
+        let o = out.pointer
+        o.pointee.width = sideways ? f.height : f.width
+        o.pointee.height = sideways ? f.width : f.height
+        o.pointee.format = f.format
+        try check(av_frame_get_buffer(o, 0), "turn picture")
+        try check(av_frame_copy_props(o, frame.pointer), "turn picture")
+        let shift = Int32(desc.pointee.log2_chroma_w)
+        let bytes = Int(desc.pointee.comp.0.step)
+        let source = [f.data.0, f.data.1, f.data.2, f.data.3]
+        let sourceLines = [f.linesize.0, f.linesize.1, f.linesize.2, f.linesize.3]
+        let target = [o.pointee.data.0, o.pointee.data.1, o.pointee.data.2, o.pointee.data.3]
+        let targetLines = [o.pointee.linesize.0, o.pointee.linesize.1, o.pointee.linesize.2, o.pointee.linesize.3]
+        for p in 0..<4 {
+            guard let from = source[p], let to = target[p] else { continue }
+            let chroma = p == 1 || p == 2
+            // A plane's size: chroma rounded up, as FFmpeg sizes it.
+            let w = Int(chroma ? -((-f.width) >> shift) : f.width)
+            let h = Int(chroma ? -((-f.height) >> shift) : f.height)
+            let (inLine, outLine) = (Int(sourceLines[p]), Int(targetLines[p]))
+            for y in 0..<h {
+                for x in 0..<w {
+                    let (tx, ty) =
+                        switch turn {
+                        case 90: (h - 1 - y, x)
+                        case 180: (w - 1 - x, h - 1 - y)
+                        default: (y, w - 1 - x)
+                        }
+                    (to + ty * outLine + tx * bytes).update(from: from + y * inLine + x * bytes, count: bytes)
+                }
+            }
+        }
+        return out
     }
 }
 

@@ -91,10 +91,12 @@ private final class RemuxWriter {
         self.plan = plan
         self.iso = iso
         self.timelines = timelines
-        cuts = Dictionary(plan.tracks.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
+        // Subtitles the plan keeps (Matroska's) are copied beside the tracks, cut as they are.
+        let copied = plan.tracks + plan.others.filter { $0.kind == .subtitle }
+        cuts = Dictionary(copied.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         let input = try InputFile.rawMedia(source)
         output = try OutputFile(path: path, format: format)
-        for cut in plan.tracks { try addStream(cut, input: input, converting: converting) }
+        for cut in copied { try addStream(cut, input: input, converting: converting) }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
         if format == "matroska" { try keepAttachments(input) }
         // The chapters, cut as the picture is (an MP4's or MOV's muxer writes its own chapter track and Nero list,
@@ -252,7 +254,7 @@ private final class RemuxWriter {
 
     /// The cut once more, `pass` cuts after the start: copied packets rebased, audio decoded into its encoder.
     func copyPass(_ pass: Int) throws {
-        let windows = plan.tracks.map { cut in
+        let windows = cuts.values.sorted(by: { $0.index < $1.index }).map { cut in
             var window = PacketWindow(cut)
             // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
             if opus[cut.index] != nil { window.through = .max }
@@ -316,14 +318,14 @@ private final class RemuxWriter {
 
     private func copy(_ read: TimedPacket, cut: TrackCut, pass: Int) throws {
         let packet = read.packet
-        let sourcePts = read.pts
+        let sourcePts = Self.shownFrom(read, cut: cut)
         // Later copies carry only what is presented (the planner checked nothing else is needed).
         if pass > 0 && sourcePts < cut.mediaStart { return }
         guard let out = streams[cut.index] else { return }
         let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
         let base = opus[cut.index]?.base ?? cut.mediaStart
         packet.pts = sourcePts - base + passOffset
-        packet.dts = read.dts - base + passOffset
+        packet.dts = (cut.kind == .subtitle ? sourcePts : read.dts) - base + passOffset
         if firstPts[cut.index] == nil { firstPts[cut.index] = packet.pts }
         if var trim = opus[cut.index] {
             guard let n = packet.withBytes(Opus.samples) else {
@@ -369,6 +371,14 @@ private final class RemuxWriter {
         packet.duration = min(packet.duration, frame)
         copiedCount[cut.index] = k + 1
         try output.write(packet, stream: out, timeBase: clock)
+    }
+
+    /// Where a packet is shown from: its own time, or a subtitle cue shown when the cut starts from the cut's start
+    /// (its duration shortened by as much).
+    private static func shownFrom(_ read: TimedPacket, cut: TrackCut) -> Int64 {
+        guard cut.kind == .subtitle, read.pts < cut.mediaStart else { return read.pts }
+        read.packet.duration -= cut.mediaStart - read.pts
+        return cut.mediaStart
     }
 
     /// Re-encoded frames (before or after the copied ones), rebased like the copied packets.

@@ -2,9 +2,10 @@ import LoopAnalysis
 
 /// What a file carries beside its tracks, held in the output as the plan says (FixPlanner.carriedNote): the
 /// attached files by name, the pictures by their bytes (an MP4's covr names none), the file's tags where the
-/// output's muxer has a place for them (by name, in any case: Matroska's and Ogg's are upper case), and the chapters
-/// within the cut, each as FFmpeg's demuxer reads input and output. An MP4's or MOV's own are held by the kept
-/// metadata (KeptMetadataExpectation); this is every other input's, written by FFmpeg's muxer.
+/// output's muxer has a place for them (by name, in any case: Matroska's and Ogg's are upper case), the chapters
+/// within the cut and the subtitle tracks it keeps, each as FFmpeg's demuxer reads input and output. An MP4's or
+/// MOV's own are held by the kept metadata (KeptMetadataExpectation); this is every other input's, written by FFmpeg's
+/// muxer.
 enum CarriedCheck {
     /// The containers whose muxers are known to write every tag FFmpeg reads back, or (MP4, MOV) those listed.
     static let tagsChecked: Set<Container> = [.matroska, .webm, .mp4, .mov, .ogg, .flac, .mp3]
@@ -43,6 +44,12 @@ enum CarriedCheck {
             if written.count != planned.count || zip(planned, written).contains(where: { $0.title != $1.title }) {
                 lost.append("\(planned.count) chapter\(planned.count == 1 ? "" : "s") (it has \(written.count))")
             }
+        }
+        // The subtitle tracks the plan keeps, each with its cues inside the cut.
+        let subtitles = plan.others.filter { $0.kind == .subtitle }.count
+        let writtenSubtitles = (0..<after.streamCount).filter { after.basics($0).kind == .subtitle }.count
+        if writtenSubtitles < subtitles {
+            lost.append("\(subtitles) subtitle track\(subtitles == 1 ? "" : "s") (it has \(writtenSubtitles))")
         }
         guard !lost.isEmpty else { return nil }
         return """

@@ -107,8 +107,37 @@ extension Stitcher {
         return (first.0, first.1, first.2, firstPacket)
     }
 
+    /// How far `clip`'s pixels are turned clockwise (0, 90, 180, 270) to show as `first`'s are shown: the
+    /// rotation of its display matrix less the first's.
+    static func turn(_ clip: PreparedClip, to first: PreparedClip) -> Int {
+        (((clip.facts.mainVideo?.rotation ?? 0) - (first.facts.mainVideo?.rotation ?? 0)) % 360 + 360) % 360
+    }
+
+    /// What --normalize cannot change: a first clip in a codec loopprep does not encode, a rotation other than a
+    /// quarter turn (quarter turns are made: a phone's portrait clip beside a landscape one).
+    static func normalizeDifferences(_ clips: [PreparedClip], codec: String?) -> [String] {
+        var out: [String] = []
+        if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
+            out.append(
+                """
+                \(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes \
+                H.264, HEVC, VP8, VP9 and AV1; put one of those first
+                """
+            )
+        }
+        // Quarter turns are made (a phone's portrait clip beside a landscape one); another angle is not.
+        for clip in clips where (clip.facts.mainVideo?.rotation ?? 0) % 90 != 0 {
+            out.append(
+                """
+                \(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), which --normalize cannot turn to \
+                (it turns by quarter turns)
+                """)
+        }
+        return out
+    }
+
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
-    /// rotation (which it does not turn) and an encodable first clip matter.
+    /// a rotation other than a quarter turn and an encodable first clip matter.
     static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track; a
         // clip with no audio at all gets silence in the others' format (Stitcher says so).
@@ -136,23 +165,7 @@ extension Stitcher {
                 }
             }
         }
-        if normalizing {
-            var out = extraAudio
-            if let codec = codec ?? clips.first?.facts.mainVideo?.codec, VideoEncoder.encoders[codec] == nil {
-                out.append(
-                    """
-                    \(clips.first?.path ?? "?"): --normalize encodes like the first clip, and loopprep encodes \
-                    H.264, HEVC, VP8, VP9 and AV1; put one of those first
-                    """
-                )
-            }
-            let r0 = clips.first?.facts.mainVideo?.rotation ?? 0
-            for clip in clips.dropFirst() where (clip.facts.mainVideo?.rotation ?? 0) != r0 {
-                out.append(
-                    "\(clip.path): rotation \(clip.facts.mainVideo?.rotation ?? 0), where \(clips[0].path) has \(r0)")
-            }
-            return out
-        }
+        if normalizing { return extraAudio + normalizeDifferences(clips, codec: codec) }
         guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
         // Audio is compared with the first clip that has some (one without gets silence).
         let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
@@ -188,7 +201,13 @@ extension Stitcher {
                     it to the first clip's\(ColourConverter.how(from: clip.colour, to: first.colour)))
                     """)
             }
-            differ("rotation", "\(v0.rotation ?? 0)", "\(v.rotation ?? 0)")
+            if (v0.rotation ?? 0) != (v.rotation ?? 0) {
+                out.append(
+                    """
+                    \(clip.path): rotation \(v.rotation ?? 0), where \(first.path) has \(v0.rotation ?? 0) \
+                    (--normalize turns it to show as the first clip does)
+                    """)
+            }
             for (k, (a0, a)) in zip(voiced.facts.audioTracks, clip.facts.audioTracks).enumerated() {
                 let track = k == 0 ? "" : " (audio track \(k + 1))"
                 differ("audio\(track)", a0.codec, a.codec)

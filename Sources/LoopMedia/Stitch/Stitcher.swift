@@ -19,15 +19,7 @@ public enum Stitcher {
         {
             throw StitchRefusal([refusal])
         }
-        var prepared: [PreparedClip] = []
-        var unreadable: [String] = []
-        for clip in request.clips {
-            do {
-                prepared.append(
-                    try prepare(clip.path, in: clip.inPoint, out: clip.outPoint))
-            } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
-        }
-        guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
+        var prepared = try prepareAll(request.clips)
         let audioLeftOut = shareAudio(&prepared)
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
@@ -46,7 +38,9 @@ public enum Stitcher {
         } catch { throw StitchRefusal([MediaError.describe(error)]) }
         var report = StitchReport(output: request.output, timeline: timeline, planned: request.named)
         (report.audioLeftOut, report.dataLeftOut) = (audioLeftOut, DataLeftOut.notes(prepared.map(\.named)))
-        if request.normalize { report.colourConverted = colourConversions(prepared) }
+        if request.normalize {
+            (report.colourConverted, report.turned) = (colourConversions(prepared), turns(prepared))
+        }
         report.ffmpeg = FFmpegLibraries.description
         // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
         let plan: StitchRenderPlan
@@ -137,6 +131,39 @@ public enum Stitcher {
             \(clip.path): its pictures are converted from \(clip.colour) to the first clip's \(first.colour)\
             \(ColourConverter.how(from: clip.colour, to: first.colour))
             """
+        }
+    }
+
+    /// Every clip read and planned: one that cannot be read makes the stitch unreadable; one read but not plannable
+    /// (its tracks do not overlap) refuses it.
+    static func prepareAll(_ clips: [StitchRequest.Clip]) throws(StitchRefusal) -> [PreparedClip] {
+        var prepared: [PreparedClip] = []
+        var unreadable: [String] = []
+        var unplanned: [String] = []
+        for clip in clips {
+            do {
+                prepared.append(try prepare(clip.path, in: clip.inPoint, out: clip.outPoint))
+            } catch let error as PlanError {
+                unplanned.append("\(clip.path): \(error.reason)")
+            } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
+        }
+        guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
+        guard unplanned.isEmpty else { throw StitchRefusal(unplanned) }
+        return prepared
+    }
+
+    /// --normalize: each clip whose display matrix turns its pictures otherwise than the first clip's, turned to show
+    /// as the first clip's are shown (the reel carries the first clip's matrix).
+    static func turns(_ prepared: [PreparedClip]) -> [String] {
+        guard let first = prepared.first else { return [] }
+        return prepared.dropFirst().compactMap { clip in
+            let turn = Stitcher.turn(clip, to: first)
+            guard turn != 0 else { return nil }
+            let (own, reel) = (clip.facts.mainVideo?.rotation ?? 0, first.facts.mainVideo?.rotation ?? 0)
+            return """
+                \(clip.path): shown upright in the first clip's orientation (its display matrix turns it \(own)° \
+                clockwise, the reel's \(reel)°): its pixels are turned \(turn)° clockwise and fitted with bars
+                """
         }
     }
 

@@ -19,6 +19,10 @@ struct RenderContext: Sendable {
 
     var timeline: StitchTimeline { geometry.timeline }
 
+    /// --normalize: how far clip `c`'s pixels are turned clockwise to show as the first clip's are shown (its
+    /// display matrix's rotation less the first's: a landscape clip beside a phone's portrait one).
+    func turn(_ c: Int) -> Int { Stitcher.turn(clips[c], to: clips[0]) }
+
     /// --normalize: a fitter to the first clip's size and pixel format (one per run: scalers are not shared).
     func makeFitter() -> FrameFitter {
         let v0 = clips[0].facts.mainVideo
@@ -207,7 +211,7 @@ private final class RunFrames {
     /// Output-grid frame `m` of clip `c`, fitted to the output's format with --normalize.
     func frame(_ c: Int, _ m: Int) throws -> Frame {
         let frame = try decoded(c, context.geometry.sourceIndex(c, m))
-        return context.normalize ? try fitter.fit(frame) : frame
+        return context.normalize ? try fitter.fit(frame, turn: context.turn(c)) : frame
     }
 
     /// Join `join`'s picture at output frame `output`: `from` blended into `into`.

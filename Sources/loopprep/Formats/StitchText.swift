@@ -23,7 +23,7 @@ enum StitchText {
         var out = timeline(result.timeline)
         for note in result.reencoded { out += "note: \(note)\n" }
         for note in result.audioLeftOut + result.dataLeftOut { out += "note: \(note)\n" }
-        for note in result.colourConverted + result.metadataLeftOut { out += "note: \(note)\n" }
+        for note in result.colourConverted + result.turned + result.metadataLeftOut { out += "note: \(note)\n" }
         if let error = result.error {
             out += "NOT WRITTEN: \(error)\n"
         } else if let output = result.output, let facts = result.facts {
