@@ -129,8 +129,26 @@ enum PictureTurn {
             // A plane's size: chroma rounded up, as FFmpeg sizes it.
             let w = Int(chroma ? -((-f.width) >> shift) : f.width)
             let h = Int(chroma ? -((-f.height) >> shift) : f.height)
-            let (inLine, outLine) = (Int(sourceLines[p]), Int(targetLines[p]))
+            let plane = Plane(width: w, height: h, inLine: Int(sourceLines[p]), outLine: Int(targetLines[p]))
+            if bytes == 2 {
+                plane.turn(UInt16.self, from: from, to: to, by: turn)
+            } else {
+                plane.turn(UInt8.self, from: from, to: to, by: turn)
+            }
+        }
+        return out
+    }
+
+    /// One plane's size and line lengths (bytes), source and target.
+    struct Plane {
+        var width: Int, height: Int, inLine: Int, outLine: Int
+
+        /// The plane's samples of type `T` turned `turn` degrees clockwise: a sample at (x, y) goes to (h-1-y, x)
+        /// for 90, (w-1-x, h-1-y) for 180, (y, w-1-x) for 270.
+        func turn<T>(_: T.Type, from: UnsafeMutablePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, by turn: Int) {
+            let (w, h) = (width, height)
             for y in 0..<h {
+                let row = UnsafeRawPointer(from + y * inLine).assumingMemoryBound(to: T.self)
                 for x in 0..<w {
                     let (tx, ty) =
                         switch turn {
@@ -138,11 +156,10 @@ enum PictureTurn {
                         case 180: (w - 1 - x, h - 1 - y)
                         default: (y, w - 1 - x)
                         }
-                    (to + ty * outLine + tx * bytes).update(from: from + y * inLine + x * bytes, count: bytes)
+                    UnsafeMutableRawPointer(to + ty * outLine).assumingMemoryBound(to: T.self)[tx] = row[x]
                 }
             }
         }
-        return out
     }
 }
 
