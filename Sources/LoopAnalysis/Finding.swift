@@ -36,6 +36,10 @@ public struct Finding: Codable, Sendable, Equatable {
         self.hint = hint
         self.figures = figures
     }
+
+    /// The message and its hint in one line, as annotations and one-line formats say it ("... (fix: ...)"); the
+    /// message alone where it says its own remedy (an unreadable file's precise cause).
+    public var messageWithHint: String { hint.isEmpty ? message : "\(message) (fix: \(hint))" }
 }
 
 /// Where the loops play: Apple's AVFoundation (iOS, tvOS, macOS), or browsers' `<video>`. `web` is what all

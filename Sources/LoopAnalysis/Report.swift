@@ -62,15 +62,24 @@ public struct FileReport: Codable, Sendable, Equatable {
 
     public var worst: Severity? { findings.map(\.severity).max() }
 
-    /// A file that could not be read: the `unreadable` finding, with `reason` (one line, in loopprep's words).
+    /// A file that could not be read: the `unreadable` finding, with `reason` (one line, in loopprep's words) and
+    /// the hint its cause calls for.
     public static func unreadable(path: String, reason: String) -> FileReport {
         FileReport(
             path: path, facts: nil,
-            findings: [
-                Finding(
-                    rule: .unreadable, severity: .error, message: reason,
-                    hint: "check that the file is complete and is a video or audio file")
-            ], error: reason)
+            findings: [Finding(rule: .unreadable, severity: .error, message: reason, hint: unreadableHint(reason))],
+            error: reason)
+    }
+
+    /// What to do about an unreadable file, by its cause: a missing or empty file, one cut short; none where the
+    /// reason already says its remedy (after a semicolon: "...; download it and give the local file"); else the
+    /// general check.
+    static func unreadableHint(_ reason: String) -> String {
+        if reason.hasSuffix("no such file") { return "check the path: no file has that name" }
+        if reason.hasSuffix("empty file (0 bytes)") { return "copy, download or export the file again: it is empty" }
+        if reason.contains("truncated") { return "the file is cut short: copy, download or export it again" }
+        if reason.contains("; ") { return "" }
+        return "check that the file is complete and is a video or audio file"
     }
 }
 

@@ -17,7 +17,7 @@ package enum CodecStrings {
 
     /// What the web player takes, in words.
     package static let webPlayerTakes =
-        "the web player takes H.264 or HEVC with AAC in MP4 and VP8, VP9 or AV1 with Opus or Vorbis in WebM"
+        "the web player takes H.264 or HEVC with AAC in MP4 or MOV and VP8, VP9 or AV1 with Opus or Vorbis in WebM"
 
     /// Whether the web player takes `codec` in WebM (`webm`) or in MP4, whatever its configuration record says.
     package static func takes(_ codec: String, webm: Bool) -> Bool {

@@ -27,6 +27,19 @@ package enum IndexReading {
 
     /// An index that points past the file's end: the file was cut short.
     package static func refuseTruncated(_ iso: ISOFile, size: Int64) throws {
+        // An index of samples none of which is placed in the file (no chunk offsets: its media data stripped, as
+        // the tiny movies metadata tools test with are): nothing to read.
+        if let (id, track) = iso.tracks.sorted(by: { $0.key < $1.key })
+            .first(where: { !$0.value.timeline.samples.isEmpty && $0.value.dataEnd == 0 })
+        {
+            let n = track.timeline.samples.count
+            throw MediaError(
+                "read index",
+                reason: """
+                    no media data: the index lists \(n) sample\(n == 1 ? "" : "s") of track \(id) but places none of \
+                    them in the file (its media was stripped, as in the small movies metadata tools test with)
+                    """)
+        }
         guard iso.dataEnd > size else { return }
         throw MediaError(
             "read index", reason: "truncated: the index points at \(iso.dataEnd) bytes but the file has \(size)")

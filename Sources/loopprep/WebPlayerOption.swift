@@ -43,9 +43,9 @@ extension WebPlayerOption {
         let webm = container == .webm
         guard webm || container?.isISO == true, let container else {
             return """
-                the web player needs an MP4 or a WebM: browsers append only MP4 and WebM through Media Source \
-                Extensions, and \(name) is not one; nothing written (fix it with --to mp4 for a web player, or \
-                without --web-player)
+                the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
+                through Media Source Extensions, and \(name) is not one; nothing written (fix it with --to mp4 for a \
+                web player, or without --web-player)
                 """
         }
         guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }

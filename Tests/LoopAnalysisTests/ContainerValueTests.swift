@@ -94,6 +94,23 @@ import Testing
         #expect(refusal(ogg, "out/a", nil) == nil && refusal(ogg, "a.data", nil) == nil)
     }
 
+    /// An unreadable file's hint follows its cause, and a one-line format says no hint where the reason gives its
+    /// own remedy ("no such file" was followed by "(fix: check that the file is complete ...)").
+    @Test func anUnreadableFilesHintFollowsItsCause() {
+        let hint = { (reason: String) in FileReport.unreadable(path: "a.mp4", reason: reason).findings[0] }
+        #expect(
+            hint("open: no such file").messageWithHint
+                == "open: no such file (fix: check the path: no file has that name)")
+        #expect(hint("open: empty file (0 bytes)").hint.hasSuffix("it is empty"))
+        #expect(
+            hint("read index: truncated: the index points at 10 bytes but the file has 5").hint.contains("cut short"))
+        let remedied = hint("open: the server does not serve byte ranges ...; download it and give the local file")
+        #expect(remedied.hint.isEmpty && remedied.messageWithHint == remedied.message)
+        #expect(
+            hint("open: not a video or audio file").hint
+                == "check that the file is complete and is a video or audio file")
+    }
+
     /// fix's statuses in every command's words; an unreadable input is that, whatever else is set.
     @Test func fixStatusesAreOutcomes() {
         #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == Outcome(.planned, output: "o.mp4"))

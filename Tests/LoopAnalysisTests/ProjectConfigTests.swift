@@ -58,11 +58,23 @@ import Testing
     }
 
     @Test func sayWhatIsWrong() {
-        #expect(Self.error("{ target: web }") == "is not valid JSON (line 1, column 3)")
+        #expect(
+            Self.error("{ target: web }")
+                == "is not valid JSON at line 1, column 3 (a key in double quotes must start here)")
         // The place of the fault, counted from the bytes: line 3, after the 2 spaces and `"disable": [` and `"a" `.
         #expect(
             Self.error("{\n  \"target\": \"web\",\n  \"disable\": [\"a\" \"b\"]\n}\n")
-                == "is not valid JSON (line 3, column 19)")
+                == "is not valid JSON at line 3, column 19 (expected , or ])")
+        // What Foundation's decoder took without a word: a trailing comma, a key given twice, a comment.
+        #expect(
+            Self.error("{\n  \"target\": \"web\",\n}\n") == "is not valid JSON at line 3, column 1 (a comma before })")
+        #expect(Self.error(#"{ "disable": ["a",] }"#) == "is not valid JSON at line 1, column 19 (a comma before ])")
+        #expect(
+            Self.error("{ \"target\": \"web\",\n  \"target\": \"apple\" }")
+                == "gives the key \"target\" twice in one object (line 2, column 3)")
+        #expect(Self.error("// web\n{}")?.hasSuffix("(a comment, which JSON has none of)") == true)
+        #expect(Self.error("{} {}") == "is not valid JSON at line 1, column 4 (more after the JSON value)")
+        #expect((try? Self.parse(#"{ "target": "w\u0065b", "min-loop": 2.5e0 }"#))?.target == .web)
         #expect(Self.error("[1]") == "must hold one JSON object")
         #expect(Self.error(#"{ "thresholdz": {} }"#)?.hasPrefix(#"has an unknown key "thresholdz""#) == true)
         #expect(Self.error(#"{ "target": "android" }"#)?.hasPrefix(#""target" must be one of apple, web"#) == true)

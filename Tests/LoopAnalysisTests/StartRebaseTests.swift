@@ -163,6 +163,15 @@ import Testing
         #expect(kept.padsAudio && kept.reencodesAudio && !kept.isNoop)
         #expect(kept.notes.contains { $0.contains("then 17280 samples (360.000 ms) of silence") })
 
+        #expect(!kept.notes.contains { $0.contains("the cut is the usual one") })
+
+        // The sound the longer (60 packets, 1.28 s): --keep video cuts as usual at the video's 30 frames, and says so.
+        let longer = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 60))
+        let (long, longTimelines) = Clips.pair(video: video, audio: longer, audioCodec: "pcm_s16le")
+        let usual = try FixPlanner.plan(long, timelines: longTimelines, options: keep)
+        #expect(usual.duration == .one && !usual.padsAudio && !usual.reencodesAudio)
+        #expect(usual.notes.contains { $0.hasPrefix("--keep video: the sound runs to the picture's end or past it") })
+
         var drop = FixOptions()
         drop.dropAudio = true
         let dropped = try FixPlanner.plan(clip, timelines: timelines, options: drop)

@@ -146,6 +146,37 @@ import Testing
 
     /// A checkout without Git LFS (issue 32, item 2): a 130-byte pointer named .mp4 is said to be one, with the
     /// remedy, not "not a video or audio file"; the batch goes on (exit 2: unreadable).
+    /// `loop X -o X` is refused before the search (it was said only after every candidate was ranked): no
+    /// candidate is listed, the clip is untouched.
+    @Test func aLoopOverItsClipIsRefusedFirst() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("x.mp4")
+        try FileManager.default.copyItem(atPath: Run.fixture("tone-late.mp4"), toPath: clip.path)
+        let before = try Data(contentsOf: clip)
+        let run = try Run.loopprep(["loop", clip.path, "-o", clip.path])
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("NOT WRITTEN: the output \(clip.path) is the input"), "\(run.stdout)")
+        #expect(!run.stdout.contains("#1"), "\(run.stdout)")
+        #expect(try Data(contentsOf: clip) == before)
+    }
+
+    /// A movie whose media was stripped (fixtures/make-robust.sh's quicktime-stripped.mov: an index of 30 frames and
+    /// 8000 samples, no chunk offsets, an empty mdat) is unreadable in loopprep's words, in analyze and fix alike,
+    /// where fix said "the system refused a file operation loopprep made (Invalid argument)".
+    @Test func aMovieWithoutItsMediaIsNamed() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let movie = Run.fixture("quicktime-stripped.mov")
+        let said = "no media data: the index lists 30 samples of track 1 but places none of them in the file"
+        for command in [["analyze", movie], ["fix", movie, "-o", dir.path]] {
+            let run = try Run.loopprep(command)
+            #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
+            #expect(run.stderr.contains(said), "\(run.stderr)")
+            #expect(!run.stderr.contains("Invalid argument"))
+        }
+    }
+
     @Test func aGitLFSPointerIsNamed() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

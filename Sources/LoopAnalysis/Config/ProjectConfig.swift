@@ -32,10 +32,7 @@ public struct ProjectConfig: Sendable, Equatable {
 
     /// What a config file says, or one sentence on what is wrong with it.
     public static func parse(_ bytes: [UInt8]) throws(ConfigError) -> ProjectConfig {
-        let root: JSON
-        do { root = try JSONDecoder().decode(JSON.self, from: Data(bytes)) } catch {
-            throw ConfigError("is not valid JSON\(Self.place(in: bytes))")
-        }
+        let root = try StrictJSON.parse(bytes)
         guard case .object(let object) = root else { throw ConfigError("must hold one JSON object") }
         let keys = ["target", "min-loop", "disable", "thresholds", "ignore"]
         if let unknown = object.keys.sorted().first(where: { !keys.contains($0) && $0 != "$schema" }) {
@@ -120,23 +117,6 @@ public struct ProjectConfig: Sendable, Equatable {
         return rules
     }
 
-    /// Where the JSON is broken, as " (line L, column C)": JSONDecoder does not say, so Foundation's
-    /// JSONSerialization reads it again, whose message names the offset ("around character 39"). Nothing when it
-    /// names none.
-    static func place(in bytes: [UInt8]) -> String {
-        var message = ""
-        do { _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) } catch {
-            message = "\((error as NSError).userInfo)"
-        }
-        guard let range = message.range(of: #"character \d+"#, options: .regularExpression),
-            let offset = Int(message[range].dropFirst("character ".count))
-        else { return "" }
-        let before = bytes.prefix(max(0, min(offset, bytes.count)))
-        let line = before.filter { $0 == 10 }.count + 1
-        let column = before.count - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
-        return " (line \(line), column \(column))"
-    }
-
     /// The pattern of the first entry that skips the file at `relativePath` whole, or nil.
     public func skippingPattern(at relativePath: String) -> String? {
         ignores.first { $0.rules == nil && $0.path.matches(relativePath) }?.path.text
@@ -167,30 +147,13 @@ public struct ProjectConfig: Sendable, Equatable {
 }
 
 /// A JSON document as written, so that a boolean is never read as a number nor a number as a string.
-enum JSON: Decodable, Equatable {
+enum JSON: Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSON])
     case object([String: JSON])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Double.self) {
-            self = .number(n)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSON].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSON].self))
-        }
-    }
 }
 
 /// What is wrong with a config file, as the end of a sentence that starts with its path.

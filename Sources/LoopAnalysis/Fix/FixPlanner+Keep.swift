@@ -30,10 +30,22 @@ extension FixPlanner {
         return out
     }
 
-    /// --drop-audio's note, and its refusal where nothing would be left.
+    /// --drop-audio's note, and its refusal where nothing would be left; --keep video's where the sound already
+    /// runs to the picture's end (the cut is the usual one, said so rather than nothing).
     static func keepNotes(_ options: FixOptions, droppedAudio: [Int], mappings: [Mapping], notes: inout [String])
         throws
     {
+        let audio = mappings.filter { $0.track.kind == .audio }
+        if options.keepVideo, !audio.isEmpty,
+            let videoEnd = mappings.filter({ $0.track.kind == .video }).map(\.track.endSeconds).max(),
+            audio.allSatisfy({ $0.track.endSeconds >= videoEnd })
+        {
+            notes.append(
+                """
+                --keep video: the sound runs to the picture's end or past it, so the cut is the usual one (the \
+                sound ends with the picture; nothing is padded)
+                """)
+        }
         guard options.dropAudio else { return }
         guard mappings.contains(where: { $0.track.kind == .video }) else {
             throw PlanError("--drop-audio leaves nothing: the file has no video")

@@ -17,6 +17,11 @@ public enum LoopCut {
         claim: ((String) -> String?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
+        // The output named is checked before the search: never the clip itself, an existing file only with --force.
+        if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
+            result.error = refusal
+            return result
+        }
         let s: LoopSearch.Signatures
         do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
             result.error = MediaError.describe(error)
@@ -65,10 +70,6 @@ public enum LoopCut {
             if !chosen.seamless && crossfade == nil {
                 result.error = Self.noRepeat(
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
-                return result
-            }
-            if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
-                result.error = refusal
                 return result
             }
             guard !dryRun, let destination else {

@@ -150,7 +150,7 @@ enum GitHubFormat {
                         """
                         ::\(level) \
                         file=\(property(file.path)),title=\(property("loopprep " + f.rule))::\
-                        \(data(f.message + " (fix: " + f.hint + ")"))\n
+                        \(data(f.messageWithHint))\n
                         """
                 }
         }.joined()
@@ -191,7 +191,7 @@ enum JUnitFormat {
                     body: "      <failure type=\"\(rule)\" message=\"\(xml(reason))\">\(xml(reason))</failure>\n")
             }
             for f in file.findings {
-                let text = xml("[\(f.severity.rawValue)] \(f.message)\nfix: \(f.hint)")
+                let text = xml("[\(f.severity.rawValue)] \(f.message)" + (f.hint.isEmpty ? "" : "\nfix: \(f.hint)"))
                 if f.ruleID == .unreadable {
                     errors += 1
                     testcase(

@@ -161,7 +161,7 @@ enum SARIFFormat {
                     case .warning: "warning"
                     case .info: "note"
                     }
-                results.append(result(f.rule, level, f.message + " (fix: " + f.hint + ")", track: f.track))
+                results.append(result(f.rule, level, f.messageWithHint, track: f.track))
             }
         }
         let doc: [String: Any] = [
@@ -247,7 +247,7 @@ enum CodeQualityFormat {
                 case .warning: severity = "major"
                 case .info: severity = "info"
                 }
-                issue(f.rule, severity, f.message + " (fix: " + f.hint + ")", track: f.track)
+                issue(f.rule, severity, f.messageWithHint, track: f.track)
             }
         }
         let data =
