@@ -199,6 +199,53 @@ import Testing
         #expect(paths == [dir.path + "/b.bin", dir.path + "/nested/deeper/a.mp4"])
     }
 
+    /// A track that is neither picture nor sound is named by what it carries (its sample entry), not FFmpeg's codec
+    /// name ("data 3: none" was a timecode): make-metadata.sh's timecode and QuickTime text chapters, and its
+    /// GoPro-style gpmd track.
+    @Test func dataTracksAreNamedByWhatTheyCarry() throws {
+        let mov = try Run.loopprep(["analyze", Run.fixture("chapters-timecode.mov")]).stdout
+        #expect(mov.contains("  timecode 3: tmcd, 0.000-1.400 s\n"), "\(mov)")
+        #expect(mov.contains("  text 2: QuickTime text (chapter titles or captions), 0.000-1.500 s\n"), "\(mov)")
+        #expect(!mov.contains(": none"))
+        let gopro = try Run.loopprep(["analyze", Run.fixture("meta-keys.mp4")]).stdout
+        #expect(gopro.contains("  telemetry 2: GoPro gpmd, 0.000-2.100 s\n"), "\(gopro)")
+    }
+
+    /// A picture longer than its sound (video-longer.mp4: 0.5 s more picture) is cured two ways, and the hint names
+    /// both: the usual trim, and --keep video where the picture is the loop (it said only "trim every track").
+    @Test func aLongerPictureNamesKeepVideo() throws {
+        let run = try Run.loopprep(["analyze", Run.fixture("video-longer.mp4")])
+        #expect(
+            run.stdout.contains("fix: trim every track to the shortest: loopprep fix; where the picture is the loop"))
+        #expect(run.stdout.contains("loopprep fix --keep video keeps every frame"), "\(run.stdout)")
+    }
+
+    /// A clip whose only error fix does not cure (make-metadata.sh's high444.mp4: H.264 High 4:4:4, its tracks
+    /// exact) is copied, and fix does not call it clean beside that error (it said "ERROR" then "already clean").
+    @Test func aCopyIsNotCalledCleanBesideAnError() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture("high444.mp4"), "-o", dir.path])
+        #expect(run.stdout.contains("nothing for fix to change: copied unchanged"), "\(run.stdout)")
+        #expect(run.stdout.contains("(fix does not cure not-playable-on-target: see below)"))
+        #expect(!run.stdout.contains("already clean"))
+    }
+
+    /// For a browser the loop range is said with how a page loops it: <video loop> stalls at each wrap, fix's web
+    /// player does not; the Apple target's text has no such line.
+    @Test func aBrowserTargetSaysHowAPageLoops() throws {
+        let line = "    in a browser: <video loop> seeks back to 0 at every wrap and stalls; loopprep fix --web-player"
+        for target in ["chrome", "web"] {
+            let run = try Run.loopprep(["analyze", Run.fixture("clean.mp4"), "--target", target])
+            #expect(run.stdout.contains(line), "\(run.stdout)")
+        }
+        #expect(!(try Run.loopprep(["analyze", Run.fixture("clean.mp4")]).stdout.contains("in a browser")))
+        // A MOV for the web: the command that remuxes it, not "remux or re-encode".
+        let mov = try Run.loopprep(["analyze", Run.fixture("chapters-timecode.mov"), "--target", "web"])
+        #expect(mov.stdout.contains("the mov container is not playable on the web target\n"), "\(mov.stdout)")
+        #expect(mov.stdout.contains("fix: remux to MP4: loopprep fix --to mp4\n"), "\(mov.stdout)")
+    }
+
     @Test func theBundledFixturesAsAWholeBatch() throws {
         let run = try Run.loopprep(["analyze", "--format", "json", "--jobs", "2", Run.fixtures.path])
         #expect(run.status == 2)

@@ -133,7 +133,7 @@ extension LoopFootageTests {
         let kept = try Run.loopprep(["loop", phone, "-o", folder + "/"])
         #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
         #expect(kept.stdout.contains("[not-playable-on-target] the matroska container is not playable"))
-        #expect(kept.stdout.contains("fix: remux or re-encode to MP4"))
+        #expect(kept.stdout.contains("fix: remux to MP4: loopprep fix --to mp4"))
         let format = { (path: String) in
             try Run.tool([
                 "ffprobe", "-v", "error", "-show_entries", "format=format_name", "-of", "default=nw=1:nk=1", path,
@@ -178,6 +178,21 @@ extension LoopFootageTests {
         #expect((Double(length) ?? 0) >= 1, "\(length)")
         let analyze = try Run.loopprep(["analyze", out, "--format", "json"])
         #expect(!analyze.stdout.contains("too-short-to-loop"), "\(analyze.stdout)")
+
+        // With --min 3 the advice keeps the loop 3 s long: a third of it faded, --min raised by the fade (it
+        // suggested --crossfade 1.000 alone, and the blended loop came out 2 s long).
+        let long = try Run.loopprep(["loop", clip, "-o", out, "--min", "3", "--force"])
+        #expect(long.status == 1)
+        #expect(
+            long.stdout.contains(
+                "--crossfade 1.000 --min 4.000 blends the seam and keeps the loop at least 3.000 s long"),
+            "\(long.stdout)")
+        let followed = try Run.loopprep(["loop", clip, "-o", out, "--crossfade", "1.000", "--min", "4.000", "--force"])
+        #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
+        let written = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect((Double(written) ?? 0) >= 3, "\(written)")
     }
 }
 

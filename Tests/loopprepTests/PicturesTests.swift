@@ -66,13 +66,14 @@ import Testing
         // Pictures are inline (the page works offline), one per readable clip.
         let images = try doc.nodes(forXPath: "//*[local-name()='img']/@src").compactMap(\.stringValue)
         // (The unreadable: three broken, one encrypted, an Ogg stream naming no codec, an OGM FFmpeg stops in, an
-        // Ogg FLAC cut before 0, two Ogg files with a damaged page, a WebM recording cut short; and ogmmerge's OGM,
-        // whose first and last frames FFmpeg 5.1 cannot decode (9.0 can), has no picture there.)
+        // Ogg FLAC cut before 0, two Ogg files with a damaged page, a WebM recording cut short, a QuickTime movie
+        // whose media was stripped; and ogmmerge's OGM, whose first and last frames FFmpeg 5.1 cannot decode (9.0
+        // can), has no picture there.)
         let unreadable = files.filter { $0["error"] != nil }.count
         let undecodable = files.filter {
             (($0["notes"] as? [String]) ?? []).contains { $0.contains("could not decode the clip's first and last") }
         }.count
-        #expect(unreadable == 10 && undecodable <= 1)
+        #expect(unreadable == 11 && undecodable <= 1)
         #expect(images.count == files.count - unreadable - undecodable)
         #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
         // Worst first, and a summary with a row per rule.

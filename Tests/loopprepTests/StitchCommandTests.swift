@@ -172,7 +172,8 @@ import Testing
             try doc.nodes(forXPath: "//*[local-name()='svg']//*[local-name()='rect'][contains(@class,'clip')]").count
                 == 3)
         let text = doc.rootElement()?.stringValue ?? ""
-        #expect(text.components(separatedBy: "slide-left 0.50 s").count - 1 == 2)
+        // Each transition labelled in the picture and in the list below it, to the millisecond in both.
+        #expect(text.components(separatedBy: "slide-left 0.500 s").count - 1 == 4)
         #expect(try doc.nodes(forXPath: "//*[local-name()='img']/@src").count == 1)
     }
 
@@ -1108,7 +1109,7 @@ extension StitchCommandTests {
         let label = try doc.nodes(
             forXPath: "//*[local-name()='svg']//*[local-name()='text'][contains(@class,'wrap-label')]"
         ).compactMap(\.stringValue)
-        #expect(label == ["\u{21BB} loop join: crossfade 0.50 s back into clip1.mp4"])
+        #expect(label == ["\u{21BB} loop join: crossfade 0.500 s back into clip1.mp4"])
         // The picture keeps its labels at their size on a phone: it scrolls rather than shrinks.
         let source = try String(contentsOf: page, encoding: .utf8)
         #expect(source.contains("svg.timeline { width: 100%; min-width: 760px;"))

@@ -177,7 +177,11 @@ import Testing
         let lines = text.split(separator: "\n")
         let own = try #require(lines.first { $0.hasPrefix("  loop range: ") })
         #expect(!own.contains("moov-at-end"), "\(text)")
-        #expect(lines.contains { $0.contains("the input's loop range (unwritten)") && $0.contains("moov-at-end") })
+        #expect(
+            lines.contains {
+                $0.contains("the input's loop range (unwritten; its seam is measured on the output below)")
+                    && $0.contains("moov-at-end")
+            })
         #expect(text.contains("moov first"))
     }
 }

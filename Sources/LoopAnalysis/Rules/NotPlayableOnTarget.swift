@@ -106,7 +106,7 @@ package struct NotPlayableOnTarget: Rule {
                     rule: ids[0], severity: .error,
                     message: "the \(clip.container) container is not playable on the \(options.target.rawValue) target",
                     hint: clip.isISO || clip.isMatroska
-                        ? "remux or re-encode to MP4"
+                        ? "remux to MP4: loopprep fix --to mp4"
                             + (clip.container == .webm ? " (or use --target web for WebM)" : "")
                         : "loopprep fix writes an MP4 beside it"))
         }

@@ -5,7 +5,7 @@ import Foundation
 package struct SeamVisualJump: Rule {
     /// What a user does about it: loop finds where the picture repeats.
     static let hint =
-        "loopprep loop finds where the picture repeats and cuts there (or blends the wrap: --crossfade 0.5)"
+        "loopprep loop finds where the picture repeats and cuts there (or blends the wrap: --crossfade 0.4)"
     public let ids: [RuleID] = [.seamVisualJump]
     public init() {}
 

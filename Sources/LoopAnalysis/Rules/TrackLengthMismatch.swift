@@ -39,7 +39,10 @@ package struct TrackLengthMismatch: Rule {
                 \(Figures.trackName(longer)) ends \(parts.joined(separator: " = ")) after \
                 \(Figures.trackName(shorter))
                 """,
-            hint: "trim every track to the shortest: loopprep fix",
+            hint: audioLonger
+                ? "trim every track to the shortest: loopprep fix"
+                : "trim every track to the shortest: loopprep fix; where the picture is the loop (a designed loop), "
+                    + "loopprep fix --keep video keeps every frame and pads the sound with silence to its end",
             figures: figures)
     }
 }

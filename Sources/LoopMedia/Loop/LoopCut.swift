@@ -8,7 +8,8 @@ import LoopIndex
 public enum LoopCut {
     /// loop's one entry for a clip (as ClipFix.fix is fix's): its signatures searched, the candidates ranked,
     /// and the chosen one written to `destination` and analyzed; a dry run plans that same write (to
-    /// `destination`'s container; to the clip's own where none is named) and writes nothing.
+    /// `destination`'s container; to the clip's own where none is named) and writes nothing. The output named is
+    /// checked first, before the search: never the clip itself, an existing file only with --force.
     /// `progress`: what the search is doing, for a terminal (decoding, comparing), with how far it is (0-1).
     /// `claim`: claims the output's final name for this clip (OutputClaims), the refusal when another holds it.
     public static func loop(
@@ -17,7 +18,6 @@ public enum LoopCut {
         claim: ((String) -> String?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
-        // The output named is checked before the search: never the clip itself, an existing file only with --force.
         if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
             result.error = refusal
             return result
@@ -190,17 +190,17 @@ public enum LoopCut {
             why.append("[seam-audio-click] the audio jumps by \(String(format: "%.3f", c.audioJump)) of full scale")
         }
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"
-        // A crossfade loop accepts: over 0 and under half of --min; a third of it, to the millisecond, always fits.
-        // The blend overlaps the loop's ends, so the loop comes out that much shorter: where that would fall under
-        // the shortest loop analyze accepts (too-short-to-loop), --min is raised by the fade too.
+        // The blend overlaps the loop's ends, so the loop comes out the fade shorter: --min is raised by the fade,
+        // so the blended loop is at least the --min asked for (and the shortest loop analyze accepts,
+        // too-short-to-loop). The fade, a third of that length to the millisecond, is under half the raised --min.
         let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
-        let fade = Rational((Rational.max(minimum, minimumLoop) * Rational(1000, 3)).floor, 1000)
-        let raised = Rational(((minimumLoop + fade) * 1000).ceiling, 1000)
-        let longer = minimum - fade < minimumLoop ? " --min \(Figures.decimal(raised, places: 3))" : ""
+        let kept = Rational.max(minimum, minimumLoop)
+        let fade = Rational((kept * Rational(1000, 3)).floor, 1000)
+        let raised = Rational(((kept + fade) * 1000).ceiling, 1000)
         let suggestion =
             fade > .zero
-            ? "--crossfade \(Figures.decimal(fade, places: 3))\(longer) blends the seam"
-                + (longer.isEmpty ? "" : " and keeps the loop at least \(Figures.seconds(minimumLoop)) long")
+            ? "--crossfade \(Figures.decimal(fade, places: 3)) --min \(Figures.decimal(raised, places: 3)) blends the "
+                + "seam and keeps the loop at least \(Figures.seconds(kept)) long"
             : "a crossfade blends it"
         return """
             no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \

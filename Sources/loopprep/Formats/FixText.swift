@@ -3,12 +3,17 @@ import LoopAnalysis
 
 /// The fix part of a text report: status, output, what each track loses at its head and tail, notes.
 enum FixText {
-    static func render(_ fix: FixOutcome) -> String {
+    /// `remaining`: the rules of the errors the written file still has (what fix does not cure, such as a codec the
+    /// target does not play), so a copy is not called clean beside them.
+    static func render(_ fix: FixOutcome, remaining: [String] = []) -> String {
         var out = ""
         switch fix.status {
         case _ where fix.alreadyWritten == true:
             out += "  already written: the output is exactly what this run writes, kept -> \(fix.output ?? "?")\n"
         case .fixed: out += "  fixed -> \(fix.output ?? "?")\n"
+        case .unchanged where !remaining.isEmpty:
+            out += "  nothing for fix to change: copied unchanged -> \(fix.output ?? "?") (fix does not cure "
+            out += "\(remaining.joined(separator: ", ")): see below)\n"
         case .unchanged: out += "  already clean: copied unchanged -> \(fix.output ?? "?")\n"
         case .planned: out += "  plan (dry run, nothing written)\(fix.output.map { " -> \($0)" } ?? ""):\n"
         case .failed: out += "  NOT FIXED: \(fix.reason ?? "unknown reason")\n"
@@ -36,9 +41,11 @@ enum FixText {
             + (writesMP4(fix) ? ", movie timescale \(plan.movieTimescale)" : "") + "\n"
         if fix.status != .failed { out += "    written: \(plan.writer.description)\n" }
         for note in plan.notes { out += "    note: \(note)\n" }
-        // The report's loop range is the written file's; the input's, labelled, for looping the input unwritten.
+        // The report's loop range is the written file's; the input's, labelled, for looping the input unwritten (its
+        // seam is not measured: fix measures the written file's, whose findings follow).
         if let line = TextFormat.loopRangeLine(
-            fix.inputLoopRange, reason: fix.inputLoopRangeReason, label: "the input's loop range (unwritten)")
+            fix.inputLoopRange, reason: fix.inputLoopRangeReason,
+            label: "the input's loop range (unwritten; its seam is measured on the output below)")
         {
             out += "    \(line)\n"
         }

@@ -10,30 +10,7 @@ enum TextFormat {
             return x != y ? x > y : a.path < b.path
         }
         var out = ""
-        for file in files {
-            let status =
-                file.error != nil
-                ? paint.red("UNREADABLE")
-                : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
-            out += "\(paint.bold(file.path))  \(status)\n"
-            if let fix = file.fix { out += FixText.render(fix) }
-            if let facts = file.facts {
-                out += "  \(facts.container), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
-                out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""
-                out += "\n"
-                for track in facts.tracks { out += "  " + describe(track) + "\n" }
-            }
-            if let line = loopRangeLine(file) { out += "  " + line + "\n" }
-            for note in file.notes ?? [] { out += "  note: \(note)\n" }
-            for f in file.findings {
-                out +=
-                    "  "
-                    + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
-                out += " [\(f.rule)] \(f.message)\n"
-                if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
-            }
-            out += "\n"
-        }
+        for file in files { out += section(file, options: report.options, paint: paint) }
         let s = report.summary
         let clean = report.files.filter { $0.findings.allSatisfy { $0.severity == .info } }.count
         // fix: what was written comes first; the findings are the outputs' where written, the inputs' elsewhere.
@@ -53,6 +30,42 @@ enum TextFormat {
             unreadable\n
             """
         return out
+    }
+
+    /// One file's block: its status, what fix did, its facts, its loop range and its findings.
+    static func section(_ file: FileReport, options: AnalysisOptions, paint: Paint) -> String {
+        let status =
+            file.error != nil
+            ? paint.red("UNREADABLE")
+            : (file.worst.map { paint.severity($0, $0.rawValue.uppercased()) } ?? paint.green("OK"))
+        var out = "\(paint.bold(file.path))  \(status)\n"
+        if let fix = file.fix {
+            // A copy is not called clean beside the errors fix does not cure.
+            let errors = file.findings.filter { $0.severity == .error }.map(\.rule)
+            out += FixText.render(fix, remaining: Array(Set(errors)).sorted())
+        }
+        if let facts = file.facts {
+            out += "  \(facts.container), \(Figures.decimal(Rational(facts.fileSize, 1024), places: 1)) KiB"
+            out += facts.moovBeforeMdat.map { $0 ? ", moov first" : ", moov at end" } ?? ""
+            out += "\n"
+            for track in facts.tracks { out += "  " + describe(track) + "\n" }
+        }
+        if let line = loopRangeLine(file) {
+            out += "  " + line + "\n"
+            // A browser loops a range only through Media Source Extensions (what a CMTime is to AVFoundation).
+            if options.target.isBrowser, file.loopRange != nil {
+                out += "    in a browser: <video loop> seeks back to 0 at every wrap and stalls; "
+                out += "loopprep fix --web-player writes a player that loops gaplessly (Media Source Extensions)\n"
+            }
+        }
+        for note in file.notes ?? [] { out += "  note: \(note)\n" }
+        for f in file.findings {
+            out +=
+                "  " + paint.severity(f.severity, f.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))
+            out += " [\(f.rule)] \(f.message)\n"
+            if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
+        }
+        return out + "\n"
     }
 
     /// The loop range on one line: the span (seconds, exact), as CMTime, what it cures and what needs a rewrite.
@@ -80,9 +93,25 @@ enum TextFormat {
         return line
     }
 
+    /// A track that is neither picture nor sound, by what its sample entry says it carries (FFmpeg names a
+    /// timecode's codec "none"): nil for another.
+    static func carries(_ t: TrackFacts) -> String? {
+        guard t.kind == .data || t.kind == .subtitle else { return nil }
+        switch t.codecTag?.trimmingCharacters(in: .whitespaces) {
+        case "tmcd": return "timecode \(t.index): tmcd"
+        case "gpmd": return "telemetry \(t.index): GoPro gpmd"
+        case "text": return "text \(t.index): QuickTime text (chapter titles or captions)"
+        case "tx3g": return "text \(t.index): timed text (tx3g: chapter titles or captions)"
+        case "rtmd": return "metadata \(t.index): Sony rtmd"
+        case "camm": return "metadata \(t.index): camera motion (camm)"
+        default: return nil
+        }
+    }
+
     static func describe(_ t: TrackFacts) -> String {
         var parts = [
-            "\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")
+            carries(t)
+                ?? "\(t.kind.rawValue) \(t.index): \(t.codec)" + (t.profile.map { " \($0)" } ?? "")
                 + (t.beyondEntry.map { " (with \($0) frames inside)" } ?? "")
         ]
         if let w = t.width, let h = t.height { parts.append("\(w)x\(h)") }

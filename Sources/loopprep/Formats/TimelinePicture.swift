@@ -24,7 +24,7 @@ enum TimelinePicture {
         for join in t.joins {
             let wrap = t.isLoopJoin(join)
             guard join.frames > 0 || wrap else { continue }
-            let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 2)) s"
+            let length = "\(join.kind.rawValue) \(Figures.decimal(join.span.end - join.span.start, places: 3)) s"
             if wrap {
                 // The loop's own join, at the end: the last clip back into the first (whose opening plays here).
                 let first = fit((t.clips[0].path as NSString).lastPathComponent, 24)
