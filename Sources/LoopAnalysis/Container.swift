@@ -40,23 +40,18 @@ public enum Container: Sendable, Hashable {
 
     /// The container a file's name says (its extension); nil for a name that says none loopprep tells apart.
     public init?(extension ext: String) {
-        switch ext.lowercased() {
-        case "mp4", "m4v", "m4a": self = .mp4
-        case "mov", "qt": self = .mov
-        case "mkv", "mka": self = .matroska
-        case "webm": self = .webm
-        case "ogg", "ogv", "oga", "ogm", "opus": self = .ogg
-        case "ts", "mts", "m2ts": self = .mpegts
-        case "mpg", "mpeg", "vob": self = .mpegps
-        case "flv": self = .flv
-        case "avi": self = .avi
-        case "wav": self = .wav
-        case "flac": self = .flac
-        case "mp3": self = .mp3
-        case "aac": self = .adts
-        default: return nil
-        }
+        guard let container = Self.byExtension[ext.lowercased()] else { return nil }
+        self = container
     }
+
+    /// Every extension loopprep takes as media, with the container it names: the one table the folder walk, an
+    /// output's name, `--to` and the pre-commit hook read.
+    public static let byExtension: [String: Container] = [
+        "mp4": .mp4, "m4v": .mp4, "m4a": .mp4, "3gp": .mp4, "mov": .mov, "qt": .mov, "mkv": .matroska,
+        "mka": .matroska, "webm": .webm, "ogg": .ogg, "ogv": .ogg, "oga": .ogg, "ogm": .ogg, "opus": .ogg,
+        "ts": .mpegts, "mts": .mpegts, "m2ts": .mpegts, "mpg": .mpegps, "mpeg": .mpegps, "vob": .mpegps, "flv": .flv,
+        "avi": .avi, "wav": .wav, "flac": .flac, "mp3": .mp3, "aac": .adts, "caf": .caf,
+    ]
 
     /// Whether FFmpeg's muxer for it takes a subtitle track of `codec` copied: Matroska the text and picture
     /// subtitles it reads, WebM WebVTT alone, MP4 and MOV their own timed text.

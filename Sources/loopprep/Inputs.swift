@@ -18,11 +18,8 @@ struct Inputs {
         var searched: Bool = false
     }
 
-    static let mediaExtensions: Set = [
-        "mp4", "m4v", "m4a", "mov", "qt", "3gp", "webm", "mkv", "mka", "avi", "ts",
-        "mts", "m2ts", "mpg", "mpeg", "vob", "flv", "ogv", "ogg", "oga", "ogm", "opus", "wav", "aac", "mp3", "caf",
-        "flac",
-    ]
+    /// The extensions a folder walk takes as media: Container's one table.
+    static let mediaExtensions = Set(Container.byExtension.keys)
 
     /// A URL's last path component as a file name: percent-decoded where that gives a plain name.
     static func decoded(_ name: String) -> String {

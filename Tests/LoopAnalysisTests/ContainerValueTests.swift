@@ -32,6 +32,9 @@ import Testing
             [Container.mpegts, .mpegps, .flv, .avi].allSatisfy { $0.convertedByFix } && !Container.mp4.convertedByFix)
         #expect(Container(extension: "M4V") == .mp4 && Container(extension: "mka") == .matroska)
         #expect(Container(extension: "m2ts") == .mpegts && Container(extension: "txt") == nil)
+        // One table: every media extension names its container (3GP is ISO, a CAF its own; a VOB is MPEG-PS).
+        #expect(Container(extension: "3gp") == .mp4 && Container(extension: "CAF") == .caf)
+        #expect(Container(extension: "vob") == .mpegps && Container.byExtension.count == 27)
         #expect(Container.mp4.muxer(forExtension: "m4a") == "ipod" && Container.mp4.muxer(forExtension: "mp4") == "mp4")
         #expect(Container.webm.muxer(forExtension: "webm") == "webm" && Container.flv.muxer(forExtension: "flv") == nil)
         #expect(Container(muxer: "ipod") == .mp4 && Container(muxer: "matroska") == .matroska)
