@@ -97,17 +97,26 @@ final class FrameFitter {
 /// A picture's pixels turned by a multiple of 90 degrees clockwise, plane by plane (a planar format whose chroma is
 /// subsampled alike both ways: 4:2:0, 4:4:4, grey; 8 to 16 bits), its tags kept.
 enum PictureTurn {
+    /// Whether pictures in `format` can be turned: planar, chroma subsampled alike both ways, in planes of its own
+    /// (NV12's interleaved pairs would be turned as single samples).
+    static func turns(_ format: Int32) -> Bool {
+        guard let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: format)) else { return false }
+        let d = desc.pointee
+        return (d.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0 || d.nb_components == 1)
+            && d.log2_chroma_w == d.log2_chroma_h && (d.nb_components < 3 || d.comp.1.plane != d.comp.2.plane)
+    }
+
+    /// The pixel format's name, as FFmpeg gives it.
+    static func name(_ format: Int32) -> String {
+        av_get_pix_fmt_name(AVPixelFormat(rawValue: format)).map { String(cString: $0) } ?? "\(format)"
+    }
+
     static func turned(_ frame: Frame, by turn: Int) throws -> Frame {
         let f = frame.pointer.pointee
-        let format = AVPixelFormat(rawValue: f.format)
-        guard let desc = av_pix_fmt_desc_get(format),
-            desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PLANAR) != 0
-                || desc.pointee.nb_components == 1,
-            desc.pointee.log2_chroma_w == desc.pointee.log2_chroma_h
-        else {
-            let name = av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "\(f.format)"
+        guard turns(f.format), let desc = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format)) else {
             throw MediaError(
-                "turn picture", reason: "loopprep turns 4:2:0 and 4:4:4 pictures only, and this one is \(name)")
+                "turn picture",
+                reason: "loopprep turns 4:2:0 and 4:4:4 pictures only, and this one is \(name(f.format))")
         }
         let sideways = turn == 90 || turn == 270
         let out = try Frame()

@@ -125,6 +125,17 @@ extension Stitcher {
                 """
             )
         }
+        // A turned picture is made in the first clip's pixel format, which must be one that turns.
+        if let first = clips.first, !PictureTurn.turns(first.pixelFormat),
+            clips.contains(where: { Stitcher.turn($0, to: first) != 0 })
+        {
+            out.append(
+                """
+                \(first.path): --normalize turns the other clips' pictures in its pixel format, \
+                \(PictureTurn.name(first.pixelFormat)), and loopprep turns 4:2:0 and 4:4:4 pictures only; put a \
+                4:2:0 clip first
+                """)
+        }
         // Quarter turns are made (a phone's portrait clip beside a landscape one); another angle is not.
         for clip in clips where (clip.facts.mainVideo?.rotation ?? 0) % 90 != 0 {
             out.append(
