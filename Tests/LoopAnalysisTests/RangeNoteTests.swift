@@ -62,6 +62,16 @@ import Testing
         #expect(try Self.range(frames: 30, samples: 49_000).note == nil)
         #expect(try Self.range(frames: 30, samples: 48_000).note == nil)
     }
+
+    /// A phone's room tone (50 ms, 2400 samples, past 30 frames) is what the range exists to cut: no note, so an app
+    /// takes the range; a sting of 0.3 s (14400 samples) is said, with what the whole item does instead.
+    @Test func roomToneIsCutWithoutANote() throws {
+        let tone = try Self.range(frames: 30, samples: 50_400)
+        #expect(tone.note == nil && tone.duration == "1")
+        let sting = try #require(try Self.range(frames: 30, samples: 62_400).note)
+        #expect(sting.contains("leaves out the sound's last 0.300 s"), "\(sting)")
+        #expect(sting.contains("loop the whole item instead, which holds the last frame for those 0.300 s"))
+    }
 }
 
 /// A clip looked up in a report made elsewhere: CI's relative paths, another machine's absolute ones, a bundle's URL.

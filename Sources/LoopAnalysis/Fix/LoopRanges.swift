@@ -34,8 +34,10 @@ package enum LoopRanges {
     }
 
     /// What the range leaves out that a viewer could notice, in words, with how to keep it: more than one frame of
-    /// the picture past the sound's end (a designed loop: the picture is the loop), or more than a frame's length of
-    /// sound past the picture's last frame. nil where it cuts less (an encoder's padding, not the clip's content).
+    /// the picture past the sound's end (a designed loop: the picture is the loop), or sound past the picture's last
+    /// frame long enough to be part of the loop (a sting: more than a frame and more than `contentTail`). nil where it
+    /// cuts less: an encoder's padding, or the room tone a phone or camera records past its last frame (50 ms on an
+    /// iPhone), which is the stutter the range exists to cut, not content.
     static func cutNote(_ plan: FixPlan) -> String? {
         guard let video = plan.tracks.first(where: { $0.kind == .video }), let rate = video.frameRate, rate > .zero
         else { return nil }
@@ -49,12 +51,17 @@ package enum LoopRanges {
                 """
         }
         let sound = plan.tracks.filter { $0.kind == .audio }.map(\.trimmedTail).max() ?? .zero
-        guard sound * rate > .one else { return nil }
+        guard sound * rate > .one, sound > contentTail else { return nil }
         return """
             this range leaves out the sound's last \(Figures.seconds(sound)), after the picture's last frame: \
-            where that is part of the loop, loop the whole item instead; \(softensTheWrap)
+            where that is part of the loop (a sting), loop the whole item instead, which holds the last frame for \
+            those \(Figures.seconds(sound)); \(softensTheWrap)
             """
     }
+
+    /// Sound past the picture shorter than this is a recording's room tone or an encoder's padding, not a tail a
+    /// viewer would miss: a quarter of a second.
+    static let contentTail = Rational(1, 4)
 
     /// The rewrites each cut calls for: a picture longer than its sound keeps every frame with the sound padded; a
     /// sound longer than its picture is cut to it (as the range is), its wrap faded, never padded: --keep video would
