@@ -30,6 +30,14 @@ enum StitchText {
             let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }
             out += "wrote \(output): " + tracks.joined(separator: "; ") + "\n"
             for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+            // A reel joined without --loop is a playlist, not a loop: its seam is said (analyze says it too) as how
+            // it would loop, not as a fault of the joins.
+            let seam = result.findings.filter { $0.ruleID == .seamVisualJump || $0.ruleID == .seamAudioClick }
+            if !result.timeline.loop, !seam.isEmpty {
+                let rules = seam.map(\.rule).joined(separator: ", ")
+                out += "  note: stitched without --loop, the reel is not joined as a loop: \(rules) says how its end "
+                out += "would meet its start if looped (stitch --loop joins the last clip back into the first)\n"
+            }
             for note in result.notes ?? [] { out += "  note: \(note)\n" }
             if let line = TextFormat.loopRangeLine(result.loopRange, reason: result.loopRangeReason) {
                 out += "  " + line + "\n"
