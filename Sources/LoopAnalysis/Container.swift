@@ -60,7 +60,7 @@ public enum Container: Sendable, Hashable {
         case .matroska: ["subrip", "ass", "ssa", "webvtt", "hdmv_pgs_subtitle", "dvd_subtitle", "text"].contains(codec)
         case .webm: codec == "webvtt"
         case .mp4, .mov: codec == "mov_text"
-        default: false
+        case .ogg, .mpegts, .mpegps, .flv, .avi, .wav, .flac, .mp3, .aiff, .caf, .adts, .other: false
         }
     }
 
@@ -133,7 +133,7 @@ public enum Container: Sendable, Hashable {
         switch self {
         case .mp4: Self.mp4Tags.contains(name.lowercased())
         case .mov: Self.movTags.contains(name.lowercased())
-        default: true
+        case .matroska, .webm, .ogg, .mpegts, .mpegps, .flv, .avi, .wav, .flac, .mp3, .aiff, .caf, .adts, .other: true
         }
     }
     /// Tags every muxer writes anew: the writing application, and an MP4's own brands (kept as tags by FFmpeg's
@@ -159,7 +159,7 @@ public enum Container: Sendable, Hashable {
     public var cutsFinerThanItsClock: Bool {
         switch self {
         case .mp4, .mov, .ogg, .avi: true
-        default: false
+        case .matroska, .webm, .mpegts, .mpegps, .flv, .wav, .flac, .mp3, .aiff, .caf, .adts, .other: false
         }
     }
 
@@ -167,7 +167,7 @@ public enum Container: Sendable, Hashable {
     public var keptByFix: Bool {
         switch self {
         case .mp4, .mov, .matroska, .webm, .wav, .flac, .ogg: true
-        default: false
+        case .mpegts, .mpegps, .flv, .avi, .mp3, .aiff, .caf, .adts, .other: false
         }
     }
 
@@ -175,7 +175,7 @@ public enum Container: Sendable, Hashable {
     public var convertedByFix: Bool {
         switch self {
         case .mpegts, .mpegps, .flv, .avi: true
-        default: false
+        case .mp4, .mov, .matroska, .webm, .ogg, .wav, .flac, .mp3, .aiff, .caf, .adts, .other: false
         }
     }
 
@@ -185,7 +185,7 @@ public enum Container: Sendable, Hashable {
         switch self {
         case .mp4: ["m4a", "m4v"].contains(ext.lowercased()) ? "ipod" : "mp4"
         case .mov, .matroska, .webm, .wav, .flac, .ogg, .mp3: name
-        default: nil
+        case .mpegts, .mpegps, .flv, .avi, .aiff, .caf, .adts, .other: nil
         }
     }
 }
