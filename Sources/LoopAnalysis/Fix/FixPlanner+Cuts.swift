@@ -54,7 +54,7 @@ extension FixPlanner {
     /// dropped, and (MP4/MOV) moov first with exact headers and codec-length audio frames. Matroska has no
     /// edit list: there its own skip (codec delay) is the start.
     static func isByteCopy(_ facts: ClipFacts, cuts: [TrackCut], mappings: [Mapping], dropped: [Int]) -> Bool {
-        let iso = facts.moovBeforeMdat != nil
+        let iso = facts.isISO
         let whole = cuts.allSatisfy { cut in
             guard let m = mappings.first(where: { $0.track.index == cut.index }) else { return false }
             // (Outside MP4 an "edit" is the file's own signal, such as an MP3's LAME delay.)

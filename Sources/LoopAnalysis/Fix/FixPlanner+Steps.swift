@@ -29,7 +29,7 @@ extension FixPlanner {
             // Vorbis in MP4 (FFmpeg writes it only with -strict experimental): its first packet decodes to
             // nothing, and no specification says whether its time is presented (the Ogg and Matroska mappings
             // each say it their own way); an edit list cannot be placed so that every reader agrees.
-            if track.codec == "vorbis", facts.moovBeforeMdat != nil {
+            if track.codec == "vorbis", facts.isISO {
                 throw PlanError(
                     """
                     \(Figures.trackName(track)) is Vorbis in an MP4, which FFmpeg writes only as an experiment and \
@@ -101,7 +101,7 @@ extension FixPlanner {
     /// its fragments (as one plain file, where the index writer copies it).
     static func isoNotes(_ facts: ClipFacts, copies: Bool) -> [String] {
         var notes: [String] = []
-        if facts.moovBeforeMdat != nil, facts.coverArt == true { notes.append("keeps the cover art") }
+        if facts.isISO, facts.coverArt == true { notes.append("keeps the cover art") }
         if facts.fragmented == true, copies {
             notes.append("writes the fragments as one plain MP4 with moov first (no moof boxes)")
         }
@@ -115,7 +115,7 @@ extension FixPlanner {
         cuts: [TrackCut], copies: Bool, noop: Bool, timescale: Int64, repeats: Int, duration: Rational
     ) -> [String] {
         var notes: [String] = []
-        let iso = facts.moovBeforeMdat != nil
+        let iso = facts.isISO
         let resolution = facts.timestampResolution
         let output = facts.container(convertedTo: options.convertTo)
         for cut in cuts where iso && outputClocked(cut, timelines: timelines) {

@@ -99,7 +99,7 @@ package enum FixPlanner {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
         let copies =
-            facts.moovBeforeMdat != nil && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
+            facts.isISO && repeats == 1 && options.seamFade == nil && !options.reencodeAudio
             && cuts.allSatisfy { $0.head == nil && $0.tail == nil }
         notes += isoNotes(facts, copies: copies)
         let (others, dropped) = otherTracks(
@@ -182,7 +182,7 @@ package enum FixPlanner {
         _ facts: ClipFacts, cuts: [TrackCut], others: [TrackCut], timelines: [Int: TrackTimeline], repeats: Int,
         _ options: FixOptions
     ) -> Bool {
-        let iso = facts.moovBeforeMdat != nil
+        let iso = facts.isISO
         return cuts.allSatisfy { $0.shift == nil }
             && others.allSatisfy { cut in
                 timelines[cut.index].map { cut.first == 0 && cut.last == $0.samples.count - 1 } ?? false
@@ -265,7 +265,7 @@ package enum FixPlanner {
                 cut.coreRate = AudioFrames.sbrCoreRate(
                     codec: m.track.codec, sampleRate: m.track.sampleRate, timeline: m.timeline)
             }
-            if facts.moovBeforeMdat != nil {
+            if facts.isISO {
                 cut.compositionLead = Swift.max(0, m.timeline.samples.map { $0.dts - $0.pts }.max() ?? 0)
             }
             // A moved track lost nothing at its head: its range is said on its own timeline, and the move apart.
@@ -296,7 +296,7 @@ package enum FixPlanner {
         _ facts: ClipFacts, timelines: [Int: TrackTimeline], copies: Bool, start: Rational, duration: Rational,
         output: Container, notes: inout [String]
     ) -> (others: [TrackCut], dropped: [Int]) {
-        let iso = facts.moovBeforeMdat != nil
+        let iso = facts.isISO
         var others: [TrackCut] = []
         var dropped: [Int] = []
         for track in facts.tracks

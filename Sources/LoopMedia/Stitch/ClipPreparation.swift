@@ -42,7 +42,7 @@ struct PreparedClip: Sendable {
             picture: picture, timelines: timelines, x264Subme: x264Subme)
     }
     /// MP4 or MOV (its codec tags mean something to the MP4 muxer).
-    var isISO: Bool { facts.moovBeforeMdat != nil }
+    var isISO: Bool { facts.isISO }
     /// HEVC in an MP4/MOV sample entry tagged hev1 (parameter sets in band as well).
     var isHEV1: Bool { isISO && facts.mainVideo.map { $0.codec == "hevc" && $0.codecTag == "hev1" } == true }
     public var frameCount: Int { source.frameCount }

@@ -187,7 +187,7 @@ public enum WebPackage {
     /// Why a written file cannot get a web player, thrown in words: a container MSE does not take, or a video
     /// that stores frames after its loop's last shown one.
     static func refusal(_ facts: ClipFacts, timelines: [Int: TrackTimeline], webm: Bool, file: String) throws {
-        guard webm || facts.moovBeforeMdat != nil else {
+        guard webm || facts.isISO else {
             throw MediaError(
                 "web player",
                 reason: """
