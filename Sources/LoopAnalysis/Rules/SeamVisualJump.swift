@@ -28,18 +28,25 @@ package struct SeamVisualJump: Rule {
     }
 
     /// The picture step alone (luma or colour, SeamPicture): above the threshold and three times the motion
-    /// between the last two frames. Where the clip hardly moves around the seam (the second smallest step between
-    /// its neighbouring frames under a twelfth of the threshold: a slow pan over a smooth picture moves a tenth or two
-    /// of a level a frame), the step is judged against that motion instead: above a third of
-    /// the threshold and ten times the motion, it jumps what many frames would move, and shows; grain (a still's
-    /// seam about its motion, 1.5 against 0.9) does not.
+    /// between the last two frames. Where the clip hardly moves on either side of the seam (each side's smaller step
+    /// under a twelfth of the threshold: a slow pan over a smooth picture moves a tenth or two of a level a frame),
+    /// the step is judged against that motion instead: above a third of the threshold and ten times the motion, it
+    /// jumps what many frames would move, and shows; grain (a still's seam about its motion, 1.5 against 0.9) does
+    /// not. A picture that moves into the seam and rests after it (a crossfade between slides that ends at the loop
+    /// point: 2.1 against 2.3 a frame) is not still.
     public static func isBrightnessCut(
         difference: Double, motion: Double, threshold: Double, around: [Double] = []
     ) -> Bool {
-        // The second smallest step: a pan's encoded steps alternate (0.1, 0.6, 0.1...), and one repeated frame (a
-        // 3:2 pulldown's) must not make moving footage look still.
-        let steps = (around + [motion]).sorted()
-        let still = steps[min(1, steps.count - 1)]
+        // Each side's smaller step (`around`: the last two transitions, then the first two): a pan's encoded steps
+        // alternate (0.1, 0.6, 0.1...), and one repeated frame (a 3:2 pulldown's) makes one side look still, not
+        // both. Without the four, the second smallest step of those given.
+        let still: Double
+        if around.count == 4 {
+            still = max(min(around[0], around[1], motion), min(around[2], around[3]))
+        } else {
+            let steps = (around + [motion]).sorted()
+            still = steps[min(1, steps.count - 1)]
+        }
         if still < threshold / 12 { return difference > max(threshold / 3, 10 * still) }
         return difference > max(threshold, 3 * motion)
     }
