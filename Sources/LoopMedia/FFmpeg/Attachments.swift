@@ -44,7 +44,6 @@ extension InputFile {
     /// The names of the file's own tags, in FFmpeg's words, in the order it lists them.
     var tagNames: [String] { tags().map(\.key) }
 
-    /// The streams that are attached files; `pictures`: the attached pictures instead (a cover).
     /// The data streams beside a file's tracks (neither media nor attachments), each said as what it is: an Ogg's
     /// skeleton (a stream FFmpeg's Ogg demuxer reads no codec of), a DVD's navigation packets, another by its codec.
     func dataStreams() -> [(index: Int, name: String)] {
@@ -57,6 +56,7 @@ extension InputFile {
         }
     }
 
+    /// The streams that are attached files; `pictures`: the attached pictures instead (a cover).
     func attachmentStreams(pictures: Bool = false) -> [Int] {
         (0..<streamCount).filter { i in
             let st = stream(i).pointee
@@ -127,16 +127,14 @@ extension OutputFile {
         try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
         av_dict_copy(&st.pointee.metadata, source.pointee.metadata, 0)
         guard source.pointee.disposition & Int32(AV_DISPOSITION_ATTACHED_PIC) != 0 else { return }
-        let picture = source.pointee.attached_pic
-        guard let data = picture.data, picture.size > 0 else {
+        guard let bytes = input.pictureBytes(index) else {
             throw MediaError("write picture", reason: "the attached picture has no bytes")
         }
         let par: UnsafeMutablePointer<AVCodecParameters> = st.pointee.codecpar
         par.pointee.codec_type = AVMEDIA_TYPE_ATTACHMENT
         par.pointee.width = 0
         par.pointee.height = 0
-        try setExtradata(
-            Array(UnsafeBufferPointer(start: data, count: Int(picture.size))), stream: Int(st.pointee.index))
+        try setExtradata(bytes, stream: Int(st.pointee.index))
         if av_dict_get(st.pointee.metadata, "filename", nil, 0) == nil {
             let id = par.pointee.codec_id
             let ext = id == AV_CODEC_ID_PNG ? "png" : id == AV_CODEC_ID_MJPEG ? "jpg" : "bin"
