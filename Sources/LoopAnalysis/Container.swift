@@ -70,21 +70,10 @@ public enum Container: Sendable, Hashable {
     /// The extension a file of it is usually named with (nil for one loopprep does not name).
     public var fileExtension: String? {
         switch self {
-        case .mp4: "mp4"
-        case .mov: "mov"
         case .matroska: "mkv"
-        case .webm: "webm"
-        case .ogg: "ogg"
         case .mpegts: "ts"
         case .mpegps: "mpg"
-        case .flv: "flv"
-        case .avi: "avi"
-        case .wav: "wav"
-        case .flac: "flac"
-        case .mp3: "mp3"
-        case .aiff: "aiff"
-        case .caf: "caf"
-        case .adts: "aac"
+        case .mp4, .mov, .webm, .ogg, .flv, .avi, .wav, .flac, .mp3, .aiff, .caf, .adts: name
         case .other: nil
         }
     }

@@ -70,11 +70,9 @@ package enum FixPlanner {
             } catch let error as PlanError { throw ConversionRefusal(reason: error.reason, plan: plan) }
         }
         plan.writer = FixWriter.choose(plan, facts: facts, timelines: timelines)
-        // What the file carries beside its tracks, in the container written (an FLV's or AVI's MP4); a copy byte for
-        // byte keeps all of it.
-        let written =
-            plan.outputPath.flatMap(FixConversion.fileExtension).flatMap(Container.init(extension:))
-            ?? facts.container(convertedTo: options.convertTo)
+        // What the file carries beside its tracks, in the container its muxer writes (an FLV's or AVI's MP4; a
+        // Matroska file's Matroska, whatever Matroska name it is given); a copy byte for byte keeps all of it.
+        let written = plan.convertsTo.map(Container.init(muxer:)) ?? facts.container(convertedTo: options.convertTo)
         if !plan.isNoop, let carried = carriedNote(facts, output: written) { plan.notes.append(carried) }
         return plan
     }
@@ -134,14 +132,11 @@ package enum FixPlanner {
                 cut.kind == .audio && facts.tracks.first { $0.index == cut.index }?.noEncoder == true
             })
         else { return }
-        let asked: String? =
-            options.seamFade != nil
-            ? "--seam-fade"
-            : options.loops != nil
-                ? "--loops"
-                : options.unrollTo != nil
-                    ? "--unroll"
-                    : options.keepVideo ? "--keep video" : options.reencodeAudio ? "--reencode-audio" : nil
+        let asked = [
+            ("--seam-fade", options.seamFade != nil), ("--loops", options.loops != nil),
+            ("--unroll", options.unrollTo != nil), ("--keep video", options.keepVideo),
+            ("--reencode-audio", options.reencodeAudio),
+        ].first { $0.1 }?.0
         throw PlanError(
             """
             \(Figures.trackName(cut)) would have to be encoded again (\(asked ?? "padded with silence")), and this \
