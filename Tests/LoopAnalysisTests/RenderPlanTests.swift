@@ -89,6 +89,20 @@ enum RenderClips {
         plan.runs.compactMap { if case .render(let r) = $0 { r } else { nil } }
     }
 
+    /// A stream-copy cut that ends mid-GOP (`ffmpeg -ss 1.3 -t 3 -c copy`): of `I P3 B1 B2 P6 B4 B5 P9 B7 B8` in
+    /// decode order, frames 0-7 are shown and 8-9 after the cut's end, P9 stored before B7. After I0 and after
+    /// B2 the frames read are exactly those shown before the next (cuts at 1 and 4); after B5 too, but the next read
+    /// is P9, shown after the end, so a copy through it would show a frame too many: no cut there.
+    @Test func aSafeCutReadsNoFrameShownAfterTheEnd() throws {
+        var source = try RenderClips.source("c.mp4", frames: 10, .bFrames)
+        source.allFrames = Array(source.allFrames.prefix(8))
+        let step = RenderClips.step
+        let cuts = source.safeCuts(from: 0).map { [Int64($0.index), $0.dts] }
+        #expect(cuts == [[1, step], [4, 4 * step], [7, 8 * step]])
+        source.shownAfterEnd = [7 * step, 9 * step]
+        #expect(source.safeCuts(from: 0).map { [Int64($0.index), $0.dts] } == [[1, step], [4, 4 * step]])
+    }
+
     /// Three 60-frame clips of I and P frames (keyframes every 10) with 15-frame crossfades: 180 - 30 = 150
     /// frames. Without B-frames every frame is a safe cut: clip 0 is copied up to its join (frames 0-44),
     /// clip 1 from its first keyframe after the incoming join (frame 20) to its outgoing one (44), clip 2 from

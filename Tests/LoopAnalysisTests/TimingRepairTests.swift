@@ -36,6 +36,34 @@ import Testing
         #expect(MissingDurations.fill(known) == known)
     }
 
+    /// AAC in Matroska joined by `ffmpeg -stream_loop`: 1024-sample frames at 44.1 kHz (23.22 ms) stamped at whole
+    /// milliseconds, one stamp skipped at the join (46 ms after the one before) where no sample is missing: laid end
+    /// to end on the sample clock, a frame apart. Three frames' step (70 ms) is a real hole: it starts at its stamp.
+    /// The last packet's DiscardPadding is the end trim. Stamps that step by no AAC frame length are left alone.
+    @Test func fixedFramesOnMillisecondsLieEndToEndPastASkippedStamp() throws {
+        let stored: [Int64] = [0, 23, 46, 70, 116, 139]
+        let list = stored.map { SampleTiming(dts: $0, pts: $0, duration: 23, isSync: true) }
+        let t = try #require(
+            SampleClock.fixedFrames(list, codec: "aac", rate: 44100, timeBase: Rational(1, 1000), discardEnd: 100))
+        #expect(t.timeBase == Rational(1, 44100))
+        #expect(t.samples.map(\.pts) == (0..<6).map { Int64($0) * 1024 })
+        #expect(t.samples.allSatisfy { $0.duration == 1024 } && t.skipEnd == 100)
+        // 116 -> 186 ms: three frames' step, a hole kept where its stamp says (70 ms after the one before).
+        var holed = list
+        for i in 4..<6 { holed[i].pts += 70 - 46 }
+        let kept = try #require(
+            SampleClock.fixedFrames(holed, codec: "aac", rate: 44100, timeBase: Rational(1, 1000)))
+        #expect(kept.samples[4].pts == 3 * 1024 + (Rational(70, 1000) * 44100).rounded)
+        #expect(kept.samples[5].pts == kept.samples[4].pts + 1024)
+        // MP3's 1152 samples (26.12 ms) and AC-3's 1536 at 48 kHz (32 ms) by their own steps; 40 ms is none of AAC's.
+        let mp3 = [0, 26, 52, 78].map { SampleTiming(dts: $0, pts: $0, duration: 26, isSync: true) }
+        #expect(
+            SampleClock.fixedFrames(mp3, codec: "mp3", rate: 44100, timeBase: Rational(1, 1000))?.samples.map(\.pts)
+                == [0, 1152, 2304, 3456])
+        let odd = [0, 40, 80, 120].map { SampleTiming(dts: $0, pts: $0, duration: 40, isSync: true) }
+        #expect(SampleClock.fixedFrames(odd, codec: "aac", rate: 44100, timeBase: Rational(1, 1000)) == nil)
+    }
+
     /// Opus in Matroska: 2.5 ms packets (120 samples at 48 kHz) stored on the millisecond clock, which FFmpeg's
     /// muxer rounds half a millisecond either way (2.5 -> 3, 7.5 -> 8): laid end to end on the sample clock.
     @Test func opusPacketsLieEndToEndOnTheSampleClock() throws {

@@ -90,6 +90,7 @@ import Testing
         ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "--transition", "crossfade", "--duration", "0.2"],
         ["h264-gop10-a.mp4", "h264-gop10-b.mp4", "--loop"],
         ["vp9-gop10-a.webm", "vp9-gop10-b.webm", "--transition", "crossfade", "--duration", "0.2", "--loop"],
+        ["ss-cut-a.mkv", "ss-cut-b.mkv", "--transition", "crossfade", "--duration", "0.4"],
     ])
     func everyStitchWrittenAsItsDryRunPlanned(arguments: [String]) throws {
         let dir = try Run.temporaryDirectory()

@@ -155,6 +155,25 @@ extension FixPlanner {
         return shifts
     }
 
+    /// A Matroska cut of MP3, MP2, AC-3 or E-AC-3 that ends inside a frame is refused before writing: its
+    /// DiscardPadding is written on the last block, but FFmpeg's demuxer parses these codecs and hands the padding
+    /// on with the frame before (mpv and ffmpeg would drop the wrong samples and click a frame before the end).
+    static func refuseParsedEnd(_ cuts: [TrackCut], _ mappings: [Mapping]) throws {
+        for cut in cuts where cut.kind == .audio && ["mp3", "mp2", "ac3", "eac3"].contains(cut.codec) {
+            guard let end = cut.mediaEnd, let m = mappings.first(where: { $0.track.index == cut.index }),
+                let last = m.timeline.samples.filter({ !$0.isDiscarded && $0.pts < end }).max(by: { $0.pts < $1.pts }),
+                last.pts + last.duration > end
+            else { continue }
+            let codec = cut.codec == "eac3" ? "E-AC-3" : cut.codec == "ac3" ? "AC-3" : cut.codec.uppercased()
+            throw PlanError(
+                """
+                \(Figures.trackName(m.track)) would end inside an \(codec) frame, which Matroska says with a \
+                DiscardPadding that FFmpeg's players take a frame early: --to mp4 writes an MP4, whose edit list \
+                ends it exactly
+                """)
+        }
+    }
+
     /// Matroska cannot hide part of a frame of AAC, MP3 or AC-3 (no edit list; only Opus has a skip in every
     /// player): an audio track whose cut would start inside a packet (a stream-copied cut, `-ss 1.3 -c copy`)
     /// starts on its packet nearest the start instead, moved by under half a packet to start with the video,

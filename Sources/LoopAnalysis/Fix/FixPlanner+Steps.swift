@@ -267,8 +267,8 @@ extension FixPlanner {
             guard let count = track.relaidStamps else { continue }
             out.append(
                 """
-                \(Figures.trackName(track)): lays the \(count) packet\(count == 1 ? "" : "s") a capture clock stamped \
-                apart from its samples end to end, as the decoder plays them
+                \(Figures.trackName(track)): lays the \(count) packet\(count == 1 ? "" : "s") stamped apart from its \
+                samples (a capture clock's or a joined stream's stamps) end to end, as the decoder plays them
                 """)
         }
         for track in facts.tracks {

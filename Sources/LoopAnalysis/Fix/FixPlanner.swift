@@ -91,6 +91,7 @@ package enum FixPlanner {
         let duration = end - start
         let (cuts, padsAudio) = try trackCuts(
             facts, mappings, shifts: shifts, start: start, end: end, output: output, options: options, notes: &notes)
+        if output.isMatroska { try refuseParsedEnd(cuts, mappings) }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
         if let fade = options.seamFade, fade * 2 > duration {

@@ -19,8 +19,9 @@ package struct TimestampGap: Rule {
                 rule: ids[0], severity: .info, track: track.index,
                 message:
                     """
-                    \(Figures.trackName(track)): \(count) packet\(count == 1 ? "" : "s") stamped by a capture clock \
-                    apart from where the decoder plays \(count == 1 ? "it" : "them") (back to back): read as played
+                    \(Figures.trackName(track)): \(count) packet\(count == 1 ? "" : "s") stamped apart from where the \
+                    decoder plays \(count == 1 ? "it" : "them") (back to back; a capture clock's or a joined stream's \
+                    stamps): read as played
                     """,
                 hint: "write the stamps end to end: loopprep fix",
                 figures: ["count": Double(count)])

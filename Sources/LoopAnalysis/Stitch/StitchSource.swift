@@ -12,6 +12,9 @@ public struct StitchSource: Sendable, Equatable {
     public var allFrames: [SampleTiming]
     /// Index in `allFrames` of `frames[0]` (the in point).
     public var inOffset: Int
+    /// Decode times of the clip's frames shown after its cut's end (a P-frame the last B-frames lean on, kept by a
+    /// stream-copy cut that ends mid-GOP): a copy that reads past one would show it.
+    public var shownAfterEnd: [Int64] = []
     /// An out point removed frames at the end: the copy must stop at a safe cut.
     public var trimmedEnd: Bool
     /// One frame, in ticks of the video's timeline.
@@ -87,6 +90,7 @@ public struct StitchSource: Sendable, Equatable {
             inOffset: first, trimmedEnd: last < frames.count || rendersTail, frameTicks: step, timeBase: video.timeBase,
             frameRate: fps)
         if FrameSteps.vary(shortest: shortest, longest: longest) { source.variableSteps = (shortest, longest) }
+        source.shownAfterEnd = timeline.samples.filter { Rational($0.pts) >= end }.map(\.dts)
         return source
     }
 
@@ -116,7 +120,8 @@ public struct StitchSource: Sendable, Equatable {
 
     public static func == (a: StitchSource, b: StitchSource) -> Bool {
         a.path == b.path && a.video == b.video && a.audio == b.audio && a.frames == b.frames
-            && a.allFrames == b.allFrames && a.inOffset == b.inOffset && a.trimmedEnd == b.trimmedEnd
+            && a.allFrames == b.allFrames && a.inOffset == b.inOffset && a.shownAfterEnd == b.shownAfterEnd
+            && a.trimmedEnd == b.trimmedEnd
             && a.frameTicks == b.frameTicks && a.timeBase == b.timeBase && a.frameRate == b.frameRate
             && a.variableSteps?.shortest == b.variableSteps?.shortest
             && a.variableSteps?.longest == b.variableSteps?.longest
@@ -168,10 +173,13 @@ public struct StitchSource: Sendable, Equatable {
         let byDecode = later.indices.sorted { later[$0].dts < later[$1].dts }
         var out: [(Int, Int64)] = []
         var highest = -1
+        // (No frame shown after the end may be decoded before the cut: the copy would show it.)
+        let after = shownAfterEnd.min() ?? Int64.max
         for (n, presented) in byDecode.enumerated() {
             highest = max(highest, presented)
             // After n+1 frames in decode order, the presented ones are exactly 0...n.
-            if highest == n, n + 1 < later.count { out.append((start + n + 1, later[byDecode[n + 1]].dts)) }
+            let next = n + 1 < later.count ? later[byDecode[n + 1]].dts : nil
+            if highest == n, let next, next <= after { out.append((start + n + 1, next)) }
         }
         return out
     }

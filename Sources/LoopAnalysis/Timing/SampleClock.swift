@@ -50,6 +50,38 @@ package enum SampleClock {
         return out
     }
 
+    /// Fixed-frame audio (AAC, MP3, AC-3) on a clock coarser than its samples (Matroska's milliseconds): each
+    /// frame's stamp is rounded, and a stream joined or encoded again (`ffmpeg -stream_loop`) skips a frame's stamp
+    /// where no sample is missing, which the decoder plays back to back all the same. The frame is the codec's
+    /// length the stamps step by (their median step, within a tick); a packet stamped up to two frames and a tick
+    /// after the one before it follows it end to end; one further on starts anew at its stamp, as far after the
+    /// samples before it as its stamp is after the last one's end (a real hole). nil where no frame fits the steps
+    /// or the clock is not coarser than the samples.
+    public static func fixedFrames(
+        _ list: [SampleTiming], codec: String, rate: Int64, timeBase: Rational, discardEnd: Int64 = 0
+    ) -> TrackTimeline? {
+        let toSamples = timeBase * rate
+        guard list.count > 2, rate > 0, toSamples > .one else { return nil }
+        var steps = zip(list.dropFirst(), list).map { $0.pts - $1.pts }
+        steps.sort()
+        let median = Rational(steps[steps.count / 2]) * toSamples
+        let fits = AudioFrames.candidates(codec: codec).filter { (median - Rational($0)).magnitude <= toSamples }
+        guard let frame = fits.min(by: { (median - Rational($0)).magnitude < (median - Rational($1)).magnitude })
+        else { return nil }
+        let stamps = list.map { (Rational($0.pts) * toSamples).rounded }
+        var starts = [stamps[0]]
+        for i in 1..<stamps.count {
+            let step = stamps[i] - stamps[i - 1]
+            starts.append(starts[i - 1] + (step <= 2 * frame + toSamples.ceiling ? frame : step))
+        }
+        let samples = zip(list, starts).map { timing, start in
+            SampleTiming(dts: start, pts: start, duration: frame, isSync: true, isDiscarded: timing.isDiscarded)
+        }
+        var out = TrackTimeline(timeBase: Rational(1, rate), samples: samples, skipEnd: discardEnd)
+        out.relaidStamps = relaid(zip(stamps, starts).map { Rational($0 - $1) }, rate: rate)
+        return out
+    }
+
     /// A track already on its sample clock (an MP4's Opus at 48 kHz) whose stored times and durations are a
     /// capture clock's: laid end to end by `lengths` (samples), as the decoder plays it, its edits, skips and clock
     /// kept. The last packet lasts what it decodes to (a recorder cannot know its length when it writes it: a

@@ -82,6 +82,10 @@ private final class RemuxWriter {
     var opus: [Int: OpusTrim] = [:]
     /// Uncompressed audio: bytes per frame (all channels), per track.
     var pcmFrameBytes: [Int: Int64] = [:]
+    /// Per copied video track read from packet headers: its last presented frame's time and the length the plan
+    /// gives it (to the cut's end: Matroska's blocks carry a rounded default, 33 ms where the next frame is 34 ms
+    /// on), which a muxer that writes the last frame's length (MP4's stts) needs to end the track where the plan does.
+    var lastShown: [Int: (pts: Int64, length: Int64)] = [:]
 
     init(
         _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, converting: Bool,
@@ -97,6 +101,12 @@ private final class RemuxWriter {
         let input = try InputFile.rawMedia(source)
         output = try OutputFile(path: path, format: format)
         for cut in copied { try addStream(cut, input: input, converting: converting) }
+        for cut in plan.tracks where cut.kind == .video {
+            guard let timeline = timelines[cut.index], let length = cut.lastFrameLength(in: timeline) else { continue }
+            let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
+            let ticks = (length / cut.timeBase).rounded
+            if ticks > 0 { lastShown[cut.index] = ((end - length / cut.timeBase).rounded, ticks) }
+        }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
         if format == "matroska" { try keepAttachments(input) }
         // The chapters, cut as the picture is (an MP4's or MOV's muxer writes its own chapter track and Nero list,
@@ -156,9 +166,12 @@ private final class RemuxWriter {
         // Matroska: a block has no length but the track's DefaultDuration (FFmpeg's muxer writes no BlockDuration
         // for video), so the last frame's is written there: every reader (FFmpeg, browsers) ends the picture where
         // the plan does, not at a guess of its own (FFmpeg takes the step before, Chromium the longest step seen).
+        // A default that reads as the same ticks is kept (33.333 ms for a 33 ms last frame on milliseconds; not
+        // for a 34 ms one).
         if output.isMatroska, let timeline = timelines[cut.index], let length = cut.lastFrameLength(in: timeline),
             length > .zero,
-            output.frameRate(out).map({ ($0.reciprocal - length).magnitude > Rational(1, 1000) }) ?? true
+            output.frameRate(out).map({ ($0.reciprocal / cut.timeBase).rounded != (length / cut.timeBase).rounded })
+                ?? true
         {
             output.setFrameRate(length.reciprocal, stream: out)
         }
@@ -354,13 +367,18 @@ private final class RemuxWriter {
                 lastDuration[cut.index] = shortened
             }
         }
+        if let last = lastShown[cut.index], sourcePts == last.pts { packet.duration = last.length }
         guard let frame = regularFrames[cut.index] else {
             try output.write(packet, stream: out, timeBase: cut.timeBase)
             return
         }
-        // A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame each,
-        // from its first packet: what the decoder plays (the irregular-audio-durations rule). On the output's
-        // clock (samples).
+        try writeRegular(packet, cut: cut, stream: out, frame: frame)
+    }
+
+    /// A converted fixed-frame audio track (AAC from FLV's milliseconds) is laid back to back, a frame each, from
+    /// its first packet: what the decoder plays (the irregular-audio-durations rule). On the output's clock
+    /// (samples).
+    private func writeRegular(_ packet: Packet, cut: TrackCut, stream out: Int, frame: Int64) throws {
         let clock = output.timeBase(out)
         packet.rescale(from: cut.timeBase, to: clock)
         let k = copiedCount[cut.index, default: 0]

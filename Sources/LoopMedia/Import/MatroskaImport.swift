@@ -23,7 +23,11 @@ enum MatroskaImport: TimelineImporter {
         let pcm = source.allStreams.reduce(into: [Int: Int64]()) { out, i in
             if source.basics[i].kind == .audio, let bytes = input.pcmFrameBytes(i) { out[i] = bytes }
         }
-        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac, pcm: pcm)
+        // Fixed-frame audio (AAC, MP3, AC-3) the same way, each packet a frame long.
+        let fixed = source.allStreams.filter {
+            source.basics[$0].kind == .audio && !AudioFrames.candidates(codec: source.basics[$0].codec).isEmpty
+        }
+        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac, pcm: pcm, fixed: fixed)
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines where source.basics[i].kind == .video {
             var plausible = timeline
@@ -38,6 +42,13 @@ enum MatroskaImport: TimelineImporter {
             else { continue }
             timelines[i] = exact
         }
+        laid(&timelines, scan, source)
+        return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
+    }
+
+    /// Vorbis, FLAC, PCM and fixed-frame audio laid on their sample clocks, each packet's length known.
+    static func laid(_ timelines: inout [Int: TrackTimeline], _ scan: PacketScan.Result, _ source: ImportSource) {
+        let input = source.input
         // Vorbis (its warm-up packet first) and FLAC, each packet's length known, laid on the sample clock.
         typealias Lay = ([SampleTiming], [Int64?], Int64, Rational, Int64) -> TrackTimeline?
         let lays: [([Int: [OpusSampleClock.Packet]], Lay)] = [
@@ -55,7 +66,16 @@ enum MatroskaImport: TimelineImporter {
                 timelines[i] = exact
             }
         }
-        return Imported(timelines: timelines, clockOrigin: nil, readPackets: true)
+        // (FFmpeg parses MP3 and AC-3 in Matroska and hands a DiscardPadding on with the frame before the one that
+        // carries it: what it drops is counted from the last two.)
+        for (i, packets) in scan.fixed {
+            guard let scanned = scan.timelines[i], let rate = source.basics[i].sampleRate,
+                let exact = SampleClock.fixedFrames(
+                    scanned.samples, codec: source.basics[i].codec, rate: Int64(rate), timeBase: input.timeBase(i),
+                    discardEnd: packets.suffix(2).map(\.discard).reduce(0, +))
+            else { continue }
+            timelines[i] = exact
+        }
     }
 
     /// Every packet's timing, with Opus's, Vorbis's and FLAC's lengths. Blocks before 0 (a cut's warm-up or
@@ -64,11 +84,11 @@ enum MatroskaImport: TimelineImporter {
     /// is named (StreamInfoFirst), and the probe reads it again that way, streams and packets, as every later
     /// reading of it does.
     static func scanned(
-        _ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>, pcm: [Int: Int64]
+        _ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>, pcm: [Int: Int64], fixed: Set<Int>
     ) throws -> PacketScan.Result {
         let scan = try PacketScan.read(
             source.input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac,
-            pcm: pcm)
+            pcm: pcm, fixed: fixed)
         if !source.input.streamInfoRead,
             source.allStreams.contains(where: { i in
                 source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending

@@ -13,11 +13,15 @@ enum PacketScan {
         var flac: [Int: [OpusSampleClock.Packet]] = [:]
         /// Per stream asked for in `pcm` (its bytes per sample frame): each packet's samples, from its size.
         var pcm: [Int: [OpusSampleClock.Packet]] = [:]
+        /// Per stream asked for in `fixed` (fixed-frame audio: AAC, MP3, AC-3): each packet's end discard, its
+        /// length left to the codec's frame.
+        var fixed: [Int: [OpusSampleClock.Packet]] = [:]
 
         /// A packet's length in samples, where its stream was asked for: Opus's from its TOC byte, FLAC's from
         /// its frame header, Vorbis's from FFmpeg's parser, PCM's from its size.
         mutating func appendLengths(
-            _ packet: Packet, stream i: Int, opus: Set<Int>, flac: Set<Int>, vorbis: VorbisParser?, pcm: Int64?
+            _ packet: Packet, stream i: Int, opus: Set<Int>, flac: Set<Int>, vorbis: VorbisParser?, pcm: Int64?,
+            fixed: Set<Int>
         ) {
             let discard = packet.skipSamples?.end ?? 0
             if opus.contains(i) {
@@ -29,6 +33,7 @@ enum PacketScan {
             if let vorbis {
                 self.vorbis[i, default: []].append(.init(samples: vorbis.samples(packet), discard: discard))
             }
+            if fixed.contains(i) { self.fixed[i, default: []].append(.init(samples: nil, discard: discard)) }
             if let frameBytes = pcm {
                 let whole = Int64(packet.size) % frameBytes == 0
                 self.pcm[i, default: []].append(
@@ -39,7 +44,7 @@ enum PacketScan {
 
     static func read(
         _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = [],
-        flac: Set<Int> = [], pcm: [Int: Int64] = [:]
+        flac: Set<Int> = [], pcm: [Int: Int64] = [:], fixed: Set<Int> = []
     ) throws -> Result {
         var out = Result()
         let packet = try Packet()
@@ -50,7 +55,7 @@ enum PacketScan {
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
             let timeBase = input.timeBase(i)
             var scanned = out.timelines[i] ?? ScannedTimeline(timeBase: timeBase, samples: [])
-            out.appendLengths(packet, stream: i, opus: opus, flac: flac, vorbis: parsers[i], pcm: pcm[i])
+            out.appendLengths(packet, stream: i, opus: opus, flac: flac, vorbis: parsers[i], pcm: pcm[i], fixed: fixed)
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / timeBase).rounded }
                 // The first presented packet's skip is the priming; the last packet's end skip the padding.

@@ -69,7 +69,7 @@ enum FixText {
             parts.append("lays \(count) bumped decode time\(count == 1 ? "" : "s") a frame apart")
         }
         if let count = before?.relaidStamps {
-            parts.append("lays \(count) capture-clock stamp\(count == 1 ? "" : "s") end to end")
+            parts.append("lays \(count) stray stamp\(count == 1 ? "" : "s") end to end")
         }
         if let count = before?.rewrittenDurations?.count {
             parts.append("rewrites \(count) stored duration\(count == 1 ? "" : "s")")
