@@ -245,6 +245,21 @@ public struct WebPlayerOutput: Codable, Sendable, Equatable {
     }
 }
 
+/// What a dry run read of its input: its size, modification time (seconds since 1970) and a digest (FNV-1a, 64 bits)
+/// of its first and last mebibyte, where a probe reads the container's header and index. A plan carried out later is
+/// refused where any of them differs.
+public struct InputFingerprint: Codable, Sendable, Equatable {
+    public var size: Int64
+    public var modified: Double
+    public var digest: String
+
+    public init(size: Int64, modified: Double, digest: String) {
+        self.size = size
+        self.modified = modified
+        self.digest = digest
+    }
+}
+
 public struct FixOutcome: Codable, Sendable, Equatable {
     public var status: FixStatus
     public var output: String?
@@ -259,9 +274,12 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     /// over as it is, without this rewrite, or why there is none.
     public var inputLoopRange: LoopRange?
     public var inputLoopRangeReason: String?
+    /// A dry run's: what it read of the input, so the plan carried out later (`loopprep apply`) can tell it changed.
+    public var input: InputFingerprint?
 
     enum CodingKeys: String, CodingKey {
         case status, output, reason, plan, before, webPlayer, alreadyWritten, inputLoopRange, inputLoopRangeReason
+        case input
     }
 
     /// As synthesized, but for `plan`: its report's file carries it (`files[].plan`, where loop's is too).
@@ -275,6 +293,7 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
         try c.encodeIfPresent(inputLoopRange, forKey: .inputLoopRange)
         try c.encodeIfPresent(inputLoopRangeReason, forKey: .inputLoopRangeReason)
+        try c.encodeIfPresent(input, forKey: .input)
     }
 
     public init(

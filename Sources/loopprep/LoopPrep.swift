@@ -63,7 +63,7 @@ struct LoopPrep: AsyncParsableCommand {
             Shell completion: loopprep --generate-completion-script bash (or zsh, fish).
             """,
         version: Report.toolVersion,
-        subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self]
+        subcommands: [Analyze.self, Fix.self, Stitch.self, Loop.self, ReportCommand.self, Apply.self]
     )
 }
 

@@ -82,7 +82,7 @@ extension HelpTests {
     /// lists is in it, so a stale page fails here.
     @Test func theManPageHasEveryOption() throws {
         let page = try String(contentsOf: Run.repository.appendingPathComponent("docs/man/loopprep.1"), encoding: .utf8)
-        for command in ["analyze", "fix", "stitch", "loop", "report"] {
+        for command in ["analyze", "fix", "stitch", "loop", "report", "apply"] {
             let help = try Run.loopprep([command, "--help"]).stdout
             let options = Set(help.matches(of: /(?m)^  (?:-[a-z], )?--([a-z][a-z0-9-]*)/).map { String($0.output.1) })
             #expect(options.count > 3, "\(command)")

@@ -1,0 +1,72 @@
+import Foundation
+import LoopAnalysis
+import LoopIndex
+
+extension InputFingerprint {
+    /// The bytes read for a digest at each end of the file.
+    static let window = 1 << 20
+
+    /// The file's size, modification time and a digest of its first and last mebibyte (where a symbolic link
+    /// points: a link is the file it names).
+    public static func of(_ path: String) throws -> InputFingerprint {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let attributes = try FileManager.default.attributesOfItem(atPath: resolved)
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        guard let handle = FileHandle(forReadingAtPath: resolved) else {
+            throw MediaError("read input", reason: "\(path) cannot be opened")
+        }
+        defer { try? handle.close() }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ data: Data) {
+            for byte in data {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        add(try handle.read(upToCount: window) ?? Data())
+        if size > Int64(window) {
+            try handle.seek(toOffset: UInt64(max(Int64(window), size - Int64(window))))
+            add(try handle.readToEnd() ?? Data())
+        }
+        return InputFingerprint(size: size, modified: modified, digest: String(format: "%016llx", hash))
+    }
+}
+
+extension ClipFix {
+    /// A dry run's plan carried out later (`loopprep apply`), as the dry run said and never planned again: refused
+    /// in one sentence where the input changed since (its size, modification time or the bytes at either end) or
+    /// the output would be the input; an output that exists is replaced only with `force` (one byte for byte what
+    /// this writes is kept, as a resumed run keeps it). The report is the write's.
+    public static func apply(
+        _ path: String, plan: FixPlan, to destination: String, input: InputFingerprint?, analysis: AnalysisOptions,
+        force: Bool, temporaries: TemporaryFiles
+    ) -> FileReport {
+        func refused(_ reason: String) -> FileReport {
+            FileReport(
+                path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, reason: reason, plan: plan))
+        }
+        guard let input else {
+            return refused("the plan does not say what it read of \(path): plan it again with fix --dry-run")
+        }
+        guard (try? InputFingerprint.of(path)) == input else {
+            let gone = !FileManager.default.fileExists(atPath: path)
+            return refused(
+                gone
+                    ? "\(path) is gone since it was planned: plan again with fix --dry-run"
+                    : "\(path) changed since it was planned (its size, modification time or bytes): plan it again "
+                        + "with fix --dry-run")
+        }
+        if OutputPath.sameFile(path, destination) {
+            return refused("write output: the plan's output \(destination) is its input (apply never writes over one)")
+        }
+        let source: Probe.Result
+        do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {
+            return FileReport.unreadable(path: path, reason: MediaError.describe(error))
+        }
+        var refusal: OutputRefusal.Kind?
+        return carryOut(
+            plan, path: path, source: source, to: destination, options: FixOptions(), analysis: analysis, force: force,
+            temporaries: temporaries, refused: &refusal)
+    }
+}
