@@ -483,8 +483,24 @@ import Testing
         struct File: Decodable {
             var plan: FixPlan?
             var blend: StitchTimeline?
+            /// A crossfaded loop's `plan`: its blend.
+            var blendPlan: StitchTimeline?
             var output: String?
             var error: String?
+
+            enum CodingKeys: String, CodingKey { case plan, blend, output, error }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                blend = try c.decodeIfPresent(StitchTimeline.self, forKey: .blend)
+                if blend == nil {
+                    plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan)
+                } else {
+                    blendPlan = try c.decodeIfPresent(StitchTimeline.self, forKey: .plan)
+                }
+                output = try c.decodeIfPresent(String.self, forKey: .output)
+                error = try c.decodeIfPresent(String.self, forKey: .error)
+            }
         }
         var files: [File]
     }
@@ -529,6 +545,8 @@ import Testing
         let out = dir.appendingPathComponent("blended.mp4").path
         let dry = try Self.planned(["loop", clip, "-o", out, "--crossfade", "0.3", "--dry-run"])
         let blend = try #require(dry.file.blend)
+        // At files[].plan, as every command's plan is.
+        #expect(dry.file.blendPlan == blend)
         #expect(!FileManager.default.fileExists(atPath: out))
         let wet = try Self.planned(["loop", clip, "-o", out, "--crossfade", "0.3"])
         #expect(wet.status == 0, "\(wet.file.error ?? "")")

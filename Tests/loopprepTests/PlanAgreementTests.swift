@@ -13,9 +13,25 @@ import Testing
             var path: String
             var outcome: Outcome
             var plan: FixPlan?
-            /// loop --crossfade's plan: the blend's timeline.
+            /// loop --crossfade's plan: the blend's timeline (at `plan` and `blend`).
             var blend: StitchTimeline?
             var chosen: Int?
+
+            enum CodingKeys: String, CodingKey { case path, outcome, plan, blend, chosen }
+
+            init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                path = try c.decode(String.self, forKey: .path)
+                outcome = try c.decode(Outcome.self, forKey: .outcome)
+                chosen = try c.decodeIfPresent(Int.self, forKey: .chosen)
+                blend = try c.decodeIfPresent(StitchTimeline.self, forKey: .blend)
+                if let blend {
+                    // A crossfaded loop's plan is its blend, where every command's plan is.
+                    #expect(try c.decodeIfPresent(StitchTimeline.self, forKey: .plan) == blend, "\(path)")
+                } else {
+                    plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan)
+                }
+            }
         }
         var files: [File]
     }

@@ -76,7 +76,7 @@ public struct LoopReport: Encodable, Sendable {
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the written loop
-    /// loop, as analyze writes it; neither where nothing was written.
+    /// loop, as analyze writes it; neither where nothing was written. A crossfaded loop's `plan` is its blend.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
@@ -91,7 +91,12 @@ public struct LoopReport: Encodable, Sendable {
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
         try c.encode(notes, forKey: .notes)
-        try c.encodeIfPresent(plan, forKey: .plan)
+        // Every command's plan is at `files[].plan`: a crossfaded loop's is its blend's timeline (also at `blend`).
+        if let blend {
+            try c.encode(blend, forKey: .plan)
+        } else {
+            try c.encodeIfPresent(plan, forKey: .plan)
+        }
         try c.encodeIfPresent(blend, forKey: .blend)
     }
 
