@@ -3,8 +3,9 @@ import LoopIndex
 
 /// Matroska and WebM: blocks on a millisecond clock with no decode times (made from the presentation order)
 /// and no durations (the step to the next block). Opus is laid on its sample clock from each packet's TOC
-/// byte, the OpusHead's pre-skip and the end discard, Vorbis on its own from FFmpeg's Vorbis parser, so a cut
-/// can be exact to the sample.
+/// byte, the OpusHead's pre-skip and the end discard, Vorbis on its own from FFmpeg's Vorbis parser, FLAC and PCM
+/// by their frames' lengths, AAC, MP3 and AC-3 a frame apart (SampleClock.fixedFrames), so a cut can be exact to
+/// the sample.
 enum MatroskaImport: TimelineImporter {
     static func reads(_ demuxer: String) -> Bool { demuxer.hasPrefix("matroska") }
 
