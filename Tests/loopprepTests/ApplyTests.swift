@@ -83,6 +83,19 @@ import Testing
         let forced = try Run.loopprep(["apply", planPath, "--force"])
         #expect(forced.status == 0, "\(forced.stdout)\(forced.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) != Data("not this".utf8))
+        // A clip served over http(s) cannot be told unchanged: planned, it is refused by apply in words.
+        let served = dir.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Run.fixture("tone-late.mp4"), toPath: served.appendingPathComponent("tone-late.mp4").path)
+        let server = try RangeServer(serving: served)
+        let remote = try Run.loopprep([
+            "fix", server.url("tone-late.mp4"), "-o", dir.appendingPathComponent("fetched").path, "--dry-run",
+            "--format", "json",
+        ])
+        try Data(remote.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
+        let url = try Run.loopprep(["apply", planPath])
+        #expect(url.status == 1 && url.stdout.contains("is a URL, which apply cannot tell unchanged"), "\(url.stdout)")
         // An analyze report plans nothing.
         let analyzed = try Run.loopprep(["analyze", clip, "--format", "json"])
         try Data(analyzed.stdout.utf8).write(to: URL(fileURLWithPath: planPath))

@@ -46,6 +46,9 @@ extension ClipFix {
             FileReport(
                 path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, reason: reason, plan: plan))
         }
+        if RemoteFile.isRemote(path) {
+            return refused("\(path) is a URL, which apply cannot tell unchanged: fix it with fix -o DIR")
+        }
         guard let input else {
             return refused("the plan does not say what it read of \(path): plan it again with fix --dry-run")
         }
