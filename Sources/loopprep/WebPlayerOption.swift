@@ -33,27 +33,10 @@ struct WebPlayerOption: ParsableArguments {
 struct WebPlayerFailure: Error { var reason: String }
 
 extension WebPlayerOption {
-    /// The web player's no-go, decided with fix's plan before anything is written (a dry run says it too): a
-    /// container or a codec Media Source Extensions do not take. nil: go (what only the written file can show,
-    /// such as frames stored after the loop's last, is said after the write).
+    /// The web player's no-go, decided with fix's plan before anything is written (a dry run says it too): the
+    /// library's rule (WebPlayerEligibility), with fix's remedy.
     static func planRefusal(_ plan: FixPlan) -> String? {
-        guard let path = plan.outputPath else { return nil }
-        let name = (path as NSString).lastPathComponent
-        let container = Container(extension: (path as NSString).pathExtension)
-        let webm = container == .webm
-        guard webm || container?.isISO == true, let container else {
-            return """
-                the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
-                through Media Source Extensions, and \(name) is not one; nothing written (fix it with --to mp4 for a \
-                web player, or without --web-player)
-                """
-        }
-        guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
-        return """
-            \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
-            (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
-            --web-player the clip is fixed as it is)
-            """
+        WebPlayerEligibility.refusal(plan, remedy: "fix it with --to mp4")
     }
 }
 

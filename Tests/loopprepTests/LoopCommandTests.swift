@@ -536,6 +536,27 @@ import Testing
         #expect(abs((Double(try LoopFootageTests.read(out).audio) ?? 0) - 6.006) < 0.001)
     }
 
+    /// An MPEG-TS's loop is written as an MP4 beside it: with an MP4 of the same stem in the batch, both would be
+    /// out/NAME.mp4. The write refused the TS's; its dry run planned both (it claimed nothing). One path plans both:
+    /// the same refusal in the same words, the MP4's loop planned and written.
+    @Test func aDryRunClaimsItsOutputAsTheWriteDoes() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = [("loop-period45-ts.ts", "loop-period45.ts"), ("loop-period45.mp4", "loop-period45.mp4")].map {
+            let copy = dir.appendingPathComponent($0.1).path
+            try? FileManager.default.copyItem(atPath: Run.fixture($0.0), toPath: copy)
+            return copy
+        }
+        let out = dir.appendingPathComponent("out").path
+        let dry = try Run.loopprep(["loop"] + clips + ["-o", out, "--dry-run"])
+        let wet = try Run.loopprep(["loop"] + clips + ["-o", out])
+        let clash = "would both be written to \(out)/loop-period45.mp4"
+        #expect(dry.stdout.contains(clash) && wet.stdout.contains(clash), "\(dry.stdout)\n\(wet.stdout)")
+        #expect(dry.status == 1 && wet.status == 1)
+        #expect(FileManager.default.fileExists(atPath: out + "/loop-period45.mp4"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/loop-period45.ts"))
+    }
+
     /// loop --crossfade --dry-run shows the blend it would write (it showed no plan): the loop's timeline as stitch
     /// plans it, equal to the write's, whose frames FFmpeg counts in the output.
     @Test func aCrossfadeDryRunShowsItsBlend() throws {

@@ -212,3 +212,21 @@ extension WebPlayerCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }
+
+extension WebPlayerCommandTests {
+    /// loop --web-player of a Matroska clip into a folder (its loop stays Matroska, which browsers do not append):
+    /// refused before anything is written, by the rule fix's plan follows, in the dry run in the same words (it
+    /// was written, then said to have no web player).
+    @Test func loopRefusesAWebPlayerItCannotHaveBeforeWriting() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out").path
+        let clip = Run.fixture("phone-joined.mkv")
+        let dry = try Run.loopprep(["loop", clip, "-o", out + "/", "--web-player", "--dry-run"])
+        let wet = try Run.loopprep(["loop", clip, "-o", out + "/", "--web-player"])
+        let sentence = "phone-joined.mkv is not one; nothing written (loop it into an MP4 with -o NAME.mp4"
+        #expect(dry.stdout.contains(sentence) && wet.stdout.contains(sentence), "\(dry.stdout)\n\(wet.stdout)")
+        #expect(dry.status == 1 && wet.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}

@@ -72,64 +72,38 @@ public enum LoopCut {
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
                 return result
             }
-            guard !dryRun, let destination else {
-                plan(
-                    path, loop: chosen, crossfade: crossfade, to: destination, signatures: s, request: request,
-                    into: &result, temporaries: temporaries)
-                return result
-            }
+            // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
+            let planning = dryRun || destination == nil
             let (report, blend) = write(
-                path, loop: chosen, to: destination, crossfade: crossfade, reencodeHead: s.codec == "h264",
-                variableTiming: s.hasVariableTiming, analysis: request.analysis, forWeb: request.forWeb, claim: claim,
-                temporaries: temporaries, pictures: pictures(of: chosen, in: s))
-            result.findings = report.findings
-            result.plan = report.fix?.plan
-            result.blend = blend
-            if let reason = report.fix?.reason ?? report.error {
-                result.error = reason
-            } else {
-                // The file written: a container that cannot say the cut is written as an MP4 beside it. It is
-                // described as analyze describes it, loop range included.
-                result.output = report.path
-                result.facts = report.facts
-                (result.loopRange, result.loopRangeReason) = (report.loopRange, report.loopRangeReason)
-            }
+                path, loop: chosen, to: destination, dryRun: planning, crossfade: crossfade,
+                reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming, analysis: request.analysis,
+                forWeb: request.forWeb, claim: claim, temporaries: temporaries, pictures: pictures(of: chosen, in: s))
+            take(report, blend: blend, planned: planning ? destination ?? "" : nil, into: &result)
         } catch {
             result.error = MediaError.describe(error)
         }
         return result
     }
 
-    /// A dry run: what the write would do (which frames are copied, which encoded again; the blend's timeline), or
-    /// the refusal the write would give, into `result`.
-    static func plan(
-        _ path: String, loop chosen: LoopCandidate, crossfade: Rational?, to destination: String?,
-        signatures s: LoopSearch.Signatures, request: LoopRequest, into result: inout LoopReport,
-        temporaries: TemporaryFiles
-    ) {
-        guard let crossfade else {
-            let planned = ClipFix.fix(
-                path, to: destination ?? path,
-                options: cutOptions(chosen, reencodeHead: s.codec == "h264", forWeb: request.forWeb),
-                analysis: request.analysis, dryRun: true,
-                accepts: { LoopPlanCheck.difference($0, chosen: chosen) }, temporaries: temporaries)
-            result.plan = planned.fix?.plan
-            if planned.fix?.status == .failed { result.error = planned.fix?.reason }
-            result.planned = destination == nil ? "" : planned.fix?.output ?? destination
+    /// The chosen loop's plan or write into `result`: a dry run's plan and output (`planned`: the output named, ""
+    /// for none) or refusal; the file written (a container that cannot say the cut is written as an MP4 beside it),
+    /// described as analyze describes it, loop range included; or the write's refusal.
+    static func take(_ report: FileReport, blend: StitchTimeline?, planned: String?, into result: inout LoopReport) {
+        result.plan = report.fix?.plan
+        result.blend = blend
+        if let planned {
+            result.error = report.fix?.status == .failed ? report.fix?.reason ?? report.error : report.error
+            result.planned = planned.isEmpty ? "" : report.fix?.output ?? planned
             return
         }
-        var blend = blendRequest(
-            path, loop: chosen, crossfade: crossfade, variableTiming: s.hasVariableTiming,
-            analysis: request.analysis, to: nil)
-        blend.named = destination
-        do {
-            let planned = try Stitcher.stitch(blend, temporaries: temporaries)
-            result.blend = planned.timeline
-            result.planned = destination ?? ""
-            result.error = planned.error.map { "the crossfaded loop could not be written: \($0)" }
-        } catch {
-            result.error = "the crossfaded loop could not be written: \(error.lines.joined(separator: " "))"
+        result.findings = report.findings
+        if let reason = report.fix?.reason ?? report.error {
+            result.error = reason
+            return
         }
+        result.output = report.path
+        result.facts = report.facts
+        (result.loopRange, result.loopRangeReason) = (report.loopRange, report.loopRangeReason)
     }
 
     /// Each candidate's seam strip (PNG): the seams in colour and with their sound, from one more pass over the
@@ -218,57 +192,90 @@ public enum LoopCut {
             last: Array(s.frames[loop.outFrame - n..<loop.outFrame]))
     }
 
+    /// The chosen loop planned (`dryRun`: what the write would do, which frames are copied and which encoded again,
+    /// or the blend's timeline; or the refusal the write would give) or written, by one path: the same claims and
+    /// plan either way. `destination` nil: planned for the clip's own container, nothing claimed.
     /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
     /// `pictures`: the loop's first and last pictures as the search decoded them (a copied cut's seam takes them).
-    public static func write(
-        _ path: String, loop: LoopCandidate, to destination: String, crossfade: Rational?, reencodeHead: Bool,
-        variableTiming: Bool = false, analysis: AnalysisOptions = .init(), forWeb: Bool = false,
+    static func write(
+        _ path: String, loop: LoopCandidate, to destination: String?, dryRun: Bool, crossfade: Rational?,
+        reencodeHead: Bool, variableTiming: Bool = false, analysis: AnalysisOptions = .init(), forWeb: Bool = false,
         claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, pictures: SourcePictures? = nil
     ) -> (report: FileReport, blend: StitchTimeline?) {
-        if let crossfade {
-            let request = blendRequest(
-                path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: analysis,
-                to: destination)
-            var stitched: StitchReport?
-            let reason: String?
-            do {
-                stitched = try Stitcher.stitch(request, temporaries: temporaries)
-                reason = stitched?.error
-            } catch { reason = error.lines.joined(separator: " ") }
-            if let reason {
-                // In the dry run's words, with the blend planned where stitch planned one before refusing.
-                let sentence = "the crossfaded loop could not be written: \(reason)"
-                let failed = FileReport(
-                    path: path, facts: nil,
-                    findings: [
-                        Finding(rule: .loopFailed, severity: .error, message: sentence, hint: "try without --crossfade")
-                    ],
-                    error: sentence)
-                return (failed, stitched?.timeline)
-            }
-            // The written loop as Stitcher described it (its seam measured), not read a second time.
-            var written = FileReport(path: destination, facts: stitched?.facts, findings: stitched?.findings ?? [])
-            (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
-            return (written, stitched?.timeline)
-        } else {
+        guard let crossfade else {
             let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb, pictures: pictures)
-            let source: String
-            do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
-                return (ClipAnalysis.unreadable(path: path, error: error), nil)
-            }
-            defer { if source != path { temporaries.remove(source) } }
-            // The findings are the loop's target's (not the default one): the written loop's as analyze describes it
-            // (ClipFix measures its seam), or the source's where the cut is refused.
-            // The cut planned must be the loop chosen (its frames and length) before anything is written; the
-            // output is then checked against that plan. The output was checked above (never the input; an
-            // existing one only with --force).
-            var fixed = ClipFix.fix(
-                source, to: destination, options: options, analysis: analysis, dryRun: false, force: true,
-                accepts: { LoopPlanCheck.difference($0, chosen: loop) }, claim: claim, temporaries: temporaries)
-            // The written loop, named as written (fix's report names its input).
-            if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
-            return (fixed, nil)
+            return (
+                cut(
+                    path, loop: loop, options: options, to: destination, dryRun: dryRun, analysis: analysis,
+                    claim: claim, temporaries: temporaries), nil
+            )
         }
+        return blended(
+            path, loop: loop, crossfade: crossfade, to: destination, dryRun: dryRun, variableTiming: variableTiming,
+            analysis: analysis, temporaries: temporaries)
+    }
+
+    /// The loop blended (--crossfade) as stitch joins a clip to itself: planned, or written to `destination`.
+    static func blended(
+        _ path: String, loop: LoopCandidate, crossfade: Rational, to destination: String?, dryRun: Bool,
+        variableTiming: Bool, analysis: AnalysisOptions, temporaries: TemporaryFiles
+    ) -> (report: FileReport, blend: StitchTimeline?) {
+        var request = blendRequest(
+            path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: analysis,
+            to: dryRun ? nil : destination)
+        request.named = destination
+        var stitched: StitchReport?
+        let reason: String?
+        do {
+            stitched = try Stitcher.stitch(request, temporaries: temporaries)
+            reason = stitched?.error
+        } catch { reason = error.lines.joined(separator: " ") }
+        if let reason {
+            // In the dry run's words, with the blend planned where stitch planned one before refusing.
+            let sentence = "the crossfaded loop could not be written: \(reason)"
+            let finding = Finding(
+                rule: .loopFailed, severity: .error, message: sentence, hint: "try without --crossfade")
+            return (FileReport(path: path, facts: nil, findings: [finding], error: sentence), stitched?.timeline)
+        }
+        // The written loop as Stitcher described it (its seam measured), not read a second time.
+        var written = FileReport(path: destination ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
+        (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
+        return (written, stitched?.timeline)
+    }
+
+    /// The loop cut with fix's machinery: the cut planned must be the loop chosen (its frames and length) before
+    /// anything is written, and the output is checked against that plan; its findings are the loop's target's (the
+    /// written loop's as analyze describes it, ClipFix measuring its seam, or the source's where the cut is
+    /// refused), and a web player's no-go (a container or codec browsers do not append) refuses it before writing.
+    /// A dry run plans from where the clip is (a URL read by byte ranges), claiming the output a write claims; a
+    /// write works from a copy beside its output (the output was checked before the search: never the input, an
+    /// existing one only with --force).
+    static func cut(
+        _ path: String, loop: LoopCandidate, options: FixOptions, to destination: String?, dryRun: Bool,
+        analysis: AnalysisOptions, claim: ((String) -> String?)?, temporaries: TemporaryFiles
+    ) -> FileReport {
+        // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
+        let remedy = "loop it into an MP4 with -o NAME.mp4"
+        let accepts = { (plan: FixPlan) in
+            LoopPlanCheck.difference(plan, chosen: loop)
+                ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
+        }
+        guard !dryRun, let destination else {
+            return ClipFix.fix(
+                path, to: destination ?? path, options: options, analysis: analysis, dryRun: true, accepts: accepts,
+                claim: destination == nil ? nil : claim, temporaries: temporaries)
+        }
+        let source: String
+        do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+            return ClipAnalysis.unreadable(path: path, error: error)
+        }
+        defer { if source != path { temporaries.remove(source) } }
+        var fixed = ClipFix.fix(
+            source, to: destination, options: options, analysis: analysis, dryRun: false, force: true,
+            accepts: accepts, claim: claim, temporaries: temporaries)
+        // The written loop, named as written (fix's report names its input).
+        if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
+        return fixed
     }
 
     /// The crossfaded loop as stitch makes it: the clip's frames [in, out) joined to themselves by the blend, on

@@ -1,0 +1,30 @@
+import Foundation
+import LoopAnalysis
+import LoopIndex
+
+/// Whether a browser can loop an output through Media Source Extensions, decided from its plan before anything is
+/// written (fix's plan, loop's cut alike): browsers append only ISO files (MP4, MOV) and WebM, each with the codecs
+/// they take in it. What only the written file can show (frames stored after the loop's last) is said after the
+/// write.
+public enum WebPlayerEligibility {
+    /// nil: go; else the sentence, ending with what to do (`remedy`: "fix it with --to mp4").
+    public static func refusal(_ plan: FixPlan, remedy: String) -> String? {
+        guard let path = plan.outputPath else { return nil }
+        let name = (path as NSString).lastPathComponent
+        let container = Container(extension: (path as NSString).pathExtension)
+        let webm = container == .webm
+        guard webm || container?.isISO == true, let container else {
+            return """
+                the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
+                through Media Source Extensions, and \(name) is not one; nothing written (\(remedy) for a web \
+                player, or without --web-player)
+                """
+        }
+        guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
+        return """
+            \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
+            (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
+            --web-player it is written as it is)
+            """
+    }
+}
