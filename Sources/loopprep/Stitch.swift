@@ -172,6 +172,12 @@ struct Stitch: AsyncParsableCommand {
                     ["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], unreadable: true))
         }
         try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
+        // The web player's no-go for the reel's container, before any work (its codecs are said after the write).
+        if webPlayer.enabled, let output,
+            let refusal = WebPlayerEligibility.containerRefusal(output, remedy: "name the reel .mp4")
+        {
+            try refuse(StitchRefusal([refusal]))
+        }
         try claimFiles(clips: request.clips.map(\.path))
         request.output = write.dryRun ? nil : output
         request.named = output

@@ -227,6 +227,17 @@ extension WebPlayerCommandTests {
         let sentence = "phone-joined.mkv is not one; nothing written (loop it into an MP4 with -o NAME.mp4"
         #expect(dry.stdout.contains(sentence) && wet.stdout.contains(sentence), "\(dry.stdout)\n\(wet.stdout)")
         #expect(dry.status == 1 && wet.status == 1)
+        // Blended (its codecs are said after the write; its container before it), and a stitch's reel named .mkv.
+        let blend = try Run.loopprep(["loop", clip, "-o", out + "/", "--web-player", "--crossfade", "0.3"])
+        #expect(blend.status == 1 && blend.stdout.contains(sentence), "\(blend.stdout)")
+        let reel = dir.appendingPathComponent("out/reel.mkv").path
+        let clips = [Run.fixture("ss-cut-a.mkv"), Run.fixture("ss-cut-b.mkv")]
+        for dryRun in [["--dry-run"], []] {
+            let stitch = try Run.loopprep(["stitch"] + clips + ["-o", reel, "--web-player"] + dryRun)
+            #expect(stitch.status == 1, "\(stitch.stderr)")
+            let said = "reel.mkv is not one; nothing written (name the reel .mp4"
+            #expect(stitch.stderr.contains(said), "\(stitch.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 }

@@ -210,10 +210,18 @@ public enum LoopCut {
                     claim: claim, temporaries: temporaries), nil
             )
         }
+        // A web player's no-go for the blend's container, before anything is written (its codecs are said after).
+        if forWeb, let destination, let refusal = WebPlayerEligibility.containerRefusal(destination, remedy: remedy) {
+            let finding = Finding(rule: .loopFailed, severity: .error, message: refusal, hint: Self.remedy)
+            return (FileReport(path: path, facts: nil, findings: [finding], error: refusal), nil)
+        }
         return blended(
             path, loop: loop, crossfade: crossfade, to: destination, dryRun: dryRun, variableTiming: variableTiming,
             analysis: analysis, temporaries: temporaries)
     }
+
+    /// What a loop refused a web player does instead.
+    static let remedy = "loop it into an MP4 with -o NAME.mp4"
 
     /// The loop blended (--crossfade) as stitch joins a clip to itself: planned, or written to `destination`.
     static func blended(
@@ -255,7 +263,6 @@ public enum LoopCut {
         analysis: AnalysisOptions, claim: ((String) -> String?)?, temporaries: TemporaryFiles
     ) -> FileReport {
         // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
-        let remedy = "loop it into an MP4 with -o NAME.mp4"
         let accepts = { (plan: FixPlan) in
             LoopPlanCheck.difference(plan, chosen: loop)
                 ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)

@@ -10,21 +10,26 @@ public enum WebPlayerEligibility {
     /// nil: go; else the sentence, ending with what to do (`remedy`: "fix it with --to mp4").
     public static func refusal(_ plan: FixPlan, remedy: String) -> String? {
         guard let path = plan.outputPath else { return nil }
-        let name = (path as NSString).lastPathComponent
-        let container = Container(extension: (path as NSString).pathExtension)
+        if let refused = containerRefusal(path, remedy: remedy) { return refused }
+        guard let container = Container(extension: (path as NSString).pathExtension) else { return nil }
         let webm = container == .webm
-        guard webm || container?.isISO == true, let container else {
-            return """
-                the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
-                through Media Source Extensions, and \(name) is not one; nothing written (\(remedy) for a web \
-                player, or without --web-player)
-                """
-        }
         guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
         return """
             \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
             (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
             --web-player it is written as it is)
+            """
+    }
+
+    /// The container half, from the output's name alone (stitch's reel, loop's blend: their codecs are said after
+    /// the write): nil for an MP4, a MOV or a WebM.
+    public static func containerRefusal(_ path: String, remedy: String) -> String? {
+        let container = Container(extension: (path as NSString).pathExtension)
+        guard container != .webm, container?.isISO != true else { return nil }
+        return """
+            the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
+            through Media Source Extensions, and \((path as NSString).lastPathComponent) is not one; nothing written \
+            (\(remedy) for a web player, or without --web-player)
             """
     }
 }
