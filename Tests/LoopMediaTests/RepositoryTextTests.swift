@@ -35,6 +35,32 @@ import Testing
         #expect(missing.isEmpty, "\(missing)")
     }
 
+    /// A path the docs give in code from a module or a folder of one (`LoopIndex/ISOFile.swift`,
+    /// `Web/WebMTracks`) names a file or folder under Sources, the extension left off or not.
+    @Test func everyModulePathTheDocsNameExists() throws {
+        let pages = Self.files(under: "docs", ending: ".md") + [Repository.root.appendingPathComponent("README.md")]
+        let named = try NSRegularExpression(pattern: #"`([A-Z][A-Za-z]*/[A-Za-z0-9_+]+(?:\.swift|\.js)?)(?: \(|`)"#)
+        let sources = Repository.root.appendingPathComponent("Sources")
+        let modules = (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []
+        var (missing, checked) = ([String](), 0)
+        for page in pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            for match in named.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                let path = String(text[range])
+                checked += 1
+                let places = [Repository.root, sources] + modules.map { sources.appendingPathComponent($0) }
+                let found = places.contains { place in
+                    [path, path + ".swift"].contains {
+                        FileManager.default.fileExists(atPath: place.appendingPathComponent($0).path)
+                    }
+                }
+                if !found { missing.append("\(page.lastPathComponent): \(path)") }
+            }
+        }
+        #expect(checked > 10 && missing.isEmpty, "\(checked) checked; missing: \(missing)")
+    }
+
     @Test func sourcesSayWhyNotWhichTicket() throws {
         let ticket = try NSRegularExpression(pattern: "[Ii]ssue [0-9]+", options: [])
         var found: [String] = []
@@ -58,12 +84,65 @@ import Testing
         var name: String
     }
 
-    /// Each function of `minimum` lines or more under Sources, with its lengths (two of one name in one file are
-    /// both kept).
+    /// A declaration a reader reads as one body: a function (its name), an initializer (`init`) or a subscript.
+    static let declaration = try? NSRegularExpression(
+        pattern: #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|private|fileprivate|internal|static|"#
+            + #"mutating|override|final|nonisolated|convenience|required)\s+)*"#
+            + #"(?:func\s+([A-Za-z_][A-Za-z0-9_]*|[^\s(<]+)|(init)[?!]?\s*[(<]|(subscript)\s*[(<])"#)
+
+    /// The declaration's name on a line of code, or nil.
+    static func declared(_ text: String) -> String? {
+        guard let match = declaration?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else {
+            return nil
+        }
+        return (1...3).lazy.compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }.first
+    }
+
+    /// How many parameters a declaration starting at `lines[i]` takes: the commas at the top level of its first
+    /// parenthesised list, plus one (none for `()`); string literals, nested brackets, generics and arrows skipped.
+    static func parameterCount(_ lines: [String], at i: Int) -> Int {
+        let literal = try? NSRegularExpression(pattern: #""(?:[^"\\]|\\.)*""#)
+        var (depth, commas, any) = (0, 0, false)
+        var previous: Character = " "
+        for line in lines[i..<min(i + 20, lines.count)] {
+            let range = NSRange(line.startIndex..., in: line)
+            let code = literal?.stringByReplacingMatches(in: line, range: range, withTemplate: "") ?? line
+            for ch in code.components(separatedBy: "//")[0] {
+                defer { previous = ch }
+                switch ch {
+                case "(", "[": depth += 1
+                case "<" where depth > 0: depth += 1
+                case ">" where depth > 1 && previous != "-": depth -= 1
+                case ")", "]":
+                    depth -= 1
+                    if depth == 0 { return any ? commas + 1 : 0 }
+                case "," where depth == 1: commas += 1
+                default: if depth >= 1 && !ch.isWhitespace { any = true }
+                }
+            }
+        }
+        return any ? commas + 1 : 0
+    }
+
+    /// Each declaration under Sources with more than `maximum` parameters, with their counts.
+    static func wide(maximum: Int) throws -> [Function: [Int]] {
+        var out: [Function: [Int]] = [:]
+        for file in RepositoryTextTests.files(under: "Sources", ending: ".swift") {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            let path = String(file.path.dropFirst(Repository.root.path.count).drop { $0 == "/" })
+            for (i, line) in lines.enumerated() {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard !text.hasPrefix("//"), let name = declared(text) else { continue }
+                let n = parameterCount(lines, at: i)
+                if n > maximum { out[Function(path: path, name: name), default: []].append(n) }
+            }
+        }
+        return out
+    }
+
+    /// Each function, initializer and subscript of `minimum` lines or more under Sources, with its lengths (two of
+    /// one name in one file are both kept).
     static func long(minimum: Int) throws -> [Function: [Int]] {
-        let declaration = try NSRegularExpression(
-            pattern: #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|private|fileprivate|internal|static|"#
-                + #"mutating|override|final|nonisolated)\s+)*func\s+([A-Za-z_][A-Za-z0-9_]*|[^\s(<]+)"#)
         let literal = try NSRegularExpression(pattern: #""(?:[^"\\]|\\.)*""#)
         var out: [Function: [Int]] = [:]
         for file in RepositoryTextTests.files(under: "Sources", ending: ".swift") {
@@ -71,10 +150,7 @@ import Testing
             let path = String(file.path.dropFirst(Repository.root.path.count).drop { $0 == "/" })
             for (i, line) in lines.enumerated() {
                 let text = line.trimmingCharacters(in: .whitespaces)
-                guard !text.hasPrefix("//"),
-                    let match = declaration.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                    let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) })
-                else { continue }
+                guard !text.hasPrefix("//"), let name = declared(text) else { continue }
                 var depth = 0
                 var started = false
                 var end = i
@@ -100,34 +176,59 @@ import Testing
         return out
     }
 
-    @Test func longFunctionsOnlyShrink() throws {
-        let listed = try String(
-            contentsOf: Repository.root.appendingPathComponent("Tests/function-budget.txt"), encoding: .utf8)
+    /// A budget file: a line `N path name` per declaration allowed N (lines or parameters).
+    static func budget(_ name: String) throws -> [Function: [Int]] {
+        let listed = try String(contentsOf: Repository.root.appendingPathComponent(name), encoding: .utf8)
         var budget: [Function: [Int]] = [:]
         for line in listed.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            guard parts.count == 3, let lines = Int(parts[0]) else { continue }
-            budget[Function(path: String(parts[1]), name: String(parts[2])), default: []].append(lines)
+            guard parts.count == 3, let n = Int(parts[0]) else { continue }
+            budget[Function(path: String(parts[1]), name: String(parts[2])), default: []].append(n)
         }
-        let now = try Self.long(minimum: 50)
+        return budget
+    }
+
+    /// What differs between the declarations over the bar (`now`) and their budget: one over it or not listed, or a
+    /// listed one that shrank (the list is lowered with it) or went under the bar (`under`).
+    static func problems(_ now: [Function: [Int]], budget: [Function: [Int]], unit: String, under: String)
+        -> [String]
+    {
         var problems: [String] = []
-        for (function, lengths) in now {
+        for (function, counts) in now {
             let allowed = (budget[function] ?? []).sorted(by: >)
-            for (k, n) in lengths.sorted(by: >).enumerated() {
+            for (k, n) in counts.sorted(by: >).enumerated() {
                 if k >= allowed.count {
-                    problems.append("\(function.path) \(function.name): \(n) lines, not on the list (split it)")
+                    problems.append("\(function.path) \(function.name): \(n) \(unit), not on the list (split it)")
                 } else if n > allowed[k] {
-                    problems.append("\(function.path) \(function.name): \(n) lines, over its \(allowed[k])")
+                    problems.append("\(function.path) \(function.name): \(n) \(unit), over its \(allowed[k])")
                 }
             }
         }
         for (function, allowed) in budget {
-            let lengths = (now[function] ?? []).sorted(by: >)
-            for (k, n) in allowed.sorted(by: >).enumerated() where k >= lengths.count || lengths[k] < n {
-                let current = k < lengths.count ? "\(lengths[k]) lines now" : "under 50 lines or gone"
+            let counts = (now[function] ?? []).sorted(by: >)
+            for (k, n) in allowed.sorted(by: >).enumerated() where k >= counts.count || counts[k] < n {
+                let current = k < counts.count ? "\(counts[k]) \(unit) now" : "\(under) or gone"
                 problems.append("\(function.path) \(function.name): listed at \(n), \(current): lower the list")
             }
         }
-        #expect(problems.isEmpty, "\(problems.sorted().joined(separator: "; "))")
+        return problems.sorted()
+    }
+
+    /// Functions, initializers and subscripts of 50 lines or more are listed in Tests/function-budget.txt, and only
+    /// shrink.
+    @Test func longFunctionsOnlyShrink() throws {
+        let problems = Self.problems(
+            try Self.long(minimum: 50), budget: try Self.budget("Tests/function-budget.txt"), unit: "lines",
+            under: "under 50 lines")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "; "))")
+    }
+
+    /// No declaration takes more than 7 parameters but those listed in Tests/parameter-budget.txt, whose counts only
+    /// shrink (a value's memberwise initializer is not written, so not counted).
+    @Test func wideDeclarationsOnlyShrink() throws {
+        let problems = Self.problems(
+            try Self.wide(maximum: 7), budget: try Self.budget("Tests/parameter-budget.txt"), unit: "parameters",
+            under: "7 parameters or fewer")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "; "))")
     }
 }

@@ -75,9 +75,8 @@ public enum LoopCut {
             // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
             let planning = dryRun || destination == nil
             let (report, blend) = write(
-                path, loop: chosen, to: destination, dryRun: planning, crossfade: crossfade,
-                reencodeHead: s.codec == "h264", variableTiming: s.hasVariableTiming, analysis: request.analysis,
-                forWeb: request.forWeb, claim: claim, temporaries: temporaries, pictures: pictures(of: chosen, in: s))
+                path, loop: chosen, crossfade: crossfade, signatures: s, request: request,
+                to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
             take(report, blend: blend, planned: planning ? destination ?? "" : nil, into: &result)
         } catch {
             result.error = MediaError.describe(error)
@@ -192,50 +191,56 @@ public enum LoopCut {
             last: Array(s.frames[loop.outFrame - n..<loop.outFrame]))
     }
 
-    /// The chosen loop planned (`dryRun`: what the write would do, which frames are copied and which encoded again,
+    /// Where the chosen loop goes and how: its output (nil: planned for the clip's own container, nothing claimed),
+    /// whether it is only planned, the claim on its name (OutputClaims) and the run's temporary files.
+    struct Destination {
+        var path: String?
+        var dryRun: Bool
+        var claim: ((String) -> String?)?
+        var temporaries: TemporaryFiles
+    }
+
+    /// The chosen loop planned (a dry run: what the write would do, which frames are copied and which encoded again,
     /// or the blend's timeline; or the refusal the write would give) or written, by one path: the same claims and
-    /// plan either way. `destination` nil: planned for the clip's own container, nothing claimed.
-    /// `reencodeHead`: the in point may be inside a GOP (H.264: the frames up to the next keyframe re-encoded).
-    /// `pictures`: the loop's first and last pictures as the search decoded them (a copied cut's seam takes them).
+    /// plan either way. H.264 may start inside a GOP (the frames up to the next keyframe encoded again); a copied
+    /// cut's seam takes the loop's first and last pictures as the search decoded them.
     static func write(
-        _ path: String, loop: LoopCandidate, to destination: String?, dryRun: Bool, crossfade: Rational?,
-        reencodeHead: Bool, variableTiming: Bool = false, analysis: AnalysisOptions = .init(), forWeb: Bool = false,
-        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, pictures: SourcePictures? = nil
+        _ path: String, loop: LoopCandidate, crossfade: Rational?, signatures s: LoopSearch.Signatures,
+        request: LoopRequest, to destination: Destination
     ) -> (report: FileReport, blend: StitchTimeline?) {
         guard let crossfade else {
-            let options = cutOptions(loop, reencodeHead: reencodeHead, forWeb: forWeb, pictures: pictures)
-            return (
-                cut(
-                    path, loop: loop, options: options, to: destination, dryRun: dryRun, analysis: analysis,
-                    claim: claim, temporaries: temporaries), nil
-            )
+            let options = cutOptions(
+                loop, reencodeHead: s.codec == "h264", forWeb: request.forWeb, pictures: pictures(of: loop, in: s))
+            return (cut(path, loop: loop, options: options, analysis: request.analysis, to: destination), nil)
         }
         // A web player's no-go for the blend's container, before anything is written (its codecs are said after).
-        if forWeb, let destination, let refusal = WebPlayerEligibility.containerRefusal(destination, remedy: remedy) {
+        if request.forWeb, let output = destination.path,
+            let refusal = WebPlayerEligibility.containerRefusal(output, remedy: remedy)
+        {
             let finding = Finding(rule: .loopFailed, severity: .error, message: refusal, hint: Self.remedy)
             return (FileReport(path: path, facts: nil, findings: [finding], error: refusal), nil)
         }
         return blended(
-            path, loop: loop, crossfade: crossfade, to: destination, dryRun: dryRun, variableTiming: variableTiming,
-            analysis: analysis, temporaries: temporaries)
+            path, loop: loop, crossfade: crossfade, variableTiming: s.hasVariableTiming, analysis: request.analysis,
+            to: destination)
     }
 
     /// What a loop refused a web player does instead.
     static let remedy = "loop it into an MP4 with -o NAME.mp4"
 
-    /// The loop blended (--crossfade) as stitch joins a clip to itself: planned, or written to `destination`.
+    /// The loop blended (--crossfade) as stitch joins a clip to itself: planned, or written to its destination.
     static func blended(
-        _ path: String, loop: LoopCandidate, crossfade: Rational, to destination: String?, dryRun: Bool,
-        variableTiming: Bool, analysis: AnalysisOptions, temporaries: TemporaryFiles
+        _ path: String, loop: LoopCandidate, crossfade: Rational, variableTiming: Bool, analysis: AnalysisOptions,
+        to destination: Destination
     ) -> (report: FileReport, blend: StitchTimeline?) {
         var request = blendRequest(
             path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: analysis,
-            to: dryRun ? nil : destination)
-        request.named = destination
+            to: destination.dryRun ? nil : destination.path)
+        request.named = destination.path
         var stitched: StitchReport?
         let reason: String?
         do {
-            stitched = try Stitcher.stitch(request, temporaries: temporaries)
+            stitched = try Stitcher.stitch(request, temporaries: destination.temporaries)
             reason = stitched?.error
         } catch { reason = error.lines.joined(separator: " ") }
         if let reason {
@@ -246,7 +251,8 @@ public enum LoopCut {
             return (FileReport(path: path, facts: nil, findings: [finding], error: sentence), stitched?.timeline)
         }
         // The written loop as Stitcher described it (its seam measured), not read a second time.
-        var written = FileReport(path: destination ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
+        var written = FileReport(
+            path: destination.path ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
         (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
         return (written, stitched?.timeline)
     }
@@ -259,27 +265,26 @@ public enum LoopCut {
     /// write works from a copy beside its output (the output was checked before the search: never the input, an
     /// existing one only with --force).
     static func cut(
-        _ path: String, loop: LoopCandidate, options: FixOptions, to destination: String?, dryRun: Bool,
-        analysis: AnalysisOptions, claim: ((String) -> String?)?, temporaries: TemporaryFiles
+        _ path: String, loop: LoopCandidate, options: FixOptions, analysis: AnalysisOptions, to d: Destination
     ) -> FileReport {
         // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
         let accepts = { (plan: FixPlan) in
             LoopPlanCheck.difference(plan, chosen: loop)
                 ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
         }
-        guard !dryRun, let destination else {
+        guard !d.dryRun, let destination = d.path else {
             return ClipFix.fix(
-                path, to: destination ?? path, options: options, analysis: analysis, dryRun: true, accepts: accepts,
-                claim: destination == nil ? nil : claim, temporaries: temporaries)
+                path, to: d.path ?? path, options: options, analysis: analysis, dryRun: true, accepts: accepts,
+                claim: d.path == nil ? nil : d.claim, temporaries: d.temporaries)
         }
         let source: String
-        do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+        do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: d.temporaries) } catch {
             return ClipAnalysis.unreadable(path: path, error: error)
         }
-        defer { if source != path { temporaries.remove(source) } }
+        defer { if source != path { d.temporaries.remove(source) } }
         var fixed = ClipFix.fix(
             source, to: destination, options: options, analysis: analysis, dryRun: false, force: true,
-            accepts: accepts, claim: claim, temporaries: temporaries)
+            accepts: accepts, claim: d.claim, temporaries: d.temporaries)
         // The written loop, named as written (fix's report names its input).
         if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
         return fixed
