@@ -124,56 +124,55 @@ import Testing
         return any ? commas + 1 : 0
     }
 
-    /// Each declaration under Sources with more than `maximum` parameters, with their counts.
-    static func wide(maximum: Int) throws -> [Function: [Int]] {
+    /// Each declaration under Sources that `measure` (of the file's lines and the declaration's line) gives a
+    /// figure, with its figures (two of one name in one file are both kept).
+    static func measured(_ measure: ([String], Int) -> Int?) throws -> [Function: [Int]] {
         var out: [Function: [Int]] = [:]
         for file in RepositoryTextTests.files(under: "Sources", ending: ".swift") {
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             let path = String(file.path.dropFirst(Repository.root.path.count).drop { $0 == "/" })
             for (i, line) in lines.enumerated() {
                 let text = line.trimmingCharacters(in: .whitespaces)
-                guard !text.hasPrefix("//"), let name = declared(text) else { continue }
-                let n = parameterCount(lines, at: i)
-                if n > maximum { out[Function(path: path, name: name), default: []].append(n) }
+                guard !text.hasPrefix("//"), let name = declared(text), let n = measure(lines, i) else { continue }
+                out[Function(path: path, name: name), default: []].append(n)
             }
         }
         return out
     }
 
-    /// Each function, initializer and subscript of `minimum` lines or more under Sources, with its lengths (two of
-    /// one name in one file are both kept).
+    /// Each declaration under Sources with more than `maximum` parameters, with their counts.
+    static func wide(maximum: Int) throws -> [Function: [Int]] {
+        try measured { lines, i in
+            let n = parameterCount(lines, at: i)
+            return n > maximum ? n : nil
+        }
+    }
+
+    /// Each function, initializer and subscript of `minimum` lines or more under Sources, with its lengths.
     static func long(minimum: Int) throws -> [Function: [Int]] {
         let literal = try NSRegularExpression(pattern: #""(?:[^"\\]|\\.)*""#)
-        var out: [Function: [Int]] = [:]
-        for file in RepositoryTextTests.files(under: "Sources", ending: ".swift") {
-            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-            let path = String(file.path.dropFirst(Repository.root.path.count).drop { $0 == "/" })
-            for (i, line) in lines.enumerated() {
-                let text = line.trimmingCharacters(in: .whitespaces)
-                guard !text.hasPrefix("//"), let name = declared(text) else { continue }
-                var depth = 0
-                var started = false
-                var end = i
-                scan: while end < lines.count {
-                    let code = literal.stringByReplacingMatches(
-                        in: lines[end], range: NSRange(lines[end].startIndex..., in: lines[end]), withTemplate: "")
-                    for ch in code.components(separatedBy: "//")[0] {
-                        if ch == "{" {
-                            depth += 1
-                            started = true
-                        } else if ch == "}" {
-                            depth -= 1
-                        }
+        return try measured { lines, i in
+            var depth = 0
+            var started = false
+            var end = i
+            scan: while end < lines.count {
+                let code = literal.stringByReplacingMatches(
+                    in: lines[end], range: NSRange(lines[end].startIndex..., in: lines[end]), withTemplate: "")
+                for ch in code.components(separatedBy: "//")[0] {
+                    if ch == "{" {
+                        depth += 1
+                        started = true
+                    } else if ch == "}" {
+                        depth -= 1
                     }
-                    if started && depth <= 0 { break scan }
-                    if !started && end > i + 12 { break scan }
-                    end += 1
                 }
-                let length = end - i + 1
-                if started, length >= minimum { out[Function(path: path, name: name), default: []].append(length) }
+                if started && depth <= 0 { break scan }
+                if !started && end > i + 12 { break scan }
+                end += 1
             }
+            let length = end - i + 1
+            return started && length >= minimum ? length : nil
         }
-        return out
     }
 
     /// A budget file: a line `N path name` per declaration allowed N (lines or parameters).
