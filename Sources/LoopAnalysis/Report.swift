@@ -276,10 +276,12 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     public var inputLoopRangeReason: String?
     /// A dry run's: what it read of the input, so the plan carried out later (`loopprep apply`) can tell it changed.
     public var input: InputFingerprint?
+    /// A dry run's: the write packages a web player beside the output (`--web-player`), as `apply` does too.
+    public var webPlayerPlanned: Bool?
 
     enum CodingKeys: String, CodingKey {
         case status, output, reason, plan, before, webPlayer, alreadyWritten, inputLoopRange, inputLoopRangeReason
-        case input
+        case input, webPlayerPlanned
     }
 
     /// As synthesized, but for `plan`: its report's file carries it (`files[].plan`, where loop's is too).
@@ -294,6 +296,7 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         try c.encodeIfPresent(inputLoopRange, forKey: .inputLoopRange)
         try c.encodeIfPresent(inputLoopRangeReason, forKey: .inputLoopRangeReason)
         try c.encodeIfPresent(input, forKey: .input)
+        try c.encodeIfPresent(webPlayerPlanned, forKey: .webPlayerPlanned)
     }
 
     public init(

@@ -39,6 +39,8 @@ struct Apply: ParsableCommand {
         var exiting = report
         exiting.failOnGiven = report.failOnGiven ?? .never
         let stream = ReportStream(command: "fix", options: saved.options, report: exiting)
+        // Web players planned beside outputs of one stem in one folder are named in full, as fix names them.
+        let qualified = WebPlayerOption.qualified(saved.files.compactMap { $0.fix?.output })
         var files: [FileReport] = []
         for file in saved.files {
             var applied = file
@@ -47,6 +49,10 @@ struct Apply: ParsableCommand {
                     file.path, plan: planned, to: output, input: fix.input, analysis: saved.options, force: force,
                     temporaries: runner.temporaries)
                 applied.path = file.path
+                if fix.webPlayerPlanned == true {
+                    WebPlayerOption.add(
+                        to: &applied, qualified: qualified.contains(output), temporaries: runner.temporaries)
+                }
             }
             if stream.take(applied) { files.append(applied) }
         }

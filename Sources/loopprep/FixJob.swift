@@ -50,25 +50,20 @@ struct FixJob: Sendable {
             item, analysis: analysis.options, claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
             accepts: webPlayer ? { WebPlayerOption.planRefusal($0) } : nil)
         result.ignoredRules = analysis.ignored
-        if webPlayer, !dryRun { addWebPlayer(&result, qualified: qualified.contains(destination(item))) }
+        // What fix's dry run read of its input: a plan carried out later (`apply`) is refused where it changed (a
+        // URL has no such reading: none).
+        if dryRun, result.fix?.status == .planned {
+            result.fix?.input = try? InputFingerprint.of(item.path)
+            if webPlayer { result.fix?.webPlayerPlanned = true }
+        }
+        if webPlayer, !dryRun {
+            WebPlayerOption.add(
+                to: &result, qualified: qualified.contains(destination(item)), temporaries: shared.temporaries)
+        }
         if !dryRun, result.fix?.status == .fixed || result.fix?.status == .unchanged {
             shared.written.withLock { $0.done += 1 }
         }
         return result
-    }
-
-    /// The web player beside a written (or unchanged, copied) output; a failure fails the file, its output kept.
-    func addWebPlayer(_ result: inout FileReport, qualified: Bool = false) {
-        guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
-            return
-        }
-        switch WebPlayerOption.package(output, qualified: qualified, temporaries: shared.temporaries) {
-        case .success(let web): fix.webPlayer = web
-        case .failure(let failure):
-            fix.status = .failed
-            fix.reason = failure.reason
-        }
-        result.fix = fix
     }
 
     /// The fix itself: the input fetched where it is remote, its output never the input.

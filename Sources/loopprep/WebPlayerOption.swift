@@ -33,6 +33,22 @@ struct WebPlayerOption: ParsableArguments {
 struct WebPlayerFailure: Error { var reason: String }
 
 extension WebPlayerOption {
+    /// The web player beside fix's written (or unchanged, copied) output; a failure fails the file, its output kept.
+    static func add(to result: inout FileReport, qualified: Bool, temporaries: TemporaryFiles) {
+        guard var fix = result.fix, fix.status == .fixed || fix.status == .unchanged, let output = fix.output else {
+            return
+        }
+        switch package(output, qualified: qualified, temporaries: temporaries) {
+        case .success(let web): fix.webPlayer = web
+        case .failure(let failure):
+            fix.status = .failed
+            fix.reason = failure.reason
+        }
+        result.fix = fix
+    }
+}
+
+extension WebPlayerOption {
     /// The web player's no-go, decided with fix's plan before anything is written (a dry run says it too): the
     /// library's rule (WebPlayerEligibility), with fix's remedy.
     static func planRefusal(_ plan: FixPlan) -> String? {

@@ -56,6 +56,23 @@ import Testing
         #expect(again.status == 0 && again.stdout.contains("already written"), "\(again.stdout)")
     }
 
+    /// A plan made with --web-player is carried out with it: the page beside the output, as fix writes it.
+    @Test func aPlannedWebPlayerIsWritten() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("tone-late.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("tone-late.mp4"), toPath: clip)
+        let out = dir.appendingPathComponent("out").path
+        let dry = try Run.loopprep(["fix", clip, "-o", out, "--dry-run", "--web-player", "--format", "json"])
+        let planPath = dir.appendingPathComponent("plan.json").path
+        try Data(dry.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
+        let applied = try Run.loopprep(["apply", planPath])
+        #expect(applied.status == 0, "\(applied.stdout)\(applied.stderr)")
+        for name in ["tone-late.mp4", "tone-late.html", "tone-late.web.json"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/" + name), "\(name)")
+        }
+    }
+
     /// An input that changed since it was planned is refused in one sentence naming it, nothing written; an output
     /// that exists and differs is replaced only with --force; a report of another command is no plan to apply.
     @Test func aChangedInputOrAnExistingOutputIsRefused() throws {

@@ -44,8 +44,6 @@ public enum ClipFix {
                 force: force,
                 accepts: accepts, claim: claim, temporaries: temporaries, refused: &refused, rewrite: true)
         }
-        // What the dry run read of its input: a plan carried out later (`apply`) is refused where it changed.
-        if report.fix?.status == .planned { report.fix?.input = try? InputFingerprint.of(path) }
         if report.fix?.output != nil, report.fix?.status != .planned {
             report.fix?.inputLoopRange = range.range
             report.fix?.inputLoopRangeReason = range.reason
