@@ -78,6 +78,30 @@ import Testing
         #expect(try Self.probe(out, "stream=codec_name,sample_fmt,bits_per_raw_sample") == ["alac,s16p,16"])
     }
 
+    /// Between the fades (10 ms, 441 samples at 44.1 kHz, at each end of alac-loud.m4a's 44100: make-metadata.sh,
+    /// 19) every sample is the source's. FFmpeg reads 16 bits as n / 32768; loopprep wrote them back as x * 32767,
+    /// one step low wherever the tone passed half scale.
+    @Test func aLosslessTrackKeepsItsSamplesBetweenTheFades() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = try Self.fixed("alac-loud.m4a", ["--seam-fade", "10ms"], ext: "m4a", in: dir)
+        let source = try Self.shorts(Run.fixture("alac-loud.m4a"), in: dir)
+        let written = try Self.shorts(out, in: dir)
+        #expect(source.count == 44100 && written.count >= source.count)
+        let inside = 441..<(source.count - 441)
+        #expect(source[inside].contains { abs(Int($0)) > 16384 }, "the tone passes half scale")
+        let differing = inside.filter { written[$0] != source[$0] }
+        #expect(differing.isEmpty, "\(differing.count) samples differ, the first at \(differing.first ?? 0)")
+    }
+
+    /// FFmpeg's decode of the first audio track as 16-bit samples (mono).
+    static func shorts(_ path: String, in dir: URL) throws -> [Int16] {
+        let raw = dir.appendingPathComponent(UUID().uuidString + ".s16").path
+        try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:a:0", "-f", "s16le", "-ac", "1", raw])
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
     /// The peak of the decoded samples in [from, to) of `samples` (all channels interleaved, `channels` a frame).
     static func peak(_ samples: [Float], channels: Int, from: Int, to: Int) -> Float {
         samples[(from * channels)..<(to * channels)].map(abs).max() ?? 0

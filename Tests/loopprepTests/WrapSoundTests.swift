@@ -14,9 +14,13 @@ import Testing
     /// The crossfades are whole frames (a duration between two rounds to the nearer, 7.5 up): two 2 s clips less
     /// two crossfades. tone-late.mp4 at 30 fps: 0.3 s is 9 frames (3.4 s), 0.5 s 15 (3.0 s); tone-late.webm at 25
     /// fps: 0.3 s is 7.5 frames, made 8 (3.36 s), 0.5 s 12.5, made 13 (2.96 s), and 7 frames said as such (3.44 s).
+    /// tone-late.mp4's half frames (0.15 s is 4.5 frames, made 5: 3.667 s; 0.25 s 8: 3.467 s; 0.45 s 14: 3.067 s;
+    /// 0.55 s 17: 2.867 s) wrapped 6-22x rougher than the inside at the stream's rate: the frames either side of the
+    /// wrap are coded with the most bits AAC carries.
     @Test(arguments: [
-        ("tone-late.mp4", "0.3", 163_200), ("tone-late.mp4", "0.5", 144_000), ("tone-late.webm", "0.3", 161_280),
-        ("tone-late.webm", "0.5", 142_080), ("tone-late.webm", "7f", 165_120),
+        ("tone-late.mp4", "0.3", 163_200), ("tone-late.mp4", "0.5", 144_000), ("tone-late.mp4", "0.15", 176_000),
+        ("tone-late.mp4", "0.25", 166_400), ("tone-late.mp4", "0.45", 147_200), ("tone-late.mp4", "0.55", 137_600),
+        ("tone-late.webm", "0.3", 161_280), ("tone-late.webm", "0.5", 142_080), ("tone-late.webm", "7f", 165_120),
     ])
     func aLoopingReelsAudioIsCodedAsACircle(_ name: String, _ duration: String, _ count: Int) throws {
         let dir = try Run.temporaryDirectory()
@@ -40,6 +44,45 @@ import Testing
         }
         let sharpest = turn.max() ?? 1
         #expect(sharpest < 3 * Self.toneTurn, "\(turn)")
+    }
+
+    /// The wrap skips no sample where a join's frames are not whole samples. tone-late-ntsc.mov (fixtures/
+    /// make-metadata.sh, 18): section 4's tone at 29.97 fps, 44.1 kHz, in ALAC (the reel's samples are the clips'),
+    /// 24-bit, 59 frames a clip (its sound ends 88 samples before its 60th frame does). A crossfade of f frames is
+    /// f x 1471.47 samples: the first clip's opening takes round(f x 1471.47) samples, the join's slot at the reel's
+    /// end round(end) - round(end - f x 1471.47), one more or one fewer for 12 (0.4 s), 16 (0.55 s) and 18 (0.6 s):
+    /// the wrap stepped by 0.031 (a sample skipped), 0.003 and 0.016. The reel is 118 - 2f frames, its samples
+    /// round((118 - 2f) x 1001 / 30000 x 44100); its first sample is the first clip's sample round(f x 1471.47), and
+    /// the wave turns at the wrap no more sharply than a 440 Hz tone at 44.1 kHz does (0.5 x (2 pi 440 / 44100)^2).
+    @Test(arguments: [("0.4", 12, 138_318), ("0.55", 16, 126_546), ("0.6", 18, 120_661)])
+    func aWrapOnAFractionalSampleGridSkipsNoSample(_ duration: String, _ frames: Int, _ count: Int) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.mov").path
+        let clip = Run.fixture("tone-late-ntsc.mov")
+        let run = try Run.loopprep(
+            ["stitch", clip, clip, "-o", out, "--loop", "--transition", "crossfade", "--duration", duration])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("(\(frames) frames)"), "\(run.stdout)")
+        let samples = try Self.decoded(out)
+        let source = try Self.decodedWhole(clip)
+        #expect(samples.count == count)
+        let opening = Int((Double(frames) * 1001 / 30000 * 44100).rounded())
+        #expect(samples.first == source[opening])
+        // The clips' 24 bits (ALAC's header says them; the MOV's sample entry says 16).
+        let bits = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=bits_per_raw_sample", "-of",
+            "csv=p=0", out,
+        ])
+        #expect(bits.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "24")
+        let around = (Array(samples.suffix(16)) + Array(samples.prefix(16))).map(Double.init)
+        var turns: [Double] = []
+        for n in 1..<around.count - 1 {
+            let bend: Double = around[n + 1] - 2 * around[n] + around[n - 1]
+            turns.append(abs(bend))
+        }
+        let toneTurn = 0.5 * pow(2 * Double.pi * 440 / 44100, 2)
+        #expect((turns.max() ?? 1) < 1.5 * toneTurn, "\(turns)")
     }
 
     /// The click check measures the wrap itself in an Ogg with video (fixtures/make-metadata.sh, 6): its figure is

@@ -49,7 +49,7 @@ final class AudioEncoder {
             try check(av_channel_layout_copy(&ctx.pointee.ch_layout, &layout), "open encoder")
         }
         // The source's sample size where the encoder takes it (a 16-bit ALAC track stays 16-bit, not 24).
-        let bits = par.bits_per_raw_sample > 0 ? par.bits_per_raw_sample : par.bits_per_coded_sample
+        let bits = Self.sourceBits(input, stream: index)
         ctx.pointee.sample_fmt = Self.preferredFormat(codec, bits: Int(bits))
         if bits > 16, [AV_SAMPLE_FMT_S32, AV_SAMPLE_FMT_S32P].contains(ctx.pointee.sample_fmt) {
             ctx.pointee.bits_per_raw_sample = bits
@@ -80,6 +80,19 @@ final class AudioEncoder {
     deinit {
         var ctx: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&ctx)
+    }
+
+    /// The bits of the source's samples: the demuxer's word, else the decoder's (an ALAC or FLAC header says them:
+    /// a 24-bit ALAC in MOV whose sample entry says 16 stays 24-bit), else the sample entry's.
+    static func sourceBits(_ input: InputFile, stream index: Int) -> Int32 {
+        let par = input.stream(index).pointee.codecpar.pointee
+        if par.bits_per_raw_sample > 0 { return par.bits_per_raw_sample }
+        if [AV_CODEC_ID_ALAC, AV_CODEC_ID_FLAC].contains(par.codec_id),
+            let decoder = try? Decoder(input, stream: index), decoder.rawBits > 0
+        {
+            return Int32(decoder.rawBits)
+        }
+        return par.bits_per_coded_sample
     }
 
     /// Planar float first (AAC); for a source of 16 bits or fewer (`bits`, 0 unknown) a 16-bit format, of more a
@@ -174,7 +187,9 @@ func sendToEncoder(_ context: UnsafeMutablePointer<AVCodecContext>, _ frame: Fra
 }
 
 extension Frame {
-    /// Writes one sample, converting from float to the frame's format (clipping for integer formats).
+    /// Writes one sample, converting from float to the frame's format (clipping for integer formats) on the scale
+    /// FFmpeg's decoders and resampler use (2^15 for 16 bits, 2^31 for 32): a lossless track's samples come back as
+    /// they were decoded. (At 32767 every 16-bit sample was scaled by 32767/32768, off by one step in two.)
     func setSample(_ value: Float, channel: Int, index: Int) {
         let format = AVSampleFormat(rawValue: pointer.pointee.format)
         let planar = av_sample_fmt_is_planar(format) != 0
@@ -185,11 +200,11 @@ extension Frame {
         case AV_SAMPLE_FMT_U8: base[i] = UInt8(clamping: Int((v * 128).rounded()) + 128)
         case AV_SAMPLE_FMT_S16:
             base.withMemoryRebound(to: Int16.self, capacity: i + 1) {
-                $0[i] = Int16(clamping: Int((v * 32767).rounded()))
+                $0[i] = Int16(clamping: Int((v * 32768).rounded()))
             }
         case AV_SAMPLE_FMT_S32:
             base.withMemoryRebound(to: Int32.self, capacity: i + 1) {
-                $0[i] = Int32(clamping: Int64((Double(v) * 2_147_483_647).rounded()))
+                $0[i] = Int32(clamping: Int64((Double(v) * 2_147_483_648).rounded()))
             }
         case AV_SAMPLE_FMT_FLT: base.withMemoryRebound(to: Float.self, capacity: i + 1) { $0[i] = value }
         case AV_SAMPLE_FMT_DBL: base.withMemoryRebound(to: Double.self, capacity: i + 1) { $0[i] = Double(value) }

@@ -85,10 +85,32 @@ final class AudioCircle {
             }
             try emit(packet)
         }
-        try encoder.encode(loop.map { Self.cycled($0, count: roll, endingAtEnd: true) }, presented)
-        try encoder.encode(loop, presented)
-        try encoder.encode(loop.map { Self.cycled($0, count: roll, endingAtEnd: false) }, presented)
+        // The frames either side of the wrap are coded with the most bits a frame carries (AAC; other encoders
+        // keep their rate): coded at the stream's rate, the head's coding error and the tail's differed by 4-20x
+        // the wave's own turn, a step heard on a tone.
+        let wrap = min(count / 2, Self.wrapFrames * encoder.frameSize)
+        let rate = encoder.context.pointee.bit_rate
+        let boost = encoder.context.pointee.codec_id == AV_CODEC_ID_AAC
+        let parts: [(samples: [[Float]], wrapping: Bool)] = [
+            (loop.map { Self.cycled($0, count: roll, endingAtEnd: true) + $0[..<wrap] }, true),
+            (loop.map { Array($0[wrap..<(count - wrap)]) }, false),
+            (loop.map { Array($0[(count - wrap)...]) + Self.cycled($0, count: roll, endingAtEnd: false) }, true),
+        ]
+        for part in parts {
+            if boost { encoder.context.pointee.bit_rate = part.wrapping ? Self.mostBits(encoder) : rate }
+            try encoder.encode(part.samples, presented)
+        }
         try encoder.finish(presented)
+        if boost { encoder.context.pointee.bit_rate = rate }
+    }
+
+    /// Frames of the loop either side of the wrap coded with the most bits (the encoder codes a frame when the next
+    /// arrives: the margin covers the frame it looks ahead to).
+    static let wrapFrames = 3
+
+    /// AAC's most bits a channel's frame may carry (6144 per 1024 samples) as a bit rate.
+    static func mostBits(_ encoder: AudioEncoder) -> Int64 {
+        Int64(6 * encoder.context.pointee.sample_rate) * Int64(encoder.channelCount)
     }
 
     /// `count` samples of the loop played round and round: those just before its start (`endingAtEnd`: the end of

@@ -74,15 +74,20 @@ final class AudioMixer {
         heldStart = outgoing?.lowerBound ?? 0
     }
 
-    /// With a loop: the last clip's tail over the first clip's opening, the file's last samples.
+    /// With a loop: the last clip's tail over the first clip's opening, the file's last samples. The opening is
+    /// laid so its last sample is the file's last: the first clip goes on from the next at the wrap. (Its span
+    /// and the join's, each rounded to the sample grid, may differ by a sample: 16 frames at 30000/1001 fps are
+    /// 23543.52 samples at 44.1 kHz, the opening 23544 where the join's slot is 23543; laid from the join's
+    /// start, the wrap skipped a sample, a step of 0.025 on a 440 Hz tone.)
     func finish(_ emit: ([[Float]]) throws -> Void) throws {
         guard timeline.loop, let join = timeline.joins.last, join.frames > 0 else { return }
-        let length = max(held.first?.count ?? 0, wrapHead.first?.count ?? 0)
+        let length = range(join).count
         var out = Array(repeating: [Float](), count: channels)
         for k in 0..<length {
             for c in 0..<channels {
                 let a = k < held[c].count ? held[c][k] : (held[c].last ?? 0)
-                let b = k < wrapHead[c].count ? wrapHead[c][k] : (wrapHead[c].last ?? 0)
+                let h = wrapHead[c].count - length + k
+                let b = wrapHead[c].isEmpty ? 0 : wrapHead[c][max(0, min(h, wrapHead[c].count - 1))]
                 out[c].append(mix(a, b, sample: k, of: length, join.kind))
             }
         }
