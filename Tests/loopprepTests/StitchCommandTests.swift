@@ -916,6 +916,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    /// FLAC is coded without a delay, so a Matroska reel of FLAC clips has no priming to hide: written, not refused
+    /// ("needs Opus audio"). flac-mkvmerge-ms.mkv (make-robust.sh): 48 frames at 24000/1001 fps over 2 s of a 440 Hz
+    /// sine at 1/8; two with a 0.5 s (12 frame) crossfade --loop are 72 frames, 72 x 1001 / 24000 x 44100 = 132432.4
+    /// samples, all of which FFmpeg decodes; lossless, the wrap turns no more sharply than two such tones summed can
+    /// (2 x 1/8 x (2 pi 440 / 44100)^2), where a skipped sample would step by 0.008.
+    @Test func aMatroskaReelOfFLACIsWritten() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.mkv").path
+        let clip = Run.fixture("flac-mkvmerge-ms.mkv")
+        let run = try Run.loopprep([
+            "stitch", clip, clip, "-o", out, "--loop", "--transition", "crossfade", "--duration", "0.5", "--target",
+            "chrome",
+        ])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let codec = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name", "-of", "csv=p=0",
+            out,
+        ])
+        #expect(codec.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "flac")
+        let samples = try WrapSoundTests.decodedWhole(out).map(Double.init)
+        #expect(samples.count == 132_432)
+        let around = Array(samples.suffix(8)) + Array(samples.prefix(8))
+        var turns: [Double] = []
+        for n in 1..<around.count - 1 { turns.append(abs(around[n + 1] - 2 * around[n] + around[n - 1])) }
+        #expect((turns.max() ?? 1) < 2 * 0.125 * pow(2 * Double.pi * 440 / 44100, 2), "\(turns)")
+    }
+
     /// H.264 (with Opus, which Matroska takes) cannot go into a WebM, whose video is VP8, VP9 or AV1: the plan
     /// refuses it in one sentence with the remedies, a dry run the same, and nothing is written (FFmpeg's muxer
     /// refused it after the render with its own words).

@@ -303,16 +303,20 @@ public enum Stitcher {
         -> MediaError?
     {
         guard var predicted = clips.first?.facts else { return nil }
+        // (FLAC and PCM are coded without a delay, nothing to hide; WebM carries neither.)
+        let webm = format == "webm"
         if Container(muxer: format).isMatroska,
-            let audio = clips[0].facts.audioTracks.first(where: { $0.codec != "opus" })
+            let audio = clips[0].facts.audioTracks.first(where: {
+                $0.codec != "opus" && (webm || ($0.codec != "flac" && !$0.codec.hasPrefix("pcm_")))
+            })
         {
             return MediaError(
                 "stitch",
                 reason:
                     """
-                    a \(format == "webm" ? "WebM" : "Matroska") output needs Opus audio, which says its own \
-                    encoder delay; the clips have \(audio.codec), whose priming Matroska cannot hide: name the \
-                    output .mp4
+                    a \(webm ? "WebM output needs Opus audio" : "Matroska output needs Opus, FLAC or PCM audio"), \
+                    whose encoder delay it can say or which has none; the clips have \(audio.codec), whose \
+                    priming Matroska cannot hide: name the output .mp4
                     """
             )
         }
