@@ -17,7 +17,7 @@ make_corpus() { # name count seconds bitrate
 }
 
 
-# Clips as users bring them (issue 34): x264 veryfast with its default B-frames and scene-cut keyframes, GOP 60,
+# Clips as users bring them: x264 veryfast with its default B-frames and scene-cut keyframes, GOP 60,
 # varied pictures (a Mandelbrot zoom's fractal detail, Life, a cellular automaton, testsrc2), audio 40 ms longer.
 make_realistic_corpus() { # name count seconds
   local dir="$OUT/corpus-real-$1"
@@ -120,7 +120,7 @@ make_ten_minute() {
   echo "$dir/clip.mp4"
 }
 
-# Camera-like footage for loop (issue 42): 15 s at 1280x720 and 30000/1001 of a 6.006 s period (bars turning hue,
+# Camera-like footage for loop: 15 s at 1280x720 and 30000/1001 of a 6.006 s period (bars turning hue,
 # a box circling, moving grain) over an AM tone repeating with it, in H.264 (x264 veryfast's defaults: a keyframe
 # every 250 frames, B-frames), HEVC (x265 ultrafast's defaults, hvc1) and VP9 (libvpx realtime). Cached.
 make_footage_corpus() {

@@ -39,7 +39,7 @@ ten=$(make_ten_minute)
 fix_ten() { rm -rf "$OUT/o-ten"; "$LP" fix "$ten" -o "$OUT/o-ten"; }
 faststart_ten() { rm -f "$OUT/ten-copy.mp4"; ffmpeg -nostdin -v error -i "$ten" -c copy -movflags +faststart "$OUT/ten-copy.mp4"; }
 faststart_sync_ten() { faststart_ten && sync "$OUT/ten-copy.mp4"; }
-# The floor (issue 34): cp (copy_file_range) of the same bytes, synced as fix's output is.
+# The floor: cp (copy_file_range) of the same bytes, synced as fix's output is.
 cp_sync_ten() { rm -f "$OUT/ten-cp.mp4"; cp "$ten" "$OUT/ten-cp.mp4" && sync "$OUT/ten-cp.mp4"; }
 ft=$(best_of "$RUNS" fix_ten)
 # fix describes its output as analyze does, its seam measured (a decode of its first frames and its last GOP, issue
@@ -55,7 +55,7 @@ row "  fix against the floor, cp && sync (target <= 1.3x)" "${ft}s" "${fl}s" "$(
 row "  fix --no-seam (the output's seam not measured) against the floor" "${ftn}s" "${fl}s" "$(ratio "$ftn" "$fl") the floor"
 row "  the seam measured: fix / fix --no-seam" "${ft}s" "${ftn}s" "$(ratio "$ft" "$ftn")"
 row "  ffmpeg -c copy +faststart (synced) against the floor" "${fss}s" "${fl}s" "$(ratio "$fss" "$fl") the floor"
-# Steadily (issue 34): fix and the floor alternated, each from a flushed disk that has settled for a second, the
+# Steadily: fix and the floor alternated, each from a flushed disk that has settled for a second, the
 # previous output deleted outside the time taken (deleting 387 MB is the disk's work, not the command's); the
 # ratio of each pair, the worst what a user may see.
 fix_ten_only() { "$LP" fix "$ten" -o "$OUT/o-ten" "$@"; }

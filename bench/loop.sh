@@ -23,7 +23,7 @@ row "peak memory, search (MB)" "$(peak_mb "$LP" loop "$clip" --min 2 --max 10 --
 echo "signature: $(( 64 * 36 + 32 + 32 )) bytes a frame (1800 frames: $(( (64 * 36 + 32 + 32) * 1800 / 1024 )) KiB)"
 "$LP" loop "$clip" --min 2 --max 10 --dry-run --top 3
 
-# Footage as cameras write it (issue 42, item 7): the whole run (search and the cut written) against one decode of
+# Footage as cameras write it: the whole run (search and the cut written) against one decode of
 # the clip with every core (ffmpeg -threads 0 -f null), on H.264, HEVC and VP9 at 720p; the loop chosen starts on
 # a keyframe where it can (copied whole: goal <= 1.5x). A loop encoded whole (--pick of one inside a GOP) is timed
 # apart.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Remote reads (issue 23): what a real server sends for `loopprep analyze URL --no-seam` and for the full analyze
+# Remote reads: what a real server sends for `loopprep analyze URL --no-seam` and for the full analyze
 # (seam checks) of a 20 MB moov-first clip, against the file's size and its index. The server is Python's
 # http.server with Range support that streams a response until it is done or the client closes (as nginx or an
 # object store does), with the kernel's own socket buffers, and counts the body bytes the kernel took.

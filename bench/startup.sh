@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start-up (issue 23): `loopprep analyze --no-seam` of one clip beside the floor, a C program that links
+# Start-up: `loopprep analyze --no-seam` of one clip beside the floor, a C program that links
 # libavformat and libavcodec and returns, and MediaInfo (`mediainfo --Output=JSON`, installed when missing and
 # possible), in one run; medians of RUNS. Also prints how many shared objects each loads. An MP4 whose index says
 # everything loads no FFmpeg at all; a WebM loads it when it is first needed.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the loop-range contract (issue 33) on loopprep's output: `analyze --format json` (a report), or
+"""Checks the loop-range contract on loopprep's output: `analyze --format json` (a report), or
 `--format jsonl` / `--format ranges` (JSON Lines). For every clip with a range: start and duration are exact
 rationals ("1/5", "1001/500", "2"), cmTime's value / timescale equals each exactly (32-bit timescale, 64-bit
 value), microseconds are rounded inward (the start up, the end down), cures and remains are rule ids and share

@@ -17,7 +17,7 @@ if [ "$which" = thread ] || [ "$which" = all ]; then
   SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep analyze fixtures --jobs 4 --format json > /dev/null || [ $? -le 2 ]
   SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 .build-tsan/debug/loopprep fix fixtures --jobs 4 -o "${TMPDIR:-/tmp}/loopprep-tsan-out" > /dev/null || [ $? -le 2 ]
   rm -rf "${TMPDIR:-/tmp}/loopprep-tsan-out"
-  # stitch's render workers (issue 45, item 2): four of them encoding crossfades beside the writer.
+  # stitch's render workers: four of them encoding crossfades beside the writer.
   out=$(mktemp -d)
   SWIFT_BACKTRACE=enable=no TSAN_OPTIONS=halt_on_error=1 LOOPPREP_RENDER_WORKERS=4 .build-tsan/debug/loopprep stitch \
     fixtures/h264-gop10-a.mp4 fixtures/h264-gop10-b.mp4 fixtures/h264-gop10-a.mp4 fixtures/h264-gop10-b.mp4 \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web player in a real browser (issue 22). Installs Debian's chromium (and firefox-esr for the playability
+# The web player in a real browser. Installs Debian's chromium (and firefox-esr for the playability
 # rows) and the websockets client from PyPI when missing; makes clips with the ffmpeg CLI; writes their web
 # players with `loopprep fix|loop|stitch --web-player`; plays each in headless Chromium over five loops
 # (scripts/browser/run.py): every frame of every loop presented, no gap over 1.5 frame intervals across a wrap, no
@@ -56,7 +56,7 @@ for clip in h264-aac.mp4 ntsc-aac.mp4 short-aac.mp4 vp9-opus.webm ntsc-opus.webm
 done
 # loop's cut of a 45-frame period at 30 fps (fixtures/loop-period45.mp4: B-frames; the video written with nothing
 # needed after the loop's end) and a stitch of two fixed clips (4 s, 100 frames).
-# Its name holds '#', '?' and a space (issue 41, item 7): the page's button, the manifest's media and the fallback
+# Its name holds '#', '?' and a space: the page's button, the manifest's media and the fallback
 # must each fetch that file, not `loop` with a fragment.
 "$loopprep" loop fixtures/loop-period45.mp4 -o "$work/loop/loop #45?.mp4" --web-player \
   --html "$work/loop/report.html" >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real cluster run (issue 23, docs/scale.md): stands up a one-node Slurm on this machine (munged, slurmctld and
+# A real cluster run (docs/scale.md): stands up a one-node Slurm on this machine (munged, slurmctld and
 # slurmd on localhost, select/cons_tres, the node's CPUs and memory), then
 #   1. an array job of 4 tasks runs `loopprep analyze MEDIA --shard $SLURM_ARRAY_TASK_ID/4 --format jsonl`; the
 #      shards merged by `loopprep report` must be byte for byte one run over the folder;

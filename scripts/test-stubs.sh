@@ -82,7 +82,7 @@ compiler="${CC:-$(command -v cc || command -v clang)}"
 "$compiler" -O1 -o "$dir/native" "$dir/stubs.S" "$dir/harness.c"
 "$dir/native"
 echo "test-stubs: $(uname -m): every argument arrives, each function resolved once" >&2
-# Unwind information (issue 35, item 5): every stub and the lazy path carry CFI, so a debugger (and Swift's
+# Unwind information: every stub and the lazy path carry CFI, so a debugger (and Swift's
 # backtracer) unwinds from inside the loader through lp_ffmpeg_lazy to the caller.
 "$compiler" -c -o "$dir/stubs.o" "$dir/stubs.S"
 fdes="$(readelf --debug-dump=frames "$dir/stubs.o" | grep -c ' FDE ')"

@@ -32,7 +32,7 @@ bash scripts/test-stubs.sh
 for suite in trixie sid; do
     bash scripts/check-ffmpeg.sh "$suite" || { rc=$?; [ "$rc" -eq 3 ] && echo "FFmpeg check for $suite skipped" >&2 || exit "$rc"; }
 done
-# The whole suite on FFmpeg 7.1 and 9.0 (issue 35, item 6: the index reader held to their demuxers, and every
+# The whole suite on FFmpeg 7.1 and 9.0 (the index reader held to their demuxers, and every
 # pipeline and the independent check to their decoders), built, linked and run inside a debootstrapped trixie and
 # sid (root, a mirror, 7-10 minutes each): when asked, LOOPPREP_TEST_DEBIAN=1 (CI sets it). A machine that cannot
 # make the suites says so and goes on; a test that fails there fails the run.

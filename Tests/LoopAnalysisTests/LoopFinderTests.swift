@@ -55,7 +55,7 @@ import Testing
         #expect(found[0].start == times[found[0].inFrame] && found[0].end == times[found[0].outFrame])
     }
 
-    /// Ties in the coarse pass spread over the file (issue 32, item 12): 600 frames of fine noise whose 8x9 block
+    /// Ties in the coarse pass spread over the file: 600 frames of fine noise whose 8x9 block
     /// means are all 128 (each horizontal pixel pair is 128 + s and 128 - s), so every pair of frames ties at a
     /// coarse cost of 0; the one repeat is late (frame 560 is frame 500). Keeping the earliest tied pairs, the
     /// fine pass never saw it; kept across the file, it is found.

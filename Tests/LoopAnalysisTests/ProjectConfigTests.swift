@@ -83,7 +83,7 @@ import Testing
         #expect(Self.error(#"{ "min-loop": "12f" }"#) == minLoop)
         #expect(Self.error(#"{ "min-loop": -1 }"#) == minLoop)
         #expect(Self.error(#"{ "min-loop": 86400 }"#) == minLoop)
-        // The command line's syntax (issue 45, item 5): "2s", "800ms", "2" are 2 s, 0.8 s, 2 s.
+        // The command line's syntax: "2s", "800ms", "2" are 2 s, 0.8 s, 2 s.
         for (text, seconds) in [("2s", Rational(2)), ("800ms", Rational(4, 5)), ("2", Rational(2))] {
             #expect(
                 (try? ProjectConfig.parse(Array(#"{ "min-loop": "\#(text)" }"#.utf8)))?.minimumLoopSeconds == seconds)

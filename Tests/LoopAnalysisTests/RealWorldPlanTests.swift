@@ -2,7 +2,7 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// The planner and the audio-frame rules on values built in code (issue 10): every figure from how the values
+/// The planner and the audio-frame rules on values built in code: every figure from how the values
 /// were built.
 @Suite struct RealWorldPlanTests {
     /// 32 frames at 30000/1001 (tick 1001 of 30000) = 51251.2 samples at 48 kHz; audio of 51251 samples.
@@ -94,7 +94,7 @@ import Testing
     }
 }
 
-/// HE-AAC in MP4 (issue 21): FFmpeg doubles an edit's skip for SBR, so a track on its output rate's clock is
+/// HE-AAC in MP4: FFmpeg doubles an edit's skip for SBR, so a track on its output rate's clock is
 /// written on its core clock. Values built in code: frames of 2048 output samples at 48 kHz, priming 2048.
 @Suite struct CoreClockPlanTests {
     /// 1 s of 30 fps video and `packets` HE-AAC frames on a `timescale` clock, the edit hiding 2048 samples.
@@ -139,7 +139,7 @@ import Testing
     }
 }
 
-/// Vorbis in MP4 (issue 21: pymediainfo's vbr_requires_parsespeed_1.mp4, FFmpeg's experimental mapping): no
+/// Vorbis in MP4 (pymediainfo's vbr_requires_parsespeed_1.mp4, FFmpeg's experimental mapping): no
 /// edit list can say where it starts for every reader, so fix refuses in words that name the remedy.
 @Suite struct VorbisInMP4PlanTests {
     @Test func vorbisInAnMP4IsRefusedWithARemedy() throws {

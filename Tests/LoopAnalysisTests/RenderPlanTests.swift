@@ -297,7 +297,7 @@ enum RenderClips {
     }
 }
 
-/// `--transition slide` (issue 45, item 5) is a slide to the left, as slide-left is; an unknown name is nothing.
+/// `--transition slide` is a slide to the left, as slide-left is; an unknown name is nothing.
 @Suite struct TransitionNameTests {
     @Test func slideAloneSlidesLeft() {
         #expect(TransitionKind(rawValue: "slide")?.xfade == "slideleft")

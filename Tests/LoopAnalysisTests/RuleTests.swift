@@ -248,7 +248,7 @@ import Testing
     }
 }
 
-/// The seam's structure against the frames around it (issue 31, item 2), on pictures built in code: a 64x36
+/// The seam's structure against the frames around it, on pictures built in code: a 64x36
 /// pattern of sparse dots is its own match (0); the same dots elsewhere are a cut however small the mean luma
 /// step; unrelated noise is about half unlike; and the verdict weighs the seam against its neighbours' spread.
 @Suite struct SeamStructureTests {
@@ -302,7 +302,7 @@ import Testing
     }
 }
 
-/// Colour counts at the seam (issue 32, item 6): SeamPicture is the larger of the mean luma and the mean chroma
+/// Colour counts at the seam: SeamPicture is the larger of the mean luma and the mean chroma
 /// step. BT.601 (limited range) puts red #FF0000 at Y 81.5, Cb 90, Cr 240 and #3535FF at Y 81.3, Cb 216.7, Cr
 /// 113.6: one luma, a colour step of (127 + 126) / 2 = 126.5.
 @Suite struct SeamPictureTests {
@@ -323,7 +323,7 @@ import Testing
     }
 }
 
-/// Ogg counts granules (issue 31, item 3): a Theora clock of 1/25 s is no tolerance for the audio's end, which a
+/// Ogg counts granules: a Theora clock of 1/25 s is no tolerance for the audio's end, which a
 /// page's granule places to the sample. 70 frames (2.8 s) over 133120 samples (2.773 s) is 26.7 ms too long.
 @Suite struct OggResolutionTests {
     @Test func theFinestCutNotTheCoarsestClock() {
@@ -336,7 +336,7 @@ import Testing
     }
 }
 
-/// Opus's dOps written little-endian (issue 21): an implausible pre-skip whose bytes swapped are a usual one.
+/// Opus's dOps written little-endian: an implausible pre-skip whose bytes swapped are a usual one.
 @Suite struct OpusHeaderByteOrderTests {
     static func opus(preSkip: Int64) -> TrackFacts {
         var t = Clips.audio(priming: nil, codec: "opus")
@@ -361,7 +361,7 @@ import Testing
     }
 }
 
-/// Matroska video durations no frame has (issue 43, item 5): under half the step to the next frame, the step is
+/// Matroska video durations no frame has: under half the step to the next frame, the step is
 /// taken; the last frame's, under half the usual step, takes that; plausible ones (33 and 34 ms) stay.
 @Suite struct ImplausibleDurationsTests {
     @Test func aLengthUnderHalfTheStepIsTheStep() {

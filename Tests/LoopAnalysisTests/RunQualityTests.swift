@@ -2,7 +2,7 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// A re-encoded run's quality from its source's quantizers (issue 34): the source's mean less six, between the
+/// A re-encoded run's quality from its source's quantizers: the source's mean less six, between the
 /// finest (17, every run's before) and the coarsest (40).
 @Suite struct RunQualityTests {
     @Test func sixStepsFinerThanTheSourceMean() {

@@ -2,7 +2,7 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// Start offsets between tracks (issue 21): under half a video frame the later track is moved to the earlier
+/// Start offsets between tracks: under half a video frame the later track is moved to the earlier
 /// one's start and every frame is kept; half a frame or more is cut on the video frame grid. Unsignalled AAC
 /// priming in tracks that start together is hidden with the content moved to the track's start. Every figure
 /// from how the values are built.
@@ -119,7 +119,7 @@ import Testing
         #expect(plan.start.isZero)
     }
 
-    /// The loop's cut counts from the video's first frame (issue 31, item 10): on WebM's shape (video 7 ms after
+    /// The loop's cut counts from the video's first frame: on WebM's shape (video 7 ms after
     /// the audio, rebased to 0) frames 0-14 with a keyframe every 15 are 15 frames from the first, not a start
     /// 7 ms in that moves to the next keyframe. The plan is the candidate chosen; one that is not is said.
     @Test func aLoopRangeCountsFromTheRebasedVideo() throws {
@@ -139,7 +139,7 @@ import Testing
         #expect(LoopPlanCheck.difference(plan, chosen: other)?.hasPrefix("the cut would hold 15 frames") == true)
     }
 
-    /// A designed loop with short audio (issue 32, item 5): 30 frames (1 s) over 30 PCM packets of 1024 samples
+    /// A designed loop with short audio: 30 frames (1 s) over 30 PCM packets of 1024 samples
     /// (0.64 s). The shortest sets the end: floor(0.64 x 30) = 19 frames. `--keep video`: every frame, the audio
     /// presented to 48000 samples, 48000 - 30720 = 17280 of them silence (re-encoded). `--drop-audio`: every
     /// frame, the audio track left out.
@@ -179,7 +179,7 @@ import Testing
         #expect(dropped.dropped == [1] && !dropped.isNoop && !dropped.reencodesAudio)
     }
 
-    /// B-frames without an edit list at 29.97 fps (issue 32, item 1): the video presented from 2002/30000 s, the
+    /// B-frames without an edit list at 29.97 fps: the video presented from 2002/30000 s, the
     /// audio (44.1 kHz) from sample 2943, 0.06 of a sample after it. A match: the cut starts on the first frame
     /// (it started a tick later, inside it, and lost a frame), all 60 frames kept.
     @Test func audioWithinHalfASampleAfterTheVideoStartsOnIt() throws {
@@ -202,7 +202,7 @@ import Testing
     }
 }
 
-/// The loop range's CMTime (issue 33): the video's clock where it says both figures exactly, else the least clock
+/// The loop range's CMTime: the video's clock where it says both figures exactly, else the least clock
 /// that does, else none (a 32-bit timescale cannot).
 @Suite struct LoopRangeTimescaleTests {
     @Test func theTimescaleIsExact() throws {
@@ -217,7 +217,7 @@ import Testing
     }
 }
 
-/// The container fix writes, decided in the planner (issue 35, item 1), on facts built in code with a table of
+/// The container fix writes, decided in the planner, on facts built in code with a table of
 /// what the muxers accept (as FFmpeg's answer it): MPEG-TS becomes an MP4 beside it, PCM a MOV, `--to` a
 /// Matroska file's choice or a refusal naming the codec, an MP3 that needs a cut a refusal naming
 /// --reencode-audio; the plan is adjusted to it (not a copy, the note, a clock counting the audio's samples).
@@ -241,7 +241,7 @@ import Testing
         return (clip, timelines)
     }
 
-    /// The writer is part of the plan (issue 41, item 6): an MP4 stream copy from its index; FFmpeg's muxer and
+    /// The writer is part of the plan: an MP4 stream copy from its index; FFmpeg's muxer and
     /// exact edits where the plan repeats the clip, converts it, or a track changes sample description midway;
     /// Matroska's own muxer.
     @Test func theWriterIsDecidedWithThePlan() throws {
@@ -323,7 +323,7 @@ import Testing
         }
     }
 
-    /// AVI stores decode order only (issue 43, item 4): a codec with no B-frames is never refused for reordering,
+    /// AVI stores decode order only: a codec with no B-frames is never refused for reordering,
     /// nor is one whose stream FFmpeg's analysis says shows its frames as it stores them (reorder depth 0); a depth
     /// above 0, or none analysed, is refused in the sentence that says so.
     @Test func aviVideoIsLookedAtBeforeItIsCalledReordered() throws {

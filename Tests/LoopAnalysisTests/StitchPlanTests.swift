@@ -69,7 +69,7 @@ import Testing
     }
 }
 
-/// The audio tracks a stitch joins when clips carry different ones (issue 31, item 9).
+/// The audio tracks a stitch joins when clips carry different ones.
 @Suite struct SharedAudioTests {
     @Test func theLanguagesEveryClipHasAreJoined() throws {
         // English and French beside English only: English joined, French left out.

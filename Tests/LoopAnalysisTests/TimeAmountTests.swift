@@ -2,7 +2,7 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// One way to type a length in every option (issue 24, item 7): seconds, milliseconds, frames; exact decimals.
+/// One way to type a length in every option: seconds, milliseconds, frames; exact decimals.
 @Suite struct TimeAmountTests {
     @Test func everyUnitReadsExactly() {
         #expect(TimeAmount("0.5") == .seconds(Rational(1, 2)))

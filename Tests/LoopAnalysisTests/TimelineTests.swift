@@ -33,7 +33,7 @@ enum Make {
         #expect(r.firstSample == 0)
     }
 
-    /// A montage (issue 21): 75 frames stored (2.5 s at 30 fps), two edits presenting frames 0-29 (1 s from 0)
+    /// A montage: 75 frames stored (2.5 s at 30 fps), two edits presenting frames 0-29 (1 s from 0)
     /// and 45-64 (2/3 s from 1.5 s): 50 frames presented, not the 65 between the first edit's start and the
     /// last one's end.
     @Test func aMontageCountsTheFramesItsEditsPresent() throws {

@@ -171,7 +171,7 @@ import Testing
         #expect(VorbisInOgg.timeline(signalled).samples == samples)
     }
 
-    /// Vorbis packets last previous_blocksize/4 + current_blocksize/4 (issue 31, item 5): blocks S S L L S S S
+    /// Vorbis packets last previous_blocksize/4 + current_blocksize/4: blocks S S L L S S S
     /// (256 and 2048) make packets of 128, 576, 1024, 576, 128, 128 after the warm-up. FFmpeg's Ogg demuxer gives
     /// the long-to-short packet 128 at 2176, a hole of 448 after the long one ends at 1728; laid as the decoder
     /// plays them the packets run end to end from the second one's time to the last granule (2560).
@@ -192,7 +192,7 @@ import Testing
         #expect(VorbisInOgg.laid(t, lengths: [128, 128, 1024, 1024, 576, 128, 128]) == nil)
     }
 
-    /// VLC's Ogg Vorbis (issue 43, item 4): the first page's granule puts the warm-up (128) at -44, so the first
+    /// VLC's Ogg Vorbis: the first page's granule puts the warm-up (128) at -44, so the first
     /// real sample is at 84, a start offset, not at 0; the last page's empty packet decodes to nothing (length 0)
     /// and the stream ends at the last granule (84 + 576 + 1024 + 1024 = 2708), not a nominal packet later.
     @Test func vorbisFirstSampleIsWhereTheGranuleSaysAndAnEmptyPacketLastsNothing() throws {
@@ -248,7 +248,7 @@ import Testing
         #expect(LAMEGapless.timeline(TrackTimeline(timeBase: Rational(1, 44100), samples: samples)).edits == nil)
     }
 
-    /// The LAME tag's own figures (issue 31, item 6): MPEG-2 frames of 576 samples at 24 kHz, 87 of them, a delay
+    /// The LAME tag's own figures: MPEG-2 frames of 576 samples at 24 kHz, 87 of them, a delay
     /// of 576 and a padding of 1536 (more than a frame past the decoder's 529): the content is 87 x 576 - 576 -
     /// 1536 = 48000 samples from 576 + 529 = 1105 on.
     @Test func lameTagFiguresAreTheEdit() throws {
@@ -342,7 +342,7 @@ import Testing
     }
 }
 
-/// Vorbis in Matroska on its sample clock (issue 21): block times in whole milliseconds, packet lengths from the
+/// Vorbis in Matroska on its sample clock: block times in whole milliseconds, packet lengths from the
 /// codec. 48 kHz: a short block's packet after a short one is 128 samples, a long after long 1024.
 @Suite struct VorbisInMatroskaTests {
     static let lengths: [Int64?] = [128, 128, 576, 1024, 1024]
@@ -380,7 +380,7 @@ import Testing
     }
 }
 
-/// An AAC priming frame stored with no length (issue 21): it gets its frame back and the content moves after it.
+/// An AAC priming frame stored with no length: it gets its frame back and the content moves after it.
 @Suite struct ZeroLengthPrimingTests {
     @Test func thePrimingFrameGetsItsLengthBack() {
         var samples = Make.aac(packets: 4)
@@ -407,7 +407,7 @@ import Testing
     }
 }
 
-/// AAC priming marked by a composition offset (issue 31, item 4): samples 0 and 1 both presented at 1024 (ctts
+/// AAC priming marked by a composition offset: samples 0 and 1 both presented at 1024 (ctts
 /// +1024, then 0) is one frame of priming before the content, read as the edit that says so.
 @Suite struct CompositionOffsetPrimingTests {
     static func shape(offsets: [Int64]) -> TrackTimeline {
@@ -436,7 +436,7 @@ import Testing
     }
 }
 
-/// Fixed-frame audio on FLV's millisecond clock put on its sample clock (issue 21): AAC frames of 1024 samples
+/// Fixed-frame audio on FLV's millisecond clock put on its sample clock: AAC frames of 1024 samples
 /// at 48 kHz stored at 0, 21, 43, 64 ms become 0, 1024, 2048, 3072, a frame each, so a hidden priming is 1024
 /// samples, not the 1008 that 21 ms rounds to.
 @Suite struct SampleClockTests {

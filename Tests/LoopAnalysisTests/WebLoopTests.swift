@@ -2,7 +2,7 @@ import Testing
 
 @testable import LoopAnalysis
 
-/// The web loop's appends (issue 22): loop k's offset and window from the loop length and the origin, exact.
+/// The web loop's appends: loop k's offset and window from the loop length and the origin, exact.
 @Suite struct WebLoopTests {
     static func loop(length: Rational, origin: Rational) -> WebLoop {
         let video = WebLoop.Track(kind: .video, codec: "h264", codecs: "avc1.64000c", start: origin, length: length)

@@ -6,7 +6,7 @@ import Testing
 @testable import LoopIndex
 @testable import LoopMedia
 
-/// Containers other than MP4 (issue 11), analysis side: each is read, and its figures come from how the
+/// Containers other than MP4, analysis side: each is read, and its figures come from how the
 /// fixture was made (fixtures/make-fixtures.sh).
 @Suite struct ContainerTests {
     /// FLV and MPEG-PS declare their streams only with the packets: they used to be "unreadable".
@@ -418,8 +418,8 @@ import Testing
     }
 }
 
-/// MP3 of MPEG-2 and 2.5 Layer III whose LAME padding runs more than a frame past the decoder's delay (issue 31,
-/// item 6; fixtures/make-other-muxers.sh: LAME, 2 s of a tone at 24 and 12 kHz, one more frame of padding): the
+/// MP3 of MPEG-2 and 2.5 Layer III whose LAME padding runs more than a frame past the decoder's delay
+/// (fixtures/make-other-muxers.sh: LAME, 2 s of a tone at 24 and 12 kHz, one more frame of padding): the
 /// tag's own bytes say the content, 48000 and 24000 samples, and fix copies the file as it is (it refused it).
 @Suite struct LAMETagTests {
     @Test(arguments: [("lame-mpeg2-24000.mp3", Int64(48000), Int64(576)), ("lame-mpeg2-12000.mp3", 24000, 576)])

@@ -4,7 +4,7 @@ import Testing
 @testable import LoopIndex
 @testable import LoopMedia
 
-/// One layout per ISO header box (issue 45, item 1): mvhd, tkhd and mdhd read from either version and written in
+/// One layout per ISO header box: mvhd, tkhd and mdhd read from either version and written in
 /// the one their fields need, by the index reader, the edit-list finalizer and the MP4 writer alike. A duration
 /// past 2^32 (a day and a half at 48 kHz, 13 hours at 90 kHz) goes through each path and comes back whole.
 @Suite struct HeaderBoxTests {

@@ -28,7 +28,7 @@ import Testing
         #expect(own == ffmpeg, "\(name)")
     }
 
-    /// The codec configuration fix reads a frame's NAL lengths with (issue 35, item 2) is taken from the sample
+    /// The codec configuration fix reads a frame's NAL lengths with is taken from the sample
     /// entry's avcC or hvcC; FFmpeg's extradata for the stream is the judge, on every H.264 and HEVC fixture.
     @Test(arguments: isoFixtures)
     func theIndexGivesTheCodecConfigurationFFmpegDoes(name: String) throws {

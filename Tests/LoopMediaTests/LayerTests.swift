@@ -94,7 +94,7 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.joined(separator: "\n"))")
     }
 
-    /// "One packet path", said precisely (issue 35, item 4): the files that read FFmpeg's packets on their own,
+    /// "One packet path", said precisely: the files that read FFmpeg's packets on their own,
     /// not through PacketReader, are exactly those docs/architecture.md lists with their reasons.
     @Test func onlyTheListedFilesReadPacketsOnTheirOwn() throws {
         let doc = try String(
@@ -131,7 +131,7 @@ import Testing
     }
 
     /// What an app links (the LoopRange product: LoopRange, LoopRangeValues, LoopIndex, LoopAnalysis) imports no C
-    /// module: Foundation, the standard library's own modules and each other only (issue 44, item 2).
+    /// module: Foundation, the standard library's own modules and each other only.
     @Test func theAppLibrariesImportNoC() throws {
         let allowed: Set = [
             "Foundation", "FoundationNetworking", "Dispatch", "AVFoundation", "CoreMedia", "LoopRange",

@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// One loader for every FFmpeg library (issue 35, item 5): each function in ffmpeg_symbols.def resolves in the
+/// One loader for every FFmpeg library: each function in ffmpeg_symbols.def resolves in the
 /// library it names, by the soname of the headers loopprep was built against. A function filed under the wrong
 /// library would end a run at its first call.
 @Suite struct LoaderTests {

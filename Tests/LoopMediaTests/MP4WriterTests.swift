@@ -54,7 +54,7 @@ import Testing
         #expect(chunks.filter { $0.track == 1 }.map(\.entries.count) == [24, 24, 24, 22])
     }
 
-    // Issue 45, item 3: the output is read back while its media is copied. The copy goes head, tail, middle so the
+    // The output is read back while its media is copied. The copy goes head, tail, middle so the
     // readings of its first frames and its last GOP need not wait for the middle.
 
     @Test func theTailStartsASecondBeforeTheLastKeyframe() {

@@ -6,7 +6,7 @@ import Testing
 @testable import LoopIndex
 @testable import LoopMedia
 
-/// Shapes other muxers write (issue 21), fixed exactly and confirmed by FFmpeg's own reading and by ffmpeg
+/// Shapes other muxers write, fixed exactly and confirmed by FFmpeg's own reading and by ffmpeg
 /// decoding the output. Expected figures from fixtures/make-fixtures.sh: 1 s of video at 30 fps (30 frames),
 /// a 441 Hz tone at 44.1 kHz cut to the video (44100 samples).
 @Suite struct OtherMuxersTests {
@@ -43,7 +43,7 @@ import Testing
         #expect(decoded > 44100 - 2048 && decoded <= 44100, "\(decoded) samples")
     }
 
-    /// The shortest track sets the end in Ogg (issue 31, item 3): GStreamer's oggmux file (Theora 75 frames at
+    /// The shortest track sets the end in Ogg: GStreamer's oggmux file (Theora 75 frames at
     /// 25 fps, Vorbis 133120 samples at 48 kHz = 2.773 s) keeps 69 frames (2.76 s, the last boundary at or before
     /// the audio's end) and 132480 samples; ffmpeg's at 29.97 fps with 2.5 s of 44.1 kHz Vorbis keeps 74 frames
     /// (2.469133 s) and 108889 samples (74 x 1001/30000 x 44100 = 108888.66, the nearest sample). Counted by
@@ -65,7 +65,7 @@ import Testing
                 && !found.contains(RuleID.audioLongerThanVideo.rawValue))
     }
 
-    /// Vorbis with short and long blocks (issue 31, item 5; fixtures/make-fixtures.sh): 3 s at 44.1 kHz, a
+    /// Vorbis with short and long blocks (fixtures/make-fixtures.sh): 3 s at 44.1 kHz, a
     /// burst every 0.25 s. Analyze finds no timestamp break in any container, fix copies the Ogg alone as it is
     /// (132300 samples) and cuts it beside 2 s of video at 25 fps to 50 frames and 88200 samples, in Ogg (to the
     /// sample) and in a WebM whose block times kept FFmpeg's holes (to the millisecond's 44 samples); mkvmerge's
@@ -89,7 +89,7 @@ import Testing
         }
     }
 
-    /// Matroska stream-copy cuts (issue 31, item 7; `ffmpeg -ss 1.3 -i src -t 3 -c copy`, fixtures/make-fixtures.sh),
+    /// Matroska stream-copy cuts (`ffmpeg -ss 1.3 -i src -t 3 -c copy`, fixtures/make-fixtures.sh),
     /// as FFmpeg reads them: H.264 from 75 ms to 3.635 s (89 frames of 40 ms) over 167 AAC frames of 1024 samples
     /// at 48 kHz (21.33 ms) played back to back from 0, the first one priming (1024 samples hidden: the plan's
     /// assumption). The video's start falls between two AAC frames (64 and 85.33 ms: the nearest starts 10.33 ms
@@ -413,7 +413,7 @@ import Testing
         var testDescription: String { file }
     }
 
-    /// AVI from the ffmpeg CLI whose video reorders nothing (issue 43, item 4; fixtures/make-fixtures.sh): 50 frames
+    /// AVI from the ffmpeg CLI whose video reorders nothing (fixtures/make-fixtures.sh): 50 frames
     /// at 25 fps, the first held two ticks by the empty chunk FFmpeg's AVI muxer writes (51 ticks, 2.04 s), over an
     /// MP3 of 2 s of tone whose 1105 samples of LAME delay AVI cannot signal. The audio holds 2 s of content, so
     /// the cut is at 2 s, the last frame boundary in it: written as MP4 beside it, 49 frames and 2 s of samples
@@ -451,7 +451,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// VLC 3's recorder, Theora + Vorbis in Ogg (issue 43, item 4; fixtures/make-other-muxers.sh: 60 frames at
+    /// VLC 3's recorder, Theora + Vorbis in Ogg (fixtures/make-other-muxers.sh: 60 frames at
     /// 30 fps over a tone at 44.1 kHz). The first page's granule puts the Vorbis warm-up before 0 and the first
     /// sample after it (FFmpeg's second packet time, 83 samples: a start offset under half a frame, moved to 0),
     /// and the last page holds an empty packet (it decodes to nothing, not to 1024 more samples). The audio, as
@@ -512,7 +512,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// MPEG-4 video in OGM (issue 43, item 5): ogmmerge's file, which FFmpeg reads whole, needs a change here
+    /// MPEG-4 video in OGM: ogmmerge's file, which FFmpeg reads whole, needs a change here
     /// (--seam-fade) that no Ogg muxer of FFmpeg's can write back: refused as OGM, with the remedy; VLC's, which
     /// FFmpeg's OGM reader gives up on at its last page, is said to be an OGM file FFmpeg cannot read to its end
     /// (not a damaged one). Nothing written either way.
@@ -530,7 +530,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// 3GP with MPEG-4 video and AMR-NB (issue 43, item 4; fixtures/make-other-muxers.sh): 60 frames at 30000/1001
+    /// 3GP with MPEG-4 video and AMR-NB (fixtures/make-other-muxers.sh): 60 frames at 30000/1001
     /// fps (2.002 s) over 2.2 s of 8 kHz AMR in 160-sample frames. The audio is cut to the video by the edit list,
     /// 2.002 s x 8000 = 16016 samples, no frame dropped; FFmpeg reads the same.
     @Test func mpeg4AndAMRIn3GPIsCutToTheVideo() throws {
@@ -567,7 +567,7 @@ import Testing
         #expect(second.fix?.status == .unchanged, "\(second.fix?.reason ?? "")")
     }
 
-    /// FLAC in Ogg cut by stream copy (issue 43, item 4; fixtures/make-fixtures.sh): the cut at 0.3 s is sample
+    /// FLAC in Ogg cut by stream copy (fixtures/make-fixtures.sh): the cut at 0.3 s is sample
     /// 13230, inside the FLAC frame of 4608 samples from 9216, which the copy keeps whole: 4014 samples before 0,
     /// which FFmpeg plays and granule-following players skip. Refused with that figure, nothing written.
     @Test func anOggFLACCutByCopyIsRefusedWithItsEarlyStart() throws {

@@ -64,7 +64,7 @@ import Testing
         #expect(report.error?.contains("\n") == false)
     }
 
-    /// A montage (issue 21): moov-at-end.mp4's video (30 frames, 1 s at 30 fps) given two edits by box surgery,
+    /// A montage: moov-at-end.mp4's video (30 frames, 1 s at 30 fps) given two edits by box surgery,
     /// frames 0-14 (0.5 s from the first) then 20-29 (1/3 s from the 21st): 25 frames presented, as FFmpeg
     /// counts them too. The moov is the file's last box, so growing it moves no sample.
     @Test func aMontageReportsThePresentedFrames() throws {
@@ -150,7 +150,7 @@ import Testing
         }
     }
 
-    /// A portrait clip's seam strip is drawn as it is displayed (issue 32, item 13): rotated.mp4 is coded 160x90
+    /// A portrait clip's seam strip is drawn as it is displayed: rotated.mp4 is coded 160x90
     /// with a display matrix turning it 90 degrees counter-clockwise (270 clockwise), so its tiles are 160 wide
     /// and 160 x 160 / 90 = 284 (even) tall, SMPTE bars' right end (blue) on top and their left (grey) below.
     @Test func aRotatedClipsTilesAreDrawnAsDisplayed() throws {

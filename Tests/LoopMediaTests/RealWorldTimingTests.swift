@@ -6,7 +6,7 @@ import Testing
 @testable import LoopIndex
 @testable import LoopMedia
 
-/// The MP4 shapes phones, editors, recorders and packagers write (issue 10), each fixed exactly: the expected
+/// The MP4 shapes phones, editors, recorders and packagers write, each fixed exactly: the expected
 /// frames and samples come from how the fixture was made (fixtures/make-fixtures.sh), never from loopprep.
 @Suite struct RealWorldTimingTests {
     struct Shape: CustomTestStringConvertible, Sendable {
@@ -125,7 +125,7 @@ import Testing
         #expect(Array(after.prefix(384000 * channels)) == Array(before.prefix(384000 * channels)))
     }
 
-    /// AAC priming marked by a composition offset (issue 31, item 4; fixtures/make-fixtures.sh): FFmpeg's AAC of
+    /// AAC priming marked by a composition offset (fixtures/make-fixtures.sh): FFmpeg's AAC of
     /// N samples (1024 of priming before them) with a ctts presenting the first frame at the second's time. The
     /// content is the N samples: analyze says the priming is signalled, fix hides exactly the first frame, and
     /// FFmpeg decodes the fixed file to the source's frames from sample 1024 on.

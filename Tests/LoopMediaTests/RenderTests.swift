@@ -123,7 +123,7 @@ import Testing
         #expect(try FFmpegDecode.errors(out) == "")
     }
 
-    /// A codec loopprep cannot encode (issue 21: MPEG-4 part 2, HEVC): --reencode-head cannot keep the frames
+    /// A codec loopprep cannot encode (MPEG-4 part 2, HEVC): --reencode-head cannot keep the frames
     /// before the first keyframe, so the start is planned on the next keyframe without re-encoding, and the plan
     /// says why. Cut at 0.2 s (frame 6) with keyframes every 10 frames: it starts at frame 10, 20 frames shown.
     @Test func otherCodecsStartOnTheNextKeyframe() throws {
@@ -229,7 +229,7 @@ import Testing
         return (luma, taken, source.quantizers)
     }
 
-    /// A run that starts late in a GOP does not decode the B-frames before it that nothing refers to (issue 34):
+    /// A run that starts late in a GOP does not decode the B-frames before it that nothing refers to:
     /// frames 45 to 59 are the same pictures either way, and of the 15 before them, the pyramid's unreferenced
     /// B-frames (two in each group of three) are never taken.
     @Test func unreferencedPicturesBeforeTheWantedOneAreNotDecoded() throws {

@@ -61,13 +61,22 @@ import Testing
         #expect(checked > 10 && missing.isEmpty, "\(checked) checked; missing: \(missing)")
     }
 
+    /// Sources, tests and scripts (the fixture recipes, the bench, CI's) alike.
     @Test func sourcesSayWhyNotWhichTicket() throws {
         let ticket = try NSRegularExpression(pattern: "[Ii]ssue [0-9]+", options: [])
         var found: [String] = []
-        for file in Self.files(under: "Sources", ending: ".swift") {
+        let scripts = ["scripts", "fixtures", "bench", ".ci"].flatMap { folder in
+            [".sh", ".py", "run"].flatMap { Self.files(under: folder, ending: $0) }
+        }
+        let swift = ["Sources", "Tests", "Tools", "Examples"].flatMap { Self.files(under: $0, ending: ".swift") }
+        // (This file names the pattern it looks for.)
+        for file in swift + scripts
+        where !file.path.contains("/.build/") && !file.path.contains("/bench/out/")
+            && file.lastPathComponent != "RepositoryTextTests.swift"
+        {
             let text = try String(contentsOf: file, encoding: .utf8)
             if ticket.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                found.append(file.lastPathComponent)
+                found.append(file.path.replacingOccurrences(of: Repository.root.path + "/", with: ""))
             }
         }
         #expect(found.isEmpty, "\(found)")

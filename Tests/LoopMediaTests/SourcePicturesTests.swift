@@ -5,7 +5,7 @@ import Testing
 
 @testable import LoopMedia
 
-/// A loop's copied cut takes its seam's last pictures from the search's decoding (SourcePictures, issue 53 item 3),
+/// A loop's copied cut takes its seam's last pictures from the search's decoding (SourcePictures),
 /// and only where the first pictures this reading decodes from the file are the search's: the same packets from
 /// the same keyframe. The search's pictures are LoopSearch's own reading of each fixture.
 @Suite struct SourcePicturesTests {

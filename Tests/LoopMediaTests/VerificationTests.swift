@@ -7,7 +7,7 @@ import Testing
 @testable import LoopIndex
 @testable import LoopMedia
 
-/// The independent check (issue 21): FFmpeg's own demuxer and decoders read every output before it is kept.
+/// The independent check: FFmpeg's own demuxer and decoders read every output before it is kept.
 /// Expected figures come from how the fixtures were made (fixtures/make-fixtures.sh), never from loopprep.
 @Suite struct VerificationTests {
     /// clean.mp4: 1 s of bars at 30 fps and a 1 s tone at 48 kHz, AAC priming signalled by an edit list.
@@ -98,7 +98,7 @@ import Testing
     }
 }
 
-/// No FFmpeg or errno text reaches a user without loopprep's own words first (issue 21).
+/// No FFmpeg or errno text reaches a user without loopprep's own words first.
 @Suite struct ErrorWordsTests {
     @Test(arguments: [
         ("open", lp_error_invaliddata, "not a video or audio file FFmpeg recognises"),

@@ -3,7 +3,7 @@ import Testing
 
 /// The GitHub Action (action.yml) as far as it runs without GitHub: its Analyze step's script, run by bash with
 /// the inputs as the runner passes them (environment variables), on paths with spaces and with shell syntax in
-/// them; and no input pasted into a script (issue 24, item 12).
+/// them; and no input pasted into a script.
 @Suite struct ActionTests {
     static let action =
         (try? String(contentsOf: Run.repository.appendingPathComponent("action.yml"), encoding: .utf8)) ?? ""
@@ -70,7 +70,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("pwned").path))
     }
 
-    /// The target input is passed only when set (issue 32, item 9): empty, the project's `.loopprep.json` decides;
+    /// The target input is passed only when set: empty, the project's `.loopprep.json` decides;
     /// set, it wins over the file, as `--target` does on the command line.
     @Test(arguments: [("", "web"), ("apple", "apple")])
     func theTargetIsPassedOnlyWhenSet(input: String, expected: String) throws {

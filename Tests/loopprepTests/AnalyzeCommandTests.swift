@@ -17,7 +17,7 @@ import Testing
         #expect(run.stdout.hasSuffix("1 file: 1 clean, 0 errors, 0 warnings, 0 unreadable\n"))
     }
 
-    /// The seam check is auxiliary (issue 21): a clip whose last video frame does not decode (clean.mp4 with
+    /// The seam check is auxiliary: a clip whose last video frame does not decode (clean.mp4 with
     /// that sample's bytes after its length field overwritten) is still read, its timing checked, and a note
     /// says the seam was not; never "unreadable".
     @Test func aSeamCheckThatCannotDecodeIsANoteNotUnreadable() throws {
@@ -81,7 +81,7 @@ import Testing
         ])
         #expect(run.status == 2)
         #expect(run.stderr.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)"))
-        // loopprep's sentence first (issue 21), FFmpeg's own words only after it.
+        // loopprep's sentence first, FFmpeg's own words only after it.
         #expect(
             run.stderr.contains(
                 """
@@ -136,7 +136,7 @@ import Testing
         #expect(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n" == run.stdout)
     }
 
-    /// One testcase per finding (issue 24, item 11: several failures in one testcase collapse in dashboards),
+    /// One testcase per finding (several failures in one testcase collapse in dashboards),
     /// one for a file without any; counted against the same run's JSON report.
     @Test func junitHasATestcasePerFinding() throws {
         let files = ["clean.mp4", "video-longer.mp4", "zero-bytes.mp4", "moov-at-end.mp4"].map(Run.fixture)
@@ -270,7 +270,7 @@ import Testing
         #expect(!run.stderr.contains("\u{1B}["))
     }
 
-    /// Each finding once in a log (issue 45, item 5): `--format github` puts it there as an annotation, and in a
+    /// Each finding once in a log: `--format github` puts it there as an annotation, and in a
     /// GitHub Actions job the text report does (stdout and stderr reach one log through two pipes); elsewhere the
     /// text report's findings also go to stderr, one diagnostic line each.
     @Test func findingsAreNotPrintedTwiceInOneLog() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 43, item 3: Apple-style H.264 with B-frames on QuickTime's 600 clock (fixtures/make-fixtures.sh: moov at
+/// Apple-style H.264 with B-frames on QuickTime's 600 clock (fixtures/make-fixtures.sh: moov at
 /// the end with and without an edit list, and fragmented at 29.97 fps), over 2.1 s of AAC. Each frame lasts its
 /// stts delta (20 ticks at 30 fps; 20.02 rounded at 29.97), so the video ends at 1200 ticks (2.000 s) or 1201
 /// (2.001667 s) with all 60 frames, the audio is cut there, and the output fixed again is a byte copy.

@@ -77,13 +77,13 @@ import Testing
         let rules = try Self.rules(run.stdout)
         #expect(rules["clips/too-short.mp4"]!.contains("too-short-to-loop"))
         // Named on the command line (as pre-commit names staged files): still skipped, with a note naming the
-        // entry and the way round it (issue 24, item 10; eslint does the same).
+        // entry and the way round it (eslint does the same).
         #expect(rules["raw/too-short.mp4"] == nil)
         #expect(
             run.stderr.contains(
                 #"loopprep: note: raw/too-short.mp4 is skipped: "#), "\(run.stderr)")
         #expect(run.stderr.contains(#"ignores "raw/" (--no-config analyzes it)"#), "\(run.stderr)")
-        // Only ignored files named (a pre-commit hook on a commit touching raw/ alone, issue 32 item 4): not a
+        // Only ignored files named (a pre-commit hook on a commit touching raw/ alone): not a
         // failure, a note and an empty report, exit 0 (it was exit 2, "no media found", and refused the commit).
         let ignoredOnly = try Run.loopprep(["analyze", "--fail-on", "error", "raw/too-short.mp4"], in: root)
         #expect(ignoredOnly.status == 0, "\(ignoredOnly.stderr)")

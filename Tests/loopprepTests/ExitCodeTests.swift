@@ -54,10 +54,10 @@ import Testing
     }
 }
 
-/// A folder of symbolic links (git-annex, dataset folders, build outputs; issue 24, item 10): a link to a file is
+/// A folder of symbolic links (git-annex, dataset folders, build outputs): a link to a file is
 /// that file, a link to a folder above it is not followed (it would never end), a dangling link is one line naming
 /// its target, exit 2. A folder named through a link is walked as `ls` lists it, and a link to another folder met
-/// in a walk is walked once (issue 65, item 2), each file shown by the path the user gave.
+/// in a walk is walked once, each file shown by the path the user gave.
 @Suite struct SymlinkTests {
     @Test func linksToFilesAreFollowedAndADanglingOneIsSaid() throws {
         let dir = try Run.temporaryDirectory()

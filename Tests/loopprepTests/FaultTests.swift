@@ -29,7 +29,7 @@ import Testing
         let out = disk.appendingPathComponent("out")
         let run = try Run.loopprep(["fix", "-o", out.path, "--jobs", "1"] + inputs)
         #expect(run.status == 1)
-        // Every refusal says so in loopprep's words (issue 45, item 5), whichever write or flush met the full disk.
+        // Every refusal says so in loopprep's words, whichever write or flush met the full disk.
         let refusals = run.stdout.split(separator: "\n").filter { $0.contains("NOT FIXED") }
         #expect(!refusals.isEmpty && refusals.allSatisfy { $0.contains("the disk is full") }, "\(run.stdout)")
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path)

@@ -33,7 +33,7 @@ import Testing
         #expect(try Run.loopprep(["analyze", "--no-seam", "--fail-on", "warning", out.path]).status == 0)
     }
 
-    /// One clip and an -o naming a media file (issue 32, item 10): `fix one.mov -o one-fixed.mov` writes that file
+    /// One clip and an -o naming a media file: `fix one.mov -o one-fixed.mov` writes that file
     /// (it made a folder of that name); an -o without a media extension is still a folder.
     @Test func oneClipToANamedFile() throws {
         let work = try Run.temporaryDirectory()
@@ -48,7 +48,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("audio-longer.mp4").path))
     }
 
-    /// 29.97 fps with 44.1 kHz audio repeated (issue 32, item 1; fixtures/make-fixtures.sh: 60 frames over 88288
+    /// 29.97 fps with 44.1 kHz audio repeated (fixtures/make-fixtures.sh: 60 frames over 88288
     /// samples, a loop of 88288.2): --loops 3 and --unroll 5 (three loops reach 5 s) write 180 frames over
     /// 3 x 88288.2 = 264864.6, so 264865 samples (the fraction spread over the repeats), and every join verifies
     /// (they were refused over loopprep's own output, 0.6 samples off); the dry run says it would write.
@@ -73,7 +73,7 @@ import Testing
         #expect(samples.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "264865")
     }
 
-    /// A file right but for its movie clock (issue 31, item 8; fixtures/make-fixtures.sh): 62 frames at 29.97 fps
+    /// A file right but for its movie clock (fixtures/make-fixtures.sh): 62 frames at 29.97 fps
     /// over 62 x 1601.6 = 99299 samples, whose edits say 2069 ms on a clock of 1000, which FFmpeg reads to the end.
     /// fix exits 0 with the edits on an exact clock (FFmpeg then reads 62 x 1001 = 62062 ticks of 1/30000 and
     /// 99299 samples), and a second fix copies that unchanged.
@@ -109,7 +109,7 @@ import Testing
         #expect(try Run.loopprep(["analyze", "--no-seam", good]).status == 0)
     }
 
-    /// fix exits by what it did (issue 21): a WebM written and verified exits 0 though the default (apple)
+    /// fix exits by what it did: a WebM written and verified exits 0 though the default (apple)
     /// target cannot play WebM, which the report still says; --fail-on error makes that finding fail the run,
     /// and a dry run's exit code describes the input as analyze's does.
     @Test func aGoodFixExitsZeroWhateverTheTargetSays() throws {
@@ -134,7 +134,7 @@ import Testing
         try FileManager.default.copyItem(atPath: Run.fixture("audio-longer.mp4"), toPath: file)
         let before = try Self.checksum(file)
         let run = try Run.loopprep(["fix", file, "-o", work.path])
-        // An output that cannot be written exits 1 in every command (issue 20: it was 2 here, 1 in stitch).
+        // An output that cannot be written exits 1 in every command (it was 2 here, 1 in stitch).
         #expect(run.status == 1)
         #expect(run.stderr.contains("the output would overwrite the input"))
         #expect(try Self.checksum(file) == before)
@@ -160,7 +160,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: written)).count > 1000)
     }
 
-    /// B-frames muxed without an edit list at 29.97 fps over 44.1 kHz (issue 32, item 1; make-fixtures.sh): the
+    /// B-frames muxed without an edit list at 29.97 fps over 44.1 kHz (make-fixtures.sh): the
     /// video is presented from 2002/30000 s, the audio's content from sample 2943, 0.06 of a sample later: a
     /// match, not a start inside the first frame (which cost it a frame, and every repeat). 60 frames of 1001/30000
     /// s are 2.002 s, 88288.2 samples: one pass presents 88288, three 264864.6 -> 264865, and --unroll 7 takes
@@ -209,7 +209,7 @@ import Testing
         #expect(got.frames == "180" && got.samples == "264865", "\(got)")
     }
 
-    /// A designed loop fix made worse (issue 32, item 5; fixtures/make-fixtures.sh's designed-loop.mp4): 90 frames
+    /// A designed loop fix made worse (fixtures/make-fixtures.sh's designed-loop.mp4): 90 frames
     /// at 30000/1001 fps (3.003 s) of a grating that moves one period in 90 frames, over 2.5 s of a tone. fix cuts
     /// the picture to the audio, floor(2.5 x 30000 / 1001) = 74 frames, and says the loop point is now a cut (a
     /// warning: exit 0). `--keep video` keeps the 90 frames and pads the tone with silence to 3.003 x 48000 =
@@ -292,7 +292,7 @@ import Testing
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.contains { $0.contains("zero-bytes.mp4: error: [unreadable] open: empty file (0 bytes)") })
         #expect(run.stdout.contains("fixed -> \(work.path)/audio-longer.mp4"))
-        // A regular file in the way of the output folder: one line before any work (issue 32, item 10).
+        // A regular file in the way of the output folder: one line before any work.
         let blocker = work.appendingPathComponent("blocker")
         try "x".write(to: blocker, atomically: true, encoding: .utf8)
         let blocked = try Run.loopprep(["fix", Run.fixture("audio-longer.mp4"), "-o", blocker.path + "/site"])
@@ -380,7 +380,7 @@ import Testing
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
-        // It says what it did (issue 32, item 11: it said nothing).
+        // It says what it did (it said nothing).
         let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("loopprep: interrupted: 1 of 3 written, nothing partial left"), "\(message)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["a.mp4"])
@@ -412,7 +412,7 @@ import Testing
 
     /// mkv-video-late.mkv: 1 s of 30 fps video starting 0.2 s into 1.2 s of 48 kHz AAC, whose frames (21.3 ms)
     /// do not start with the video. Kept in Matroska, which cannot start inside one, the audio starts on the frame
-    /// nearest the video's start, moved under half a frame (issue 31, item 7); --to mp4 cuts it to the sample.
+    /// nearest the video's start, moved under half a frame; --to mp4 cuts it to the sample.
     @Test func matroskaThatCannotStartAACMidFrameSaysSoAndMP4Can() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -462,7 +462,7 @@ import Testing
         )
     }
 
-    /// --to across the ISO family (issue 41, item 6): audio-longer.mp4 (1 s of 30 fps video over 1.5 s of 48 kHz
+    /// --to across the ISO family: audio-longer.mp4 (1 s of 30 fps video over 1.5 s of 48 kHz
     /// AAC) remuxed by FFmpeg's mov muxer into a QuickTime-brand `.m4v`, fixed with --to mp4: an MP4 (file type
     /// isom, not "qt  ") named clip.mp4, its 30 frames and its audio cut to the video's second; never ignored in
     /// silence. clean.mp4 with --to mov: a QuickTime file. Fixing the MP4 again copies it byte for byte.

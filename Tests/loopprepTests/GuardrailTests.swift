@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One set of guardrails in every command (issue 24, items 8 and 9): what --version names, colour and NO_COLOR,
+/// One set of guardrails in every command: what --version names, colour and NO_COLOR,
 /// a finding printed once where stdout and stderr meet, `-`, and the reports `report` refuses to merge.
 @Suite struct GuardrailTests {
     /// `--version` names the FFmpeg libraries it runs on: the same versions ffprobe reports for the libraries
@@ -21,7 +21,7 @@ import Testing
         #expect(run.stdout.split(separator: "\n").first?.contains(" ") == false, "\(run.stdout)")
     }
 
-    /// A --shard that is not K/N with K under N says which part is wrong (issue 65, item 5), a usage error (64).
+    /// A --shard that is not K/N with K under N says which part is wrong, a usage error (64).
     @Test(arguments: [
         ("3/2", "K counts from 0 and must be under N (0 to 1)"), ("1/0", "N, the number of shards, must be 1 or more"),
         ("half", "give K/N, shard K of N, as 0/4"),
@@ -107,7 +107,7 @@ import Testing
         let page = dir.appendingPathComponent("merged.html").path
         let merged = try Run.loopprep(["report", a, b, "--format", "json", "--html", page])
         #expect(merged.status == 0, "\(merged.stderr)")
-        // The page says it is a merge, and of which shards (issue 24, item 13).
+        // The page says it is a merge, and of which shards.
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("merged by loopprep report from 2 reports: \(a), \(b)"), "\(html.prefix(2000))")
         let cases: [([String], String)] = [
@@ -144,7 +144,7 @@ import Testing
         #expect(!help.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"), "\(help)")
     }
 
-    /// A checkout without Git LFS (issue 32, item 2): a 130-byte pointer named .mp4 is said to be one, with the
+    /// A checkout without Git LFS: a 130-byte pointer named .mp4 is said to be one, with the
     /// remedy, not "not a video or audio file"; the batch goes on (exit 2: unreadable).
     /// `loop X -o X` is refused before the search (it was said only after every candidate was ranked): no
     /// candidate is listed, the clip is untouched.
@@ -196,7 +196,7 @@ import Testing
         #expect(run.stdout.contains("clean.mp4"))
     }
 
-    /// `--report junit=out/x.xml` into a folder that does not exist yet (issue 32, item 9): the folder is made, as
+    /// `--report junit=out/x.xml` into a folder that does not exist yet: the folder is made, as
     /// --html makes its own (it failed with exit 64 after the whole run).
     @Test func aReportFolderIsMade() throws {
         let dir = try Run.temporaryDirectory()
@@ -207,7 +207,7 @@ import Testing
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuite"))
     }
 
-    /// A QuickTime/MP4 header damaged inside (issue 43, item 5): a sample description table whose entry count is
+    /// A QuickTime/MP4 header damaged inside: a sample description table whose entry count is
     /// garbage (FFmpeg's demuxer refuses the file) is said to be a damaged movie box, with the remedy and FFmpeg's
     /// words after; a media header of a version ISO does not define (2) is named as such. Never a bare FFmpeg error,
     /// never "not a video file".
@@ -232,7 +232,7 @@ import Testing
         #expect(!run.stderr.contains("not a video or audio file"), "\(run.stderr)")
     }
 
-    /// An MP4 cut off before its moov (issue 32, item 10: moov-at-end.mp4's first half: ftyp and part of mdat) is
+    /// An MP4 cut off before its moov (moov-at-end.mp4's first half: ftyp and part of mdat) is
     /// said to be one, with the remedy, not "not a video or audio file".
     @Test func anMP4CutOffBeforeItsIndexIsNamed() throws {
         let dir = try Run.temporaryDirectory()
@@ -243,14 +243,14 @@ import Testing
         let run = try Run.loopprep(["analyze", cut.path])
         #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(run.stderr)")
-        // The same file on a server says the same (issue 45, item 5).
+        // The same file on a server says the same.
         let server = try RangeServer(serving: dir)
         let remote = try Run.loopprep(["analyze", server.url("recording.mp4")])
         #expect(remote.status == 2)
         #expect(remote.stderr.contains("an MP4/MOV with no index (no moov box): it was cut off"), "\(remote.stderr)")
     }
 
-    /// A run resumed (issue 32, item 11; the summary of item 10): outputs already there byte for byte as this run
+    /// A run resumed (the summary of item 10): outputs already there byte for byte as this run
     /// writes them are kept and counted as written (exit 0, each file untouched); one that differs is refused
     /// ("exists ... --force") and counted as not fixed, in the text summary and in JSON's `written`/`notFixed`.
     @Test func aResumedRunKeepsWhatIsWrittenAndCountsIt() throws {
@@ -355,7 +355,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// `-o` checked once before any work (issue 32, item 10): a file where fix writes several outputs into a
+    /// `-o` checked once before any work: a file where fix writes several outputs into a
     /// folder, and a folder where stitch writes one file, are usage errors (64) and nothing is made; a folder
     /// nothing can be written into is one line naming the cause (exit 1), not a reason per input.
     @Test func theOutputIsCheckedBeforeAnyWork() throws {

@@ -99,7 +99,7 @@ extension HelpTests {
     }
 
     /// The man page has loopprep's exit-code table, examples and SEE ALSO, and mandoc finds nothing to warn about
-    /// (issue 32, item 14); every option an example uses is its command's.
+    ///; every option an example uses is its command's.
     @Test func theManPageHasExitCodesExamplesAndNoWarnings() throws {
         let path = Run.repository.appendingPathComponent("docs/man/loopprep.1").path
         let page = try String(contentsOfFile: path, encoding: .utf8)
@@ -121,7 +121,7 @@ extension HelpTests {
         #expect(lint.map { $0.status == 0 && $0.stdout.isEmpty && $0.stderr.isEmpty } ?? true, "\(lint?.stdout ?? "")")
     }
 
-    /// A mistyped command (issue 45, item 5) names the nearest one, exit 64 (a usage error); a file name or an
+    /// A mistyped command names the nearest one, exit 64 (a usage error); a file name or an
     /// unknown word far from every command is left to the parser's own message.
     @Test func aMistypedCommandGetsASuggestion() throws {
         for (typed, meant) in [("anlyze", "analyze"), ("analyse", "analyze"), ("fxi", "fix"), ("stich", "stitch")] {

@@ -87,7 +87,7 @@ import Testing
         #expect(
             html.contains("loopprep \(version), written ")
                 && html.contains("Settings: loops of 1.000 s to 2.000 s \u{00B7} top 3 \u{00B7} pick 1"))
-        // One template for every page (issue 24, item 4): the analyze page's head and style, light and dark, XHTML
+        // One template for every page: the analyze page's head and style, light and dark, XHTML
         // an XML parser reads; each strip drawn as analyze draws a seam, with its time labels and the sound
         // either side (taller than the 90-pixel picture tiles alone).
         _ = try XMLDocument(data: Data(html.utf8))
@@ -120,7 +120,7 @@ import Testing
         )
     }
 
-    /// Footage whose AAC frames have irregular stored durations and whose video starts 21 ms in (issue 21):
+    /// Footage whose AAC frames have irregular stored durations and whose video starts 21 ms in:
     /// loop-period45.mp4 remuxed through FLV by the ffmpeg CLI (millisecond timestamps: 33/34 ms frames, AAC
     /// frames of 1017-1031 samples). The 45-frame period is found and cut exactly, on fix's duration repair and
     /// from the first frame's time: 45 frames, 1.5 s of audio (72000 samples).
@@ -156,7 +156,7 @@ import Testing
     }
 
     /// ffmpeg-encoded AAC whose stored durations were rounded from a Matroska millisecond clock (1016, 1024 and
-    /// 1032 samples; the decoder plays 1024), made as issue 31 item 1 says (fixtures/make-fixtures.sh): a period
+    /// 1032 samples; the decoder plays 1024), made so (fixtures/make-fixtures.sh): a period
     /// of 50 (80) frames at 25 fps looped by the CLI, so the loop is 50 frames and 2 s = 96000 samples (80 and
     /// 3.2 s = 153600). Counted by FFmpeg (frames decoded, the audio's presented length), and analyze finds
     /// nothing: the cut places the AAC frames back to back as the decoder plays them, as fix does.
@@ -182,7 +182,7 @@ import Testing
         #expect(analyze.status == 0 && !analyze.stdout.contains("\"rule\""), "\(analyze.stdout)")
     }
 
-    /// VP9 + Opus WebM made by the ffmpeg CLI (issue 31, item 10; fixtures/make-fixtures.sh): the 45-frame period,
+    /// VP9 + Opus WebM made by the ffmpeg CLI (fixtures/make-fixtures.sh): the 45-frame period,
     /// a keyframe every 30, the video 7 ms after the audio. `--target web` writes the candidate chosen, 45 frames
     /// and 1.5 s of audio (72000 samples), counted by ffmpeg decoding the output (it wrote 15 frames before).
     @Test func webmLoopIsTheCandidateChosen() throws {
@@ -205,7 +205,7 @@ import Testing
         #expect(!run.stdout.contains("too-short-to-loop"))
     }
 
-    /// The findings loop reports are for its target (issue 31, item 11): a Matroska H.264 clip of one GOP whose
+    /// The findings loop reports are for its target: a Matroska H.264 clip of one GOP whose
     /// second candidate starts inside it (refused: nothing can start there without re-encoding all of it), with
     /// `--target web`, names the web target, never Apple's (fix inside loop used the default target).
     @Test func findingsAreForTheLoopsTarget() throws {
@@ -246,7 +246,7 @@ import Testing
     }
 
     /// A folder holding one clip, or one clip, with an output that names a folder (a trailing slash, or one that
-    /// exists): the loop goes inside it under the clip's name (issue 24, item 3: it tried to write the folder
+    /// exists): the loop goes inside it under the clip's name (it tried to write the folder
     /// itself). An output that is not a folder is the loop itself, whether the clip came alone or in a folder.
     @Test func anOutputFolderTakesTheClipsName() throws {
         let dir = try Run.temporaryDirectory()
@@ -308,7 +308,7 @@ import Testing
         #expect(!(try Run.loopprep(["analyze", blended]).stdout.contains("seam-visual-jump")))
     }
 
-    /// A repeat means a repeat (issue 31, item 2): footage that never repeats, made as the issue says (lavfi
+    /// A repeat means a repeat: footage that never repeats, made as the issue says (lavfi
     /// sources, 4 s at 25 fps with pink noise under it): Game of Life's sparse cells, a slow pan over a still
     /// (10 pixels a second) and noise give "no repeat found", exit 1 and nothing written, each for its reason (the
     /// picture's structure at the seam against the frames around it; a picture with none); with --crossfade each
@@ -345,7 +345,7 @@ import Testing
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.stderr.contains("no repeat found") && run.stderr.contains(refusal), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
-        // The crossfade it suggests is one loop takes (issue 32, item 12: it suggested one over half of --min).
+        // The crossfade it suggests is one loop takes (it suggested one over half of --min).
         let suggested = try #require(
             run.stderr.components(separatedBy: "--crossfade ").dropFirst().first?.split(separator: " ").first)
         let blended = try Run.loopprep([
@@ -354,7 +354,7 @@ import Testing
         #expect(blended.status == 0 && FileManager.default.fileExists(atPath: out), "\(blended.stderr)")
     }
 
-    /// A loop written exits 0 whatever its findings (issue 32, item 12; the README's table): a WebM loop (VP9 and
+    /// A loop written exits 0 whatever its findings (the README's table): a WebM loop (VP9 and
     /// Opus) the apple target does not play is written and reported, exit 0; --fail-on error fails on it.
     @Test func aWrittenLoopExitsZero() throws {
         let dir = try Run.temporaryDirectory()
@@ -373,7 +373,7 @@ import Testing
     /// the audio's jump) are what analyze then measures on the written file (the pictures within 0.5 of 255: the
     /// loop starts inside a GOP and its first frames are encoded again). The winner does not depend on --top.
     /// (loop-ms-clock-50.mp4 repeats every 50 frames with a keyframe every 25: its loop starts inside a GOP.
-    /// h264-gop10-a.mp4, a moving test pattern with a clock, never repeats: issue 31 item 2 refuses it.)
+    /// h264-gop10-a.mp4, a moving test pattern with a clock, never repeats: refused.)
     @Test(arguments: ["loop-period45.mp4", "loop-ms-clock-50.mp4"])
     func scoresAreWhatAnalyzeMeasures(clip: String) throws {
         let dir = try Run.temporaryDirectory()
@@ -390,7 +390,7 @@ import Testing
         #expect(abs((seam.videoDifference ?? -1) - chosen.seamDifference) < 0.5, "\(seam) vs \(chosen)")
         #expect(abs((seam.videoMotion ?? -1) - chosen.seamMotion) < 0.5, "\(seam) vs \(chosen)")
         #expect(abs((seam.audioJump?.max() ?? -1) - chosen.audioJump) < 1e-4, "\(seam) vs \(chosen)")
-        // The structure at the seam too (one measure for both, issue 31 item 2).
+        // The structure at the seam too (one measure for both).
         #expect(abs((seam.structure?.seam ?? -1) - chosen.seamDissimilarity) < 0.05, "\(seam) vs \(chosen)")
         for top in ["1", "10"] {
             let other = try Run.loopprep(
@@ -422,7 +422,7 @@ import Testing
         #expect(chosen.levelDifference > 0.5, "the level was measured: \(chosen)")
     }
 
-    /// Colour is seen at the seam (issue 32, item 6; fixtures/make-fixtures.sh): hue-cut.mp4 is a red field for 1 s,
+    /// Colour is seen at the seam (fixtures/make-fixtures.sh): hue-cut.mp4 is a red field for 1 s,
     /// then blue of the same BT.601 luma (81) for 1 s; its loop point steps Cb by 127 and Cr by 126 (a colour step
     /// of 126.5, SeamPictureTests) and its last two frames not at all. hue-sweep.mp4 turns its bars' hue 90 degrees
     /// a second (3.6 a frame): every loop of 0.5 to 1.9 s ends 45 to 171 degrees from where it starts, so loop finds
@@ -453,7 +453,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    /// loop on long footage (issue 32, item 12): on a terminal the search says how far it is (decoding, then
+    /// loop on long footage: on a terminal the search says how far it is (decoding, then
     /// comparing), on one line it clears; a winner as short as --min is said to be (loop-period45.mp4 repeats
     /// every 45 frames, 1.5 s at 30 fps: --min 1.5 puts the winner at the bound, --min 1.4 does not).
     @Test func theSearchSaysHowFarItIsAndWhenItSitsAtMin() throws {

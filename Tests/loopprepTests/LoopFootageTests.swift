@@ -3,7 +3,7 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
-/// loop on the footage people have (issue 42): x264's default keyframe interval (250 frames, longer than the
+/// loop on the footage people have: x264's default keyframe interval (250 frames, longer than the
 /// loop) and one GOP for the whole clip. fixtures/make-fixtures.sh draws a 6.006 s period (180 frames at
 /// 30000/1001) under moving grain, over an AM tone repeating with it: every loop written is 180 frames and
 /// 6.006 s of audio (288288 samples at 48 kHz), checked by FFmpeg's reading and by analyze.
@@ -166,7 +166,7 @@ extension LoopFootageTests {
         let refused = try Run.loopprep(["loop", clip, "-o", out])
         #expect(refused.status == 1, "\(refused.stdout)")
         #expect(refused.stdout.contains("no repeat found") && refused.stdout.contains("[seam-visual-jump]"))
-        // Said as loop's own failure, not fix's (issue 45, item 5).
+        // Said as loop's own failure, not fix's.
         #expect(refused.stderr.contains("error: [loop-failed] no repeat found"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
         #expect(refused.stdout.contains("--crossfade 0.333 --min 1.333 blends the seam"), "\(refused.stdout)")
@@ -226,7 +226,7 @@ extension LoopFootageTests {
         #expect(rules.subtracting(["seam-audio-click"]) == ["not-playable-on-target"], "\(analyze.stdout)")
     }
 
-    /// Issue 53, item 3: a loop copied whole takes its seam's last pictures from the search's decoding instead of
+    /// A loop copied whole takes its seam's last pictures from the search's decoding instead of
     /// decoding its last GOP again, and says of the written loop what analyze, decoding it, finds: its facts, seam
     /// figures included, equal. loop-period45.mp4 (x264 with B-frames, a keyframe every 15 frames) stream-copied
     /// into Matroska, as a phone writes it; loop-period45.webm (VP9 and Opus). The first candidate starting on a
@@ -258,7 +258,7 @@ extension LoopFootageTests {
         LoopCommandTests.expectSameFacts(said, found)
     }
 
-    /// Issue 43, item 6's recipe (fixtures/mkv-ss-cut.mkv: x264 crf 32 with a keyframe every 50 frames over AAC,
+    /// A stream copy's cut (fixtures/mkv-ss-cut.mkv: x264 crf 32 with a keyframe every 50 frames over AAC,
     /// cut by `-ss 1.3 -t 3 -c copy`: video 0.021-4.381 s, 109 frames, AAC from 0 with its priming presented).
     /// fix keeps 107 frames and 205440 samples (4.28 s), to Matroska's millisecond, as FFmpeg decodes them.
     @Test func aMatroskaStreamCopyCutIsFixed() throws {

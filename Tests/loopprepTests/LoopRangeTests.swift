@@ -4,7 +4,7 @@ import LoopRange
 import TestSupport
 import Testing
 
-/// The loop range a player takes when the file cannot be rewritten (issue 33), on clips made with known truth
+/// The loop range a player takes when the file cannot be rewritten, on clips made with known truth
 /// (fixtures/make-fixtures.sh): decoded with the LoopRange library from analyze's real output, checked by the
 /// contract script, and equal to what fix writes (FFmpeg's reading of fix's output).
 @Suite struct LoopRangeTests {
@@ -74,7 +74,7 @@ import Testing
     }
 
     /// The range is what fix keeps: fix's output, as FFmpeg reads it, lasts the range's duration. fix's report
-    /// gives the written file's own range (from 0, the whole output: issue 41, item 3) and the input's labelled.
+    /// gives the written file's own range (from 0, the whole output) and the input's labelled.
     @Test(arguments: truths.map(\.0))
     func theRangeIsWhatFixWrites(fixture: String) throws {
         let dir = try Run.temporaryDirectory()

@@ -111,7 +111,7 @@ import Testing
     }
 }
 
-/// measure over http: an app's clip on someone else's server, read by byte ranges (issue 44, item 3).
+/// measure over http: an app's clip on someone else's server, read by byte ranges.
 @Suite(.serialized) struct MeasureOverHTTPTests {
     /// About 20 MB of lossless intra frames over a tone, moov first or (FFmpeg's default) at the end.
     static func clip(_ name: String, in dir: URL, faststart: Bool) throws -> URL {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 43, item 1: Vorbis's warm-up stays before 0 in a short Ogg. Each fixture is Theora at 25 fps over 1.081 s
+/// Vorbis's warm-up stays before 0 in a short Ogg. Each fixture is Theora at 25 fps over 1.081 s
 /// of Vorbis at 44.1 kHz (fixtures/make-fixtures.sh); fix cuts the audio at the video's end (or the video at the
 /// audio's last frame boundary), so the output holds `frames` x 1764 samples. Its Ogg times the warm-up packet (the
 /// first, which decodes to nothing: 128 samples of a 256-sample short block) at -128, as libvorbis's granules do,
@@ -34,7 +34,7 @@ import Testing
                 atPath: out, andPath: dir.appendingPathComponent("again").appendingPathComponent(file).path))
     }
 
-    /// Issue 43, item 4: oggenc's 1.7 s at 22050 Hz mono in one page that is both its first and its last
+    /// Oggenc's 1.7 s at 22050 Hz mono in one page that is both its first and its last
     /// (fixtures/oggenc-one-page.ogg): libvorbis plays 1.7 x 22050 = 37485 samples; FFmpeg reads the page otherwise
     /// (915 samples more), so fix writes it again through the muxer, whose pages FFmpeg times as libvorbis does:
     /// 37485 samples decoded, the warm-up (512 samples: two 1024-sample blocks) before 0, and fixed again a copy. A

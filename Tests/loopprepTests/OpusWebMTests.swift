@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 43, item 2: Opus in WebM, copied and re-encoded, exact. fixtures/hero-vp9-opus.webm is VP9 at 25 fps for
+/// Opus in WebM, copied and re-encoded, exact. fixtures/hero-vp9-opus.webm is VP9 at 25 fps for
 /// 3 s over 3.1 s of a 440 Hz tone from the ffmpeg CLI (Opus's 312-sample pre-skip as CodecDelay): one loop is 75
 /// frames and 144000 samples at 48 kHz. Repeats and fades re-encode the Opus; its first block must sit at 0 with the
 /// pre-skip after it (FFmpeg 5.1's muxer writes CodecDelay but does not add it to block times), so FFmpeg decodes

@@ -209,7 +209,7 @@ import Testing
         #expect(names.allSatisfy { $0.hasSuffix(".seam.png") })
     }
 
-    /// Non-Latin names keep their letters, and no strip is a hidden dot-file (issue 32, item 10: 日本語.mp4 became
+    /// Non-Latin names keep their letters, and no strip is a hidden dot-file (日本語.mp4 became
     /// `.mp4-24d77d1d.seam.png`).
     @Test func seamImageNamesKeepEveryScript() throws {
         let work = try Run.temporaryDirectory()
@@ -260,7 +260,7 @@ import Testing
                 == version)
     }
 
-    /// The pages as a user meets them (issue 32, item 13): a stitch of three clips counts three clips (it said
+    /// The pages as a user meets them: a stitch of three clips counts three clips (it said
     /// "Clips 1", its output) and one output; a loop page's table has the structure column and fits at 1280 px
     /// (smaller type, headings that wrap); a page with a "play loop" button stops it on a second press and says
     /// how to serve the folder when opened from a file (scripts/test-browser.sh presses it in Chromium); a web

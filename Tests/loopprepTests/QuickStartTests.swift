@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The README's quick start is what a newcomer runs first (issue 32, item 14): every command in its table, run as
+/// The README's quick start is what a newcomer runs first: every command in its table, run as
 /// written on clips made like the user's (a folder of loops, a hero video, a repository's media, clips to stitch,
 /// long footage, a designed loop), in a scratch folder, succeeds.
 @Suite struct QuickStartTests {

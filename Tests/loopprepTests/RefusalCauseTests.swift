@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 43, item 5: refusals that name the real cause, and files fixed that were refused for a wrong one.
+/// Refusals that name the real cause, and files fixed that were refused for a wrong one.
 @Suite struct RefusalCauseTests {
     /// A CENC-encrypted MP4 (fixtures/cenc.mp4: FFmpeg's Common Encryption, encv and enca sample entries) is said
     /// to be encrypted, by analyze and by fix, in one sentence with the remedy: not called damaged.
@@ -77,7 +77,7 @@ import Testing
     }
 }
 
-/// Issue 64, item 3: a refusal a plan can know, the dry run says. fixtures/mpeg4-amr.3gp's AMR-NB (GStreamer's
+/// A refusal a plan can know, the dry run says. fixtures/mpeg4-amr.3gp's AMR-NB (GStreamer's
 /// opencore encoder) has 0.198 s more sound than picture; --seam-fade encodes the audio again, which needs an AMR-NB
 /// encoder FFmpeg may lack (Debian's decodes it only): where it lacks one, the dry run and the write refuse alike,
 /// naming the option and the remedy, and analyze's seam finding offers no fade. (The range note, which an app reads

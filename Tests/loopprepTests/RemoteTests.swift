@@ -99,7 +99,7 @@ import Testing
         #expect(run.stdout.contains("clean.mp4"))
     }
 
-    /// A file the server does not have (issue 45, item 5): "the server answered 404", loopprep's words first and the
+    /// A file the server does not have: "the server answered 404", loopprep's words first and the
     /// remedy, FFmpeg's own text only after them; exit 2.
     @Test func aMissingRemoteFileSaysTheServerAnswered404() throws {
         let dir = try Run.temporaryDirectory()
@@ -113,7 +113,7 @@ import Testing
         #expect(!line.contains("damaged"), "\(line)")
     }
 
-    /// A URL's percent-encoded name is the output's plain one (issue 45, item 5): `My%20Clip.mp4` fixed is
+    /// A URL's percent-encoded name is the output's plain one: `My%20Clip.mp4` fixed is
     /// `out/My Clip.mp4`, the same clip's frames; a server that ignores ranges is read whole for fix.
     @Test(arguments: [true, false])
     func aPercentEncodedNameIsWrittenPlain(ranges: Bool) throws {

@@ -2,7 +2,7 @@ import Foundation
 import LoopAnalysis
 import Testing
 
-/// Past one machine (issue 14): shards, their merge, JSON Lines, SARIF, several reports from one call.
+/// Past one machine: shards, their merge, JSON Lines, SARIF, several reports from one call.
 @Suite struct ScaleTests {
     static func analyze(_ args: [String]) throws -> String {
         try Run.loopprep(["analyze", Run.fixtures.path, "--no-seam", "--quiet"] + args).stdout
@@ -136,7 +136,7 @@ import Testing
                 (((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
                     "artifactLocation"] as? [String: Any])?["uri"] as? String
             #expect(uri.map { !$0.isEmpty && URL(string: $0) != nil } == true)
-            // What code scanning needs to place and track a result (issue 24, item 11): a region (line 1 of a
+            // What code scanning needs to place and track a result: a region (line 1 of a
             // binary file), a base for a relative path, a fingerprint.
             let location = try #require(
                 ((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]))

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// FFmpeg is loaded when something first calls it (Sources/CFFmpegLoader), not at start-up: an MP4 whose index
-/// says everything is analysed without it (issue 23). The dynamic loader's own log (LD_DEBUG=files, glibc) is the
+/// says everything is analysed without it. The dynamic loader's own log (LD_DEBUG=files, glibc) is the
 /// witness: it names every shared object the process opens.
 @Suite(.enabled(if: Platform.isLinux, "a Mac links FFmpeg; glibc's loader log is Linux's")) struct StartupTests {
     static func loaded(_ run: Run) -> Bool { run.stderr.contains("file=libavformat.so") }

@@ -77,7 +77,7 @@ import Testing
         #expect(
             ((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int
                 == expected)
-        // The facts name the output, not the temporary file they were read from (issue 31, item 11).
+        // The facts name the output, not the temporary file they were read from.
         #expect((report["facts"] as? [String: Any])?["path"] as? String == out)
         let probe = String(
             decoding: try Self.run([
@@ -287,7 +287,7 @@ import Testing
     }
 
     /// Clips with negative composition offsets (ctts version 1, and DaVinci's signed version 0: a frame shown
-    /// before its decode time by the clip's own clock) stitch by copy and with a crossfade (issue 21): every
+    /// before its decode time by the clip's own clock) stitch by copy and with a crossfade: every
     /// decode time moved earlier by the largest offset, as FFmpeg's demuxer does. Each fixture is 30 frames:
     /// 60 copied, and 30 + 30 - 9 with a 0.3 s crossfade; the copied frames are the sources', byte for byte.
     @Test func clipsWithNegativeCompositionOffsets() throws {
@@ -311,7 +311,7 @@ import Testing
         #expect(try Self.decodeErrors(faded) == "")
     }
 
-    /// Two languages recorded apart (issue 21): each clip has an English track at 48 kHz (stereo) and a French
+    /// Two languages recorded apart: each clip has an English track at 48 kHz (stereo) and a French
     /// one at 44.1 kHz (mono). Both are stitched, crossfaded, the French resampled to the joins' 48 kHz grid:
     /// 2 s clips with a 0.5 s crossfade are 3.5 s, 105 frames, 168000 samples on each track (was "clips differ").
     @Test func twoLanguagesAtTwoRatesWithACrossfade() throws {
@@ -343,7 +343,7 @@ import Testing
         #expect(try Self.decodeErrors(out) == "")
     }
 
-    /// AC-3 audio (issue 21): FFmpeg's AC-3 encoder delays its output 256 samples and has nothing to flush, so
+    /// AC-3 audio: FFmpeg's AC-3 encoder delays its output 256 samples and has nothing to flush, so
     /// the stitched lane is given that much silence after its last sample (hidden by the edit list). Two 2 s
     /// clips at 44.1 kHz: 4 s, 176400 samples (it was 16 short, 176384, and refused by the check).
     @Test func ac3ClipsKeepEverySample() throws {
@@ -462,7 +462,7 @@ import Testing
             "\(streams)")
     }
 
-    /// `stitch --loop --transition none` over two unlike clips (issue 32, item 7: h264-gop10-a.mp4 is testsrc2,
+    /// `stitch --loop --transition none` over two unlike clips (h264-gop10-a.mp4 is testsrc2,
     /// -b rgbtestsrc): the wrap is a cut, and stitch says so as its --html page does, in text and JSON, and
     /// `--fail-on warning` fails the run on it (it said nothing and exited 0).
     @Test func stitchReportsTheSeamItDraws() throws {
@@ -480,7 +480,7 @@ import Testing
         #expect(try Run.loopprep(base + ["--fail-on", "warning"]).status == 1)
     }
 
-    /// A clip without audio in a stitch (issue 32, item 3; fixtures/make-fixtures.sh: video-only.mp4 and clean.mp4,
+    /// A clip without audio in a stitch (fixtures/make-fixtures.sh: video-only.mp4 and clean.mp4,
     /// 1 s each at 30 fps, clean.mp4's a 440 Hz tone at 48 kHz): silence in the others' format is laid under it,
     /// and said; first, in the middle, and with --normalize. The output's audio is 3 s (144000 samples): the tone,
     /// silence, the tone, as ffmpeg decodes it.
@@ -503,7 +503,7 @@ import Testing
         }
     }
 
-    /// A clip with two audio languages joined to one with one (issue 31, item 9; fixtures/make-fixtures.sh:
+    /// A clip with two audio languages joined to one with one (fixtures/make-fixtures.sh:
     /// two-audio.mp4 has English and French, clean.mp4 one track with no language): was refused, with a remedy
     /// (--normalize) that refused too. The tracks shared are joined (none by language: each clip's first), the
     /// French one is said in text and JSON, and the output has one audio track of the 2 s (96000 samples).
@@ -525,7 +525,7 @@ import Testing
         #expect(audio.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "96000")
     }
 
-    /// hev1 clips are stitched as hvc1 (issue 31, item 9; it was refused for the apple target): the sample entry
+    /// hev1 clips are stitched as hvc1 (it was refused for the apple target): the sample entry
     /// says hvc1, no copied frame keeps a parameter set in band (NAL types 32-34: the source's keyframes each
     /// had three), and ffmpeg decodes the 60 frames to the source's 30 twice.
     @Test func hev1IsStitchedAsHvc1() throws {
@@ -563,7 +563,7 @@ import Testing
         #expect(try frames(out) == source + source)
     }
 
-    /// The output must play on the target (issue 24, item 5: stitch kept an output Apple will not play, exit 0):
+    /// The output must play on the target (stitch kept an output Apple will not play, exit 0):
     /// VP9 + Opus in an MP4 is refused for the apple target, one sentence naming what and what would play, exit
     /// 1, nothing written; --target (or the project's .loopprep.json) names another target.
     @Test func theOutputMustPlayOnTheTarget() throws {
@@ -586,7 +586,7 @@ import Testing
         #expect(web.status == 0, "\(web.stderr)")
     }
 
-    /// The timeline's labels never overlap and stay inside the picture (issue 24, item 13): four 1 s clips joined
+    /// The timeline's labels never overlap and stay inside the picture: four 1 s clips joined
     /// by 0.3 s crossfades and --loop put three join labels and the loop join's long one on one line; the ticks
     /// fall on round times (1, 2 or 5 times a power of ten) from 0. Each label is measured at 0.62 em a character
     /// of its 11-pixel font, wider than any common glyph but W and M.
@@ -1024,7 +1024,7 @@ import Testing
         let missing = try playlist(#"{"clips": [{"path": "nope.mp4"}]}"#)
         // A clip that is not there is an input that cannot be read: exit 2, as the README's table says.
         #expect(missing.status == 2 && missing.stderr.contains("clip nope.mp4 does not exist"))
-        // Times as the command line reads them (issue 45, item 5): "0.5s", "250ms", "12f" (at the clip's 30 fps).
+        // Times as the command line reads them: "0.5s", "250ms", "12f" (at the clip's 30 fps).
         let timed = try Run.loopprep([
             "stitch", "--playlist",
             try {
@@ -1040,7 +1040,7 @@ import Testing
         ])
         #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
         #expect(timed.stdout.contains("clean.mp4: 0.100-0.500 s (12 frames)"), "\(timed.stdout)")
-        // Frame ranges name the first and the last frame shown, as loop's do (issue 45, item 5): 0.5 s is 0-14.
+        // Frame ranges name the first and the last frame shown, as loop's do: 0.5 s is 0-14.
         #expect(timed.stdout.contains("0.000-0.500 s  frames 0-14  "), "\(timed.stdout)")
         #expect(try playlist(#"{"clips": [{"path": "\#(Run.fixture("clean.mp4"))", "out": "12x"}]}"#).status == 64)
         let bad = try playlist(#"{"clips": [ {"path": }"#)
@@ -1144,7 +1144,7 @@ extension StitchCommandTests {
         #expect(try doc.nodes(forXPath: "//*[local-name()='div'][@class='scroll']/*[local-name()='svg']").count == 1)
     }
 
-    /// Joins are rendered on worker threads beside the writer (issue 34): the output is byte-identical with one
+    /// Joins are rendered on worker threads beside the writer: the output is byte-identical with one
     /// worker and with several, in every codec stitch re-encodes (each run has its own decoders, drawers and
     /// encoder; the writer writes runs in the plan's order).
     @Test(arguments: [
@@ -1170,7 +1170,7 @@ extension StitchCommandTests {
         #expect(outputs[0].count > 10_000 && outputs[0] == outputs[1])
     }
 
-    /// A join is re-encoded at the quality of the pictures it replaces (issue 34): qp30.mp4 is coded at constant
+    /// A join is re-encoded at the quality of the pictures it replaces: qp30.mp4 is coded at constant
     /// quantizer 30 (fixtures/make-fixtures.sh), so its run is made at x264 crf 24 (30 less six: RunQuality), as
     /// the encoder's own settings record in the stream, not at the fixed 17 that turned 5 Mb/s joins into 40.
     @Test func aJoinIsReencodedAtItsSourcesQuality() throws {

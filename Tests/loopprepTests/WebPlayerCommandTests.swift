@@ -7,7 +7,7 @@ import Testing
     import FoundationXML
 #endif
 
-/// `--web-player` in every command that writes a loop (issue 22): the page, the module, the manifest and the
+/// `--web-player` in every command that writes a loop: the page, the module, the manifest and the
 /// fragmented tracks beside the output, named in the text and JSON reports. clean.mp4 (fixtures/make-fixtures.sh)
 /// is 1 s of 30 fps H.264 with AAC.
 @Suite struct WebPlayerCommandTests {
@@ -32,7 +32,7 @@ import Testing
         #expect(loop["length"] as? String == "1" && loop["origin"] as? String == "1")
     }
 
-    /// Two web players, one name (issue 32, item 8): hero.mp4 and hero.webm fixed into one folder each get their own
+    /// Two web players, one name: hero.mp4 and hero.webm fixed into one folder each get their own
     /// page and manifest, named in full (hero.mp4.html, hero.webm.html), and each page fetches its own manifest
     /// (the MP4's page was silently replaced by the WebM's).
     @Test func twoOutputsWithOneStemKeepTheirOwnPlayers() throws {
@@ -54,7 +54,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("hero.html").path))
     }
 
-    /// A clip named with `&`, `<`, quotes, `#`, `?` and spaces (issue 31, item 11): the page fetches its manifest by
+    /// A clip named with `&`, `<`, quotes, `#`, `?` and spaces: the page fetches its manifest by
     /// a URL inside a `<script>` (where HTML entities are not decoded), percent-encoded: decoded, it is the
     /// manifest's own name, and nothing in it can end the script or the string.
     @Test func anOddNameFetchesItsOwnManifest() throws {
@@ -74,7 +74,7 @@ import Testing
         #expect(decoded == name + ".web.json")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(decoded).path))
         // Every name in the manifest, resolved by the player's own code (node runs the module) against the
-        // manifest's URL, is a path that decodes to a file beside it (issue 41, item 7: `new URL(media)` on the raw
+        // manifest's URL, is a path that decodes to a file beside it (`new URL(media)` on the raw
         // name fetched `R&D "q" <1> 'a b' ` and dropped the rest as a fragment).
         let module = dir.appendingPathComponent("loopprep-loop.mjs").path
         try FileManager.default.copyItem(atPath: out.appendingPathComponent("loopprep-loop.js").path, toPath: module)
@@ -100,7 +100,7 @@ import Testing
         for path in paths { #expect(FileManager.default.fileExists(atPath: dir.path + path), "\(path)") }
     }
 
-    /// analyze's report plays each clip from a folder under the report's (issue 41, item 7): the clip it falls
+    /// analyze's report plays each clip from a folder under the report's: the clip it falls
     /// back to is inside that folder (a link or a copy), where the page says to serve, never above it.
     @Test func analyzePlayersStayInsideTheServedFolder() throws {
         let dir = try Repository.temporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 @testable import loopprep
 
-/// The report is what was written (issue 41): what a command prints of its output is what `analyze OUTPUT`
+/// The report is what was written: what a command prints of its output is what `analyze OUTPUT`
 /// finds, and no output is lost to another input of the same name.
 @Suite struct WrittenReportTests {
     /// A report as JSON: each file's path, facts, findings, loop range and fix outcome.
@@ -115,7 +115,7 @@ import Testing
         }
         // The seam is measured on every output (each has video or audio to measure).
         #expect(written.allSatisfy { $0.facts?.seam != nil })
-        // fix is idempotent (issue 43, item 3): every output fixed again needs nothing, and is copied byte for byte.
+        // fix is idempotent: every output fixed again needs nothing, and is copied byte for byte.
         let again = dir.appendingPathComponent("again").path
         let refixed = try Self.document(Run.loopprep(["fix", out, "-o", again, "--format", "json"]))
         #expect(refixed.files.count == written.count)
@@ -126,7 +126,7 @@ import Testing
         }
     }
 
-    /// The recipe of issue 41, item 2: 4 s at 30 fps with B-frames over 3.997 s of 440 Hz. fix keeps 119 frames
+    /// The recipe: 4 s at 30 fps with B-frames over 3.997 s of 440 Hz. fix keeps 119 frames
     /// (3.9667 s, the audio's last whole frame) and the audio to that end: the sine (amplitude 1/8, lavfi's) then
     /// wraps from 0.125 x sin(2 pi x 440 x 119/30) = 0.108 back to 0, a click, which fix's report says as analyze
     /// does, with the note that the cut made it (the input's seam had no click).
@@ -187,7 +187,7 @@ import Testing
 }
 
 extension WrittenReportTests {
-    /// A loop range says what it makes (issue 41, item 4). short-audio-designed.mp4: 90 frames at 30000/1001 whose
+    /// A loop range says what it makes. short-audio-designed.mp4: 90 frames at 30000/1001 whose
     /// brightness turns once over 3.003 s (0.25 x sin(2 pi t / 3.003)), over 2.5 s of 441 Hz at 44.1 kHz. The whole
     /// item loops cleanly (no seam finding); the range cut to the audio keeps 74 frames (2.469133 s), whose last
     /// frame is a quarter-turn of brightness from the first, and whose tone stops at 441 x 2.469133 = 1088.89
@@ -225,7 +225,7 @@ extension WrittenReportTests {
 }
 
 extension WrittenReportTests {
-    /// One end for stitch (issue 41, item 5): a dry run refuses what the write refuses, in the same sentence (a WebM
+    /// One end for stitch: a dry run refuses what the write refuses, in the same sentence (a WebM
     /// of AAC clips; VP9 clips into an MP4 for the Apple target), and nothing is written either way; a written
     /// output's report is what analyze finds in it, its seam measured.
     @Test func stitchDryRunRefusesWhatTheWriteRefuses() throws {
@@ -300,7 +300,7 @@ extension WrittenReportTests {
     }
 }
 
-/// The pre-commit hook checks what loopprep takes as media, in any case (issue 41, item 7): a phone's
+/// The pre-commit hook checks what loopprep takes as media, in any case: a phone's
 /// IMG_0042.MOV and CLIP.MP4 were never checked and the commit passed.
 @Suite struct PreCommitHookTests {
     @Test func theHookMatchesMediaInAnyCase() throws {

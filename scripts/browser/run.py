@@ -462,7 +462,7 @@ async def pages(path, folder_pages):
             got = await browser.evaluate(
                 "[...document.querySelectorAll('video.loop')].map((v) =>"
                 " ({ hidden: v.hidden, width: v.videoWidth, time: v.currentTime, paused: v.paused }))")
-            # A second press stops it: the video hidden again, the button back to "play loop" (issue 32, item 13).
+            # A second press stops it: the video hidden again, the button back to "play loop".
             stopped = await browser.evaluate(
                 "(() => { const b = [...document.querySelectorAll('button.play-loop')]; b.forEach((x) => x.click());"
                 " return b.map((x) => x.textContent); })()")
@@ -506,7 +506,7 @@ async def players(path, cases):
             # Past the first append of a source that holds several loops (Opus encoded over the loop repeated),
             # so a second one is met too.
             loops = max(LOOPS, max(source.get("loops", 1) for source in manifest["sources"]) + 2)
-            # A clip's name may hold '#', '?' or spaces (issue 41, item 7): the query carries it encoded.
+            # A clip's name may hold '#', '?' or spaces: the query carries it encoded.
             base = f"{origin}measure.html?manifest={urllib.parse.quote(name + '.web.json')}&loops={loops}"
             mimes = [source["mime"] for source in manifest["sources"]]
             supported = [await support(browser, origin, mime) for mime in mimes]
