@@ -179,6 +179,12 @@ package struct HEVCSliceContext {
 
     /// From the encoder's own SPS and PPS (one of each: x265's).
     package init(sps: [UInt8], pps: [UInt8]) throws {
+        try readSPS(sps)
+        try readPPS(pps)
+    }
+
+    /// What a slice header needs of the SPS: its chroma, POC and CTB sizes, short- and long-term sets, SAO.
+    private mutating func readSPS(_ sps: [UInt8]) throws {
         var r = BitReader(NAL.unescape(Array(sps.dropFirst(2))))
         guard r.u(4) != nil, let sub = r.u(3) else { throw HEVC.bad("SPS") }
         r.skip(1)
@@ -218,6 +224,11 @@ package struct HEVCSliceContext {
             _ = r.ue()
             r.skip(1)
         }  // pcm
+        try readReferenceSets(&r)
+    }
+
+    /// The SPS's short-term reference picture sets, its long-term pictures and temporal MVP.
+    private mutating func readReferenceSets(_ r: inout BitReader) throws {
         guard let sets = r.ue() else { throw HEVC.bad("SPS") }
         for i in 0..<sets {
             shortTermSets.append(try Self.shortTermSet(&r, index: i, count: sets, known: shortTermSets))
@@ -229,7 +240,10 @@ package struct HEVCSliceContext {
             for _ in 0..<n { r.skip(pocLsbBits + 1) }
         }
         temporalMVP = r.u(1) == 1
+    }
 
+    /// What a slice header needs of the PPS: its flags, tiles or WPP, deblocking, and the range extension's.
+    private mutating func readPPS(_ pps: [UInt8]) throws {
         var p = BitReader(NAL.unescape(Array(pps.dropFirst(2))))
         guard let pid = p.ue(), p.ue() != nil else { throw HEVC.bad("PPS") }
         ppsID = pid
@@ -271,17 +285,20 @@ package struct HEVCSliceContext {
         listsModification = p.u(1) == 1
         _ = p.ue()
         headerExtension = p.u(1) == 1
-        if p.u(1) == 1 {
-            let range = p.u(1) == 1
-            p.skip(3)  // multilayer, 3d, scc
-            guard p.u(4) == 0 else { throw HEVC.bad("PPS extension") }
-            if range {
-                if transformSkip { _ = p.ue() }  // log2 max transform skip size
-                p.skip(1)  // cross-component prediction
-                chromaQPOffsetList = p.u(1) == 1
-            }
-        }
+        if p.u(1) == 1 { try readRangeExtension(&p, transformSkip: transformSkip) }
         guard p.position <= p.bytes.count * 8 else { throw HEVC.bad("PPS") }
+    }
+
+    /// The PPS's extensions: of them only the range extension's chroma QP offset list reaches a slice header.
+    private mutating func readRangeExtension(_ p: inout BitReader, transformSkip: Bool) throws {
+        let range = p.u(1) == 1
+        p.skip(3)  // multilayer, 3d, scc
+        guard p.u(4) == 0 else { throw HEVC.bad("PPS extension") }
+        if range {
+            if transformSkip { _ = p.ue() }  // log2 max transform skip size
+            p.skip(1)  // cross-component prediction
+            chromaQPOffsetList = p.u(1) == 1
+        }
     }
 
     package static func skipScalingList(_ r: inout BitReader) throws {

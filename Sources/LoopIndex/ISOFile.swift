@@ -287,8 +287,39 @@ package struct ISOFile {
         let handler = hdlr.fourCC().text
         guard timescale > 0 else { throw MediaError("read index", reason: "track \(trackID) has a zero timescale") }
 
-        // A table that claims far more entries than its box holds is refused before anything sizes a buffer by
-        // the claim (FFmpeg's demuxer would).
+        try Self.checkTables(boxes, stts: stts, handler: handler, trackID: trackID)
+        var descriptions = 0
+        if var stsd = boxes["stsd"] {
+            stsd.skip(4)
+            descriptions = Int(stsd.u32())
+        }
+
+        let layout = SampleLayout(
+            stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
+        let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
+        let table = try sampleTable(
+            stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
+            locations: locations)
+        let edits = try boxes["elst"].map { try editList($0) }
+        let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
+        // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
+        let trak = (body.position - 8)..<body.end
+        let header = TrackHeader(
+            matrix: matrix, language: language, extendedLanguage: boxes["elng"] != nil,
+            entry: boxes["stsd"].flatMap(TrackHeader.firstEntry), descriptions: descriptions,
+            demuxerFrameRate: TrackHeader.demuxerFrameRate(stts: stts, timescale: timescale))
+        return Track(
+            trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
+            pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
+            trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd(), header: header)
+    }
+
+    /// A track's tables against their boxes, before anything sizes a buffer by them: a table that claims far more
+    /// entries than its box holds is refused (FFmpeg's demuxer would), as is a media track whose stts counts samples
+    /// but whose index cannot find them (`checkMandatory`).
+    private static func checkTables(_ boxes: [FourCC: ByteReader], stts: ByteReader, handler: String, trackID: Int)
+        throws
+    {
         for (type, entrySize): (FourCC, Int) in [
             ("stts", 8), ("ctts", 8), ("stss", 4), ("stsc", 12), ("stco", 4), ("co64", 8), ("elst", 12),
         ] {
@@ -313,6 +344,13 @@ package struct ISOFile {
                     reason: "the stsz table of track \(trackID) claims \(declared) entries but holds \(held)")
             }
         }
+        try checkMandatory(boxes, stts: stts, handler: handler, trackID: trackID)
+    }
+
+    /// A media track whose stts counts samples but whose index cannot find them.
+    private static func checkMandatory(_ boxes: [FourCC: ByteReader], stts: ByteReader, handler: String, trackID: Int)
+        throws
+    {
         // A media track whose stts counts samples but which lacks a table saying how big each is or where it lies
         // (FFmpeg: "missing mandatory atoms, broken header", and it drops the track): damaged, never read as empty.
         if ["vide", "soun"].contains(handler) {
@@ -339,30 +377,6 @@ package struct ISOFile {
                         """)
             }
         }
-        var descriptions = 0
-        if var stsd = boxes["stsd"] {
-            stsd.skip(4)
-            descriptions = Int(stsd.u32())
-        }
-
-        let layout = SampleLayout(
-            stsz: boxes["stsz"], stsc: boxes["stsc"], stco: boxes["stco"], co64: boxes["co64"], fileSize: fileSize)
-        let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
-        let table = try sampleTable(
-            stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
-            locations: locations)
-        let edits = try boxes["elst"].map { try editList($0) }
-        let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
-        // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).
-        let trak = (body.position - 8)..<body.end
-        let header = TrackHeader(
-            matrix: matrix, language: language, extendedLanguage: boxes["elng"] != nil,
-            entry: boxes["stsd"].flatMap(TrackHeader.firstEntry), descriptions: descriptions,
-            demuxerFrameRate: TrackHeader.demuxerFrameRate(stts: stts, timescale: timescale))
-        return Track(
-            trackID: trackID, handler: handler, timescale: timescale, timeline: timeline, locations: table.locations,
-            pcm: table.grouped ? (frameBytes ?? layout.fixedSize, UInt32(clamping: layout.fixedSize)) : nil,
-            trak: trak, descriptionCount: descriptions, dataEnd: layout.dataEnd(), header: header)
     }
 
     /// Bytes per frame of uncompressed audio, from the sound sample entry (QuickTime versions 0, 1 and 2):

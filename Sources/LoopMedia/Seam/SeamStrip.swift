@@ -100,41 +100,46 @@ enum SeamStrip {
         // The seam itself, through everything but the axis labels, and the frame around the picture.
         fill(&image, x: seamX - 1, y: 0, w: 1, h: 3, seam)
         for yy in stride(from: 0, to: image.height, by: 6) { fill(&image, x: seamX, y: yy, w: 1, h: 3, seam) }
-        // The time axis (over the seam line): a tick and a label every 25 ms either side of the loop point, placed as
-        // the samples are.
+        // The time axis (over the seam line).
         if timeAxis, let rate = shot.sampleRate, rate > 0 {
             let top = margin + framesHeight + channels * (laneHeight + gap) - gap
-            let beforeCount = shot.audioBefore.map(\.count).max() ?? 0
-            let afterCount = shot.audioAfter.map(\.count).max() ?? 0
-            var ticks: [(x: Int, ms: Int)] = [(seamX, 0)]
-            var ms = tickMilliseconds
-            while true {
-                let samples = ms * rate / 1000
-                var placed = false
-                if beforeCount > 0, samples <= beforeCount {
-                    ticks.append((margin + (beforeCount - samples) * (seamX - 1 - margin) / beforeCount, -ms))
-                    placed = true
-                }
-                if afterCount > 0, samples <= afterCount {
-                    ticks.append((seamX + 1 + samples * (width - margin - 2 - seamX) / afterCount, ms))
-                    placed = true
-                }
-                if !placed { break }
-                ms += tickMilliseconds
-            }
-            for tick in ticks {
-                fill(&image, x: tick.x, y: top, w: 1, h: 4, border)
-                let text = milliseconds(Rational(Int64(tick.ms), 1000))
-                let w = StripFont.measure(text, scale: textScale)
-                let x = min(max(tick.x - w / 2, margin), width - margin - w)
-                StripFont.draw(text, into: &image, x: x, y: top + 6, scale: textScale, label, box: background)
-            }
+            drawTimeAxis(shot, rate: rate, into: &image, top: top, seamX: seamX)
         }
         fill(&image, x: 0, y: 0, w: width, h: 1, border)
         fill(&image, x: 0, y: image.height - 1, w: width, h: 1, border)
         fill(&image, x: 0, y: 0, w: 1, h: image.height, border)
         fill(&image, x: width - 1, y: 0, w: 1, h: image.height, border)
         return image
+    }
+
+    /// A tick and a label every 25 ms either side of the loop point, placed as the samples are, from `top`.
+    static func drawTimeAxis(_ shot: SeamCapture, rate: Int, into image: inout RGBImage, top: Int, seamX: Int) {
+        let width = image.width
+        let beforeCount = shot.audioBefore.map(\.count).max() ?? 0
+        let afterCount = shot.audioAfter.map(\.count).max() ?? 0
+        var ticks: [(x: Int, ms: Int)] = [(seamX, 0)]
+        var ms = tickMilliseconds
+        while true {
+            let samples = ms * rate / 1000
+            var placed = false
+            if beforeCount > 0, samples <= beforeCount {
+                ticks.append((margin + (beforeCount - samples) * (seamX - 1 - margin) / beforeCount, -ms))
+                placed = true
+            }
+            if afterCount > 0, samples <= afterCount {
+                ticks.append((seamX + 1 + samples * (width - margin - 2 - seamX) / afterCount, ms))
+                placed = true
+            }
+            if !placed { break }
+            ms += tickMilliseconds
+        }
+        for tick in ticks {
+            fill(&image, x: tick.x, y: top, w: 1, h: 4, border)
+            let text = milliseconds(Rational(Int64(tick.ms), 1000))
+            let w = StripFont.measure(text, scale: textScale)
+            let x = min(max(tick.x - w / 2, margin), width - margin - w)
+            StripFont.draw(text, into: &image, x: x, y: top + 6, scale: textScale, label, box: background)
+        }
     }
 
     /// Min/max per pixel column: every sample shows, however many fall in a column.
