@@ -90,9 +90,10 @@ struct FixJob: Sendable {
             return ClipAnalysis.unreadable(path: item.path, error: error)
         }
         defer { if source != item.path { temporaries.remove(source) } }
-        var result = ClipFix.fix(
-            source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, claim: claim, temporaries: temporaries)
+        var request = FixRequest(
+            to: destination, options: options, analysis: analysis, dryRun: dryRun, temporaries: temporaries)
+        (request.force, request.accepts, request.claim) = (force, accepts, claim)
+        var result = ClipFix.fix(source, request)
         result.path = item.path
         return result
     }

@@ -69,8 +69,10 @@ import Testing
         let source = Fixtures.path(c.file)
         let before = try Data(contentsOf: URL(fileURLWithPath: source))
         let report = ClipFix.fix(
-            source, to: dir.appendingPathComponent(c.file).path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: dir.appendingPathComponent(c.file).path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.output == dir.appendingPathComponent(c.output).path)
         #expect(report.fix?.plan?.notes.contains { $0.contains("writes \(c.output)") } == true)
@@ -109,8 +111,10 @@ import Testing
         let video = try #require(plan.tracks.first { $0.kind == .video })
         #expect(expected[video.index]?.isEmpty == false)
         let report = ClipFix.fix(
-            Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            Fixtures.path(file),
+            FixRequest(
+                to: dir.appendingPathComponent(file).path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let written = try Probe.probe(dir.appendingPathComponent(output).path, keepInput: false, locations: true)
         #expect(try OutputCheck.firstFrameDifference(plan, expected: expected, output: written) == nil)
@@ -139,8 +143,8 @@ import Testing
         let firstSample = sourceMdat.offset + 8
         let output = dir.appendingPathComponent("out/long.mp4").path
         let report = ClipFix.fix(
-            source, to: output, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(to: output, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let boxes = try MiniBox.read(output).map(\.type)
         #expect(boxes == ["ftyp", "moov", "free", "mdat"], "\(boxes)")
@@ -167,8 +171,10 @@ import Testing
         #expect(made.status == 0)
         let out = dir.appendingPathComponent("out").path
         let report = ClipFix.fix(
-            source, to: out + "/bframes.avi", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: out + "/bframes.avi", options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .failed)
         #expect(report.fix?.reason?.contains("AVI keeps no presentation times") == true)
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -182,8 +188,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("obs.mkv").path
         let report = ClipFix.fix(
-            Fixtures.path("obs.mkv"), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            Fixtures.path("obs.mkv"),
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.container == .matroska)
@@ -236,8 +242,10 @@ import Testing
         #expect(sourcePreSkip == 312)
 
         let report = ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(target: .web, seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: out, options: .init(), analysis: .init(target: .web, seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.container == .webm)
@@ -283,8 +291,8 @@ import Testing
             })
         let out = dir.appendingPathComponent(file).path
         let report = ClipFix.fix(
-            Fixtures.path(file), to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            Fixtures.path(file),
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .unchanged)
         #expect(
             try Data(contentsOf: URL(fileURLWithPath: out))
@@ -312,8 +320,10 @@ import Testing
         // --seam-fade: the same length, faded to silence at both ends, still Ogg.
         let out = dir.appendingPathComponent("loop-click.ogg").path
         let fixed = ClipFix.fix(
-            source, to: out, options: .init(seamFade: Rational(10, 1000)), analysis: .init(), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: out, options: .init(seamFade: Rational(10, 1000)), analysis: .init(), temporaries: TemporaryFiles())
+        )
         #expect(fixed.fix?.status == .fixed, "\(fixed.fix?.reason ?? "")")
         let after = ClipAnalysis.report(path: out, options: .init())
         #expect(after.facts?.container == .ogg && after.facts?.mainAudio?.sampleCount == Rational(Int64(count)))
@@ -331,8 +341,10 @@ import Testing
         #expect(before.mainAudio?.sampleCount == Rational(46080))
         #expect(Analyzer.findings(in: before).contains { $0.rule == "priming-not-signalled" })
         let report = ClipFix.fix(
-            source, to: dir.appendingPathComponent("loop-adts.aac").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: dir.appendingPathComponent("loop-adts.aac").path, options: .init(),
+                analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let out = dir.appendingPathComponent("loop-adts.m4a").path
         #expect(report.fix?.output == out)
@@ -359,8 +371,10 @@ import Testing
         #expect(finding.message.contains("1105 samples"))
         let out = dir.appendingPathComponent("out").path
         let report = ClipFix.fix(
-            source, to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: out + "/loop-nolame.mp3", options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(
             report.fix?.status == .failed && report.fix?.reason?.contains("only in a LAME header") == true
                 && report.fix?.reason?.contains("--reencode-audio") == true)
@@ -380,8 +394,8 @@ import Testing
         var options = FixOptions()
         options.reencodeAudio = true
         let report = ClipFix.fix(
-            source, to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(to: out, options: options, analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         let audio = try #require(after.mainAudio)
@@ -412,8 +426,10 @@ import Testing
         #expect(
             !Analyzer.findings(in: facts).contains { $0.rule == "start-offset" || $0.rule == "priming-not-signalled" })
         let report = ClipFix.fix(
-            mp3, to: dir.appendingPathComponent("out/loop.mp3").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            mp3,
+            FixRequest(
+                to: dir.appendingPathComponent("out/loop.mp3").path, options: .init(),
+                analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .unchanged)
     }
 }

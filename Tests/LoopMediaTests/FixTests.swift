@@ -13,8 +13,10 @@ import Testing
 
     static func fix(_ file: String, into dir: URL, dryRun: Bool = false) -> FileReport {
         ClipFix.fix(
-            Fixtures.path(file), to: dir.appendingPathComponent(file).path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: dryRun, temporaries: TemporaryFiles())
+            Fixtures.path(file),
+            FixRequest(
+                to: dir.appendingPathComponent(file).path, options: .init(), analysis: .init(seamChecks: false),
+                dryRun: dryRun, temporaries: TemporaryFiles()))
     }
 
     /// Every fixture with a length, start, priming, keyframe or moov defect comes out clean, by our probe and by
@@ -88,8 +90,8 @@ import Testing
             ])
         #expect(made.status == 0)
         let report = ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let audio = try #require(try FFprobe.streams(out).first { $0.codec_name == "pcm_s16le" })
         #expect(audio.nb_frames == "48000")
@@ -113,13 +115,13 @@ import Testing
             let again = dir.appendingPathComponent("c-" + file).path
             let t = TemporaryFiles()
             _ = ClipFix.fix(
-                Fixtures.path(file), to: first, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                temporaries: t)
+                Fixtures.path(file),
+                FixRequest(to: first, options: .init(), analysis: .init(seamChecks: false), temporaries: t))
             _ = ClipFix.fix(
-                Fixtures.path(file), to: second, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-                temporaries: t)
+                Fixtures.path(file),
+                FixRequest(to: second, options: .init(), analysis: .init(seamChecks: false), temporaries: t))
             let refix = ClipFix.fix(
-                first, to: again, options: .init(), analysis: .init(seamChecks: false), dryRun: false, temporaries: t)
+                first, FixRequest(to: again, options: .init(), analysis: .init(seamChecks: false), temporaries: t))
             let a = try Data(contentsOf: URL(fileURLWithPath: first))
             #expect(a == (try Data(contentsOf: URL(fileURLWithPath: second))), "\(file): two runs differ")
             #expect(refix.fix?.status == .unchanged, "\(file): fixing the output is not a no-op")
@@ -171,8 +173,8 @@ import Testing
         ff.waitUntilExit()
         let out = dir.appendingPathComponent("out.mp4").path
         let report = ClipFix.fix(
-            moved, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            moved,
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed)
         let after = try Probe.facts(path: out)
         #expect(after.mainVideo?.rotation == 270)

@@ -60,8 +60,8 @@ import Testing
         #expect(
             !Analyzer.findings(in: before, options: .init(target: .chrome)).contains { $0.message.contains("hev1") })
         let report = ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let after = try Probe.facts(path: out)
         #expect(after.mainVideo?.codecTag == "hvc1")

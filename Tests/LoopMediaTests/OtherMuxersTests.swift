@@ -176,8 +176,10 @@ import Testing
         #expect(audio.sampleRate == 48000 && audio.samples == 72000)
         // Idempotent: the output is on its core clock, and a second fix copies it unchanged.
         let again = ClipFix.fix(
-            out, to: dir.appendingPathComponent("again.m4a").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            out,
+            FixRequest(
+                to: dir.appendingPathComponent("again.m4a").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(again.fix?.status == .unchanged, "\(again.fix?.reason ?? "")")
     }
 
@@ -385,8 +387,10 @@ import Testing
                 ]
             ).status == 0)
         let report = ClipFix.fix(
-            flv, to: dir.appendingPathComponent("out.flv").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            flv,
+            FixRequest(
+                to: dir.appendingPathComponent("out.flv").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let cut = try #require(report.fix?.plan?.tracks.first)
         #expect(cut.trimmedHead * 48000 == Rational(1024))
@@ -562,8 +566,10 @@ import Testing
         #expect(reading.tracks.first { $0.kind == .video }?.frames == 82)
         #expect(try FFmpegDecode.frames(out).count == 82)
         let second = ClipFix.fix(
-            out, to: dir.appendingPathComponent("again.3gp").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            out,
+            FixRequest(
+                to: dir.appendingPathComponent("again.3gp").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(second.fix?.status == .unchanged, "\(second.fix?.reason ?? "")")
     }
 

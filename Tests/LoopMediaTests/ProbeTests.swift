@@ -232,8 +232,10 @@ import Testing
         #expect(said.contains("2 chapters (it has 0)"), "\(said)")
 
         let report = ClipFix.fix(
-            input, to: dir.appendingPathComponent("fixed.mkv").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            input,
+            FixRequest(
+                to: dir.appendingPathComponent("fixed.mkv").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let fixed = dir.appendingPathComponent("fixed.mkv").path
         #expect(
@@ -287,8 +289,8 @@ import Testing
 
         let fixed = dir.appendingPathComponent("fixed.flac").path
         let report = ClipFix.fix(
-            input, to: fixed, options: options, analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            input,
+            FixRequest(to: fixed, options: options, analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(try AudioFormatCheck.refusal(plan, source: input, output: fixed) == nil)
     }

@@ -48,8 +48,8 @@ import Testing
 
     static func fix(_ source: String, to out: String) -> FileReport {
         ClipFix.fix(
-            source, to: out, options: .init(), analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            source,
+            FixRequest(to: out, options: .init(), analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
     }
 
     @Test(arguments: shapes)

@@ -10,8 +10,8 @@ import Testing
     static func fix(_ file: String, _ options: FixOptions, into dir: URL, name: String? = nil) -> (FileReport, String) {
         let out = dir.appendingPathComponent(name ?? file).path
         let report = ClipFix.fix(
-            Fixtures.path(file), to: out, options: options, analysis: .init(seamChecks: false),
-            dryRun: false, temporaries: TemporaryFiles())
+            Fixtures.path(file),
+            FixRequest(to: out, options: options, analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         return (report, out)
     }
 
@@ -51,8 +51,10 @@ import Testing
         #expect(Analyzer.findings(in: after).filter { $0.severity != .info }.isEmpty)
         // Fixing the unrolled file again changes nothing.
         let again = ClipFix.fix(
-            outA, to: dir.appendingPathComponent("c.mp4").path, options: .init(), analysis: .init(seamChecks: false),
-            dryRun: false, temporaries: TemporaryFiles())
+            outA,
+            FixRequest(
+                to: dir.appendingPathComponent("c.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(again.fix?.status == .unchanged)
     }
 
@@ -107,8 +109,10 @@ import Testing
         #expect(try FFmpegDecode.psnr(out, Fixtures.path("not-keyframe-start.mp4"), frames: 15) > 35)
         // And fixing the output again changes nothing.
         let again = ClipFix.fix(
-            out, to: dir.appendingPathComponent("again.mp4").path, options: .init(), analysis: .init(seamChecks: false),
-            dryRun: false, temporaries: TemporaryFiles())
+            out,
+            FixRequest(
+                to: dir.appendingPathComponent("again.mp4").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(again.fix?.status == .unchanged)
     }
 
@@ -147,8 +151,10 @@ import Testing
             ff.waitUntilExit()
         }
         let report = ClipFix.fix(
-            cut, to: dir.appendingPathComponent("out.mp4").path, options: FixOptions(reencodeHead: true),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            cut,
+            FixRequest(
+                to: dir.appendingPathComponent("out.mp4").path, options: FixOptions(reencodeHead: true),
+                analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.plan?.tracks.first?.head == nil)
         #expect(report.fix?.plan?.tracks.first?.presentedFrames == 20)
@@ -185,8 +191,10 @@ import Testing
         ff.waitUntilExit()
         let out = dir.appendingPathComponent("web.mp4").path
         let report = ClipFix.fix(
-            source, to: out, options: FixOptions(bakeVideo: true), analysis: .init(target: .web, seamChecks: false),
-            dryRun: false, temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: out, options: FixOptions(bakeVideo: true), analysis: .init(target: .web, seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let video = try #require(report.fix?.plan?.tracks.first { $0.kind == .video })
         #expect(video.tail != nil)

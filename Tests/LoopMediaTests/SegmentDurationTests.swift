@@ -54,8 +54,10 @@ import Testing
         ).out
         #expect(String(decoding: before, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "2.008000")
         let report = ClipFix.fix(
-            source, to: dir.appendingPathComponent("w.webm").path, options: .init(),
-            analysis: .init(seamChecks: false), dryRun: false, temporaries: TemporaryFiles())
+            source,
+            FixRequest(
+                to: dir.appendingPathComponent("w.webm").path, options: .init(), analysis: .init(seamChecks: false),
+                temporaries: TemporaryFiles()))
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         let out = try #require(report.fix?.output)
         #expect(SegmentDuration.read(out)?.seconds == Rational(1))

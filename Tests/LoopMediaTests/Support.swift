@@ -127,8 +127,8 @@ enum FixRun {
     {
         let out = dir.appendingPathComponent(fixture).path
         let report = ClipFix.fix(
-            Fixtures.path(fixture), to: out, options: options, analysis: .init(seamChecks: false), dryRun: false,
-            temporaries: TemporaryFiles())
+            Fixtures.path(fixture),
+            FixRequest(to: out, options: options, analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
         return (report, out)
     }
 }

@@ -127,6 +127,11 @@ public enum OutputPath {
         """
     }
 
+    /// An output that exists already and is not the input itself (in place replaces the input, by design).
+    static func existsBeside(_ input: String, _ output: String) -> Bool {
+        !sameFile(input, output) && FileManager.default.fileExists(atPath: output)
+    }
+
     /// The same file, links and relative paths resolved.
     public static func sameFile(_ a: String, _ b: String) -> Bool {
         URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path

@@ -5,24 +5,45 @@ import LoopIndex
 /// One file through fix: probe, plan, remux (stream copy), exact edit lists with moov first, re-probe and
 /// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input
 /// unless `replacing` says so.
+/// One input's fix as asked: where it goes, with what, planned only or written, and the caller's conditions.
+public struct FixRequest {
+    public var destination: String
+    public var options: FixOptions
+    public var analysis: AnalysisOptions
+    public var dryRun: Bool
+    /// Replace an output that exists (never the input: in place is `destination` == the input's path).
+    public var force = false
+    /// A caller's condition on the plan before anything is written (loop: the plan is the candidate it chose); the
+    /// sentence it returns refuses the file.
+    public var accepts: ((FixPlan) -> String?)?
+    /// Claims the output's final name for this input (OutputClaims), the refusal when another input of the run
+    /// holds it.
+    public var claim: ((String) -> String?)?
+    public var temporaries: TemporaryFiles
+    /// A file that needs nothing is written again by the muxer all the same (an Ogg FFmpeg reads otherwise than
+    /// libvorbis).
+    var rewrite = false
+
+    public init(
+        to destination: String, options: FixOptions = FixOptions(), analysis: AnalysisOptions = AnalysisOptions(),
+        dryRun: Bool = false, temporaries: TemporaryFiles
+    ) {
+        self.destination = destination
+        self.options = options
+        self.analysis = analysis
+        self.dryRun = dryRun
+        self.temporaries = temporaries
+    }
+}
+
 public enum ClipFix {
-    /// `force`: replace an output that exists (never the input: in place is `destination` == `path`).
-    /// `accepts`: a caller's condition on the plan before anything is written (loop: the plan is the candidate it
-    /// chose); the sentence it returns refuses the file.
-    /// `claim`: claims the output's final name for this input (OutputClaims), the refusal when another input of the
-    /// run holds it.
-    public static func fix(
-        _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions,
-        dryRun: Bool, force: Bool = false, accepts: ((FixPlan) -> String?)? = nil,
-        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles
-    ) -> FileReport {
+    public static func fix(_ path: String, _ request: FixRequest) -> FileReport {
+        let analysis = request.analysis
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch
             where RemoteFile.refusedRanges(error)
         {
-            return fixFetched(
-                path, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-                accepts: accepts, claim: claim, temporaries: temporaries)
+            return fixFetched(path, request)
         } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
@@ -31,18 +52,15 @@ public enum ClipFix {
         let range = LoopRanges.range(
             source.facts, timelines: source.timelines, findings: Analyzer.findings(in: source.facts, options: analysis))
         var refused: OutputRefusal.Kind?
-        var report = fix(
-            path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, claim: claim, temporaries: temporaries, refused: &refused)
+        var report = fix(path, source: source, request, refused: &refused)
         // A copy of an Ogg FFmpeg reads otherwise than libvorbis (oggenc's short files: one data page, also the last)
         // is written again through the muxer, whose pages FFmpeg times as libvorbis does, and checked again.
         if refused == .unchangedReadOtherwise, source.facts.container == .ogg,
             let again = try? Probe.probe(path, keepInput: false, locations: true)
         {
-            report = fix(
-                path, source: again, to: destination, options: options, analysis: analysis, dryRun: dryRun,
-                force: force,
-                accepts: accepts, claim: claim, temporaries: temporaries, refused: &refused, rewrite: true)
+            var rewrite = request
+            rewrite.rewrite = true
+            report = fix(path, source: again, rewrite, refused: &refused)
         }
         if report.fix?.output != nil, report.fix?.status != .planned {
             report.fix?.inputLoopRange = range.range
@@ -55,46 +73,38 @@ public enum ClipFix {
 
     /// A server without byte ranges: the clip is fetched whole beside the output and fixed from there, as loop
     /// does; the report names the URL.
-    static func fixFetched(
-        _ path: String, to destination: String, options: FixOptions, analysis: AnalysisOptions, dryRun: Bool,
-        force: Bool, accepts: ((FixPlan) -> String?)?, claim: ((String) -> String?)?, temporaries: TemporaryFiles
-    ) -> FileReport {
+    static func fixFetched(_ path: String, _ request: FixRequest) -> FileReport {
+        let temporaries = request.temporaries
         let local: String
-        do { local = try RemoteFile.localCopy(of: path, beside: destination, temporaries: temporaries) } catch {
+        do { local = try RemoteFile.localCopy(of: path, beside: request.destination, temporaries: temporaries) } catch {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         defer { temporaries.remove(local) }
-        var report = fix(
-            local, to: destination, options: options, analysis: analysis, dryRun: dryRun, force: force,
-            accepts: accepts, claim: claim, temporaries: temporaries)
+        var report = fix(local, request)
         report.path = path
         return report
     }
 
     static func fix(
-        _ path: String, source consumingSource: consuming Probe.Result, to destination: String, options: FixOptions,
-        analysis: AnalysisOptions, dryRun: Bool, force: Bool, accepts: ((FixPlan) -> String?)?,
-        claim: ((String) -> String?)? = nil, temporaries: TemporaryFiles, refused: inout OutputRefusal.Kind?,
-        rewrite: Bool = false
+        _ path: String, source consumingSource: consuming Probe.Result, _ request: FixRequest,
+        refused: inout OutputRefusal.Kind?
     ) -> FileReport {
         let source = consume consumingSource
         let before = source.facts
-        let planned = plan(
-            path, source: source, to: destination, options: options, analysis: analysis, dryRun: dryRun,
-            accepts: accepts, claim: claim, rewrite: rewrite)
+        let planned = Self.plan(path, source: source, request)
         let (plan, output): (FixPlan, String)
         switch planned {
         case .refused(let report): return report
         case .plan(let planned, let destination): (plan, output) = (planned, destination)
         }
-        if dryRun {
+        if request.dryRun {
             return FileReport(
-                path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
+                path: path, facts: before, findings: Analyzer.findings(in: before, options: request.analysis),
                 fix: FixOutcome(status: .planned, output: output, plan: plan, before: before))
         }
-        return carryOut(
-            plan, path: path, source: source, to: output, options: options, analysis: analysis, force: force,
-            temporaries: temporaries, refused: &refused)
+        var written = request
+        written.destination = output
+        return carryOut(plan, path: path, source: source, written, refused: &refused)
     }
 
     /// What fix does with one input, decided before anything is written: the plan, or the report of a refusal.
@@ -106,33 +116,33 @@ public enum ClipFix {
 
     /// The plan is final when planned: the container written (a file whose own cannot say the cut becomes an MP4 or
     /// MOV, with what FFmpeg's muxers accept) and the writer are decided with it, the web player's go or no-go
-    /// (`accepts`) and the output's claim made on it. `rewrite`: a file that needs nothing is written again by the
-    /// muxer all the same (an Ogg FFmpeg reads otherwise than libvorbis), as the dry run of such a file says.
-    static func plan(
-        _ path: String, source: borrowing Probe.Result, to destination: String, options: FixOptions,
-        analysis: AnalysisOptions, dryRun: Bool, accepts: ((FixPlan) -> String?)?, claim: ((String) -> String?)?,
-        rewrite: Bool
-    ) -> Planned {
+    /// (`accepts`) and the output's claim made on it. A request to `rewrite` writes a file that needs nothing again
+    /// by the muxer all the same (an Ogg FFmpeg reads otherwise than libvorbis), as the dry run of such a file says.
+    static func plan(_ path: String, source: borrowing Probe.Result, _ request: FixRequest) -> Planned {
+        let (options, analysis, rewrite) = (request.options, request.analysis, request.rewrite)
         let before = source.facts
         var plan: FixPlan
         do {
             plan = try FixPlanner.plan(
                 before, timelines: source.timelines, options: options,
-                output: FixPlanner.Output(destination: destination, accepts: OutputFile.accepts))
+                output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.accepts))
         } catch let refusal as ConversionRefusal {
             return .refused(failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan))
         } catch {
             return .refused(failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))"))
         }
         let readOtherwise =
-            dryRun && !rewrite && before.container == .ogg && copyReadOtherwise(plan, source, path, analysis)
+            request.dryRun && !rewrite && before.container == .ogg
+            && copyReadOtherwise(plan, source, path, analysis)
         if rewrite || readOtherwise, plan.isNoop {
             plan.isNoop = false
             plan.writer = .remux
             plan.notes.append("written again: FFmpeg reads the input's single Ogg page otherwise than libvorbis")
         }
-        if let refusal = accepts?(plan) { return .refused(failed(path, before, analysis, reason: refusal, plan: plan)) }
-        let destination = plan.outputPath ?? destination
+        if let refusal = request.accepts?(plan) {
+            return .refused(failed(path, before, analysis, reason: refusal, plan: plan))
+        }
+        let destination = plan.outputPath ?? request.destination
         if let format = plan.convertsTo, FileManager.default.fileExists(atPath: destination),
             OutputPath.sameFile(path, destination)
         {
@@ -142,7 +152,7 @@ public enum ClipFix {
                     reason: "write output: the \(format.uppercased()) would overwrite the input \(destination)",
                     plan: plan))
         }
-        if let refusal = claim?(destination) {
+        if let refusal = request.claim?(destination) {
             return .refused(failed(path, before, analysis, reason: refusal, plan: plan))
         }
         return .plan(plan, output: destination)
@@ -154,14 +164,13 @@ public enum ClipFix {
     /// written (verified again now, left as it is), one that differs is refused once this run's is written and
     /// compared.
     static func carryOut(
-        _ plan: FixPlan, path: String, source consumingSource: consuming Probe.Result, to destination: String,
-        options: FixOptions, analysis: AnalysisOptions, force: Bool, temporaries: TemporaryFiles,
+        _ plan: FixPlan, path: String, source consumingSource: consuming Probe.Result, _ request: FixRequest,
         refused: inout OutputRefusal.Kind?
     ) -> FileReport {
         let source = consume consumingSource
+        let (destination, analysis, temporaries) = (request.destination, request.analysis, request.temporaries)
         let before = source.facts
-        let existing =
-            !force && !OutputPath.sameFile(path, destination) && FileManager.default.fileExists(atPath: destination)
+        let existing = !request.force && OutputPath.existsBeside(path, destination)
         // The independent check reads the output with FFmpeg: loaded while the media is copied, not after.
         FFmpegLibraries.loadAhead()
         // A copy that stopped on an error (the disk full) is what the user is told, whatever a reading of the output
@@ -174,8 +183,7 @@ public enum ClipFix {
             // An index-driven MP4 is read back while its media is copied (its reads wait for their bytes); the
             // disk write is flushed once copied. The copy is called off and waited for on every way out.
             copying = try write(
-                path, plan: plan, facts: before, iso: source.iso, timelines: source.timelines, to: temp,
-                temporaries: temporaries, flushWhenCopied: !existing)
+                path, plan: plan, source: source, to: temp, temporaries: temporaries, flushWhenCopied: !existing)
             defer {
                 copying?.cancel()
                 try? copying?.wait()
@@ -190,9 +198,10 @@ public enum ClipFix {
             let metadata = KeptMetadataExpectation.fix(plan, facts: before, iso: source.iso)
             // The source's index is let go before the output is probed: two hour-long indexes need not be held.
             _ = consume source
-            let report = try checked(
-                plan, at: temp, as: destination, path: path, before: before, firstFrames: firstFrames,
-                metadata: metadata, copying: copying, existing: existing, options, analysis, refused: &refused)
+            let output = WrittenOutput(
+                temp: temp, destination: destination, firstFrames: firstFrames, metadata: metadata, copying: copying,
+                existing: existing)
+            let report = try checked(plan, output, path: path, before: before, request, refused: &refused)
             guard report.fix?.status != .failed else { return report }
             try copying?.wait()
             if !existing { try temporaries.commit(temp, to: destination) }
@@ -217,10 +226,12 @@ public enum ClipFix {
     /// what a reading of the output met, is the cause), or the written file's, as `analyze OUTPUT` gives it: its
     /// facts, its seam measured (unless --no-seam), its findings and its own loop range, with the fix's outcome.
     static func checked(
-        _ plan: FixPlan, at temp: String, as destination: String, path: String, before: ClipFacts,
-        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation?, copying: CopyProgress?,
-        existing: Bool, _ options: FixOptions, _ analysis: AnalysisOptions, refused: inout OutputRefusal.Kind?
+        _ plan: FixPlan, _ output: WrittenOutput, path: String, before: ClipFacts, _ request: FixRequest,
+        refused: inout OutputRefusal.Kind?
     ) throws -> FileReport {
+        let (temp, destination, copying) = (output.temp, output.destination, output.copying)
+        let (firstFrames, metadata) = (output.firstFrames, output.metadata)
+        let (options, analysis) = (request.options, request.analysis)
         let written = try Probe.probe(temp, keepInput: false, locations: true)
         if let refusal = try OutputCheck.refusal(
             plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata,
@@ -243,8 +254,20 @@ public enum ClipFix {
         report.path = path
         report.fix = FixOutcome(
             status: plan.isNoop ? .unchanged : .fixed, output: destination, plan: plan, before: before)
-        if existing { report.fix?.alreadyWritten = true }
+        if output.existing { report.fix?.alreadyWritten = true }
         return report
+    }
+
+    /// An output written beside its destination, before it is checked: the temporary file, where it goes, what the
+    /// check holds it to (the planned first frames, the metadata kept), its copy while it runs, and whether the
+    /// destination exists already (a run resumed: compared, never replaced).
+    struct WrittenOutput {
+        var temp: String
+        var destination: String
+        var firstFrames: [Int: [[UInt8]]]
+        var metadata: KeptMetadataExpectation?
+        var copying: CopyProgress?
+        var existing: Bool
     }
 
     /// A dry run says what the run would do: the copy of an Ogg that needs nothing is the input itself, so the
@@ -277,9 +300,10 @@ public enum ClipFix {
     /// reader waits for the bytes it asks for), flushed to disk once copied when `flushWhenCopied`: the caller waits
     /// for it (`CopyProgress.wait`) before the rename. The other writers return with the file written.
     static func write(
-        _ source: String, plan: FixPlan, facts: ClipFacts, iso index: ISOFile?, timelines: [Int: TrackTimeline],
-        to temp: String, temporaries: TemporaryFiles, flushWhenCopied: Bool = false
+        _ source: String, plan: FixPlan, source probed: borrowing Probe.Result, to temp: String,
+        temporaries: TemporaryFiles, flushWhenCopied: Bool = false
     ) throws -> CopyProgress? {
+        let (facts, index, timelines) = (probed.facts, probed.iso, probed.timelines)
         let format = plan.convertsTo ?? muxer(container: facts.container, path: source)
         switch plan.writer {
         case .copy:
@@ -308,9 +332,7 @@ public enum ClipFix {
         case .remux:
             _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
         case .remuxThenEdit:
-            try remuxThenEdit(
-                source, plan: plan, facts: facts, iso: index, format: format, timelines: timelines, to: temp,
-                temporaries: temporaries)
+            try remuxThenEdit(source, plan: plan, source: probed, format: format, to: temp, temporaries: temporaries)
         }
         return nil
     }
@@ -318,9 +340,10 @@ public enum ClipFix {
     /// FFmpeg's MP4 or MOV muxer, then exact edit lists written over its index (a copy with a new moov).
     /// An MP4 or MOV source's metadata (`iso`) replaces the muxer's, track by track (`MetadataGraft`).
     static func remuxThenEdit(
-        _ source: String, plan: FixPlan, facts: ClipFacts, iso: ISOFile?, format: String,
-        timelines: [Int: TrackTimeline], to temp: String, temporaries: TemporaryFiles
+        _ source: String, plan: FixPlan, source probed: borrowing Probe.Result, format: String, to temp: String,
+        temporaries: TemporaryFiles
     ) throws {
+        let (facts, iso, timelines) = (probed.facts, probed.iso, probed.timelines)
         let inputISO = facts.isISO
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }

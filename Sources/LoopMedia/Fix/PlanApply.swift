@@ -68,8 +68,8 @@ extension ClipFix {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         var refusal: OutputRefusal.Kind?
-        return carryOut(
-            plan, path: path, source: source, to: destination, options: FixOptions(), analysis: analysis, force: force,
-            temporaries: temporaries, refused: &refusal)
+        var request = FixRequest(to: destination, analysis: analysis, temporaries: temporaries)
+        request.force = force
+        return carryOut(plan, path: path, source: source, request, refused: &refusal)
     }
 }

@@ -273,18 +273,19 @@ public enum LoopCut {
                 ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
         }
         guard !d.dryRun, let destination = d.path else {
-            return ClipFix.fix(
-                path, to: d.path ?? path, options: options, analysis: analysis, dryRun: true, accepts: accepts,
-                claim: d.path == nil ? nil : d.claim, temporaries: d.temporaries)
+            var request = FixRequest(
+                to: d.path ?? path, options: options, analysis: analysis, dryRun: true, temporaries: d.temporaries)
+            (request.accepts, request.claim) = (accepts, d.path == nil ? nil : d.claim)
+            return ClipFix.fix(path, request)
         }
         let source: String
         do { source = try RemoteFile.localCopy(of: path, beside: destination, temporaries: d.temporaries) } catch {
             return ClipAnalysis.unreadable(path: path, error: error)
         }
         defer { if source != path { d.temporaries.remove(source) } }
-        var fixed = ClipFix.fix(
-            source, to: destination, options: options, analysis: analysis, dryRun: false, force: true,
-            accepts: accepts, claim: d.claim, temporaries: d.temporaries)
+        var request = FixRequest(to: destination, options: options, analysis: analysis, temporaries: d.temporaries)
+        (request.force, request.accepts, request.claim) = (true, accepts, d.claim)
+        var fixed = ClipFix.fix(source, request)
         // The written loop, named as written (fix's report names its input).
         if let output = fixed.fix?.output, fixed.fix?.status != .failed { fixed.path = output }
         return fixed
