@@ -182,6 +182,7 @@ struct Stitch: AsyncParsableCommand {
         request.output = write.dryRun ? nil : output
         request.named = output
         request.force = write.force
+        request.webPlayerRemedy = webPlayer.enabled ? "name the reel .mp4" : nil
         request.normalize = normalize
         request.codec = codec
         request.audioCurve = audioCurve

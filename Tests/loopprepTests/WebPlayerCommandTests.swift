@@ -227,7 +227,7 @@ extension WebPlayerCommandTests {
         let sentence = "phone-joined.mkv is not one; nothing written (loop it into an MP4 with -o NAME.mp4"
         #expect(dry.stdout.contains(sentence) && wet.stdout.contains(sentence), "\(dry.stdout)\n\(wet.stdout)")
         #expect(dry.status == 1 && wet.status == 1)
-        // Blended (its codecs are said after the write; its container before it), and a stitch's reel named .mkv.
+        // Blended (its container refused before any work), and a stitch's reel named .mkv.
         let blend = try Run.loopprep(["loop", clip, "-o", out + "/", "--web-player", "--crossfade", "0.3"])
         #expect(blend.status == 1 && blend.stdout.contains(sentence), "\(blend.stdout)")
         let reel = dir.appendingPathComponent("out/reel.mkv").path
@@ -239,5 +239,30 @@ extension WebPlayerCommandTests {
             #expect(stitch.stderr.contains(said), "\(stitch.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
+
+extension WebPlayerCommandTests {
+    /// A reel's and a blend's codecs are their plans' and refused before writing as fix's are: two ALAC clips in MOV
+    /// (tone-late-ntsc.mov, make-metadata.sh 18) stitched into reel.mov keep ALAC, which browsers do not append; the
+    /// reel was written, then said to have no web player. Now refused, in the dry run in the same words, and
+    /// nothing is written; so is loop --crossfade of one, its hint the web player, not the crossfade.
+    @Test func aReelsCodecsAreRefusedBeforeWriting() throws {
+        let dir = try Repository.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("tone-late-ntsc.mov")
+        let reel = dir.appendingPathComponent("reel.mov").path
+        let said = "audio track 1 (alac) in MOV is not one of them; nothing written (without --web-player it is written"
+        for dryRun in [["--dry-run"], []] {
+            let stitch = try Run.loopprep(["stitch", clip, clip, "-o", reel, "--web-player"] + dryRun)
+            #expect(stitch.status == 1 && stitch.stderr.contains(said), "\(stitch.stdout)\(stitch.stderr)")
+        }
+        let loop = dir.appendingPathComponent("loop.mov").path
+        let blend = try Run.loopprep(["loop", clip, "-o", loop, "--web-player", "--crossfade", "0.3"])
+        #expect(blend.status == 1 && blend.stdout.contains(said), "\(blend.stdout)")
+        #expect(blend.stdout.contains("fix: loop it without --web-player"), "\(blend.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        // Without --web-player the reel is written.
+        #expect(try Run.loopprep(["stitch", clip, clip, "-o", reel]).status == 0)
     }
 }

@@ -33,6 +33,9 @@ public struct StitchRequest: Sendable {
     public var force = false
     /// How the output is analyzed (its target: a WebM is meant for browsers).
     public var analysis = AnalysisOptions()
+    /// A web player is asked for beside the output: what to do instead where the plan shows it cannot have one, said
+    /// before anything is written (nil: none asked).
+    public var webPlayerRemedy: String?
 
     public init(clips: [Clip], transitions: [TransitionRequest], loop: Bool, output: String?) {
         self.clips = clips

@@ -221,7 +221,7 @@ public enum LoopCut {
             return (FileReport(path: path, facts: nil, findings: [finding], error: refusal), nil)
         }
         return blended(
-            path, loop: loop, crossfade: crossfade, variableTiming: s.hasVariableTiming, analysis: request.analysis,
+            path, loop: loop, crossfade: crossfade, variableTiming: s.hasVariableTiming, request: request,
             to: destination)
     }
 
@@ -230,24 +230,31 @@ public enum LoopCut {
 
     /// The loop blended (--crossfade) as stitch joins a clip to itself: planned, or written to its destination.
     static func blended(
-        _ path: String, loop: LoopCandidate, crossfade: Rational, variableTiming: Bool, analysis: AnalysisOptions,
+        _ path: String, loop: LoopCandidate, crossfade: Rational, variableTiming: Bool, request asked: LoopRequest,
         to destination: Destination
     ) -> (report: FileReport, blend: StitchTimeline?) {
         var request = blendRequest(
-            path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: analysis,
+            path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: asked.analysis,
             to: destination.dryRun ? nil : destination.path)
         request.named = destination.path
+        // A web player the blend cannot have is refused with the plan, before anything is written.
+        request.webPlayerRemedy = asked.forWeb ? Self.remedy : nil
         var stitched: StitchReport?
+        var planned: PlannedStitch?
         let reason: String?
         do {
-            stitched = try Stitcher.stitch(request, temporaries: destination.temporaries)
+            planned = try Stitcher.plan(request)
+            stitched = planned?.report
+            if let planned, let output = request.output, planned.report.error == nil {
+                stitched = Stitcher.carryOut(planned, to: output, temporaries: destination.temporaries, progress: nil)
+            }
             reason = stitched?.error
         } catch { reason = error.lines.joined(separator: " ") }
         if let reason {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
             let sentence = "the crossfaded loop could not be written: \(reason)"
-            let finding = Finding(
-                rule: .loopFailed, severity: .error, message: sentence, hint: "try without --crossfade")
+            let hint = planned?.webPlayerRefusal == nil ? "try without --crossfade" : "loop it without --web-player"
+            let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: hint)
             return (FileReport(path: path, facts: nil, findings: [finding], error: sentence), stitched?.timeline)
         }
         // The written loop as Stitcher described it (its seam measured), not read a second time.

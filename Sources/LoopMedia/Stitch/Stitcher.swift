@@ -5,14 +5,48 @@ import LoopIndex
 /// stitch: clips prepared (ClipPreparation), laid on one timeline (StitchPlanner), planned frame by frame
 /// (StitchRenderPlanner, pure), then written by executing the plan (StitchWriter), given exact edit lists,
 /// verified and renamed into place.
+/// A stitch decided before anything is written (Stitcher.plan), carried out as it stands (Stitcher.carryOut).
+public struct PlannedStitch {
+    let request: StitchRequest
+    let prepared: [PreparedClip]
+    let timeline: StitchTimeline
+    /// FFmpeg's muxer for the output's name (the written file's or, in a dry run, the one named); nil: none named.
+    let format: String?
+    /// Which frames are copied and which encoded again; nil where it could not be planned (the report says why).
+    var render: StitchRenderPlan?
+    /// What a Matroska or WebM reel keeps of the first clip's tags.
+    var metadata: ReelMetadata?
+    /// A web player asked for that the reel cannot have: why (the report's error says it too).
+    var webPlayerRefusal: String?
+    /// What a dry run prints; the write's report starts from it.
+    public internal(set) var report: StitchReport
+
+    init(
+        request: StitchRequest, prepared: [PreparedClip], timeline: StitchTimeline, format: String?,
+        report: StitchReport
+    ) {
+        (self.request, self.prepared, self.timeline, self.format) = (request, prepared, timeline, format)
+        self.report = report
+    }
+}
+
 public enum Stitcher {
-    /// stitch's one entry (as ClipFix.fix is fix's): the clips prepared, laid on the timeline, planned, and the
-    /// output written and verified unless it is a dry run. A refusal before anything is written is thrown as
-    /// StitchRefusal; a failure while planning or writing is the report's `error`.
+    /// stitch's one entry (as ClipFix.fix is fix's): the stitch planned (`plan`), then, unless it is a dry run or
+    /// the plan says why not, carried out as planned (`carryOut`): written and verified. A refusal before anything
+    /// is written is thrown as StitchRefusal; a failure while planning or writing is the report's `error`.
     public static func stitch(
         _ request: StitchRequest, temporaries: TemporaryFiles,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws(StitchRefusal) -> StitchReport {
+        let planned = try plan(request)
+        guard let output = request.output, planned.report.error == nil else { return planned.report }
+        return carryOut(planned, to: output, temporaries: temporaries, progress: progress)
+    }
+
+    /// The stitch decided before anything is written, as a dry run says it: the clips read and laid on the
+    /// timeline, the render plan, the output's muxer (from its name, once), what the container refuses and what its
+    /// metadata keeps. Refusals of the inputs are thrown; one the plan meets later is its report's `error`.
+    public static func plan(_ request: StitchRequest) throws(StitchRefusal) -> PlannedStitch {
         // Never over an input; an existing file only when asked.
         if let output = request.output,
             let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: request.force)
@@ -36,54 +70,80 @@ public enum Stitcher {
             timeline = try self.timeline(
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
         } catch { throw StitchRefusal([MediaError.describe(error)]) }
-        var report = StitchReport(output: request.output, timeline: timeline, planned: request.named)
-        (report.audioLeftOut, report.dataLeftOut) = (audioLeftOut, DataLeftOut.notes(prepared.map(\.named)))
+        var planned = PlannedStitch(
+            request: request, prepared: prepared, timeline: timeline,
+            format: (request.output ?? request.named).map(outputFormat),
+            report: StitchReport(output: request.output, timeline: timeline, planned: request.named))
+        planned.report.audioLeftOut = audioLeftOut
+        planned.report.dataLeftOut = DataLeftOut.notes(prepared.map(\.named))
         if request.normalize {
-            (report.colourConverted, report.turned) = (colourConversions(prepared), turns(prepared))
+            (planned.report.colourConverted, planned.report.turned) = (colourConversions(prepared), turns(prepared))
         }
-        report.ffmpeg = FFmpegLibraries.description
-        // The render plan, before anything is written: what cannot be rendered is said by a dry run too.
-        let plan: StitchRenderPlan
+        planned.report.ffmpeg = FFmpegLibraries.description
         do {
-            plan = try self.plan(prepared, timeline: timeline, normalize: request.normalize, codec: request.codec)
+            try decide(&planned)
         } catch {
-            report.error = MediaError.whileWriting(error)
-            return report
+            planned.report.error = MediaError.whileWriting(error)
         }
-        report.reencoded = plan.reencodedWhole.map { i in
+        return planned
+    }
+
+    /// The render plan, the container's refusal and the reel's metadata, decided into the plan: what cannot be
+    /// rendered, what the write would refuse for the output's container and target (in the same sentence), a web
+    /// player asked for that the reel cannot have, what a Matroska or WebM reel says of the first clip's tags.
+    static func decide(_ planned: inout PlannedStitch) throws {
+        let (request, prepared) = (planned.request, planned.prepared)
+        let render = try self.plan(
+            prepared, timeline: planned.timeline, normalize: request.normalize, codec: request.codec)
+        planned.render = render
+        planned.report.reencoded = render.reencodedWhole.map { i in
             "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another "
                 + "encoder, or other settings), so its frames cannot be copied beside them"
         }
-        // What the write would refuse for the output's container and target, a dry run refuses too, in the same
-        // sentence.
-        if let name = request.output ?? request.named,
-            let refusal = refusal(
-                prepared, format: outputFormat(name), analysis: request.analysis,
-                codec: transcoding(prepared, normalize: request.normalize, codec: request.codec))
+        guard let format = planned.format else { return }
+        if let refusal = refusal(
+            prepared, format: format, analysis: request.analysis,
+            codec: transcoding(prepared, normalize: request.normalize, codec: request.codec))
         {
-            report.error = MediaError.whileWriting(refusal)
-            return report
+            throw refusal
         }
-        // A Matroska or WebM reel keeps the first clip's tags; what else it says is named, by a dry run too.
-        let metadata: ReelMetadata?
-        do {
-            metadata = try (request.output ?? request.named).flatMap {
-                try ReelMetadata.plan(prepared[0], format: outputFormat($0))
+        if let remedy = request.webPlayerRemedy, let name = request.output ?? request.named,
+            let refusal = WebPlayerEligibility.refusal(reel: name, tracks: reelTracks(planned), remedy: remedy)
+        {
+            planned.webPlayerRefusal = refusal
+            throw MediaError("stitch", reason: refusal)
+        }
+        planned.metadata = try ReelMetadata.plan(prepared[0], format: format)
+        if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
+    }
+
+    /// The reel's tracks as it will be written (kind, index, codec): the first clip's video (or --codec's), then
+    /// each audio lane in the codec of the first clip with audio, encoded again.
+    static func reelTracks(_ planned: PlannedStitch) -> [(kind: TrackKind, index: Int, codec: String)] {
+        let (clips, request) = (planned.prepared, planned.request)
+        let video =
+            transcoding(clips, normalize: request.normalize, codec: request.codec)
+            ?? clips.first?.facts.mainVideo?.codec
+        var tracks: [(kind: TrackKind, index: Int, codec: String)] = video.map { [(.video, 0, $0)] } ?? []
+        if let voiced = clips.first(where: { !$0.source.audio.isEmpty }) {
+            for (k, cut) in voiced.source.audio.enumerated() {
+                if let codec = voiced.facts.tracks.first(where: { $0.index == cut.index })?.codec {
+                    tracks.append((.audio, 1 + k, codec))
+                }
             }
-        } catch {
-            report.error = MediaError.whileWriting(error)
-            return report
         }
-        if let name = request.output ?? request.named, let note = metadata?.note(container: outputFormat(name)) {
-            report.metadataLeftOut = [note]
-        }
-        guard let output = request.output else { return report }
+        return tracks
+    }
+
+    /// The plan carried out into `output`: the written file as analyze describes it (its seam measured), what the
+    /// command prints of it, or the error the write met.
+    static func carryOut(
+        _ planned: PlannedStitch, to output: String, temporaries: TemporaryFiles,
+        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    ) -> StitchReport {
+        var report = planned.report
         do {
-            // The written file as analyze describes it (its seam measured): what the command prints of it.
-            let described = try write(
-                prepared, timeline: timeline, plan: plan, to: output, temporaries: temporaries,
-                normalize: request.normalize, audioCurve: request.audioCurve, codec: request.codec,
-                analysis: request.analysis, metadata: metadata, progress: progress)
+            let described = try write(planned, to: output, temporaries: temporaries, progress: progress)
             report.facts = described.facts
             report.findings = described.findings
             report.notes = described.notes
@@ -212,24 +272,24 @@ public enum Stitcher {
         normalize && codec != nil && codec != clips.first?.facts.mainVideo?.codec ? codec : nil
     }
 
-    /// Renders the timeline into `destination` (temp file, exact edit lists with moov first, verification, rename).
-    /// With `normalize`, every frame is re-encoded to the first clip's format.
+    /// Renders the planned timeline into `destination` (temp file, exact edit lists with moov first, verification,
+    /// rename). With `normalize`, every frame is re-encoded to the first clip's format.
     static func write(
-        _ clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, to destination: String,
-        temporaries: TemporaryFiles, normalize: Bool = false, audioCurve: FadeCurve = .qsin, codec: String? = nil,
-        analysis: AnalysisOptions = AnalysisOptions(), metadata: ReelMetadata? = nil,
+        _ planned: PlannedStitch, to destination: String, temporaries: TemporaryFiles,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> FileReport {
+        guard let plan = planned.render else { throw MediaError("stitch", reason: "the stitch has no render plan") }
+        let (clips, timeline, request) = (planned.prepared, planned.timeline, planned.request)
         let temp = try temporaries.make(beside: destination)
         defer { temporaries.remove(temp) }
         let muxed = try temporaries.make(beside: destination)
         defer { temporaries.remove(muxed) }
-        let format = Stitcher.outputFormat(destination)
+        let format = planned.format ?? outputFormat(destination)
         let matroska = Container(muxer: format).isMatroska
         let writer = try StitchWriter(
             clips: clips, timeline: timeline, plan: plan, path: matroska ? temp : muxed, format: format,
-            normalize: normalize, audioCurve: audioCurve,
-            transcoding: transcoding(clips, normalize: normalize, codec: codec))
+            normalize: request.normalize, audioCurve: request.audioCurve,
+            transcoding: transcoding(clips, normalize: request.normalize, codec: request.codec))
         writer.progress = progress
         try writer.run()
         // Matroska has no edit lists: what was written is what is presented. MP4 gets exact ones, and the first
@@ -248,8 +308,10 @@ public enum Stitcher {
         }
         // The one check of a written output, with what this plan expects (`expectation`) and FFmpeg's second reading.
         let written = try Probe.probe(temp, keepInput: false)
+        let analysis = request.analysis
         let expected = expectation(clips, timeline: timeline, analysis: analysis, first: first)
-        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp) ?? metadata?.refusal(reel: temp)
+        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp)
+            ?? planned.metadata?.refusal(reel: temp)
         {
             throw MediaError("verify output", reason: refusal.sentence)
         }

@@ -3,17 +3,29 @@ import LoopAnalysis
 import LoopIndex
 
 /// Whether a browser can loop an output through Media Source Extensions, decided from its plan before anything is
-/// written (fix's plan, loop's cut alike): browsers append only ISO files (MP4, MOV) and WebM, each with the codecs
-/// they take in it. What only the written file can show (frames stored after the loop's last) is said after the
-/// write.
+/// written (fix's plan, loop's cut, stitch's reel and loop's blend alike): browsers append only ISO files (MP4, MOV)
+/// and WebM, each with the codecs they take in it. What only the written file can show (frames stored after the
+/// loop's last) is said after the write.
 public enum WebPlayerEligibility {
     /// nil: go; else the sentence, ending with what to do (`remedy`: "fix it with --to mp4").
     public static func refusal(_ plan: FixPlan, remedy: String) -> String? {
         guard let path = plan.outputPath else { return nil }
         if let refused = containerRefusal(path, remedy: remedy) { return refused }
+        return codecRefusal(path, tracks: plan.tracks.map { ($0.kind, $0.index, $0.codec) })
+    }
+
+    /// A stitch's reel (loop's blend is one): its container by name, its tracks (kind, index, codec) from its plan.
+    public static func refusal(
+        reel path: String, tracks: [(kind: TrackKind, index: Int, codec: String)], remedy: String
+    ) -> String? {
+        containerRefusal(path, remedy: remedy) ?? codecRefusal(path, tracks: tracks)
+    }
+
+    /// The first track (kind, index, codec) browsers do not take in the output's container, in words.
+    public static func codecRefusal(_ path: String, tracks: [(kind: TrackKind, index: Int, codec: String)]) -> String? {
         guard let container = Container(extension: (path as NSString).pathExtension) else { return nil }
         let webm = container == .webm
-        guard let refused = plan.tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
+        guard let refused = tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
         return """
             \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
             (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
@@ -21,8 +33,8 @@ public enum WebPlayerEligibility {
             """
     }
 
-    /// The container half, from the output's name alone (stitch's reel, loop's blend: their codecs are said after
-    /// the write): nil for an MP4, a MOV or a WebM.
+    /// The container half, from the output's name alone (checked before any work): nil for an MP4, a MOV or a
+    /// WebM.
     public static func containerRefusal(_ path: String, remedy: String) -> String? {
         let container = Container(extension: (path as NSString).pathExtension)
         guard container != .webm, container?.isISO != true else { return nil }
