@@ -98,6 +98,8 @@ public struct TrackFacts: Codable, Sendable, Equatable {
     public var reorderDepth: Int?
     /// H.264: a parameter set beyond what the sample entry names (TrackBasics.beyondEntry).
     public var beyondEntry: String?
+    /// A QuickTime timecode track: the time its first sample says (HH:MM:SS:FF, HH:MM:SS;FF dropping frames).
+    public var timecode: String?
     /// Audio: no encoder for the codec in the FFmpeg loopprep runs on (TrackBasics.noEncoder).
     public var noEncoder: Bool?
     public var language: String?

@@ -299,7 +299,7 @@ package struct ISOFile {
         let frameBytes = handler == "soun" ? Self.pcmFrameBytes(stsd: boxes["stsd"], fixedSize: layout.fixedSize) : nil
         let table = try sampleTable(
             stts: stts, ctts: boxes["ctts"], stss: boxes["stss"], layout: layout, pcmFrameBytes: frameBytes,
-            locations: locations)
+            locations: locations || handler == "tmcd")  // (a timecode's one sample says its start: always found)
         let edits = try boxes["elst"].map { try editList($0) }
         let timeline = TrackTimeline(timeBase: Rational(1, timescale), samples: table.samples, edits: edits)
         // The trak's bytes, header included: its body starts 8 bytes in (trak sizes fit 32 bits in a moov we read).

@@ -200,11 +200,20 @@ import Testing
     }
 
     /// A track that is neither picture nor sound is named by what it carries (its sample entry), not FFmpeg's codec
-    /// name ("data 3: none" was a timecode): make-metadata.sh's timecode and QuickTime text chapters, and its
-    /// GoPro-style gpmd track.
+    /// name ("data 3: none" was a timecode): make-fixtures.sh's timecode (made with -timecode 01:00:00:00) and
+    /// QuickTime text chapters, and make-metadata.sh's GoPro-style gpmd track. A timecode says where it starts, as
+    /// FFmpeg reads it: make-metadata.sh's timecode-df.mov was made with -timecode "00:01:00;02" at 29.97 fps, frame
+    /// number 1798 in drop-frame counting (minute 1 has no ;00 or ;01).
     @Test func dataTracksAreNamedByWhatTheyCarry() throws {
         let mov = try Run.loopprep(["analyze", Run.fixture("chapters-timecode.mov")]).stdout
-        #expect(mov.contains("  timecode 3: tmcd, 0.000-1.400 s\n"), "\(mov)")
+        #expect(mov.contains("  timecode 3: starts at 01:00:00:00 (tmcd), 0.000-1.400 s\n"), "\(mov)")
+        let dropFrame = try Run.loopprep(["analyze", Run.fixture("timecode-df.mov"), "--format", "json"]).stdout
+        #expect(dropFrame.contains(#""timecode" : "00:01:00;02""#), "\(dropFrame)")
+        let ffprobe = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "d", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0",
+            Run.fixture("timecode-df.mov"),
+        ])
+        #expect(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "00:01:00;02")
         #expect(mov.contains("  text 2: QuickTime text (chapter titles or captions), 0.000-1.500 s\n"), "\(mov)")
         #expect(!mov.contains(": none"))
         let gopro = try Run.loopprep(["analyze", Run.fixture("meta-keys.mp4")]).stdout

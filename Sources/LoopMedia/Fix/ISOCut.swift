@@ -120,29 +120,3 @@ enum ISOCut {
             editDuration: (cut.duration * movieTimescale).rounded, pcm: track.pcm)
     }
 }
-
-/// A QuickTime timecode sample description ('tmcd'): its frame rate, as timescale and frame duration.
-struct TimecodeFormat {
-    var timescale: Int64
-    var frameDuration: Int64
-    /// The sample holds a 32-bit frame number unless the counter flag says it counts something else.
-    var isFrameNumber: Bool
-
-    init?(_ entry: [UInt8]?) {
-        guard let entry, entry.count >= 34, String(decoding: entry[4..<8], as: UTF8.self) == "tmcd" else { return nil }
-        var r = ByteReader(entry, from: 8 + 6 + 2 + 4, to: entry.count)  // header, reserved, data reference, reserved
-        let flags = r.u32()
-        timescale = Int64(r.u32())
-        frameDuration = Int64(r.u32())
-        isFrameNumber = flags & 0x8 == 0
-        guard timescale > 0, frameDuration > 0 else { return nil }
-    }
-
-    /// The sample's frame number moved on by `seconds` (whole frames).
-    func advance(_ sample: [UInt8], by seconds: Rational) -> [UInt8]? {
-        guard isFrameNumber, sample.count >= 4 else { return nil }
-        var r = ByteReader(sample, from: 0, to: 4)
-        let frames = (seconds * Rational(timescale, frameDuration)).floor
-        return be32(r.u32() &+ UInt32(truncatingIfNeeded: frames)) + Array(sample[4...])
-    }
-}

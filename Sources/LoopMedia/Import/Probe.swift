@@ -151,10 +151,13 @@ public enum Probe {
         _ path: String, size: Int64, format: String, iso: ISOFile?, basics: [TrackBasics], imported: Imported,
         declaredDuration: Rational?, input: InputFile?
     ) throws -> Result {
-        let (facts, timelines) = try IndexReading.facts(
+        var (facts, timelines) = try IndexReading.facts(
             path: path, size: size, format: format, container: containerName(format: format, iso: iso, path: path),
             iso: iso, basics: basics, timelines: imported.timelines, clockOrigin: imported.clockOrigin,
             declaredDuration: declaredDuration)
+        for k in facts.tracks.indices where facts.tracks[k].codecTag == "tmcd" {
+            facts.tracks[k].timecode = facts.tracks[k].trackID.flatMap { iso?.timecode(trackID: $0, path: path) }
+        }
         return Result(facts: facts, timelines: timelines, input: input, iso: iso)
     }
 

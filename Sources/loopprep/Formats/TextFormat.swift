@@ -98,7 +98,7 @@ enum TextFormat {
     static func carries(_ t: TrackFacts) -> String? {
         guard t.kind == .data || t.kind == .subtitle else { return nil }
         switch t.codecTag?.trimmingCharacters(in: .whitespaces) {
-        case "tmcd": return "timecode \(t.index): tmcd"
+        case "tmcd": return "timecode \(t.index): \(t.timecode.map { "starts at \($0) (tmcd)" } ?? "tmcd")"
         case "gpmd": return "telemetry \(t.index): GoPro gpmd"
         case "text": return "text \(t.index): QuickTime text (chapter titles or captions)"
         case "tx3g": return "text \(t.index): timed text (tx3g: chapter titles or captions)"
