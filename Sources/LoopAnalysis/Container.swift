@@ -79,7 +79,7 @@ public enum Container: Sendable, Hashable {
     }
 
     /// The container an FFmpeg muxer writes ("ipod": an MP4).
-    public init(muxer: String) { self = muxer == "ipod" ? .mp4 : Container(name: muxer) }
+    public init(muxer: Muxer) { self = muxer.container }
 
     /// The short name reports give it (FFmpeg's demuxer name where it has no other).
     public var name: String {
@@ -170,11 +170,37 @@ public enum Container: Sendable, Hashable {
 
     /// FFmpeg's muxer that writes it again as it is (an MP4 named .m4a or .m4v: the iPod flavour); nil where
     /// loopprep writes it as an MP4 instead.
-    public func muxer(forExtension ext: String) -> String? {
+    public func muxer(forExtension ext: String) -> Muxer? {
         switch self {
-        case .mp4: ["m4a", "m4v"].contains(ext.lowercased()) ? "ipod" : "mp4"
-        case .mov, .matroska, .webm, .wav, .flac, .ogg, .mp3: name
+        case .mp4: ["m4a", "m4v"].contains(ext.lowercased()) ? .ipod : .mp4
+        case .mov: .mov
+        case .matroska: .matroska
+        case .webm: .webm
+        case .wav: .wav
+        case .flac: .flac
+        case .ogg: .ogg
+        case .mp3: .mp3
         case .mpegts, .mpegps, .flv, .avi, .aiff, .caf, .adts, .other: nil
+        }
+    }
+}
+
+/// An FFmpeg muxer loopprep writes with, by FFmpeg's name: a closed set, so a container added is finished in every
+/// place that writes one (the compiler lists them).
+public enum Muxer: String, Codable, Sendable, CaseIterable {
+    case mp4, ipod, mov, matroska, webm, wav, flac, ogg, mp3
+
+    /// The container it writes ("ipod" is an MP4 named .m4a or .m4v).
+    public var container: Container {
+        switch self {
+        case .mp4, .ipod: .mp4
+        case .mov: .mov
+        case .matroska: .matroska
+        case .webm: .webm
+        case .wav: .wav
+        case .flac: .flac
+        case .ogg: .ogg
+        case .mp3: .mp3
         }
     }
 }

@@ -258,8 +258,8 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     /// An MP4 or a MOV (ISO-BMFF, by its file type).
     public var isISO: Bool { container.isISO }
     /// The container a plan writes: Matroska turned into what --to asks (MP4, MOV), any other its own.
-    public func container(convertedTo asked: String?) -> Container {
-        isMatroska ? (asked.map(Container.init(name:)) ?? container) : container
+    public func container(convertedTo asked: Muxer?) -> Container {
+        isMatroska ? (asked?.container ?? container) : container
     }
 
     /// Short container family: "mp4", "mov", "matroska", "webm", or FFmpeg's demuxer name.

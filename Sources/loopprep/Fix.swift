@@ -188,7 +188,7 @@ struct Fix: AsyncParsableCommand {
         options.reencodeAudio = reencodeAudio
         options.keepVideo = keep == .video
         options.dropAudio = dropAudio
-        options.convertTo = to?.rawValue
+        options.convertTo = to.flatMap { Muxer(rawValue: $0.rawValue) }
         // One clip and an -o that names a media file (not a folder, not one that exists as a folder): that file is
         // the output (`fix one.mov -o one-fixed.mov`), not a folder of that name.
         let outputFile = output.flatMap { o in

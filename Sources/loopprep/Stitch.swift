@@ -190,7 +190,7 @@ struct Stitch: AsyncParsableCommand {
         // The output must play there, or it is not kept.
         request.analysis = report.applied(
             AnalysisOptions(
-                target: output.map { Stitcher.outputFormat($0) == "webm" } == true ? .web : .apple,
+                target: output.map { Stitcher.outputFormat($0) == .webm } == true ? .web : .apple,
                 seamChecks: seam.measured),
             settings: try project.settings(verbose: report.verbose), target: project.target)
         return request

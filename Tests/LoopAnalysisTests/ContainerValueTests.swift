@@ -35,9 +35,13 @@ import Testing
         // One table: every media extension names its container (3GP is ISO, a CAF its own; a VOB is MPEG-PS).
         #expect(Container(extension: "3gp") == .mp4 && Container(extension: "CAF") == .caf)
         #expect(Container(extension: "vob") == .mpegps && Container.byExtension.count == 27)
-        #expect(Container.mp4.muxer(forExtension: "m4a") == "ipod" && Container.mp4.muxer(forExtension: "mp4") == "mp4")
-        #expect(Container.webm.muxer(forExtension: "webm") == "webm" && Container.flv.muxer(forExtension: "flv") == nil)
-        #expect(Container(muxer: "ipod") == .mp4 && Container(muxer: "matroska") == .matroska)
+        #expect(Container.mp4.muxer(forExtension: "m4a") == .ipod && Container.mp4.muxer(forExtension: "mp4") == .mp4)
+        #expect(Container.webm.muxer(forExtension: "webm") == .webm && Container.flv.muxer(forExtension: "flv") == nil)
+        #expect(Container(muxer: .ipod) == .mp4 && Container(muxer: .matroska) == .matroska)
+        // Every muxer writes the container its name says, and is the one that container's name is written with.
+        for muxer in Muxer.allCases where muxer != .ipod {
+            #expect(muxer.container.muxer(forExtension: muxer.container.fileExtension ?? "") == muxer, "\(muxer)")
+        }
     }
 }
 
@@ -46,17 +50,19 @@ import Testing
     /// fix's rules for a name: a container without edit lists becomes an MP4 (or --to's container), ADTS an M4A, --to
     /// renames Matroska and crosses the ISO family; every other name is kept.
     @Test func theOutputNameIsThePlannersBeforeTheInputIsRead() {
-        let cases: [(String, String?, String)] = [
+        let cases: [(String, Muxer?, String)] = [
             ("out/a.mp4", nil, "out/a.mp4"), ("out/a.mov", nil, "out/a.mov"), ("out/a.webm", nil, "out/a.webm"),
-            ("out/a.ts", nil, "out/a.mp4"), ("out/a.M2TS", nil, "out/a.mp4"), ("out/a.flv", "mov", "out/a.mov"),
+            ("out/a.ts", nil, "out/a.mp4"), ("out/a.M2TS", nil, "out/a.mp4"), ("out/a.flv", .mov, "out/a.mov"),
             ("out/a.avi", nil, "out/a.mp4"), ("out/a.mpg", nil, "out/a.mp4"), ("out/a.aac", nil, "out/a.m4a"),
-            ("out/a.mkv", "mp4", "out/a.mp4"), ("out/a.webm", "mov", "out/a.mov"), ("out/a.mov", "mp4", "out/a.mp4"),
-            ("out/a.mp4", "mov", "out/a.mov"), ("out/a.m4a", "mov", "out/a.mov"), ("out/a.m4a", "mp4", "out/a.m4a"),
-            ("out/a.qt", "mov", "out/a.qt"), ("out/a.ogg", "mp4", "out/a.ogg"), ("out/v1.0/clip", nil, "out/v1.0/clip"),
+            ("out/a.mkv", .mp4, "out/a.mp4"), ("out/a.webm", .mov, "out/a.mov"), ("out/a.mov", .mp4, "out/a.mp4"),
+            ("out/a.mp4", .mov, "out/a.mov"), ("out/a.m4a", .mov, "out/a.mov"), ("out/a.m4a", .mp4, "out/a.m4a"),
+            ("out/a.qt", .mov, "out/a.qt"), ("out/a.ogg", .mp4, "out/a.ogg"), ("out/v1.0/clip", nil, "out/v1.0/clip"),
             ("out/a.wav", nil, "out/a.wav"),
         ]
         for (destination, to, expected) in cases {
-            #expect(FixConversion.expectedPath(destination, to: to) == expected, "\(destination) --to \(to ?? "-")")
+            #expect(
+                FixConversion.expectedPath(destination, to: to) == expected,
+                "\(destination) --to \(to?.rawValue ?? "-")")
         }
     }
 
@@ -72,7 +78,7 @@ import Testing
         let ogg = file("take.ogg", "ogg", "vorbis")
         let mp3 = file("song.mp3", "mp3", "mp3")
         let webm = file("rec.webm", "webm", "opus")
-        let refusal = { (facts: ClipFacts, destination: String, to: String?) -> String? in
+        let refusal = { (facts: ClipFacts, destination: String, to: Muxer?) -> String? in
             do {
                 try FixConversion.refuseMisnamed(facts, destination: destination, to: to)
                 return nil
@@ -86,7 +92,7 @@ import Testing
             refusal(mp3, "a.MKV", nil)?.hasSuffix(
                 "(loopprep does not turn it into MATROSKA): name it .mp3; nothing written") == true)
         #expect(
-            refusal(mp3, "a.mp3", "mp4")
+            refusal(mp3, "a.mp3", .mp4)
                 == "convert: --to mp4: loopprep writes this MP3 in its own container (--to converts video containers); "
                 + "fix it without --to; nothing written")
         #expect(refusal(ogg, "a.oga", nil) == nil && refusal(ogg, "a.opus", nil) == nil)

@@ -222,10 +222,10 @@ import Testing
 /// Matroska file's choice or a refusal naming the codec, an MP3 that needs a cut a refusal naming
 /// --reencode-audio; the plan is adjusted to it (not a copy, the note, a clock counting the audio's samples).
 @Suite struct FixConversionTests {
-    static func accepts(_ format: String, _ codec: String) -> Bool {
+    static func accepts(_ format: Muxer, _ codec: String) -> Bool {
         switch format {
-        case "mp4": ["h264", "hevc", "aac", "mp3", "opus"].contains(codec)
-        case "mov": ["h264", "hevc", "aac", "mp3", "pcm_s16le"].contains(codec)
+        case .mp4: ["h264", "hevc", "aac", "mp3", "opus"].contains(codec)
+        case .mov: ["h264", "hevc", "aac", "mp3", "pcm_s16le"].contains(codec)
         default: false
         }
     }
@@ -263,7 +263,7 @@ import Testing
         let converted = try FixPlanner.plan(
             ts, timelines: tsTimelines,
             output: FixPlanner.Output(destination: "out/clip.ts", accepts: Self.accepts))
-        #expect(converted.outputPath == "out/clip.mp4" && converted.convertsTo == "mp4")
+        #expect(converted.outputPath == "out/clip.mp4" && converted.convertsTo == .mp4)
         #expect(converted.writer == .remuxThenEdit(reason: "written as MP4 by FFmpeg's muxer"))
         // A conversion refused is said as it is, with the plan in the input's own container.
         #expect(throws: ConversionRefusal.self) {
@@ -271,7 +271,7 @@ import Testing
                 Self.clip(container: "matroska", audio: "ac3").0, timelines: mkvTimelines,
                 options: {
                     var o = FixOptions()
-                    o.convertTo = "mp4"
+                    o.convertTo = .mp4
                     return o
                 }(),
                 output: FixPlanner.Output(destination: "a.mkv", accepts: Self.accepts))
@@ -283,14 +283,14 @@ import Testing
         var plan = try FixPlanner.plan(ts0, timelines: tl)
         let ts = try #require(
             try FixConversion.convert(&plan, facts: ts0, destination: "out/clip.ts", to: nil, accepts: Self.accepts))
-        #expect(ts == FixConversion.Output(format: "mp4", path: "out/clip.mp4"))
-        #expect(!plan.isNoop && plan.convertsTo == "mp4")
+        #expect(ts == FixConversion.Output(format: .mp4, path: "out/clip.mp4"))
+        #expect(!plan.isNoop && plan.convertsTo == .mp4)
         #expect(plan.notes.last == "mpegts cannot carry an edit list: writes clip.mp4 (MP4) beside it")
         #expect(plan.movieTimescale % 48000 == 0)
         let pcm = try FixConversion.decide(
             Self.clip(container: "flv", audio: "pcm_s16le").0, destination: "a.flv", noop: false,
             accepts: Self.accepts)
-        #expect(pcm?.format == "mov" && pcm?.path == "a.mov")
+        #expect(pcm?.format == .mov && pcm?.path == "a.mov")
         // Kept containers stay, the plan untouched.
         let (mp4, mp4Timelines) = Self.clip()
         var kept = try FixPlanner.plan(mp4, timelines: mp4Timelines)
@@ -301,17 +301,17 @@ import Testing
         // --to across the ISO family: a MOV asked for as an MP4 is one (and the other way); the same family stays.
         #expect(
             try FixConversion.decide(
-                Self.clip(container: "mov").0, destination: "a.m4v", noop: true, to: "mp4", accepts: Self.accepts)
-                == FixConversion.Output(format: "mp4", path: "a.mp4"))
+                Self.clip(container: "mov").0, destination: "a.m4v", noop: true, to: .mp4, accepts: Self.accepts)
+                == FixConversion.Output(format: .mp4, path: "a.mp4"))
         #expect(
-            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: "mov", accepts: Self.accepts)?.path
+            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: .mov, accepts: Self.accepts)?.path
                 == "a.mov")
         #expect(
-            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: "mp4", accepts: Self.accepts) == nil)
+            try FixConversion.decide(mp4, destination: "a.mp4", noop: true, to: .mp4, accepts: Self.accepts) == nil)
         // --to mp4 on a Matroska file with Vorbis: refused, naming it.
         #expect(throws: PlanError.self) {
             try FixConversion.decide(
-                Self.clip(container: "matroska", audio: "vorbis").0, destination: "a.mkv", noop: false, to: "mp4",
+                Self.clip(container: "matroska", audio: "vorbis").0, destination: "a.mkv", noop: false, to: .mp4,
                 accepts: Self.accepts)
         }
         do {

@@ -22,11 +22,11 @@ import Testing
     /// named; an MP4 reel, or a first clip that is no MP4, leaves out nothing.
     @Test func thePlanKeepsTagsAndNamesTheRest() throws {
         let clip = try Stitcher.prepare(Repository.fixture("meta-opus.mp4"))
-        let plan = try #require(try ReelMetadata.plan(clip, format: "matroska"))
+        let plan = try #require(try ReelMetadata.plan(clip, format: .matroska))
         #expect(Set(plan.carried) == ["Sunset", "2019", "+48.8584+002.2945/", "2019-06-01T18:30:00.000000Z"])
         #expect(plan.dropped == ["file: uuid (XMP)"])
-        #expect(try ReelMetadata.plan(clip, format: "mp4") == nil)
+        #expect(try ReelMetadata.plan(clip, format: .mp4) == nil)
         let other = try Stitcher.prepare(Repository.fixture("mkv-pair-a.mkv"))
-        #expect(try ReelMetadata.plan(other, format: "matroska") == nil)
+        #expect(try ReelMetadata.plan(other, format: .matroska) == nil)
     }
 }

@@ -530,7 +530,7 @@ import Testing
         let wet = try Self.planned(["loop", phone, "-o", out])
         #expect(wet.status == 0, "\(wet.file.error ?? "")")
         let plan = try #require(dry.file.plan)
-        #expect(plan == wet.file.plan && plan.convertsTo == "mp4")
+        #expect(plan == wet.file.plan && plan.convertsTo == .mp4)
         #expect(wet.file.output == out)
         #expect(try LoopFootageTests.read(out).frames == "180")
         #expect(abs((Double(try LoopFootageTests.read(out).audio) ?? 0) - 6.006) < 0.001)

@@ -62,7 +62,7 @@ import Testing
                 // goes into a MOV.
                 let relative = String(path.dropFirst(Run.fixtures.path.count + 1))
                 let expected = FixConversion.expectedPath(out + "/" + relative, to: nil)
-                if plan.convertsTo != "mov" { #expect(dry.outcome.output == expected, "\(path)") }
+                if plan.convertsTo != .mov { #expect(dry.outcome.output == expected, "\(path)") }
             }
             compared += 1
         }

@@ -5,15 +5,15 @@
 package enum FixConversion {
     /// The muxer written with ("mp4", "mov", "ipod") and the output's path.
     public struct Output: Sendable, Equatable {
-        public var format: String
+        public var format: Muxer
         public var path: String
     }
 
     /// Decides the conversion and adjusts `plan` to it: not a byte copy, written by that muxer, on a movie clock
     /// that counts the audio in samples, said in a note. nil: the container is kept, the plan unchanged.
     public static func convert(
-        _ plan: inout FixPlan, facts: ClipFacts, destination: String, to asked: String?,
-        accepts: (_ format: String, _ codec: String) -> Bool
+        _ plan: inout FixPlan, facts: ClipFacts, destination: String, to asked: Muxer?,
+        accepts: (_ format: Muxer, _ codec: String) -> Bool
     ) throws -> Output? {
         let to = try asked ?? named(destination, facts: facts)
         guard
@@ -30,10 +30,11 @@ package enum FixConversion {
         plan.movieTimescale = FixPlanner.movieTimescale(
             plan.tracks, alsoCounting: plan.tracks.compactMap { $0.sampleRate.map(Int64.init) })
         let name = output.path.split(separator: "/").last.map(String.init) ?? output.path
-        let writes = "writes \(name) (\(output.format.uppercased())) beside it"
+        let writes = "writes \(name) (\(output.format.rawValue.uppercased())) beside it"
         plan.notes.append(
             facts.container.keptByFix
-                ? "--to \(output.format): \(writes)" : "\(facts.container) cannot carry an edit list: \(writes)")
+                ? "--to \(output.format.rawValue): \(writes)"
+                : "\(facts.container) cannot carry an edit list: \(writes)")
         return output
     }
 
@@ -41,14 +42,16 @@ package enum FixConversion {
     /// container the name says (`Container(extension:)`): one that cannot say a cut becomes an MP4 (or `--to`'s
     /// container), ADTS an M4A, and `--to` renames Matroska and crosses the ISO family. What only the streams decide
     /// (PCM into a MOV, a QuickTime-brand .m4v) is claimed again under the plan's path when it is planned.
-    public static func expectedPath(_ destination: String, to: String?) -> String {
+    public static func expectedPath(_ destination: String, to: Muxer?) -> String {
         guard let ext = fileExtension(destination), let container = Container(extension: ext) else {
             return destination
         }
         if container == .adts { return stem(destination) + ".m4a" }
-        if container.convertedByFix { return stem(destination) + "." + (to ?? "mp4") }
+        if container.convertedByFix { return stem(destination) + "." + (to ?? .mp4).rawValue }
         guard let to else { return destination }
-        if container.isMatroska || (container.isISO && container.name != to) { return stem(destination) + "." + to }
+        if container.isMatroska || (container.isISO && container != to.container) {
+            return stem(destination) + "." + to.rawValue
+        }
         return destination
     }
 
@@ -61,11 +64,11 @@ package enum FixConversion {
     /// The container the output's own name asks for where it is not the input's (`loop phone.mkv -o loop.mp4`):
     /// an MP4 or a MOV, as `--to` would; nil where the name is the input's kind. A name of a
     /// container loopprep does not write the input as (an MP4 named .mkv) is refused, never written under it.
-    static func named(_ destination: String, facts: ClipFacts) throws -> String? {
+    static func named(_ destination: String, facts: ClipFacts) throws -> Muxer? {
         let ext = fileExtension(destination)
         switch ext {
-        case "mp4", "m4v": return facts.container == .mp4 ? nil : "mp4"
-        case "mov", "qt": return facts.container == .mov ? nil : "mov"
+        case "mp4", "m4v": return facts.container == .mp4 ? nil : .mp4
+        case "mov", "qt": return facts.container == .mov ? nil : .mov
         case "mkv", "webm", "mka":
             guard facts.isISO else { return nil }
             throw PlanError(
@@ -81,12 +84,12 @@ package enum FixConversion {
     /// Ogg, WAV, FLAC or MP3, which keep theirs) was an Ogg under an MP4's name. The input's own extension is never
     /// refused, nor a Matroska name for a Matroska file (WebM is Matroska: browsers' recordings name theirs .webm
     /// whatever their codecs); a name loopprep does not know is the user's.
-    static func refuseMisnamed(_ facts: ClipFacts, destination: String, to: String?) throws {
+    static func refuseMisnamed(_ facts: ClipFacts, destination: String, to: Muxer?) throws {
         let kind = facts.container.name.uppercased()
         if let to, !facts.isISO, !facts.isMatroska {
             throw PlanError(
                 """
-                convert: --to \(to): loopprep writes this \(kind) in its own container (--to converts video \
+                convert: --to \(to.rawValue): loopprep writes this \(kind) in its own container (--to converts video \
                 containers); fix it without --to; nothing written
                 """)
         }
@@ -104,8 +107,8 @@ package enum FixConversion {
     /// The MP4 or MOV muxer that takes every kept track's codec, and the name of the output beside
     /// `destination`; a sentence naming the codec when neither does. nil: the container is kept.
     public static func decide(
-        _ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false, to: String? = nil,
-        accepts: (_ format: String, _ codec: String) -> Bool
+        _ facts: ClipFacts, destination: String, noop: Bool, reencodesAudio: Bool = false, to: Muxer? = nil,
+        accepts: (_ format: Muxer, _ codec: String) -> Bool
     ) throws -> Output? {
         let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
         if let to, let asked = try asked(facts, to: to, codecs: codecs, destination: destination, accepts: accepts) {
@@ -113,15 +116,16 @@ package enum FixConversion {
         }
         guard try !keeps(facts, codecs: codecs, noop: noop, reencodesAudio: reencodesAudio) else { return nil }
         // ADTS AAC cannot say its priming; an M4A's edit list can, around the same frames.
-        if facts.container == .adts { return Output(format: "ipod", path: stem(destination) + ".m4a") }
+        if facts.container == .adts { return Output(format: .ipod, path: stem(destination) + ".m4a") }
         try refuseReordered(facts)
         // PCM goes into a MOV, as QuickTime has always carried it (FFmpeg 6.1 and later also put PCM in MP4, as
         // ISO 23003-5, which players read far less widely); the rest into an MP4 where it fits.
-        let order = to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? ["mov", "mp4"] : ["mp4", "mov"])
+        let order: [Muxer] =
+            to.map { [$0] } ?? (codecs.contains { $0.hasPrefix("pcm_") } ? [.mov, .mp4] : [.mp4, .mov])
         for format in order where codecs.allSatisfy({ accepts(format, $0) }) {
-            return Output(format: format, path: stem(destination) + "." + format)
+            return Output(format: format, path: stem(destination) + "." + format.rawValue)
         }
-        let refused = codecs.first { !accepts("mov", $0) } ?? codecs.joined(separator: ", ")
+        let refused = codecs.first { !accepts(.mov, $0) } ?? codecs.joined(separator: ", ")
         throw PlanError(
             """
             convert: \(facts.container) cannot carry an edit list, and its \(refused) cannot go into MP4 or MOV, so \
@@ -133,8 +137,8 @@ package enum FixConversion {
     /// --to: Matroska and WebM as asked, and across the ISO family (MP4 and MOV otherwise keep theirs: they already
     /// say any trim); nil where --to asks for nothing of this file.
     static func asked(
-        _ facts: ClipFacts, to: String, codecs: [String], destination: String,
-        accepts: (_ format: String, _ codec: String) -> Bool
+        _ facts: ClipFacts, to: Muxer, codecs: [String], destination: String,
+        accepts: (_ format: Muxer, _ codec: String) -> Bool
     ) throws -> Output? {
         if facts.isMatroska {
             // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
@@ -145,24 +149,26 @@ package enum FixConversion {
             ) {
                 throw PlanError(
                     """
-                    convert: --to \(to): loopprep cannot write this file's \(refused) into \(to.uppercased()) \
+                    convert: --to \(to.rawValue): loopprep cannot write this file's \(refused) into \
+                    \(to.rawValue.uppercased()) \
                     exactly; nothing written
                     """
                 )
             }
-            return Output(format: to, path: stem(destination) + "." + to)
+            return Output(format: to, path: stem(destination) + "." + to.rawValue)
         }
         // A QuickTime-brand .mov or .m4v asked for as an MP4 (or an MP4 as a MOV) is written by that muxer, every
         // codec checked as for any conversion, never ignored.
-        guard facts.isISO, facts.container.name != to else { return nil }
+        guard facts.isISO, facts.container != to.container else { return nil }
         if let refused = codecs.first(where: { !accepts(to, $0) }) {
             throw PlanError(
                 """
-                convert: --to \(to): FFmpeg's \(to.uppercased()) muxer does not take this file's \(refused); \
+                convert: --to \(to.rawValue): FFmpeg's \(to.rawValue.uppercased()) muxer does not take this file's \
+                \(refused); \
                 nothing written (without --to it stays a \(facts.container.name.uppercased()))
                 """)
         }
-        return Output(format: to, path: stem(destination) + "." + to)
+        return Output(format: to, path: stem(destination) + "." + to.rawValue)
     }
 
     /// Whether the file keeps its own container (one that says any trim, or an audio-only format that is right or

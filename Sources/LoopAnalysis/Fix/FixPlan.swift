@@ -121,7 +121,7 @@ public struct FixPlan: Sendable, Equatable, Codable {
     public var reencodeAudio = false
     /// The muxer the output is written with where it is not the input's container ("mp4", "mov", "ipod": a
     /// file whose own container cannot say a trim, or --to); nil: the input's.
-    public var convertsTo: String?
+    public var convertsTo: Muxer?
     /// The file written, where the plan was made for one (`FixPlanner.Output`): a converted file's own name.
     public var outputPath: String?
     /// Which writer carries the plan out, decided with it.
@@ -190,7 +190,7 @@ public struct FixOptions: Sendable, Equatable {
     public var range: (start: Rational, end: Rational)?
     /// --to mp4|mov: write a file from another container (Matroska, WebM, MPEG-TS...) as MP4 or MOV, whose edit
     /// lists say any trim; nil: Matroska and WebM keep theirs, the others become MP4 (MOV for PCM).
-    public var convertTo: String?
+    public var convertTo: Muxer?
     /// --keep video: the video is the loop; audio that ends before it plays to its end and then silence does, to
     /// the video's end (audio re-encoded), instead of the picture being cut to the audio.
     public var keepVideo = false

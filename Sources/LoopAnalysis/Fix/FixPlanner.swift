@@ -37,9 +37,9 @@ package enum FixPlanner {
     /// so the container it is written in is decided with the plan (FixConversion).
     public struct Output {
         public var destination: String
-        public var accepts: (_ format: String, _ codec: String) -> Bool
+        public var accepts: (_ format: Muxer, _ codec: String) -> Bool
 
-        public init(destination: String, accepts: @escaping (_ format: String, _ codec: String) -> Bool) {
+        public init(destination: String, accepts: @escaping (_ format: Muxer, _ codec: String) -> Bool) {
             self.destination = destination
             self.accepts = accepts
         }

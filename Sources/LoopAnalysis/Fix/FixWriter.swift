@@ -15,7 +15,8 @@ public enum FixWriter: Codable, Sendable, Equatable {
     static func choose(_ plan: FixPlan, facts: ClipFacts, timelines: [Int: TrackTimeline]) -> FixWriter {
         if plan.isNoop { return .copy }
         if let to = plan.convertsTo {
-            return .remuxThenEdit(reason: "written as \(to == "ipod" ? "M4A" : to.uppercased()) by FFmpeg's muxer")
+            return .remuxThenEdit(
+                reason: "written as \(to == .ipod ? "M4A" : to.rawValue.uppercased()) by FFmpeg's muxer")
         }
         guard facts.isISO else { return .remux }
         if plan.repeats > 1 { return .remuxThenEdit(reason: "the clip is repeated \(plan.repeats) times") }

@@ -84,7 +84,7 @@ extension InputFile {
 extension OutputFile {
     /// The containers whose muxers write an attached picture back where the format keeps covers: MP3's ID3 APIC
     /// and FLAC's PICTURE block.
-    static let keepsPictures: Set<String> = ["mp3", "flac"]
+    static let keepsPictures: Set<Muxer> = [.mp3, .flac]
 
     /// Adds `input`'s attached picture `index` (a cover) as a picture stream; its one packet is written by
     /// `writePicture` once the header is.

@@ -11,10 +11,10 @@ final class OutputFile {
     /// Per stream, what the muxer adds to each Opus block's time itself (libavformat after 5.1; see writeHeader).
     private var muxerShift: [Int32: Int64] = [:]
 
-    /// `format`: FFmpeg's muxer name ("mp4", "mov", "ipod", "matroska", "webm").
-    public init(path: String, format: String) throws {
+    /// `format`: FFmpeg's muxer.
+    public init(path: String, format: Muxer) throws {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&ctx, nil, format, path), "create output")
+        try check(avformat_alloc_output_context2(&ctx, nil, format.rawValue, path), "create output")
         guard let ctx else { throw MediaError("create output", reason: "FFmpeg returned no context") }
         context = ctx
         self.path = path
@@ -53,8 +53,9 @@ final class OutputFile {
     }
 
     /// Whether FFmpeg's `format` muxer can hold `codec` (FFmpeg's codec name).
-    public static func accepts(format: String, codec: String) -> Bool {
-        guard let muxer = av_guess_format(format, nil, nil), let descriptor = avcodec_descriptor_get_by_name(codec)
+    public static func accepts(format: Muxer, codec: String) -> Bool {
+        guard let muxer = av_guess_format(format.rawValue, nil, nil),
+            let descriptor = avcodec_descriptor_get_by_name(codec)
         else { return false }
         return avformat_query_codec(muxer, descriptor.pointee.id, FF_COMPLIANCE_NORMAL) == 1
     }
@@ -140,7 +141,9 @@ final class OutputFile {
     }
 
     /// The container the muxer writes.
-    var container: Container { Container(muxer: String(cString: context.pointee.oformat.pointee.name)) }
+    var container: Container {
+        Muxer(rawValue: String(cString: context.pointee.oformat.pointee.name))?.container ?? .other("")
+    }
     /// A Matroska or WebM muxer.
     var isMatroska: Bool { container.isMatroska }
     /// An MP4 or MOV muxer (mp4, mov, ipod).

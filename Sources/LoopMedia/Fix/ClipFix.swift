@@ -149,7 +149,8 @@ public enum ClipFix {
             return .refused(
                 failed(
                     path, before, analysis,
-                    reason: "write output: the \(format.uppercased()) would overwrite the input \(destination)",
+                    reason:
+                        "write output: the \(format.rawValue.uppercased()) would overwrite the input \(destination)",
                     plan: plan))
         }
         if let refusal = request.claim?(destination) {
@@ -290,9 +291,9 @@ public enum ClipFix {
 
     /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska); an MP4 for
     /// the rest.
-    static func muxer(container: Container, path: String) -> String {
+    static func muxer(container: Container, path: String) -> Muxer {
         let ext = (path as NSString).pathExtension
-        return container.muxer(forExtension: ext) ?? Container.mp4.muxer(forExtension: ext) ?? "mp4"
+        return container.muxer(forExtension: ext) ?? Container.mp4.muxer(forExtension: ext) ?? .mp4
     }
 
     /// Carries the plan out with the writer it names. The index-driven MP4 writer returns with its media still being
@@ -340,7 +341,7 @@ public enum ClipFix {
     /// FFmpeg's MP4 or MOV muxer, then exact edit lists written over its index (a copy with a new moov).
     /// An MP4 or MOV source's metadata (`iso`) replaces the muxer's, track by track (`MetadataGraft`).
     static func remuxThenEdit(
-        _ source: String, plan: FixPlan, source probed: borrowing Probe.Result, format: String, to temp: String,
+        _ source: String, plan: FixPlan, source probed: borrowing Probe.Result, format: Muxer, to temp: String,
         temporaries: TemporaryFiles
     ) throws {
         let (facts, iso, timelines) = (probed.facts, probed.iso, probed.timelines)

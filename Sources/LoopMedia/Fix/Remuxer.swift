@@ -19,7 +19,7 @@ enum Remuxer {
     /// `timelines`: the probe's, as `PacketReader.timelines` picks them (packets the demuxer gives no decode time
     /// or duration, as Matroska's; an MP4/MOV's only where laid anew as the decoder plays them).
     static func write(
-        _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, inputISO: Bool? = nil,
+        _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, inputISO: Bool? = nil,
         timelines: [Int: TrackTimeline] = [:]
     ) throws -> Written {
         let writer = try RemuxWriter(
@@ -88,7 +88,7 @@ private final class RemuxWriter {
     var lastShown: [Int: (pts: Int64, length: Int64)] = [:]
 
     init(
-        _ source: String, plan: FixPlan, to path: String, format: String, iso: Bool, converting: Bool,
+        _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, converting: Bool,
         timelines: [Int: TrackTimeline]
     ) throws {
         self.source = source
@@ -108,7 +108,7 @@ private final class RemuxWriter {
             if ticks > 0 { lastShown[cut.index] = ((end - length / cut.timeBase).rounded, ticks) }
         }
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
-        if format == "matroska" { try keepAttachments(input) }
+        if format == .matroska { try keepAttachments(input) }
         // The chapters, cut as the picture is (an MP4's or MOV's muxer writes its own chapter track and Nero list,
         // Matroska's and WebM's their Chapters).
         if output.isISO || output.isMatroska {
@@ -124,7 +124,7 @@ private final class RemuxWriter {
             header["movie_timescale"] = String(plan.movieTimescale)
             header["use_editlist"] = "1"
         }
-        if format == "ogg", let page = Self.oggPageDuration(plan) { header["page_duration"] = page }
+        if format == .ogg, let page = Self.oggPageDuration(plan) { header["page_duration"] = page }
         try output.writeHeader(options: header)
         for (index, out) in zip(pictures, pictureStreams) {
             try output.writePicture(from: input, stream: index, to: out)

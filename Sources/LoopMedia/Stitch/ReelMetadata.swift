@@ -12,7 +12,7 @@ struct ReelMetadata: Equatable, Sendable {
     var dropped: [String]
 
     /// nil where nothing is left out: an MP4 or MOV reel, or a first clip that is not one.
-    static func plan(_ first: PreparedClip, format: String) throws -> ReelMetadata? {
+    static func plan(_ first: PreparedClip, format: Muxer) throws -> ReelMetadata? {
         guard Container(muxer: format).isMatroska, first.isISO else { return nil }
         let file = try ISOFile.source(first.path)
         guard let items = try KeptMetadata.items(of: file) else { return nil }
@@ -60,9 +60,9 @@ struct ReelMetadata: Equatable, Sendable {
     }
 
     /// The report's sentence, nil where nothing is dropped.
-    func note(container format: String) -> String? {
+    func note(container format: Muxer) -> String? {
         guard !dropped.isEmpty else { return nil }
-        let name = format == "webm" ? "WebM" : "Matroska"
+        let name = format == .webm ? "WebM" : "Matroska"
         return """
             the first clip's \(dropped.joined(separator: ", ")) \(dropped.count == 1 ? "has" : "have") no place in \
             a \(name) reel and \(dropped.count == 1 ? "is" : "are") left out\

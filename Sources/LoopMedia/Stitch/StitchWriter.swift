@@ -39,7 +39,7 @@ final class StitchWriter {
     /// `format`: FFmpeg's muxer for the output (`path` is a temporary). `codec` (with `normalize`): encode the
     /// output in another codec than the first clip's.
     init(
-        clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, path: String, format: String,
+        clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, path: String, format: Muxer,
         normalize: Bool, audioCurve: FadeCurve, transcoding: String?
     ) throws {
         self.clips = clips

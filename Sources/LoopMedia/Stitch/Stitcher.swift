@@ -11,7 +11,7 @@ public struct PlannedStitch {
     let prepared: [PreparedClip]
     let timeline: StitchTimeline
     /// FFmpeg's muxer for the output's name (the written file's or, in a dry run, the one named); nil: none named.
-    let format: String?
+    let format: Muxer?
     /// Which frames are copied and which encoded again; nil where it could not be planned (the report says why).
     var render: StitchRenderPlan?
     /// What a Matroska or WebM reel keeps of the first clip's tags.
@@ -22,7 +22,7 @@ public struct PlannedStitch {
     public internal(set) var report: StitchReport
 
     init(
-        request: StitchRequest, prepared: [PreparedClip], timeline: StitchTimeline, format: String?,
+        request: StitchRequest, prepared: [PreparedClip], timeline: StitchTimeline, format: Muxer?,
         report: StitchReport
     ) {
         (self.request, self.prepared, self.timeline, self.format) = (request, prepared, timeline, format)
@@ -228,12 +228,13 @@ public enum Stitcher {
     }
 
     /// FFmpeg's muxer for an output path: WebM, Matroska, MOV, else MP4.
-    public static func outputFormat(_ path: String) -> String {
+    public static func outputFormat(_ path: String) -> Muxer {
         switch Container(extension: (path as NSString).pathExtension) {
-        case .webm: "webm"
-        case .matroska: "matroska"
-        case .mov: "mov"
-        default: "mp4"
+        case .webm: .webm
+        case .matroska: .matroska
+        case .mov: .mov
+        // (The command refuses a reel named otherwise: an MP4 where a caller names none of the four.)
+        case .mp4, .ogg, .mpegts, .mpegps, .flv, .avi, .wav, .flac, .mp3, .aiff, .caf, .adts, .other, nil: .mp4
         }
     }
 
@@ -361,12 +362,12 @@ public enum Stitcher {
     /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
     /// need Opus audio; the output's codecs (the first clip's, or --codec's) in that container must play on the
     /// target.
-    static func refusal(_ clips: [PreparedClip], format: String, analysis: AnalysisOptions, codec: String?)
+    static func refusal(_ clips: [PreparedClip], format: Muxer, analysis: AnalysisOptions, codec: String?)
         -> MediaError?
     {
         guard var predicted = clips.first?.facts else { return nil }
         // (FLAC and PCM are coded without a delay, nothing to hide; WebM carries neither.)
-        let webm = format == "webm"
+        let webm = format == .webm
         if Container(muxer: format).isMatroska,
             let audio = clips[0].facts.audioTracks.first(where: {
                 $0.codec != "opus" && (webm || ($0.codec != "flac" && !$0.codec.hasPrefix("pcm_")))
@@ -382,7 +383,7 @@ public enum Stitcher {
                     """
             )
         }
-        if format == "webm", let video = codec ?? clips[0].facts.mainVideo?.codec,
+        if format == .webm, let video = codec ?? clips[0].facts.mainVideo?.codec,
             !["vp8", "vp9", "av1"].contains(video)
         {
             return MediaError(
@@ -394,7 +395,7 @@ public enum Stitcher {
                     """
             )
         }
-        predicted.container = Container(name: format)
+        predicted.container = format.container
         for v in predicted.tracks.indices where predicted.tracks[v].kind == .video {
             if let codec { predicted.tracks[v].codec = codec }
             // The writer tags HEVC hvc1 in an MP4 or MOV, parameter sets in the sample entry, whatever the clips'.

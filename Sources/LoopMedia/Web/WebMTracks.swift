@@ -10,7 +10,7 @@ enum WebMTracks {
         let temp = try temporaries.make(beside: path)
         defer { temporaries.remove(temp) }
         let input = try InputFile.rawMedia(source)
-        let output = try OutputFile(path: temp, format: "webm")
+        let output = try OutputFile(path: temp, format: .webm)
         let out = try output.addStream(copying: input, stream: track.index, keepTag: false)
         try output.writeHeader(options: [:])
         let packet = try Packet()
@@ -103,7 +103,7 @@ enum WebMTracks {
     ) throws {
         let temp = try temporaries.make(beside: path)
         defer { temporaries.remove(temp) }
-        let output = try OutputFile(path: temp, format: "webm")
+        let output = try OutputFile(path: temp, format: .webm)
         let out = try output.addStream(copying: input, stream: track.index, keepTag: false)
         try encoder.configure(output, stream: out)
         guard let head = output.extradata(out).flatMap({ Opus.head($0, preSkip: 0) }) else {

@@ -324,7 +324,7 @@ enum Fragmenter {
         let temp = try temporaries.make(beside: path)
         defer { temporaries.remove(temp) }
         let reader = try PacketReader(path: source, windows: [PacketWindow(whole: track.index, timeline: timeline)])
-        let output = try OutputFile(path: temp, format: "mp4")
+        let output = try OutputFile(path: temp, format: .mp4)
         let out = try output.addStream(copying: reader.input, stream: track.index, keepTag: true)
         // frag_discont: the fragments keep the decode times given (FFmpeg would start them at 0 otherwise).
         try output.writeHeader(options: [
