@@ -171,17 +171,8 @@ public enum Container: Sendable, Hashable {
     /// FFmpeg's muxer that writes it again as it is (an MP4 named .m4a or .m4v: the iPod flavour); nil where
     /// loopprep writes it as an MP4 instead.
     public func muxer(forExtension ext: String) -> Muxer? {
-        switch self {
-        case .mp4: ["m4a", "m4v"].contains(ext.lowercased()) ? .ipod : .mp4
-        case .mov: .mov
-        case .matroska: .matroska
-        case .webm: .webm
-        case .wav: .wav
-        case .flac: .flac
-        case .ogg: .ogg
-        case .mp3: .mp3
-        case .mpegts, .mpegps, .flv, .avi, .aiff, .caf, .adts, .other: nil
-        }
+        if self == .mp4, ["m4a", "m4v"].contains(ext.lowercased()) { return .ipod }
+        return Muxer.allCases.first { $0 != .ipod && $0.container == self }
     }
 }
 
