@@ -300,6 +300,9 @@ enum RenderClips {
 /// `--transition slide` is a slide to the left, as slide-left is; an unknown name is nothing.
 @Suite struct TransitionNameTests {
     @Test func slideAloneSlidesLeft() {
+        #expect(
+            TransitionKind.crossfade.drawing == .crossfade && TransitionKind(rawValue: "fade")?.drawing == .crossfade)
+        #expect(TransitionKind(rawValue: "slide")?.drawing == .xfade("slideleft"))
         #expect(TransitionKind(rawValue: "slide")?.xfade == "slideleft")
         #expect(TransitionKind(rawValue: "slide-left")?.xfade == "slideleft")
         #expect(TransitionKind(rawValue: "slid") == nil)

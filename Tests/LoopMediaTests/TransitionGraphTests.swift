@@ -69,7 +69,8 @@ import Testing
         let a = try Self.firstFrame("clean.mp4")
         let b = try Self.firstFrame("seam-jump.mp4")
         #expect(a.pointer.pointee.format == AV_PIX_FMT_YUV420P.rawValue)
-        let blend = try TransitionGraph.drawer(transition: "fade", frames: 4, like: a, frameRate: Rational(30), from: 0)
+        let blend = try TransitionGraph.drawer(
+            transition: .crossfade, frames: 4, like: a, frameRate: Rational(30), from: 0)
         #expect(blend is CrossfadeBlend)
         let graph = try TransitionGraph(transition: "fade", frames: 4, like: a, frameRate: Rational(30))
         for k in 0..<4 {
@@ -87,8 +88,9 @@ import Testing
         }
         // Another transition, or a format it does not take (10-bit), is xfade's.
         #expect(
-            try TransitionGraph.drawer(transition: "wipeleft", frames: 2, like: a, frameRate: Rational(30), from: 0)
-                is TransitionGraph)
+            try TransitionGraph.drawer(
+                transition: try #require(TransitionKind(rawValue: "wipeleft")), frames: 2, like: a,
+                frameRate: Rational(30), from: 0) is TransitionGraph)
         #expect(
             !CrossfadeBlend.takes(AV_PIX_FMT_YUV420P10LE.rawValue) && CrossfadeBlend.takes(AV_PIX_FMT_YUVJ422P.rawValue)
         )

@@ -49,6 +49,22 @@ public struct TransitionKind: RawRepresentable, Codable, Sendable, Hashable, Cas
     /// xfade's name for it (nil: none).
     public var xfade: String? { self == .none ? nil : Self.aliases[rawValue] ?? rawValue }
 
+    /// Who draws a join's window: loopprep itself (a crossfade, blended on the clips' own planes where they are
+    /// 8-bit planar YUV) or libavfilter's xfade under its name. A transition loopprep draws is a case here, so the
+    /// compiler lists the drawer to write.
+    public enum Drawing: Equatable, Sendable {
+        case crossfade
+        case xfade(String)
+    }
+
+    /// How this transition is drawn (none: as a crossfade of no frames).
+    public var drawing: Drawing {
+        switch xfade {
+        case nil, "fade": .crossfade
+        case let name?: .xfade(name)
+        }
+    }
+
     /// Through black or white: the audio dips through silence rather than crossfading.
     public var dipsAudio: Bool { xfade == "fadeblack" || xfade == "fadewhite" }
 }

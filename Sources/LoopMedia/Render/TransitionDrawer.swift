@@ -10,13 +10,17 @@ protocol TransitionDrawer: AnyObject {
 }
 
 extension TransitionGraph: TransitionDrawer {
-    /// The drawer for `transition` (xfade's name): a crossfade of 8-bit planar YUV is blended here, on the clips'
-    /// own planes; everything else is xfade's.
-    static func drawer(transition name: String, frames: Int, like frame: Frame, frameRate: Rational, from first: Int)
-        throws -> TransitionDrawer
-    {
-        if name == "fade", CrossfadeBlend.takes(frame.pointer.pointee.format) {
+    /// The drawer for `transition`: a crossfade of 8-bit planar YUV is blended here, on the clips' own planes (one
+    /// of another format by xfade's fade); every other transition is xfade's.
+    static func drawer(
+        transition kind: TransitionKind, frames: Int, like frame: Frame, frameRate: Rational, from first: Int
+    ) throws -> TransitionDrawer {
+        let name: String
+        switch kind.drawing {
+        case .crossfade where CrossfadeBlend.takes(frame.pointer.pointee.format):
             return CrossfadeBlend(frames: frames, like: frame, from: first)
+        case .crossfade: name = "fade"
+        case .xfade(let xfade): name = xfade
         }
         return try TransitionGraph(transition: name, frames: frames, like: frame, frameRate: frameRate, from: first)
     }

@@ -228,7 +228,7 @@ private final class RunFrames {
             graph = open
         } else {
             graph = try TransitionGraph.drawer(
-                transition: join.kind.xfade ?? "fade", frames: join.frames, like: a,
+                transition: join.kind, frames: join.frames, like: a,
                 frameRate: context.timeline.frameRate, from: position)
             graphs[j] = graph
         }
