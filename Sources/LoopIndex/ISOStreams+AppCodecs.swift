@@ -8,7 +8,7 @@ import LoopAnalysis
 extension ISOFile {
     /// Video read for a range alone: AV1 (av1C: reordered only where the index's composition offsets say so),
     /// ProRes and the other intra-only codecs, MPEG-4 Part 2 (its esds), VP9; nil for another.
-    static func appVideo(tag: String, children: [(FourCC, ByteReader)]) -> String? {
+    static func appVideo(tag: FourCC, children: [(FourCC, ByteReader)]) -> String? {
         switch tag {
         case "av01": children.contains { $0.0 == "av1C" } ? "av1" : nil
         case "apch", "apcn", "apcs", "apco", "ap4h", "ap4x": "prores"
@@ -25,7 +25,7 @@ extension ISOFile {
     /// channels), AC-3 and E-AC-3 (1536 samples a frame), MP3 (an MPEG-1/2 audio esds or a .mp3 entry), AMR, HE-AAC
     /// whose esds says SBR. nil for another, and for AAC whose SBR only a decoder would find.
     static func appAudio(
-        _ entry: [UInt8], tag: String, children: [(FourCC, ByteReader)], index: Int
+        _ entry: [UInt8], tag: FourCC, children: [(FourCC, ByteReader)], index: Int
     ) -> TrackBasics? {
         func config(_ type: FourCC) -> ByteReader? { children.first { $0.0 == type }?.1 }
         guard let sound = SoundFields(entry) else { return nil }
@@ -52,7 +52,10 @@ extension ISOFile {
             cookie.skip(10)
             (b.codec, b.sampleRate) = ("alac", Int(cookie.u32()))
         case "ac-3", "ec-3", ".mp3", "samr", "sawb":
-            b.codec = ["ac-3": "ac3", "ec-3": "eac3", ".mp3": "mp3", "samr": "amr_nb", "sawb": "amr_wb"][tag] ?? ""
+            let names: [FourCC: String] = [
+                "ac-3": "ac3", "ec-3": "eac3", ".mp3": "mp3", "samr": "amr_nb", "sawb": "amr_wb",
+            ]
+            b.codec = names[tag] ?? ""
         case "mp4a":
             guard let esds = config("esds") else { return nil }
             if [0x69, 0x6B].contains(objectType(esds)) {
@@ -96,7 +99,7 @@ extension ISOFile {
     /// FFmpeg's PCM codec names: QuickTime's entries by their tag (twos and sowt by their bits; in24, in32, fl32,
     /// fl64 big-endian unless an enda box says little), the version 2 lpcm entry by its flags (1 float, 2 big-endian,
     /// 4 signed), ISO's ipcm and fpcm by their pcmC box (its first flag bit: little-endian).
-    static func pcm(tag: String, bits: Int, littleEndian: Bool, flags: UInt32, pcmC: ByteReader?) -> String? {
+    static func pcm(tag: FourCC, bits: Int, littleEndian: Bool, flags: UInt32, pcmC: ByteReader?) -> String? {
         let end = littleEndian ? "le" : "be"
         switch tag {
         case "twos": return bits == 8 ? "pcm_s8" : bits == 16 ? "pcm_s16be" : nil

@@ -81,7 +81,7 @@ extension ISOFile {
         guard let header = track.header, header.descriptions == 1, !header.extendedLanguage,
             let entry = header.entry, entry.count >= 8
         else { return nil }
-        let tag = String(decoding: entry[4..<8], as: UTF8.self)
+        let tag = FourCC(bytes: entry[4..<8])
         var b: TrackBasics
         switch track.handler {
         case "vide":
@@ -95,7 +95,7 @@ extension ISOFile {
         default: return nil
         }
         b.trackID = track.trackID
-        b.codecTag = tag
+        b.codecTag = tag.text
         switch header.language {
         case 0: b.language = "eng"  // the old Macintosh code 0
         case 0x400..<0x7fff:
@@ -112,7 +112,7 @@ extension ISOFile {
 
     /// A visual sample entry: size at byte 32, children (the codec configuration) from byte 86.
     package static func video(
-        _ entry: [UInt8], tag: String, header: TrackHeader, index: Int, rangeOnly: Bool = false
+        _ entry: [UInt8], tag: FourCC, header: TrackHeader, index: Int, rangeOnly: Bool = false
     ) -> TrackBasics? {
         guard entry.count >= 86 else { return nil }
         var r = ByteReader(entry, from: 32, to: entry.count)
@@ -163,7 +163,7 @@ extension ISOFile {
     /// A sound sample entry (versions 0 and 1): children from byte 36 (52 for version 1), the codec
     /// configuration possibly inside a QuickTime wave box; the configuration, not the entry, says the rate and
     /// channels (as FFmpeg reads them).
-    package static func audio(_ entry: [UInt8], tag: String, index: Int, rangeOnly: Bool = false) -> TrackBasics? {
+    package static func audio(_ entry: [UInt8], tag: FourCC, index: Int, rangeOnly: Bool = false) -> TrackBasics? {
         guard entry.count >= 36 else { return nil }
         var r = ByteReader(entry, from: 16, to: entry.count)
         let version = r.u16()

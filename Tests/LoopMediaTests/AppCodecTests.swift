@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func pcmIsNamedAsFFmpegNamesIt() {
-        func name(_ tag: String, bits: Int = 16, le: Bool = false, flags: UInt32 = 0, pcmC: ByteReader? = nil)
+        func name(_ tag: FourCC, bits: Int = 16, le: Bool = false, flags: UInt32 = 0, pcmC: ByteReader? = nil)
             -> String?
         {
             ISOFile.pcm(tag: tag, bits: bits, littleEndian: le, flags: flags, pcmC: pcmC)
