@@ -6,6 +6,8 @@ import LoopIndex
 /// full scale where the tone turns by 0.003 a sample). Here the loop's samples are held, then coded with two frames
 /// of its end before its start and two of its start after its end (the loop repeated as often as a short one needs):
 /// every frame of the loop is coded with its true neighbours (the transform's overlap, the encoder's look-ahead).
+/// What is left at the wrap is the coding error, which differs between the head and the tail: AAC's frames either
+/// side of the wrap are coded with the most bits a frame carries, so it is as small there as the encoder makes it.
 /// What presents the loop alone is the container's: an MP4's edit list starts `preRoll` samples later than the first
 /// coded one and lasts the loop; in Matroska (`hidden`) the pre-roll is part of Opus's pre-skip, said in the header
 /// before anything is coded, and the last block's discard padding ends the sound where the loop does.
