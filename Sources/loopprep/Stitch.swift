@@ -33,7 +33,8 @@ struct Stitch: AsyncParsableCommand {
     @Option(
         name: [.customShort("o"), .customLong("output")],
         help: ArgumentHelp(
-            "The stitched file: .mp4 or .mov, or .webm (or .mkv) for VP8/VP9/AV1 clips with Opus audio.",
+            "The stitched file: .mp4 or .mov; .webm for VP8/VP9/AV1 clips with Opus audio; .mkv for clips with Opus, "
+                + "FLAC or PCM audio.",
             valueName: "file"), completion: .file(extensions: ["mp4", "mov", "webm", "mkv"]))
     var output: String?
 
