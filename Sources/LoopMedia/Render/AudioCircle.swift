@@ -32,7 +32,7 @@ final class AudioCircle {
     init(_ encoder: AudioEncoder, circular: Bool, hidden: Bool = false) {
         self.encoder = encoder
         let opus = encoder.context.pointee.codec_id == AV_CODEC_ID_OPUS
-        self.circular = circular && (!hidden || opus)
+        self.circular = circular && (!hidden || opus) && !Self.lossless(encoder)
         self.hidden = hidden && self.circular
         if self.circular { held = Array(repeating: [], count: encoder.channelCount) }
         if self.hidden { preRoll = roll }
@@ -48,6 +48,16 @@ final class AudioCircle {
         }
         try output.setExtradata(head, stream: stream)
         output.setInitialPadding(skip, stream: stream)
+    }
+
+    /// A lossless codec (ALAC, FLAC, PCM) gives back the samples it was given, wrap and all: it is coded as the one-off
+    /// stream it is, its frames ending where the loop does. (Coded as a circle, its last frame ran past the loop's
+    /// end for the container to trim, and FFmpeg 7.1 read that ALAC frame as nothing at all: 3140 samples short.)
+    static func lossless(_ encoder: AudioEncoder) -> Bool {
+        guard let descriptor = avcodec_descriptor_get_by_name(avcodec_get_name(encoder.context.pointee.codec_id))
+        else { return false }
+        let props = descriptor.pointee.props
+        return props & AV_CODEC_PROP_LOSSLESS != 0 && props & AV_CODEC_PROP_LOSSY == 0
     }
 
     /// The samples coded on each side of the loop: two of the encoder's frames.
