@@ -15,7 +15,7 @@ struct TimecodeFormat {
     var dropFrame: Bool
 
     init?(_ entry: [UInt8]?) {
-        guard let entry, entry.count >= 34, String(decoding: entry[4..<8], as: UTF8.self) == "tmcd" else { return nil }
+        guard let entry, entry.count >= 34, FourCC(bytes: entry[4..<8]) == "tmcd" else { return nil }
         var r = ByteReader(entry, from: 8 + 6 + 2 + 4, to: entry.count)  // header, reserved, data reference, reserved
         let flags = r.u32()
         timescale = Int64(r.u32())
