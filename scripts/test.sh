@@ -5,9 +5,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 # The formatter's lint (.swift-format: 120 columns, no force unwraps, ordered imports, no semicolons), strict:
 # a warning fails the run. `swift format format -i -r Sources Tests` fixes most of what it finds.
-swift format lint --strict -r Sources Tests Tools Examples/*/Sources Examples/*/Package.swift
+swift format lint --strict -r Sources Tests Tools fuzz/Sources Examples/*/Sources Examples/*/Package.swift
 # The formatter leaves a long string literal as it is: no Swift line may pass 120 columns either.
-find Sources Tests Tools Examples -path '*/.build' -prune -o -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
+find Sources Tests Tools fuzz/Sources Examples -path '*/.build' -prune -o -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": longer than 120 columns"; bad = 1 } END { exit bad }'
 # The web player's JavaScript (built into the binary as Web/PlayerModule.swift by scripts/embed-player.sh),
 # type-checked by TypeScript against the DOM's own declarations: a misspelt Media Source Extensions name, an unused variable or a missing return fails.
 tsc --allowJs --checkJs --noEmit --target es2022 --module es2022 --lib es2022,dom --noUnusedLocals \
@@ -25,6 +25,10 @@ if [ "$(uname)" = Darwin ]; then
     echo "macOS: the stub, Debian-suite, browser and Slurm checks run on Linux only"
     exit 0
 fi
+# The fuzzer's harness (its own package, built sanitized by scripts/fuzz.sh in CI) type-checked against the modules
+# just built: a change to an API it calls fails here, in seconds, not after CI's suites.
+swiftc -typecheck -parse-as-library -I .build/debug/Modules -Xcc -fmodule-map-file=Sources/CFFmpeg/module.modulemap \
+    -Xcc -fmodule-map-file=.build/debug/CFFmpegLoader.build/module.modulemap fuzz/Sources/LoopFuzz/LoopFuzz.swift
 # The stubs FFmpeg is reached through keep every argument, on x86_64 and (under qemu-user) aarch64.
 bash scripts/test-stubs.sh
 # The FFmpeg layer must also compile against the FFmpeg users have: 7.1 (Debian 13, Ubuntu 25.x) and the newest

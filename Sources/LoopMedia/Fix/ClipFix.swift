@@ -2,9 +2,6 @@ import Foundation
 import LoopAnalysis
 import LoopIndex
 
-/// One file through fix: probe, plan, remux (stream copy), exact edit lists with moov first, re-probe and
-/// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input
-/// unless `replacing` says so.
 /// One input's fix as asked: where it goes, with what, planned only or written, and the caller's conditions.
 public struct FixRequest {
     public var destination: String
@@ -36,6 +33,9 @@ public struct FixRequest {
     }
 }
 
+/// One file through fix: probe, plan, remux (stream copy), exact edit lists with moov first, re-probe and
+/// verify, then an atomic rename. Nothing is left behind on failure, and nothing is written over an input
+/// unless the request's destination is the input's own path.
 public enum ClipFix {
     public static func fix(_ path: String, _ request: FixRequest) -> FileReport {
         let analysis = request.analysis

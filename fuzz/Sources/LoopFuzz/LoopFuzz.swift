@@ -22,8 +22,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         fatalError("the index-only reading differs from FFmpeg's: \(own.facts) against \(ffmpeg.facts)")
     }
     _ = ClipAnalysis.report(path: input, options: AnalysisOptions(), picture: false)
-    _ = ClipFix.fix(input, to: Workspace.shared.output, options: FixOptions(), analysis: AnalysisOptions(),
-                    dryRun: false, temporaries: Workspace.shared.temporaries)
+    _ = ClipFix.fix(input, FixRequest(to: Workspace.shared.output, temporaries: Workspace.shared.temporaries))
     try? FileManager.default.removeItem(atPath: Workspace.shared.output)
     return 0
 }
@@ -48,9 +47,11 @@ final class Workspace: @unchecked Sendable {
 /// libFuzzer's driver, called from our own entry point: SwiftPM links an executable target's `main` to
 /// `<Target>_main`, so the driver's own `main` cannot be used.
 @_silgen_name("LLVMFuzzerRunDriver")
-func runDriver(_ argc: UnsafeMutablePointer<Int32>,
-               _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-               _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func runDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
 
 @_cdecl("LoopFuzz_main")
 public func loopFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
