@@ -263,7 +263,8 @@ public struct InputFingerprint: Codable, Sendable, Equatable {
 public struct FixOutcome: Codable, Sendable, Equatable {
     public var status: FixStatus
     public var output: String?
-    public var reason: String?
+    /// `failed`: why, its cause and sentence.
+    public var refusal: Refusal?
     public var plan: FixPlan?
     public var before: ClipFacts?
     /// `--web-player`: the page, manifest and media written beside the output.
@@ -280,16 +281,20 @@ public struct FixOutcome: Codable, Sendable, Equatable {
     public var webPlayerPlanned: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case status, output, reason, plan, before, webPlayer, alreadyWritten, inputLoopRange, inputLoopRangeReason
-        case input, webPlayerPlanned
+        case status, output, reason, cause, plan, before, webPlayer, alreadyWritten, inputLoopRange
+        case inputLoopRangeReason, input, webPlayerPlanned
     }
+
+    /// Why the file was not written, in loopprep's words (the refusal's sentence).
+    public var reason: String? { refusal?.sentence }
 
     /// As synthesized, but for `plan`: its report's file carries it (`files[].plan`, where loop's is too).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(output, forKey: .output)
-        try c.encodeIfPresent(reason, forKey: .reason)
+        try c.encodeIfPresent(refusal?.sentence, forKey: .reason)
+        try c.encodeIfPresent(refusal?.cause, forKey: .cause)
         try c.encodeIfPresent(before, forKey: .before)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
@@ -299,12 +304,31 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         try c.encodeIfPresent(webPlayerPlanned, forKey: .webPlayerPlanned)
     }
 
+    /// As encoded; a reason without a cause (a report written before causes were recorded) is `unrecorded`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.decode(FixStatus.self, forKey: .status)
+        output = try c.decodeIfPresent(String.self, forKey: .output)
+        if let reason = try c.decodeIfPresent(String.self, forKey: .reason) {
+            refusal = Refusal(try c.decodeIfPresent(Refusal.Cause.self, forKey: .cause) ?? .unrecorded, reason)
+        }
+        plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan)
+        before = try c.decodeIfPresent(ClipFacts.self, forKey: .before)
+        webPlayer = try c.decodeIfPresent(WebPlayerOutput.self, forKey: .webPlayer)
+        alreadyWritten = try c.decodeIfPresent(Bool.self, forKey: .alreadyWritten)
+        inputLoopRange = try c.decodeIfPresent(LoopRange.self, forKey: .inputLoopRange)
+        inputLoopRangeReason = try c.decodeIfPresent(String.self, forKey: .inputLoopRangeReason)
+        input = try c.decodeIfPresent(InputFingerprint.self, forKey: .input)
+        webPlayerPlanned = try c.decodeIfPresent(Bool.self, forKey: .webPlayerPlanned)
+    }
+
     public init(
-        status: FixStatus, output: String? = nil, reason: String? = nil, plan: FixPlan? = nil, before: ClipFacts? = nil
+        status: FixStatus, output: String? = nil, refusal: Refusal? = nil, plan: FixPlan? = nil,
+        before: ClipFacts? = nil
     ) {
         self.status = status
         self.output = output
-        self.reason = reason
+        self.refusal = refusal
         self.plan = plan
         self.before = before
     }

@@ -12,7 +12,7 @@ enum Destinations {
     static func claim(_ claims: [OutputClaims.Claim]) throws -> OutputClaims {
         let run = OutputClaims()
         if let clash = run.claimAll(claims) {
-            Console.stderr("loopprep: error: \(clash); nothing done\n")
+            Console.stderr("loopprep: error: \(clash.sentence); nothing done\n")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         return run

@@ -68,8 +68,8 @@ struct FixJob: Sendable {
 
     /// The fix itself: the input fetched where it is remote, its output never the input.
     func fixOne(
-        _ item: Inputs.Item, analysis: AnalysisOptions, claim: @escaping (String) -> String?,
-        accepts: ((FixPlan) -> String?)?
+        _ item: Inputs.Item, analysis: AnalysisOptions, claim: @escaping (String) -> Refusal?,
+        accepts: ((FixPlan) -> Refusal?)?
     ) -> FileReport {
         let destination = destination(item)
         if !inPlace && !dryRun && OutputPath.sameFile(item.path, destination) {
@@ -77,7 +77,9 @@ struct FixJob: Sendable {
             return FileReport(
                 path: item.path, facts: nil, findings: [],
                 fix: FixOutcome(
-                    status: .failed, reason: "write output: the output would overwrite the input (use --in-place)"))
+                    status: .failed,
+                    refusal: Refusal(
+                        .outputIsInput, "write output: the output would overwrite the input (use --in-place)")))
         }
         if RemoteFile.isRemote(item.path), outputDir == nil {
             return ClipAnalysis.unreadable(

@@ -200,7 +200,7 @@ struct LoopJob: Sendable {
         if webPlayer, result.error == nil, let written = result.output {
             switch WebPlayerOption.package(written, temporaries: shared.temporaries) {
             case .success(let page): result.webPlayer = page
-            case .failure(let failure): result.webPlayerError = failure.reason
+            case .failure(let failure): result.webPlayerError = failure.sentence
             }
         }
         return result

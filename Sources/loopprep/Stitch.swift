@@ -169,15 +169,14 @@ struct Stitch: AsyncParsableCommand {
         var request = try resolve()
         if request.clips.isEmpty {
             try refuse(
-                StitchRefusal(
-                    ["loopprep: error: no media found in \(inputs.joined(separator: ", "))"], unreadable: true))
+                Refusal(.unreadable, "loopprep: error: no media found in \(inputs.joined(separator: ", "))"))
         }
         try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
         // The web player's no-go for the reel's container, before any work (its codecs are said after the write).
         if webPlayer.enabled, let output,
             let refusal = WebPlayerEligibility.containerRefusal(output, remedy: "name the reel .mp4")
         {
-            try refuse(StitchRefusal([refusal]))
+            try refuse(refusal)
         }
         try claimFiles(clips: request.clips.map(\.path))
         request.output = write.dryRun ? nil : output
@@ -208,7 +207,7 @@ struct Stitch: AsyncParsableCommand {
         if webPlayer.enabled, result.error == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {
             case .success(let web): result.webPlayer = web
-            case .failure(let failure): result.webPlayerError = failure.reason
+            case .failure(let failure): result.webPlayerError = failure.sentence
             }
         }
         try writePictures(result, analyzed: analyzed, analysis: analysis)
@@ -258,13 +257,14 @@ struct Stitch: AsyncParsableCommand {
     }
 
     /// A refusal: the sentences on stderr, and with --format json a document on stdout too.
-    func refuse(_ refusal: StitchRefusal) throws -> Never {
+    func refuse(_ refusal: Refusal) throws -> Never {
         // The library's sentence, headed here as every command's errors are (an unreadable clip's line names it).
+        let unreadable = refusal.cause == .unreadable
         var lines = refusal.lines
-        if !refusal.unreadable, let first = lines.first { lines[0] = "loopprep: error: " + first }
+        if !unreadable, let first = lines.first { lines[0] = "loopprep: error: " + first }
         for line in lines { Console.stderr(line + "\n") }
         if report.format == .json {
-            struct Refusal: Encodable {
+            struct Document: Encodable {
                 var tool = "loopprep"
                 var command = "stitch"
                 var outcome: Outcome
@@ -272,13 +272,18 @@ struct Stitch: AsyncParsableCommand {
                 var error: String
                 var details: [String]
             }
-            let reason = refusal.lines.joined(separator: "; ")
-            let doc = Refusal(
-                outcome: Outcome(refusal.unreadable ? .unreadable : .refused, output: output, reason: reason),
+            // One sentence: a head ending in a colon, then its details; or the lines (one a clip), each trimmed.
+            let lines = refusal.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            let words =
+                lines.first?.hasSuffix(":") == true && lines.count > 1
+                ? lines[0] + " " + lines.dropFirst().joined(separator: "; ") : lines.joined(separator: "; ")
+            let reason = Refusal(refusal.cause, words)
+            let doc = Document(
+                outcome: unreadable ? .unreadable(reason) : .refused(reason, output: output),
                 output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
             Console.stdout(String(decoding: (try? StitchText.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
         }
-        throw ExitCode(refusal.unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)
+        throw ExitCode(unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)
     }
 
     /// --duration in seconds: frames are counted at the first clip's frame rate (its index says it).

@@ -20,17 +20,16 @@ struct WebPlayerOption: ParsableArguments {
 
     /// The package for a written and verified output, or the sentence saying why there is none.
     static func package(_ output: String, qualified: Bool = false, temporaries: TemporaryFiles)
-        -> Result<WebPlayerOutput, WebPlayerFailure>
+        -> Result<WebPlayerOutput, Refusal>
     {
         do { return .success(try WebPackage.write(output, qualified: qualified, temporaries: temporaries)) } catch {
             return .failure(
-                WebPlayerFailure(
-                    reason: "\(output) is written and verified, but not its web player: \(MediaError.describe(error))"))
+                Refusal(
+                    .webPlayer,
+                    "\(output) is written and verified, but not its web player: \(MediaError.describe(error))"))
         }
     }
 }
-
-struct WebPlayerFailure: Error { var reason: String }
 
 extension WebPlayerOption {
     /// The web player beside fix's written (or unchanged, copied) output; a failure fails the file, its output kept.
@@ -42,7 +41,7 @@ extension WebPlayerOption {
         case .success(let web): fix.webPlayer = web
         case .failure(let failure):
             fix.status = .failed
-            fix.reason = failure.reason
+            fix.refusal = failure
         }
         result.fix = fix
     }
@@ -51,7 +50,7 @@ extension WebPlayerOption {
 extension WebPlayerOption {
     /// The web player's no-go, decided with fix's plan before anything is written (a dry run says it too): the
     /// library's rule (WebPlayerEligibility), with fix's remedy.
-    static func planRefusal(_ plan: FixPlan) -> String? {
+    static func planRefusal(_ plan: FixPlan) -> Refusal? {
         WebPlayerEligibility.refusal(plan, remedy: "fix it with --to mp4")
     }
 }

@@ -122,14 +122,42 @@ import Testing
 
     /// fix's statuses in every command's words; an unreadable input is that, whatever else is set.
     @Test func fixStatusesAreOutcomes() {
-        #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == Outcome(.planned, output: "o.mp4"))
-        #expect(Outcome(fix: FixOutcome(status: .fixed, output: "o.mp4")) == Outcome(.written, output: "o.mp4"))
+        #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == .planned(output: "o.mp4"))
+        #expect(Outcome(fix: FixOutcome(status: .fixed, output: "o.mp4")) == .written(output: "o.mp4"))
         #expect(Outcome(fix: FixOutcome(status: .unchanged, output: "o.mp4")).status == .unchanged)
-        let refused = Outcome(fix: FixOutcome(status: .failed, reason: "why"))
-        #expect(refused == Outcome(.refused, reason: "why") && refused.failed)
+        let why = Refusal(.outputExists, "why")
+        let refused = Outcome(fix: FixOutcome(status: .failed, output: "o.mp4", refusal: why))
+        #expect(refused == .refused(why, output: "o.mp4") && refused.failed && refused.reason == "why")
         let unreadable = FileReport.unreadable(path: "x.mp4", reason: "not media")
-        #expect(unreadable.outcome == Outcome(.unreadable, reason: "not media"))
+        #expect(unreadable.outcome == .unreadable(Refusal(.unreadable, "not media")))
+        #expect(unreadable.outcome?.output == nil && unreadable.outcome?.failed == true)
         #expect(FileReport(path: "x.mp4", facts: nil, findings: []).outcome == nil)
+    }
+
+    /// Each outcome is written as `{status, output, reason, cause}` with what its case carries, and reads back as
+    /// itself; a refusal in a report written before causes were recorded reads as `unrecorded`, its words kept.
+    @Test func outcomesRoundTripWithTheirCause() throws {
+        let outcomes: [Outcome] = [
+            .planned(output: nil), .planned(output: "a.mp4"), .written(output: "a.mp4"), .unchanged(output: "a.mp4"),
+            .refused(Refusal(.check, "the copied frames ended early"), output: "a.mp4"),
+            .unreadable(Refusal(.unreadable, "open: no such file")),
+        ]
+        for outcome in outcomes {
+            let data = try JSONEncoder().encode(outcome)
+            #expect(try JSONDecoder().decode(Outcome.self, from: data) == outcome)
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+            #expect(object["status"] == outcome.status.rawValue && object["output"] == outcome.output)
+            #expect(object["reason"] == outcome.reason && object["cause"] == outcome.refusal?.cause.rawValue)
+        }
+        let old = Data(#"{"status": "refused", "reason": "why"}"#.utf8)
+        #expect(try JSONDecoder().decode(Outcome.self, from: old) == .refused(Refusal(.unrecorded, "why"), output: nil))
+        let fix = try JSONDecoder().decode(FixOutcome.self, from: Data(#"{"status": "failed", "reason": "why"}"#.utf8))
+        #expect(fix.refusal == Refusal(.unrecorded, "why"))
+        let written = FixOutcome(status: .failed, refusal: Refusal(.outputClaimed, "o.mp4 is another input's"))
+        let encoded = try JSONEncoder().encode(written)
+        #expect(try JSONDecoder().decode(FixOutcome.self, from: encoded) == written)
+        let keys = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
+        #expect(keys["cause"] as? String == "outputClaimed" && keys["reason"] as? String == "o.mp4 is another input's")
     }
 
     /// A fix report's plan sits at the file's level, and a report written with it inside `fix` still reads.

@@ -125,7 +125,7 @@ import Testing
         let planned = try JSONDecoder().decode(Document.self, from: Data(dry.stdout.utf8))
         let carried = try JSONDecoder().decode(Document.self, from: Data(wet.stdout.utf8))
         #expect(planned.timeline == carried.timeline && planned.reencoded == carried.reencoded)
-        #expect(planned.outcome == Outcome(.planned, output: out) && carried.outcome == Outcome(.written, output: out))
+        #expect(planned.outcome == .planned(output: out) && carried.outcome == .written(output: out))
     }
 
     /// Each input's report, by path.

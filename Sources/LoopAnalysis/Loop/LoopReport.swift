@@ -37,9 +37,13 @@ public struct LoopReport: Encodable, Sendable {
     /// Index of the candidate written (or to write, in a dry run).
     public var chosen: Int?
     public var output: String?
-    public var error: String?
-    /// The clip could not be read (also said in `error`): an unreadable input, exit 2, as in every command.
-    public var unreadable = false
+    /// Why no loop was written: its cause (`unreadable`: the clip could not be read, exit 2 as in every command) and
+    /// sentence.
+    public var refusal: Refusal?
+    /// The refusal's sentence (`error` in the report).
+    public var error: String? { refusal?.sentence }
+    /// The clip could not be read: an unreadable input, exit 2, as in every command.
+    public var unreadable: Bool { refusal?.cause == .unreadable }
     /// The written loop as `analyze` describes it: its facts, findings and loop range (or why none).
     public var facts: ClipFacts?
     public var findings: [Finding] = []
@@ -64,10 +68,12 @@ public struct LoopReport: Encodable, Sendable {
 
     /// What loop did with the clip, in every command's words (`files[].outcome`).
     public var outcome: Outcome {
-        if unreadable { return Outcome(.unreadable, reason: error) }
-        if let reason = error ?? webPlayerError { return Outcome(.refused, output: output, reason: reason) }
-        if let planned { return Outcome(.planned, output: planned.isEmpty ? nil : planned) }
-        return Outcome(.written, output: output)
+        if let refusal, unreadable { return .unreadable(refusal) }
+        if let refusal = refusal ?? webPlayerError.map({ Refusal(.webPlayer, $0) }) {
+            return .refused(refusal, output: output)
+        }
+        if let planned { return .planned(output: planned.isEmpty ? nil : planned) }
+        return .written(output: output)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -107,7 +113,7 @@ public struct LoopReport: Encodable, Sendable {
         if unreadable, let error { return FileReport.unreadable(path: path, reason: error) }
         var file = FileReport(
             path: path, facts: facts, findings: findings,
-            fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
+            fix: outcome.refusal.map { FixOutcome(status: .failed, output: output, refusal: $0) })
         file.notes = notes.isEmpty ? nil : notes
         (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
         return file

@@ -45,19 +45,6 @@ public struct StitchRequest: Sendable {
     }
 }
 
-/// stitch refused before writing anything: one line per cause, each naming its file, and whether the cause is
-/// an input that could not be read (exit 2) or clips that cannot be joined as asked (exit 1).
-/// Why stitch writes nothing, before a plan: a sentence and its details (the differences, one a line), in words the
-/// CLI heads as an error; or, `unreadable`, one line per clip that could not be read ("PATH: why").
-public struct StitchRefusal: Error, Sendable, Equatable {
-    public var lines: [String]
-    public var unreadable: Bool
-    public init(_ lines: [String], unreadable: Bool = false) {
-        self.lines = lines
-        self.unreadable = unreadable
-    }
-}
-
 /// What stitch did: the timeline it planned, the clips it re-encodes whole, and the output's facts and
 /// findings, or why it could not be written.
 public struct StitchReport: Encodable, Sendable {
@@ -91,7 +78,10 @@ public struct StitchReport: Encodable, Sendable {
     /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
     /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
     public var metadataLeftOut: [String] = []
-    public var error: String?
+    /// Why the reel was not written once planned: its cause and sentence.
+    public var refusal: Refusal?
+    /// The refusal's sentence (`error` in the report).
+    public var error: String? { refusal?.sentence }
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
     /// Why `--web-player` wrote no web player beside a written output (the run fails).
@@ -109,8 +99,10 @@ public struct StitchReport: Encodable, Sendable {
 
     /// What stitch did, in every command's words (`outcome`, beside its plan: `timeline`).
     public var outcome: Outcome {
-        if let reason = error ?? webPlayerError { return Outcome(.refused, output: output, reason: reason) }
-        return output == nil ? Outcome(.planned, output: planned) : Outcome(.written, output: output)
+        if let refusal = refusal ?? webPlayerError.map({ Refusal(.webPlayer, $0) }) {
+            return .refused(refusal, output: output)
+        }
+        return output == nil ? .planned(output: planned) : .written(output: output)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -149,7 +141,7 @@ public struct StitchReport: Encodable, Sendable {
     public var report: Report {
         var file = FileReport(
             path: output ?? "(dry run)", facts: facts, findings: findings,
-            fix: (error ?? webPlayerError).map { FixOutcome(status: .failed, output: output, reason: $0) })
+            fix: outcome.refusal.map { FixOutcome(status: .failed, output: output, refusal: $0) })
         file.notes = notes
         (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
         return Report(command: "stitch", options: .init(), files: [file])

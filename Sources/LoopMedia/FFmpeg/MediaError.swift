@@ -50,6 +50,9 @@ func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int3
 }
 
 extension MediaError {
+    /// The operation of a written output refused by its check (the output not kept).
+    static let verifyOutput = "verify output"
+
     /// A write failure in loopprep's words, FFmpeg's kept after it: what failed, what it means for the file.
     public static func whileWriting(_ error: Error) -> String {
         guard let media = error as? MediaError, let code = media.code,

@@ -1,4 +1,5 @@
 import Foundation
+import LoopAnalysis
 import LoopIndex
 
 /// Two inputs never share one output: every file a run writes is claimed by the input it
@@ -24,7 +25,7 @@ public final class OutputClaims: Sendable {
     public init() {}
 
     /// Claims `claim.path` for its input; the refusal when another input holds it, nil when it is this input's.
-    public func claim(_ claim: Claim) -> String? {
+    public func claim(_ claim: Claim) -> Refusal? {
         let key = Self.key(claim.path)
         let holder = taken.withLock { held -> Claim? in
             if let other = held[key] { return other }
@@ -32,13 +33,13 @@ public final class OutputClaims: Sendable {
             return nil
         }
         guard let holder, holder.input != claim.input || holder.what != claim.what else { return nil }
-        return Self.sentence(holder, claim)
+        return Refusal(.outputClaimed, Self.sentence(holder, claim))
     }
 
     /// Claims each file in turn (every file a run will write, before any work); the first clash in one sentence
     /// naming both inputs (or both files of one input) and the file, nil when none. The same file claimed twice
     /// for the same thing is one claim.
-    public func claimAll(_ claims: [Claim]) -> String? {
+    public func claimAll(_ claims: [Claim]) -> Refusal? {
         for claim in claims {
             if let clash = self.claim(claim) { return clash }
         }

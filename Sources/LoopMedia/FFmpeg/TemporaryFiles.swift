@@ -1,4 +1,5 @@
 import Foundation
+import LoopAnalysis
 import LoopIndex
 
 /// Temporary files beside their targets, named so a batch skips them (hidden), removed on failure and on
@@ -109,22 +110,24 @@ public final class TemporaryFiles: Sendable {
 /// asked (--force).
 public enum OutputPath {
     /// Why `output` may not be written (one sentence naming it), or nil.
-    public static func refusal(_ output: String, inputs: [String], force: Bool) -> String? {
+    public static func refusal(_ output: String, inputs: [String], force: Bool) -> Refusal? {
         if let input = inputs.first(where: { sameFile($0, output) }) {
-            return "the output \(output) is the input \(input) (nothing written)"
+            return Refusal(.outputIsInput, "the output \(output) is the input \(input) (nothing written)")
         }
         if FileManager.default.fileExists(atPath: output), !force {
-            return "\(output) exists: --force (or -y) replaces it (nothing written)"
+            return Refusal(.outputExists, "\(output) exists: --force (or -y) replaces it (nothing written)")
         }
         return nil
     }
 
     /// An output that exists and is not what this run writes (a run resumed keeps one that is).
-    static func differs(_ output: String) -> String {
-        """
-        write output: \(output) exists and differs from what this run writes: --force (or -y) replaces it \
-        (nothing written)
-        """
+    static func differs(_ output: String) -> Refusal {
+        Refusal(
+            .outputExists,
+            """
+            write output: \(output) exists and differs from what this run writes: --force (or -y) replaces it \
+            (nothing written)
+            """)
     }
 
     /// An output that exists already and is not the input itself (in place replaces the input, by design).

@@ -11,11 +11,11 @@ public struct FixRequest {
     /// Replace an output that exists (never the input: in place is `destination` == the input's path).
     public var force = false
     /// A caller's condition on the plan before anything is written (loop: the plan is the candidate it chose); the
-    /// sentence it returns refuses the file.
-    public var accepts: ((FixPlan) -> String?)?
+    /// refusal it returns refuses the file.
+    public var accepts: ((FixPlan) -> Refusal?)?
     /// Claims the output's final name for this input (OutputClaims), the refusal when another input of the run
     /// holds it.
-    public var claim: ((String) -> String?)?
+    public var claim: ((String) -> Refusal?)?
     public var temporaries: TemporaryFiles
     /// A file that needs nothing is written again by the muxer all the same (an Ogg FFmpeg reads otherwise than
     /// libvorbis).
@@ -127,9 +127,10 @@ public enum ClipFix {
                 before, timelines: source.timelines, options: options,
                 output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.accepts))
         } catch let refusal as ConversionRefusal {
-            return .refused(failed(path, before, analysis, reason: refusal.reason, plan: refusal.plan))
+            return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason), plan: refusal.plan))
         } catch {
-            return .refused(failed(path, before, analysis, reason: "cannot plan: \(MediaError.describe(error))"))
+            let refusal = Refusal(.plan, "cannot plan: \(MediaError.describe(error))")
+            return .refused(failed(path, before, analysis, refusal))
         }
         let readOtherwise =
             request.dryRun && !rewrite && before.container == .ogg
@@ -140,7 +141,7 @@ public enum ClipFix {
             plan.notes.append("written again: FFmpeg reads the input's single Ogg page otherwise than libvorbis")
         }
         if let refusal = request.accepts?(plan) {
-            return .refused(failed(path, before, analysis, reason: refusal, plan: plan))
+            return .refused(failed(path, before, analysis, refusal, plan: plan))
         }
         let destination = plan.outputPath ?? request.destination
         if let format = plan.convertsTo, FileManager.default.fileExists(atPath: destination),
@@ -149,12 +150,13 @@ public enum ClipFix {
             return .refused(
                 failed(
                     path, before, analysis,
-                    reason:
-                        "write output: the \(format.rawValue.uppercased()) would overwrite the input \(destination)",
+                    Refusal(
+                        .outputIsInput,
+                        "write output: the \(format.rawValue.uppercased()) would overwrite the input \(destination)"),
                     plan: plan))
         }
         if let refusal = request.claim?(destination) {
-            return .refused(failed(path, before, analysis, reason: refusal, plan: plan))
+            return .refused(failed(path, before, analysis, refusal, plan: plan))
         }
         return .plan(plan, output: destination)
     }
@@ -192,7 +194,7 @@ public enum ClipFix {
             }
             if existing { try copying?.wait() }
             if existing, !FileManager.default.contentsEqual(atPath: temp, andPath: destination) {
-                return failed(path, before, analysis, reason: OutputPath.differs(destination), plan: plan)
+                return failed(path, before, analysis, OutputPath.differs(destination), plan: plan)
             }
             // The disk write finishes while the output is checked; the rename waits for both.
             if !existing && copying == nil { temporaries.beginFlush(temp) }
@@ -208,19 +210,18 @@ public enum ClipFix {
             if !existing { try temporaries.commit(temp, to: destination) }
             return report
         } catch {
-            return failed(
-                path, before, analysis, reason: whileWriting(destination, copying?.failure ?? error), plan: plan)
+            return failed(path, before, analysis, whileWriting(destination, copying?.failure ?? error), plan: plan)
         }
     }
 
     /// A write that stopped, in words: the output folder taken away meanwhile, or the error met (the copy's own
     /// first: the disk full).
-    static func whileWriting(_ destination: String, _ error: Error) -> String {
+    static func whileWriting(_ destination: String, _ error: Error) -> Refusal {
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            return "write output: the output folder \(folder) was removed while writing"
+            return Refusal(.write, "write output: the output folder \(folder) was removed while writing")
         }
-        return MediaError.whileWriting(error)
+        return Refusal(.write, MediaError.whileWriting(error))
     }
 
     /// The output read back and held to the plan: the report of a refusal (a copy that stopped is thrown: it, not
@@ -240,7 +241,7 @@ public enum ClipFix {
         {
             if let failure = copying?.failure { throw failure }
             refused = refusal.kind
-            return failed(path, before, analysis, reason: refusal.sentence, plan: plan)
+            return failed(path, before, analysis, Refusal(.check, refusal.sentence), plan: plan)
         }
         // A loop's cut copied whole: its last pictures are the source's, as the search decoded them.
         var report = OutputCheck.describe(
@@ -282,11 +283,11 @@ public enum ClipFix {
     }
 
     static func failed(
-        _ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, reason: String, plan: FixPlan? = nil
+        _ path: String, _ before: ClipFacts, _ analysis: AnalysisOptions, _ refusal: Refusal, plan: FixPlan? = nil
     ) -> FileReport {
         FileReport(
             path: path, facts: before, findings: Analyzer.findings(in: before, options: analysis),
-            fix: FixOutcome(status: .failed, reason: reason, plan: plan, before: before))
+            fix: FixOutcome(status: .failed, refusal: refusal, plan: plan, before: before))
     }
 
     /// FFmpeg's muxer name for the container we read (MP4 stays ISO-BMFF, WebM/MKV stay Matroska); an MP4 for

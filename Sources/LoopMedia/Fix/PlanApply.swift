@@ -42,9 +42,10 @@ extension ClipFix {
         _ path: String, plan: FixPlan, to destination: String, input: InputFingerprint?, analysis: AnalysisOptions,
         force: Bool, temporaries: TemporaryFiles
     ) -> FileReport {
-        func refused(_ reason: String) -> FileReport {
+        func refused(_ reason: String, _ cause: Refusal.Cause = .inputChanged) -> FileReport {
             FileReport(
-                path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, reason: reason, plan: plan))
+                path: path, facts: nil, findings: [],
+                fix: FixOutcome(status: .failed, refusal: Refusal(cause, reason), plan: plan))
         }
         if RemoteFile.isRemote(path) {
             return refused("\(path) is a URL, which apply cannot tell unchanged: fix it with fix -o DIR")
@@ -61,7 +62,9 @@ extension ClipFix {
                         + "with fix --dry-run")
         }
         if OutputPath.sameFile(path, destination) {
-            return refused("write output: the plan's output \(destination) is its input (apply never writes over one)")
+            return refused(
+                "write output: the plan's output \(destination) is its input (apply never writes over one)",
+                .outputIsInput)
         }
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {

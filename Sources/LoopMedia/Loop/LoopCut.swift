@@ -15,17 +15,16 @@ public enum LoopCut {
     public static func loop(
         _ path: String, request: LoopRequest, to destination: String?, dryRun: Bool = false,
         temporaries: TemporaryFiles,
-        claim: ((String) -> String?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
+        claim: ((String) -> Refusal?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> LoopReport {
         var result = LoopReport(path: path)
         if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
-            result.error = refusal
+            result.refusal = refusal
             return result
         }
         let s: LoopSearch.Signatures
         do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
-            result.error = MediaError.describe(error)
-            result.unreadable = true
+            result.refusal = Refusal(.unreadable, MediaError.describe(error))
             return result
         }
         do {
@@ -38,7 +37,7 @@ public enum LoopCut {
             }
             let crossfade = request.crossfade.flatMap { $0.seconds(frameRate: fps) }
             if let crossfade, !(crossfade > .zero && crossfade * 2 < Rational(Int64(frames(request.minimum))) / fps) {
-                result.error = "--crossfade must be above 0 and under half of --min (at this clip's frame rate)"
+                result.refusal = Self.crossfadeTooLong
                 return result
             }
             // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
@@ -57,7 +56,8 @@ public enum LoopCut {
                     path, result.candidates, signatures: s, clickThreshold: options.clickThreshold)
             }
             guard result.candidates.count >= request.pick else {
-                result.error = "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
+                result.refusal = Refusal(
+                    .noLoop, "no loop between \(request.minimum) and \(request.maximum) fits in the clip")
                 return result
             }
             result.chosen = request.pick - 1
@@ -68,7 +68,7 @@ public enum LoopCut {
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = result.candidates[request.pick - 1]
             if !chosen.seamless && crossfade == nil {
-                result.error = Self.noRepeat(
+                result.refusal = Self.noRepeat(
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
                 return result
             }
@@ -79,7 +79,7 @@ public enum LoopCut {
                 to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
             take(report, blend: blend, planned: planning ? destination ?? "" : nil, into: &result)
         } catch {
-            result.error = MediaError.describe(error)
+            result.refusal = Refusal(.write, MediaError.describe(error))
         }
         return result
     }
@@ -90,14 +90,15 @@ public enum LoopCut {
     static func take(_ report: FileReport, blend: StitchTimeline?, planned: String?, into result: inout LoopReport) {
         result.plan = report.fix?.plan
         result.blend = blend
+        let refusal = report.outcome?.refusal
         if let planned {
-            result.error = report.fix?.status == .failed ? report.fix?.reason ?? report.error : report.error
+            result.refusal = refusal
             result.planned = planned.isEmpty ? "" : report.fix?.output ?? planned
             return
         }
         result.findings = report.findings
-        if let reason = report.fix?.reason ?? report.error {
-            result.error = reason
+        if let refusal {
+            result.refusal = refusal
             return
         }
         result.output = report.path
@@ -133,7 +134,32 @@ public enum LoopCut {
     /// `minimumLoop`: the shortest loop analyze accepts (too-short-to-loop), which a suggested crossfade keeps.
     static func noRepeat(
         _ c: LoopCandidate, pick: Int, options: LoopFinder.Options, minimumLoop: Rational = .one
-    ) -> String {
+    ) -> Refusal {
+        let why = seamFaults(c, options: options)
+        let which = pick == 1 ? "the best loop" : "loop #\(pick)"
+        // The blend overlaps the loop's ends, so the loop comes out the fade shorter: --min is raised by the fade,
+        // so the blended loop is at least the --min asked for (and the shortest loop analyze accepts,
+        // too-short-to-loop). The fade, a third of that length to the millisecond, is under half the raised --min.
+        let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
+        let kept = Rational.max(minimum, minimumLoop)
+        let fade = Rational((kept * Rational(1000, 3)).floor, 1000)
+        let raised = Rational(((kept + fade) * 1000).ceiling, 1000)
+        let suggestion =
+            fade > .zero
+            ? "--crossfade \(Figures.decimal(fade, places: 3)) --min \(Figures.decimal(raised, places: 3)) blends the "
+                + "seam and keeps the loop at least \(Figures.seconds(kept)) long"
+            : "a crossfade blends it"
+        return Refusal(
+            .noLoop,
+            """
+            no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
+            \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)
+            """)
+    }
+
+    /// What the candidate's seam would show, a clause each (the rules' names first): a picture with no structure,
+    /// a change of structure, a jump of picture, a click.
+    static func seamFaults(_ c: LoopCandidate, options: LoopFinder.Options) -> [String] {
         var why: [String] = []
         let (cut, click) = options.seamFlags(c)
         let around = c.neighbourDissimilarity.map { String(format: "%.2f", $0) }.joined(separator: ", ")
@@ -162,23 +188,7 @@ public enum LoopCut {
         if click {
             why.append("[seam-audio-click] the audio jumps by \(String(format: "%.3f", c.audioJump)) of full scale")
         }
-        let which = pick == 1 ? "the best loop" : "loop #\(pick)"
-        // The blend overlaps the loop's ends, so the loop comes out the fade shorter: --min is raised by the fade,
-        // so the blended loop is at least the --min asked for (and the shortest loop analyze accepts,
-        // too-short-to-loop). The fade, a third of that length to the millisecond, is under half the raised --min.
-        let minimum = Rational(Int64(options.minFrames)) * (c.end - c.start) / Rational(Int64(max(c.frames, 1)))
-        let kept = Rational.max(minimum, minimumLoop)
-        let fade = Rational((kept * Rational(1000, 3)).floor, 1000)
-        let raised = Rational(((kept + fade) * 1000).ceiling, 1000)
-        let suggestion =
-            fade > .zero
-            ? "--crossfade \(Figures.decimal(fade, places: 3)) --min \(Figures.decimal(raised, places: 3)) blends the "
-                + "seam and keeps the loop at least \(Figures.seconds(kept)) long"
-            : "a crossfade blends it"
-        return """
-            no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
-            \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)
-            """
+        return why
     }
 
     /// The loop's first and last pictures as the search decoded them (the seam's three each side), which the
@@ -196,7 +206,7 @@ public enum LoopCut {
     struct Destination {
         var path: String?
         var dryRun: Bool
-        var claim: ((String) -> String?)?
+        var claim: ((String) -> Refusal?)?
         var temporaries: TemporaryFiles
     }
 
@@ -217,13 +227,22 @@ public enum LoopCut {
         if request.forWeb, let output = destination.path,
             let refusal = WebPlayerEligibility.containerRefusal(output, remedy: remedy)
         {
-            let finding = Finding(rule: .loopFailed, severity: .error, message: refusal, hint: Self.remedy)
-            return (FileReport(path: path, facts: nil, findings: [finding], error: refusal), nil)
+            let finding = Finding(rule: .loopFailed, severity: .error, message: refusal.sentence, hint: Self.remedy)
+            return (refused(path, finding, refusal), nil)
         }
         return blended(
             path, loop: loop, crossfade: crossfade, variableTiming: s.hasVariableTiming, request: request,
             to: destination)
     }
+
+    /// A loop refused before or while writing: the finding that says it, and the refusal.
+    static func refused(_ path: String, _ finding: Finding, _ refusal: Refusal) -> FileReport {
+        FileReport(path: path, facts: nil, findings: [finding], fix: FixOutcome(status: .failed, refusal: refusal))
+    }
+
+    /// A crossfade of half the loop or more (or none at all) blends nothing into a loop.
+    static let crossfadeTooLong = Refusal(
+        .plan, "--crossfade must be above 0 and under half of --min (at this clip's frame rate)")
 
     /// What a loop refused a web player does instead.
     static let remedy = "loop it into an MP4 with -o NAME.mp4"
@@ -241,21 +260,21 @@ public enum LoopCut {
         request.webPlayerRemedy = asked.forWeb ? Self.remedy : nil
         var stitched: StitchReport?
         var planned: PlannedStitch?
-        let reason: String?
+        let refusal: Refusal?
         do {
             planned = try Stitcher.plan(request)
             stitched = planned?.report
-            if let planned, let output = request.output, planned.report.error == nil {
+            if let planned, let output = request.output, planned.report.refusal == nil {
                 stitched = Stitcher.carryOut(planned, to: output, temporaries: destination.temporaries, progress: nil)
             }
-            reason = stitched?.error
-        } catch { reason = error.lines.joined(separator: " ") }
-        if let reason {
+            refusal = stitched?.refusal
+        } catch { refusal = Refusal(error.cause, error.lines.joined(separator: " ")) }
+        if let refusal {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
-            let sentence = "the crossfaded loop could not be written: \(reason)"
+            let sentence = "the crossfaded loop could not be written: \(refusal.sentence)"
             let hint = planned?.webPlayerRefusal == nil ? "try without --crossfade" : "loop it without --web-player"
             let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: hint)
-            return (FileReport(path: path, facts: nil, findings: [finding], error: sentence), stitched?.timeline)
+            return (refused(path, finding, Refusal(refusal.cause, sentence)), stitched?.timeline)
         }
         // The written loop as Stitcher described it (its seam measured), not read a second time.
         var written = FileReport(
@@ -276,8 +295,9 @@ public enum LoopCut {
     ) -> FileReport {
         // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
         let accepts = { (plan: FixPlan) in
-            LoopPlanCheck.difference(plan, chosen: loop)
-                ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
+            LoopPlanCheck.difference(plan, chosen: loop).map { Refusal(.plan, $0) }
+                ?? (options.bakeVideo
+                    ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
         }
         guard !d.dryRun, let destination = d.path else {
             var request = FixRequest(

@@ -17,7 +17,7 @@ public struct PlannedStitch {
     /// What a Matroska or WebM reel keeps of the first clip's tags.
     var metadata: ReelMetadata?
     /// A web player asked for that the reel cannot have: why (the report's error says it too).
-    var webPlayerRefusal: String?
+    var webPlayerRefusal: Refusal?
     /// What a dry run prints; the write's report starts from it.
     public internal(set) var report: StitchReport
 
@@ -37,39 +37,39 @@ public enum Stitcher {
     public static func stitch(
         _ request: StitchRequest, temporaries: TemporaryFiles,
         progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
-    ) throws(StitchRefusal) -> StitchReport {
+    ) throws(Refusal) -> StitchReport {
         let planned = try plan(request)
-        guard let output = request.output, planned.report.error == nil else { return planned.report }
+        guard let output = request.output, planned.report.refusal == nil else { return planned.report }
         return carryOut(planned, to: output, temporaries: temporaries, progress: progress)
     }
 
     /// The stitch decided before anything is written, as a dry run says it: the clips read and laid on the
     /// timeline, the render plan, the output's muxer (from its name, once), what the container refuses and what its
     /// metadata keeps. Refusals of the inputs are thrown; one the plan meets later is its report's `error`.
-    public static func plan(_ request: StitchRequest) throws(StitchRefusal) -> PlannedStitch {
+    public static func plan(_ request: StitchRequest) throws(Refusal) -> PlannedStitch {
         // Never over an input; an existing file only when asked.
         if let output = request.output,
             let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: request.force)
         {
-            throw StitchRefusal([refusal])
+            throw refusal
         }
         var prepared = try prepareAll(request.clips)
         let audioLeftOut = shareAudio(&prepared)
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
-            throw StitchRefusal(
-                [
-                    request.normalize
-                        ? "the clips differ in what --normalize cannot change (nothing written):"
-                        : "the clips differ, so they cannot be joined by stream copy (nothing "
-                            + "written; --normalize re-encodes them):"
-                ] + differences.map { "  " + $0 })
+            throw Refusal(
+                .plan,
+                request.normalize
+                    ? "the clips differ in what --normalize cannot change (nothing written):"
+                    : "the clips differ, so they cannot be joined by stream copy (nothing written; --normalize "
+                        + "re-encodes them):",
+                details: differences.map { "  " + $0 })
         }
         let timeline: StitchTimeline
         do {
             timeline = try self.timeline(
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
-        } catch { throw StitchRefusal([MediaError.describe(error)]) }
+        } catch { throw Refusal(.plan, MediaError.describe(error)) }
         var planned = PlannedStitch(
             request: request, prepared: prepared, timeline: timeline,
             format: (request.output ?? request.named).map(outputFormat),
@@ -83,7 +83,7 @@ public enum Stitcher {
         do {
             try decide(&planned)
         } catch {
-            planned.report.error = MediaError.whileWriting(error)
+            planned.report.refusal = error as? Refusal ?? Refusal(.plan, MediaError.whileWriting(error))
         }
         return planned
     }
@@ -111,7 +111,7 @@ public enum Stitcher {
             let refusal = WebPlayerEligibility.refusal(reel: name, tracks: reelTracks(planned), remedy: remedy)
         {
             planned.webPlayerRefusal = refusal
-            throw MediaError("stitch", reason: refusal)
+            throw refusal
         }
         planned.metadata = try ReelMetadata.plan(prepared[0], format: format)
         if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
@@ -149,7 +149,9 @@ public enum Stitcher {
             report.notes = described.notes
             (report.loopRange, report.loopRangeReason) = (described.loopRange, described.loopRangeReason)
         } catch {
-            report.error = MediaError.whileWriting(error)
+            // The written reel's check refused it (not kept), or the write stopped.
+            let check = (error as? MediaError)?.operation == MediaError.verifyOutput
+            report.refusal = Refusal(check ? .check : .write, MediaError.whileWriting(error))
         }
         return report
     }
@@ -196,7 +198,7 @@ public enum Stitcher {
 
     /// Every clip read and planned: one that cannot be read makes the stitch unreadable; one read but not plannable
     /// (its tracks do not overlap) refuses it.
-    static func prepareAll(_ clips: [StitchRequest.Clip]) throws(StitchRefusal) -> [PreparedClip] {
+    static func prepareAll(_ clips: [StitchRequest.Clip]) throws(Refusal) -> [PreparedClip] {
         var prepared: [PreparedClip] = []
         var unreadable: [String] = []
         var unplanned: [String] = []
@@ -207,8 +209,9 @@ public enum Stitcher {
                 unplanned.append("\(clip.path): \(error.reason)")
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
         }
-        guard unreadable.isEmpty else { throw StitchRefusal(unreadable, unreadable: true) }
-        guard unplanned.isEmpty else { throw StitchRefusal(unplanned) }
+        // (A line a clip: the first is the sentence.)
+        if let first = unreadable.first { throw Refusal(.unreadable, first, details: Array(unreadable.dropFirst())) }
+        if let first = unplanned.first { throw Refusal(.plan, first, details: Array(unplanned.dropFirst())) }
         return prepared
     }
 
@@ -314,7 +317,7 @@ public enum Stitcher {
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp)
             ?? planned.metadata?.refusal(reel: temp)
         {
-            throw MediaError("verify output", reason: refusal.sentence)
+            throw MediaError(MediaError.verifyOutput, reason: refusal.sentence)
         }
         // Described from the probe the check made, before the rename (as fix does): no second reading of the file.
         let described = OutputCheck.describe(written, at: temp, as: destination, analysis: analysis)
