@@ -179,6 +179,33 @@ import Testing
         #expect(dropped.dropped == [1] && !dropped.isNoop && !dropped.reencodesAudio)
     }
 
+    /// The same short sound in Matroska (its container's own, as a phone's MKV has it): padding AAC to the picture
+    /// encodes it again in whole frames Matroska cannot end inside (nor hide the priming of), so `--keep video` is
+    /// refused by the plan, naming `--to mp4`; converted to MP4 the pad is planned, and so is Opus in Matroska.
+    @Test func keepVideoRefusesAPaddingMatroskaCannotEnd() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 1000), samples: Make.video(frames: 30, step: 33, delay: 0, gop: 1, timescale: 1000))
+        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 30))
+        var keep = FixOptions()
+        keep.keepVideo = true
+        for codec in ["aac", "ac3", "opus"] {
+            var (clip, timelines) = Clips.pair(video: video, audio: audio, audioCodec: codec)
+            clip.container = Container(name: "matroska")
+            if codec == "opus" {
+                #expect(try FixPlanner.plan(clip, timelines: timelines, options: keep).padsAudio)
+                continue
+            }
+            #expect(throws: PlanError.self) { try FixPlanner.plan(clip, timelines: timelines, options: keep) }
+            do { _ = try FixPlanner.plan(clip, timelines: timelines, options: keep) } catch let error as PlanError {
+                #expect(error.reason.contains("Matroska cannot end \(codec.uppercased()) inside its last frame"))
+                #expect(error.reason.contains("--to mp4 writes an MP4"))
+            }
+            var converted = keep
+            converted.convertTo = .mp4
+            #expect(try FixPlanner.plan(clip, timelines: timelines, options: converted).padsAudio)
+        }
+    }
+
     /// B-frames without an edit list at 29.97 fps: the video presented from 2002/30000 s, the
     /// audio (44.1 kHz) from sample 2943, 0.06 of a sample after it. A match: the cut starts on the first frame
     /// (it started a tick later, inside it, and lost a frame), all 60 frames kept.

@@ -534,6 +534,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
+    /// ogmmerge's OGM needs nothing from a plain fix, but FFmpeg's MPEG-4 decoder cannot decode its frames (analyze
+    /// skips its seam, saying so): the copy is the input byte for byte, kept as unchanged, not refused because FFmpeg
+    /// cannot read back what it cannot read in the input either.
+    @Test func aByteCopyFFmpegCannotDecodeIsKeptUnchanged() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("ogmmerge-mpeg4.ogm").path
+        let report = ClipFix.fix(
+            Fixtures.path("ogmmerge-mpeg4.ogm"), FixRequest(to: out, temporaries: TemporaryFiles()))
+        #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
+        #expect(report.fix?.plan?.writer == .copy)
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: Fixtures.path("ogmmerge-mpeg4.ogm")))
+        #expect(report.notes?.contains { $0.contains("the seam checks were skipped") } == true, "\(report.notes ?? [])")
+    }
+
     /// 3GP with MPEG-4 video and AMR-NB (fixtures/make-other-muxers.sh): 60 frames at 30000/1001
     /// fps (2.002 s) over 2.2 s of 8 kHz AMR in 160-sample frames. The audio is cut to the video by the edit list,
     /// 2.002 s x 8000 = 16016 samples, no frame dropped; FFmpeg reads the same.

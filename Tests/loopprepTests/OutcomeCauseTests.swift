@@ -63,4 +63,33 @@ import Testing
         #expect(outcome["output"] == nil)
         #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: reel))
     }
+
+    /// Audio encoded again into Matroska (an OBS recording's AAC, a WebM's Vorbis) cannot end with the video: the
+    /// plan refuses it, the dry run saying what the write does, each option that encodes again alike, with the
+    /// remedy; Opus in WebM is written, and the AAC recording converted to MP4 is too.
+    @Test(arguments: [["--seam-fade", "10ms"], ["--loops", "2"], ["--reencode-audio"], ["--keep", "video"]])
+    func matroskaAudioEncodedAgainIsRefusedByThePlan(option: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // (--keep video pads only where the sound is the shorter: a phone's Matroska clip.)
+        let clips =
+            option == ["--keep", "video"]
+            ? [("footage-phone.mkv", "AAC")] : [("obs.mkv", "AAC"), ("vp8-vorbis.webm", "VORBIS")]
+        for (clip, codec) in clips {
+            for dry in [["--dry-run"], []] {
+                let run = try Run.loopprep(
+                    ["fix", Run.fixture(clip), "-o", dir.path, "--format", "json"] + option + dry)
+                let outcome = try #require(try Self.outcomes(run.stdout).first)
+                let reason = outcome["reason"] as? String ?? ""
+                #expect(run.status == 1 && outcome["cause"] as? String == "plan", "\(clip) \(option): \(reason)")
+                #expect(reason.contains("Matroska cannot end \(codec) inside its last frame"), "\(reason)")
+                #expect(reason.contains("--to mp4 writes an MP4, whose edit list can"))
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        let opus = try Run.loopprep(["fix", Run.fixture("vp9-opus.webm"), "-o", dir.path] + option)
+        #expect(opus.status == 0, "\(opus.stdout)")
+        let converted = try Run.loopprep(["fix", Run.fixture("obs.mkv"), "-o", dir.path, "--to", "mp4"] + option)
+        #expect(converted.status == 0, "\(converted.stdout)")
+    }
 }

@@ -113,8 +113,11 @@ import Testing
             #expect(file.findings == truth.findings, "\(output)")
             #expect(file.loopRange == truth.loopRange && file.loopRangeReason == truth.loopRangeReason, "\(output)")
         }
-        // The seam is measured on every output (each has video or audio to measure).
-        #expect(written.allSatisfy { $0.facts?.seam != nil })
+        // The seam is measured on every output (each has video or audio to measure), but ogmmerge's OGM copied byte
+        // for byte, whose MPEG-4 FFmpeg cannot decode: that is said instead.
+        let unmeasured = written.filter { $0.facts?.seam == nil }
+        #expect(unmeasured.map { ($0.path as NSString).lastPathComponent } == ["ogmmerge-mpeg4.ogm"])
+        #expect(unmeasured.allSatisfy { $0.notes?.contains { $0.contains("the seam checks were skipped") } == true })
         // fix is idempotent: every output fixed again needs nothing, and is copied byte for byte.
         let again = dir.appendingPathComponent("again").path
         let refixed = try Self.document(Run.loopprep(["fix", out, "-o", again, "--format", "json"]))

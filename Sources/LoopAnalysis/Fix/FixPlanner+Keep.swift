@@ -30,6 +30,26 @@ extension FixPlanner {
         return out
     }
 
+    /// Audio encoded again (--seam-fade, --loops, --unroll, --keep video's padding, --reencode-audio) comes out of
+    /// its encoder in whole frames after a priming: an MP4's edit list hides both, and Opus (pre-skip, discard
+    /// padding), FLAC and PCM end where they are told in Matroska too; any other codec in Matroska (AAC, Vorbis,
+    /// AC-3, MP3) would run past the video by part of a frame, which the written file's check refuses after the work.
+    /// Refused here, as the dry run says.
+    static func refuseInexactReencode(_ cuts: [TrackCut], output: Container, options: FixOptions) throws {
+        guard output.isMatroska,
+            let cut = cuts.first(where: {
+                $0.kind == .audio && $0.codec != "opus" && $0.codec != "flac" && !$0.codec.hasPrefix("pcm_")
+            })
+        else { return }
+        let asked = reencodeAsked(options)
+        throw PlanError(
+            """
+            \(Figures.trackName(cut)) would be encoded again (\(asked ?? "padded with silence")), and Matroska cannot \
+            end \(cut.codec.uppercased()) inside its last frame or hide its encoder's priming: \
+            \(asked.map { "leave out \($0), or " } ?? "")--to mp4 writes an MP4, whose edit list can (nothing written)
+            """)
+    }
+
     /// --drop-audio's note, and its refusal where nothing would be left; --keep video's where the sound already
     /// runs to the picture's end (the cut is the usual one, said so rather than nothing).
     static func keepNotes(_ options: FixOptions, droppedAudio: [Int], mappings: [Mapping], notes: inout [String])

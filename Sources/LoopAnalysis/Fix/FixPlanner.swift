@@ -120,6 +120,7 @@ package enum FixPlanner {
         plan.notes += keptBreakNotes(plan.keptBreaks, facts: facts)
         if plan.reencodesAudio {
             try refuseUnencodable(facts, cuts: cuts, options: options)
+            try refuseInexactReencode(cuts, output: output, options: options)
             plan.notes += encodedAgainNotes(facts, cuts: cuts)
         }
         return plan
@@ -133,17 +134,22 @@ package enum FixPlanner {
                 cut.kind == .audio && facts.tracks.first { $0.index == cut.index }?.noEncoder == true
             })
         else { return }
-        let asked = [
-            ("--seam-fade", options.seamFade != nil), ("--loops", options.loops != nil),
-            ("--unroll", options.unrollTo != nil), ("--keep video", options.keepVideo),
-            ("--reencode-audio", options.reencodeAudio),
-        ].first { $0.1 }?.0
+        let asked = reencodeAsked(options)
         throw PlanError(
             """
             \(Figures.trackName(cut)) would have to be encoded again (\(asked ?? "padded with silence")), and this \
             FFmpeg has no \(cut.codec) encoder: \(asked.map { "leave out \($0), or " } ?? "")convert the audio to AAC \
             first
             """)
+    }
+
+    /// The option that has the audio encoded again (nil: padded with silence to the picture).
+    static func reencodeAsked(_ options: FixOptions) -> String? {
+        [
+            ("--seam-fade", options.seamFade != nil), ("--loops", options.loops != nil),
+            ("--unroll", options.unrollTo != nil), ("--keep video", options.keepVideo),
+            ("--reencode-audio", options.reencodeAudio),
+        ].first { $0.1 }?.0
     }
 
     /// What audio encoded again becomes where FFmpeg cannot encode its format: HE-AAC (SBR, with or without

@@ -128,6 +128,9 @@ public enum ClipFix {
                 output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.accepts))
         } catch let refusal as ConversionRefusal {
             return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason), plan: refusal.plan))
+        } catch let refusal as PlanError {
+            // A rule of the plan's own, in its words (they name the cause and the remedy).
+            return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason)))
         } catch {
             let refusal = Refusal(.plan, "cannot plan: \(MediaError.describe(error))")
             return .refused(failed(path, before, analysis, refusal))
