@@ -534,3 +534,30 @@ extension FixCommandTests {
         }
     }
 }
+
+/// A clip repeated whose sound ends within the container's tick before its picture: fixtures/flac-mkvmerge-ms.mkv
+/// (mkvmerge's millisecond stamps: 48 frames to 2.001 s over 2.000 s = 88200 samples of FLAC at 44.1 kHz). Each pass
+/// is 2.001 s: 88244 samples, the last 44 silence, so the second pass starts with its picture. FLAC is lossless, so
+/// FFmpeg's decoding of the output is the input's samples, 44 zeros, the input's samples, 44 zeros.
+@Suite struct ShortPassTests {
+    static func samples(_ path: String) throws -> [Int16] {
+        let raw = try Subprocess.tool("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-f", "s16le", "-"]).out
+        return raw.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    @Test func eachPassIsPaddedToItsPicture() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("flac-mkvmerge-ms.mkv")
+        let run = try Run.loopprep(["fix", clip, "--loops", "2", "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("ends 44 samples (0.998 ms) before the picture, within the container's tick"))
+        let input = try Self.samples(clip)
+        let output = try Self.samples(dir.appendingPathComponent("flac-mkvmerge-ms.mkv").path)
+        #expect(input.count == 88200 && output.count == 2 * 88244, "\(input.count), \(output.count)")
+        guard output.count == 2 * 88244 else { return }
+        let silence = [Int16](repeating: 0, count: 44)
+        #expect(Array(output[0..<88200]) == input && Array(output[88200..<88244]) == silence)
+        #expect(Array(output[88244..<176444]) == input && Array(output[176444...]) == silence)
+    }
+}

@@ -13,13 +13,7 @@ extension FixPlanner {
     /// presented to the cut's whole length, the samples it lacks silence (its encoder pads them); nil when the
     /// audio reaches the end.
     static func padded(_ cut: TrackCut, _ m: Mapping, to duration: Rational, notes: inout [String]) -> TrackCut? {
-        guard let rate = cut.sampleRate else { return nil }
-        let wanted = (duration * Int64(rate)).rounded
-        let has = (cut.duration * Int64(rate)).rounded
-        guard wanted > has else { return nil }
-        var out = cut
-        out.duration = Rational(wanted, Int64(rate))
-        out.trimmedTail = m.track.endSeconds - (cut.startBefore + cut.trimmedHead + out.duration)
+        guard let (out, wanted, has) = pad(cut, m, to: duration), let rate = cut.sampleRate else { return nil }
         notes.append(
             """
             \(Figures.trackName(m.track)): plays to its end, then \(wanted - has) samples \
@@ -28,6 +22,44 @@ extension FixPlanner {
             """
         )
         return out
+    }
+
+    /// `cut` presented to `duration`, the samples it lacks silence: the cut, the samples wanted and had; nil when
+    /// it reaches it.
+    static func pad(_ cut: TrackCut, _ m: Mapping, to duration: Rational) -> (TrackCut, wanted: Int64, has: Int64)? {
+        guard let rate = cut.sampleRate else { return nil }
+        let wanted = (duration * Int64(rate)).rounded
+        let has = (cut.duration * Int64(rate)).rounded
+        guard wanted > has else { return nil }
+        var out = cut
+        out.duration = Rational(wanted, Int64(rate))
+        out.trimmedTail = m.track.endSeconds - (cut.startBefore + cut.trimmedHead + out.duration)
+        return (out, wanted, has)
+    }
+
+    /// A clip repeated (--loops, --unroll) whose sound ends within the container's tick before its picture (mkvmerge's
+    /// millisecond stamps: 2.000 s of FLAC under 2.001 s of video) ends together once, but each pass would start the
+    /// sound that much earlier than its picture: the sound of each pass is padded with that much silence instead,
+    /// said, so every pass starts with its picture. Whether any audio was padded.
+    static func padShortPasses(
+        _ cuts: inout [TrackCut], _ mappings: [Mapping], duration: Rational, tick: Rational, repeats: Int,
+        notes: inout [String]
+    ) -> Bool {
+        var any = false
+        for i in cuts.indices where cuts[i].kind == .audio && duration - cuts[i].duration <= tick {
+            guard let m = mappings.first(where: { $0.track.index == cuts[i].index }),
+                let (out, wanted, has) = pad(cuts[i], m, to: duration), let rate = cuts[i].sampleRate
+            else { continue }
+            cuts[i] = out
+            any = true
+            notes.append(
+                """
+                \(Figures.trackName(m.track)) ends \(wanted - has) samples (\(Figures.ms(Rational(wanted - has, Int64(rate))))) \
+                before the picture, within the container's tick: each of the \(repeats) passes plays it to its end, then \
+                that much silence, so every pass starts with its picture; audio re-encoded
+                """)
+        }
+        return any
     }
 
     /// Audio encoded again (--seam-fade, --loops, --unroll, --keep video's padding, --reencode-audio) comes out of

@@ -89,11 +89,17 @@ package enum FixPlanner {
         let output = facts.container(convertedTo: options.convertTo)
         let (start, end) = try span(facts, &mappings, shifts: &shifts, output: output, options: options, notes: &notes)
         let duration = end - start
-        let (cuts, padsAudio) = try trackCuts(
+        var (cuts, padsAudio) = try trackCuts(
             facts, mappings, shifts: shifts, start: start, end: end, output: output, options: options, notes: &notes)
         if output.isMatroska { try refuseParsedEnd(cuts, mappings) }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
+        if repeats > 1 {
+            padsAudio =
+                padShortPasses(
+                    &cuts, mappings, duration: duration, tick: facts.timestampResolution, repeats: repeats,
+                    notes: &notes) || padsAudio
+        }
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
