@@ -28,4 +28,23 @@ import Testing
             FileManager.default.contentsEqual(
                 atPath: out, andPath: dir.appendingPathComponent("again").appendingPathComponent(file).path))
     }
+
+    /// The same with `--seam-fade` (the audio encoded again, so FFmpeg's muxer writes the file): the last stored
+    /// frame (a B-frame, shown before the last P) keeps its index length, 20 ticks, where FFmpeg's demuxer gives 1;
+    /// the muxer ended the video 19 ticks short (1.968 s) and the check refused it. Every frame, to the same end.
+    @Test(arguments: [
+        ("apple-bframes-600.mov", "2.000000"), ("apple-bframes-600-noedit.mov", "2.000000"),
+        ("apple-bframes-600-frag.mp4", "2.001667"),
+    ])
+    func aSeamFadeKeepsTheLastFramesLength(file: String, seconds: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", Run.fixture(file), "--seam-fade", "10ms", "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let video = try Run.tool([
+            "ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=duration,nb_frames", "-of",
+            "csv=p=0", dir.appendingPathComponent(file).path,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(video == "\(seconds),60")
+    }
 }

@@ -42,21 +42,23 @@ extension FixPlanner {
     /// sound that much earlier than its picture: the sound of each pass is padded with that much silence instead,
     /// said, so every pass starts with its picture. Whether any audio was padded.
     static func padShortPasses(
-        _ cuts: inout [TrackCut], _ mappings: [Mapping], duration: Rational, tick: Rational, repeats: Int,
-        notes: inout [String]
+        _ cuts: inout [TrackCut], _ mappings: [Mapping], duration: Rational, _ facts: ClipFacts, repeats: Int,
+        _ notes: inout [String]
     ) -> Bool {
+        guard repeats > 1 else { return false }
         var any = false
-        for i in cuts.indices where cuts[i].kind == .audio && duration - cuts[i].duration <= tick {
+        for i in cuts.indices where cuts[i].kind == .audio && duration - cuts[i].duration <= facts.timestampResolution {
             guard let m = mappings.first(where: { $0.track.index == cuts[i].index }),
                 let (out, wanted, has) = pad(cuts[i], m, to: duration), let rate = cuts[i].sampleRate
             else { continue }
             cuts[i] = out
             any = true
+            let short = Figures.ms(Rational(wanted - has, Int64(rate)))
             notes.append(
                 """
-                \(Figures.trackName(m.track)) ends \(wanted - has) samples (\(Figures.ms(Rational(wanted - has, Int64(rate))))) \
-                before the picture, within the container's tick: each of the \(repeats) passes plays it to its end, then \
-                that much silence, so every pass starts with its picture; audio re-encoded
+                \(Figures.trackName(m.track)) ends \(wanted - has) samples (\(short)) before the picture, within the \
+                container's tick: each of the \(repeats) passes plays it to its end, then that much silence, so every \
+                pass starts with its picture; audio re-encoded
                 """)
         }
         return any

@@ -94,12 +94,7 @@ package enum FixPlanner {
         if output.isMatroska { try refuseParsedEnd(cuts, mappings) }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
-        if repeats > 1 {
-            padsAudio =
-                padShortPasses(
-                    &cuts, mappings, duration: duration, tick: facts.timestampResolution, repeats: repeats,
-                    notes: &notes) || padsAudio
-        }
+        padsAudio = padShortPasses(&cuts, mappings, duration: duration, facts, repeats: repeats, &notes) || padsAudio
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }
@@ -124,12 +119,19 @@ package enum FixPlanner {
         plan.padsAudio = padsAudio
         plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
         plan.notes += keptBreakNotes(plan.keptBreaks, facts: facts)
-        if plan.reencodesAudio {
-            try refuseUnencodable(facts, cuts: cuts, options: options)
-            try refuseInexactReencode(cuts, output: output, options: options)
-            plan.notes += encodedAgainNotes(facts, cuts: cuts)
-        }
+        try checkReencoded(&plan, facts, output: output, options: options)
         return plan
+    }
+
+    /// Audio the plan encodes again: refused where FFmpeg has no encoder for it or Matroska cannot end it, said
+    /// where it becomes another profile.
+    static func checkReencoded(_ plan: inout FixPlan, _ facts: ClipFacts, output: Container, options: FixOptions)
+        throws
+    {
+        guard plan.reencodesAudio else { return }
+        try refuseUnencodable(facts, cuts: plan.tracks, options: options)
+        try refuseInexactReencode(plan.tracks, output: output, options: options)
+        plan.notes += encodedAgainNotes(facts, cuts: plan.tracks)
     }
 
     /// Audio that must be encoded again but that FFmpeg here cannot encode (AMR-NB: Debian's FFmpeg decodes it

@@ -335,7 +335,8 @@ public enum ClipFix {
             }
             return progress
         case .remux:
-            _ = try Remuxer.write(source, plan: plan, to: temp, format: format, iso: false, timelines: timelines)
+            _ = try Remuxer.write(
+                source, plan: plan, to: temp, format: format, iso: false, timelines: Remuxer.Timelines(all: timelines))
         case .remuxThenEdit:
             try remuxThenEdit(source, plan: plan, source: probed, format: format, to: temp, temporaries: temporaries)
         }
@@ -354,7 +355,7 @@ public enum ClipFix {
         defer { temporaries.remove(muxed) }
         let written = try Remuxer.write(
             source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
-            timelines: PacketReader.timelines(facts, timelines))
+            timelines: Remuxer.Timelines(facts, timelines))
         let layout = try ISOEditor.muxedLayout(muxed)
         var edits: [Int: ISOEditor.TrackEdit] = [:]
         var copied: [Int: Int] = [:]

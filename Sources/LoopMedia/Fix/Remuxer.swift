@@ -6,6 +6,20 @@ import LoopIndex
 /// decoded from the cut's pre-roll, trimmed to exactly its presented samples, faded at loop points if asked, and
 /// encoded once as one stream. Edit lists are written afterwards (ISOEditor), exactly.
 enum Remuxer {
+    /// The probe's timelines as the writer takes them: those the packet reader retimes by (PacketReader.timelines),
+    /// and every track's, whose index gives the frame lengths FFmpeg's demuxer may not (Apple's B-frames on a 600
+    /// clock: 1 tick a packet).
+    struct Timelines {
+        var reader: [Int: TrackTimeline] = [:]
+        var index: [Int: TrackTimeline] = [:]
+        init() {}
+        init(_ facts: ClipFacts, _ all: [Int: TrackTimeline]) {
+            (reader, index) = (PacketReader.timelines(facts, all), all)
+        }
+        /// Every track retimed by its timeline (a container whose packets lack times).
+        init(all: [Int: TrackTimeline]) { (reader, index) = (all, all) }
+    }
+
     struct Written {
         /// Output stream index for each input track index.
         var streams: [Int: Int]
@@ -20,11 +34,11 @@ enum Remuxer {
     /// or duration, as Matroska's; an MP4/MOV's only where laid anew as the decoder plays them).
     static func write(
         _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, inputISO: Bool? = nil,
-        timelines: [Int: TrackTimeline] = [:]
+        timelines: Timelines = Timelines()
     ) throws -> Written {
         let writer = try RemuxWriter(
-            source, plan: plan, to: path, format: format, iso: iso,
-            converting: iso && inputISO == false, timelines: timelines)
+            source, plan: plan, to: path, format: format, iso: iso, converting: iso && inputISO == false,
+            timelines: timelines)
         for pass in 0..<plan.repeats { try writer.copyPass(pass) }
         try writer.finish()
         return Written(streams: writer.streams, firstPts: writer.firstPts, lastDuration: writer.lastDuration)
@@ -60,6 +74,11 @@ private final class RemuxWriter {
     let plan: FixPlan
     let iso: Bool
     let timelines: [Int: TrackTimeline]
+    /// The probe's timelines of every track (an MP4's too, which the reader does not retime by): the index's frame
+    /// lengths, which FFmpeg's demuxer may not give (Apple's B-frames on a 600 clock: 1 tick a packet).
+    let index: [Int: TrackTimeline]
+    /// Each video track's last stored packet (decode time) and its length in the index.
+    var lastStored: [Int: (dts: Int64, length: Int64)] = [:]
     let output: OutputFile
     let cuts: [Int: TrackCut]
     var streams: [Int: Int] = [:]
@@ -89,24 +108,20 @@ private final class RemuxWriter {
 
     init(
         _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, converting: Bool,
-        timelines: [Int: TrackTimeline]
+        timelines: Remuxer.Timelines
     ) throws {
         self.source = source
+        index = timelines.index
         self.plan = plan
         self.iso = iso
-        self.timelines = timelines
+        self.timelines = timelines.reader
         // Subtitles the plan keeps (Matroska's) are copied beside the tracks, cut as they are.
         let copied = plan.tracks + plan.others.filter { $0.kind == .subtitle }
         cuts = Dictionary(copied.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         let input = try InputFile.rawMedia(source)
         output = try OutputFile(path: path, format: format)
         for cut in copied { try addStream(cut, input: input, converting: converting) }
-        for cut in plan.tracks where cut.kind == .video {
-            guard let timeline = timelines[cut.index], let length = cut.lastFrameLength(in: timeline) else { continue }
-            let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
-            let ticks = (length / cut.timeBase).rounded
-            if ticks > 0 { lastShown[cut.index] = ((end - length / cut.timeBase).rounded, ticks) }
-        }
+        lastFrames()
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
         if format == .matroska { try keepAttachments(input) }
         // The chapters, cut as the picture is (an MP4's or MOV's muxer writes its own chapter track and Nero list,
@@ -265,6 +280,23 @@ private final class RemuxWriter {
         try output.setExtradata(avcc.bytes, stream: out)
     }
 
+    /// Each video track's last stored packet's length (the index's) and its last shown frame's (the plan's): the
+    /// muxer ends the track's decode timeline with the last packet it is given.
+    private func lastFrames() {
+        for cut in plan.tracks where cut.kind == .video {
+            guard let timeline = index[cut.index] else { continue }
+            if let last = timeline.samples.last(where: { $0.dts <= cut.keepThrough && !$0.isDiscarded }),
+                last.duration > 0
+            {
+                lastStored[cut.index] = (last.dts, last.duration)
+            }
+            guard let length = cut.lastFrameLength(in: timeline) else { continue }
+            let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
+            let ticks = (length / cut.timeBase).rounded
+            if ticks > 0 { lastShown[cut.index] = ((end - length / cut.timeBase).rounded, ticks) }
+        }
+    }
+
     /// The cut once more, `pass` cuts after the start: copied packets rebased, audio decoded into its encoder.
     func copyPass(_ pass: Int) throws {
         let windows = cuts.values.sorted(by: { $0.index < $1.index }).map { cut in
@@ -367,6 +399,9 @@ private final class RemuxWriter {
                 lastDuration[cut.index] = shortened
             }
         }
+        // The muxer ends the track's decode timeline with its last packet's length: the index's, and the planned
+        // one where that packet is also the last shown.
+        if let last = lastStored[cut.index], read.dts == last.dts { packet.duration = last.length }
         if let last = lastShown[cut.index], sourcePts == last.pts { packet.duration = last.length }
         guard let frame = regularFrames[cut.index] else {
             try output.write(packet, stream: out, timeBase: cut.timeBase)
