@@ -48,3 +48,31 @@ import Testing
         #expect(video == "\(seconds),60")
     }
 }
+
+/// Negative composition offsets (fixtures/negative-cts.mp4, signed-ctts-v0.mp4: ctts version 1 and a version 0 read
+/// signed; cmaf-sidx.mp4), with `--seam-fade` (FFmpeg's muxer writes the file): their frames are shown before they
+/// are decoded on the index's clock, which the muxer refuses ("Invalid argument"); the decode times move earlier by
+/// the largest lead, so the copy is written, its frames FFmpeg's decoding of a plain fix's, time for time.
+@Suite struct NegativeOffsetMuxTests {
+    static func frames(_ path: String) throws -> String {
+        let out = try Run.tool(["ffmpeg", "-v", "error", "-i", path, "-map", "0:v", "-f", "framemd5", "-"]).stdout
+        return out.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return "\(fields[2]) \(fields[5])"
+        }.joined(separator: "\n")
+    }
+
+    @Test(arguments: ["negative-cts.mp4", "signed-ctts-v0.mp4", "cmaf-sidx.mp4"])
+    func aSeamFadeCopiesFramesShownBeforeTheyAreDecoded(file: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let faded = dir.appendingPathComponent("faded")
+        let plain = dir.appendingPathComponent("plain")
+        let run = try Run.loopprep(["fix", Run.fixture(file), "--seam-fade", "10ms", "-o", faded.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(try Run.loopprep(["fix", Run.fixture(file), "-o", plain.path]).status == 0)
+        let want = try Self.frames(plain.appendingPathComponent(file).path)
+        #expect(want.split(separator: "\n").count == 30)
+        #expect(try Self.frames(faded.appendingPathComponent(file).path) == want)
+    }
+}

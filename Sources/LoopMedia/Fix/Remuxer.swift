@@ -79,6 +79,9 @@ private final class RemuxWriter {
     let index: [Int: TrackTimeline]
     /// Each video track's last stored packet (decode time) and its length in the index.
     var lastStored: [Int: (dts: Int64, length: Int64)] = [:]
+    /// Each video track's decode times moved this much earlier (ticks), where its index shows frames before they
+    /// are decoded (negative composition offsets: FFmpeg's muxer refuses a packet whose pts is under its dts).
+    var dtsShift: [Int: Int64] = [:]
     let output: OutputFile
     let cuts: [Int: TrackCut]
     var streams: [Int: Int] = [:]
@@ -281,10 +284,13 @@ private final class RemuxWriter {
     }
 
     /// Each video track's last stored packet's length (the index's) and its last shown frame's (the plan's): the
-    /// muxer ends the track's decode timeline with the last packet it is given.
+    /// muxer ends the track's decode timeline with the last packet it is given. And how far its decode times move
+    /// earlier so none is after its frame's presentation.
     private func lastFrames() {
         for cut in plan.tracks where cut.kind == .video {
             guard let timeline = index[cut.index] else { continue }
+            let lead = timeline.samples.filter { !$0.isDiscarded }.map { $0.pts - $0.dts }.min() ?? 0
+            if lead < 0 { dtsShift[cut.index] = lead }
             if let last = timeline.samples.last(where: { $0.dts <= cut.keepThrough && !$0.isDiscarded }),
                 last.duration > 0
             {
@@ -370,7 +376,7 @@ private final class RemuxWriter {
         let passOffset = (cut.duration / cut.timeBase).rounded * Int64(pass)
         let base = opus[cut.index]?.base ?? cut.mediaStart
         packet.pts = sourcePts - base + passOffset
-        packet.dts = (cut.kind == .subtitle ? sourcePts : read.dts) - base + passOffset
+        packet.dts = (cut.kind == .subtitle ? sourcePts : read.dts) - base + passOffset + (dtsShift[cut.index] ?? 0)
         if firstPts[cut.index] == nil { firstPts[cut.index] = packet.pts }
         if var trim = opus[cut.index] {
             guard let n = packet.withBytes(Opus.samples) else {
@@ -441,7 +447,7 @@ private final class RemuxWriter {
         for sample in segment.samples {
             let packet = try sample.packet()
             packet.pts = sample.pts - cut.mediaStart + passOffset
-            packet.dts = sample.dts - cut.mediaStart + passOffset
+            packet.dts = sample.dts - cut.mediaStart + passOffset + (dtsShift[index] ?? 0)
             if firstPts[index] == nil { firstPts[index] = packet.pts }
             try output.write(packet, stream: out, timeBase: cut.timeBase)
         }
