@@ -76,3 +76,31 @@ import Testing
         #expect(try Self.frames(faded.appendingPathComponent(file).path) == want)
     }
 }
+
+/// VP9 and Opus in MP4 through FFmpeg's muxer (`--seam-fade`, `--loops`): VP9's sample entry (vpcC) needs the pixel
+/// format, which the demuxer does not give until frames are decoded (FFmpeg could not read the moov back), and an
+/// .m4a of Opus went to the iPod muxer, which takes no Opus ("Invalid argument" at the header). Both are written,
+/// the brand as it was, the video's frames a plain fix's.
+@Suite struct MuxerPathCodecTests {
+    @Test(arguments: ["vp9-aac.mp4", "rec-vp9-opus.mp4", "rec-opus.m4a"])
+    func aSeamFadeWritesVP9AndOpusInMP4(file: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let faded = dir.appendingPathComponent("faded")
+        let run = try Run.loopprep(["fix", Run.fixture(file), "--seam-fade", "10ms", "-o", faded.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        let out = faded.appendingPathComponent(file).path
+        // (The file type box's major brand: a fragmented input's iso6 need not stay among the compatible ones.)
+        let brand = { (path: String) in
+            try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 12)?.dropFirst(4)
+        }
+        let (written, given) = (try brand(out), try brand(Run.fixture(file)))
+        #expect(written == given && written != nil)
+        guard file.hasSuffix(".mp4") else { return }
+        let plain = dir.appendingPathComponent("plain")
+        #expect(try Run.loopprep(["fix", Run.fixture(file), "-o", plain.path]).status == 0)
+        let want = try NegativeOffsetMuxTests.frames(plain.appendingPathComponent(file).path)
+        let got = try NegativeOffsetMuxTests.frames(out)
+        #expect(!want.isEmpty && got == want)
+    }
+}

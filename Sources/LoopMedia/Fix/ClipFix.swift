@@ -300,6 +300,15 @@ public enum ClipFix {
         return container.muxer(forExtension: ext) ?? Container.mp4.muxer(forExtension: ext) ?? .mp4
     }
 
+    /// The muxer for `facts`: an .m4a's or .m4v's iPod flavour takes only the codecs an iPod plays; Opus, FLAC,
+    /// HEVC or VP9 named so go through the plain MP4 muxer (the file's own brand is grafted back: ISOEditor).
+    static func muxer(_ facts: ClipFacts, path: String) -> Muxer {
+        let format = muxer(container: facts.container, path: path)
+        let iPod: Set<String> = ["h264", "mpeg4", "aac", "alac", "ac3", "mov_text"]
+        let codecs = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map(\.codec)
+        return format == .ipod && !codecs.allSatisfy(iPod.contains) ? .mp4 : format
+    }
+
     /// Carries the plan out with the writer it names. The index-driven MP4 writer returns with its media still being
     /// copied on a thread of its own (the output laid out whole, its head written, registered as growing so a
     /// reader waits for the bytes it asks for), flushed to disk once copied when `flushWhenCopied`: the caller waits
@@ -309,7 +318,7 @@ public enum ClipFix {
         temporaries: TemporaryFiles, flushWhenCopied: Bool = false
     ) throws -> CopyProgress? {
         let (facts, index, timelines) = (probed.facts, probed.iso, probed.timelines)
-        let format = plan.convertsTo ?? muxer(container: facts.container, path: source)
+        let format = plan.convertsTo ?? muxer(facts, path: source)
         switch plan.writer {
         case .copy:
             try ISOEditor.copyFile(source, to: temp)

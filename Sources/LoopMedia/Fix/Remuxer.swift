@@ -123,6 +123,8 @@ private final class RemuxWriter {
         cuts = Dictionary(copied.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         let input = try InputFile.rawMedia(source)
         output = try OutputFile(path: path, format: format)
+        // VP9's MP4 sample entry (vpcC) is written from the pixel format, which only its decoded frames say.
+        if iso, copied.contains(where: { $0.kind == .video && $0.codec == "vp9" }) { try input.findStreamInfo() }
         for cut in copied { try addStream(cut, input: input, converting: converting) }
         lastFrames()
         for cut in plan.tracks where cut.head != nil || cut.tail != nil { try renderSegments(cut, input: input) }
