@@ -295,6 +295,33 @@ import Testing
         #expect(runs.first.map { Rational($0.delta, scale) } == Rational(1, 2))
     }
 
+    /// The same cut through FFmpeg's muxer (`--seam-fade`: the audio encoded again), which writes its own
+    /// timecode track from the video's timecode tag: the tag is the output's start, 01:00:00:06 as the index writer's
+    /// sample says, not the input's 01:00:00:00, and the track's edit ends with the movie (the muxer's spans the
+    /// video's media). The check holds both writers to that start.
+    @Test func theMuxerPathWritesTheTimecodeOfTheCut() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("chapters-timecode.mov").path
+        var options = FixOptions()
+        options.seamFade = Rational(1, 100)
+        let report = ClipFix.fix(
+            Fixtures.path("chapters-timecode.mov"),
+            FixRequest(to: out, options: options, analysis: .init(seamChecks: false), temporaries: TemporaryFiles()))
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        if case .remuxThenEdit = report.fix?.plan?.writer {} else { Issue.record("not FFmpeg's muxer") }
+        #expect(report.fix?.plan?.start == Rational(1, 5))
+        let probed = String(
+            decoding: try FFprobe.run([
+                "-v", "error", "-show_entries", "stream=codec_tag_string,duration:stream_tags=timecode:format=duration",
+                "-of", "csv=p=0", out,
+            ]), as: UTF8.self)
+        let lines = probed.split(separator: "\n").map(String.init)
+        // Video, audio, chapters, timecode; the movie: each 35 frames (1.166667 s) or the chapters' milliseconds.
+        #expect(lines.first == "avc1,1.166667,01:00:00:06" && lines.contains("tmcd,1.166667,01:00:00:06"), "\(lines)")
+        #expect(lines.last == "1.166667", "\(lines)")
+    }
+
     @Test func irregularAACDurationsAreNamed() throws {
         let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })

@@ -104,3 +104,29 @@ import Testing
         #expect(!want.isEmpty && got == want)
     }
 }
+
+/// A loop cut from a MOV with a timecode track (fixtures/chapters-timecode.mov: 01:00:00:00 at frame 0, 30 fps),
+/// whose head is encoded again (FFmpeg's muxer writes its timecode track): the loop's timecode is the input's at the
+/// loop's first frame, and its timecode track ends with the movie (the muxer's spanned the video's stored frames, a
+/// frame longer, and the check refused the loop).
+@Suite struct LoopTimecodeTests {
+    @Test func aLoopsTimecodeStartsAtItsFirstFrame() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mov").path
+        let run = try Run.loopprep(["loop", Run.fixture("chapters-timecode.mov"), "-o", out, "--format", "json"])
+        #expect(run.status == 0, "\(run.stdout)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let file = try #require((document["files"] as? [[String: Any]])?.first)
+        let chosen = try #require(file["chosen"] as? Int)
+        let first = try #require((file["candidates"] as? [[String: Any]])?[chosen]["inFrame"] as? Int)
+        let probed = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "stream=codec_tag_string,duration:stream_tags=timecode", "-of",
+            "csv=p=0", out,
+        ]).stdout.split(separator: "\n").map(String.init)
+        let frame = String(format: "%02d", first)
+        #expect(probed.first?.hasPrefix("avc1,") == true && probed.first?.hasSuffix(",01:00:00:\(frame)") == true)
+        let video = try #require(probed.first?.split(separator: ",").dropFirst().first)
+        #expect(probed.contains("tmcd,\(video),01:00:00:\(frame)"), "\(probed)")
+    }
+}

@@ -362,9 +362,10 @@ public enum ClipFix {
         let inputISO = facts.isISO
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
+        var known = Remuxer.Timelines(facts, timelines)
+        known.timecode = iso?.startTimecode(facts, plan: plan)
         let written = try Remuxer.write(
-            source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO,
-            timelines: Remuxer.Timelines(facts, timelines))
+            source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO, timelines: known)
         let layout = try ISOEditor.muxedLayout(muxed)
         var edits: [Int: ISOEditor.TrackEdit] = [:]
         var copied: [Int: Int] = [:]

@@ -6,12 +6,14 @@ import LoopIndex
 /// decoded from the cut's pre-roll, trimmed to exactly its presented samples, faded at loop points if asked, and
 /// encoded once as one stream. Edit lists are written afterwards (ISOEditor), exactly.
 enum Remuxer {
-    /// The probe's timelines as the writer takes them: those the packet reader retimes by (PacketReader.timelines),
-    /// and every track's, whose index gives the frame lengths FFmpeg's demuxer may not (Apple's B-frames on a 600
-    /// clock: 1 tick a packet).
+    /// What the writer knows of its source beside the plan: the probe's timelines as the packet reader retimes by
+    /// (PacketReader.timelines), every track's, whose index gives the frame lengths FFmpeg's demuxer may not
+    /// (Apple's B-frames on a 600 clock: 1 tick a packet), and the output's start timecode (the source's moved on by
+    /// the frames cut before the start), which FFmpeg's MP4 and MOV muxers write as their own timecode track.
     struct Timelines {
         var reader: [Int: TrackTimeline] = [:]
         var index: [Int: TrackTimeline] = [:]
+        var timecode: String?
         init() {}
         init(_ facts: ClipFacts, _ all: [Int: TrackTimeline]) {
             (reader, index) = (PacketReader.timelines(facts, all), all)
@@ -77,6 +79,8 @@ private final class RemuxWriter {
     /// The probe's timelines of every track (an MP4's too, which the reader does not retime by): the index's frame
     /// lengths, which FFmpeg's demuxer may not give (Apple's B-frames on a 600 clock: 1 tick a packet).
     let index: [Int: TrackTimeline]
+    /// The output's start timecode (see Remuxer.Timelines).
+    let timecode: String?
     /// Each video track's last stored packet (decode time) and its length in the index.
     var lastStored: [Int: (dts: Int64, length: Int64)] = [:]
     /// Each video track's decode times moved this much earlier (ticks), where its index shows frames before they
@@ -115,6 +119,7 @@ private final class RemuxWriter {
     ) throws {
         self.source = source
         index = timelines.index
+        timecode = timelines.timecode
         self.plan = plan
         self.iso = iso
         self.timelines = timelines.reader
@@ -176,6 +181,8 @@ private final class RemuxWriter {
         // players want (the muxer's default is hev1), as `ffmpeg -c copy -tag:v hvc1` does: a second fix would
         // retag it (fix is idempotent).
         if iso, converting, cut.codec == "hevc" { output.setCodecTag("hvc1", stream: out) }
+        // The muxer writes the timecode track from this tag: the output's start, not the source's.
+        if iso, let timecode { output.setMetadata("timecode", timecode, stream: out) }
         // A frame rate the source claims that its frames do not have (a 1 ms DefaultDuration: 1000 fps) is not
         // carried over: a muxer that writes it (FFmpeg 7.1's and later Matroska) would give every frame 1 ms again.
         if let planned = cut.frameRate, let declared = output.frameRate(out),

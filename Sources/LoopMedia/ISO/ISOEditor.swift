@@ -70,15 +70,7 @@ enum ISOEditor {
             throw MediaError("finalize", reason: "the muxed file's movie box cannot be read back")
         }
 
-        var longest: Int64 = 0
-        for i in moov.children.indices where moov.children[i].type == "trak" {
-            guard let id = trackID(moov.children[i]), let edit = edits[id] else { continue }
-            try setEdit(&moov.children[i], edit)
-            if let last = edit.lastSampleDuration { try shortenLastSample(&moov.children[i], to: last) }
-            if edit.compositionShift != 0 { try shiftCompositionOffsets(&moov.children[i], by: edit.compositionShift) }
-            try setDuration(&moov.children[i], box: "tkhd", edit.duration, timescale: nil)
-            longest = max(longest, edit.duration)
-        }
+        let longest = try applyEdits(&moov, edits)
         try moov.withChild("mvhd") { mvhd in try setHeader(&mvhd, duration: longest, timescale: movieTimescale) }
         nameChapterTracks(&moov)
         graft?.apply(to: &moov, quickTime: try Self.isQuickTime(file, top))
@@ -200,6 +192,36 @@ enum ISOEditor {
 
     static func trackID(_ trak: Box) -> Int? {
         trak.first("tkhd")?.payload.flatMap { HeaderBox(.tkhd, payload: $0) }?.trackID
+    }
+
+    /// Each track's exact edit (its last sample shortened, its composition offsets moved, its header's length), and
+    /// the edit of a timecode track the muxer made itself; the longest edit, the movie's length.
+    static func applyEdits(_ moov: inout Box, _ edits: [Int: TrackEdit]) throws -> Int64 {
+        var longest: Int64 = 0
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = trackID(moov.children[i]), let edit = edits[id] else { continue }
+            try setEdit(&moov.children[i], edit)
+            if let last = edit.lastSampleDuration { try shortenLastSample(&moov.children[i], to: last) }
+            if edit.compositionShift != 0 { try shiftCompositionOffsets(&moov.children[i], by: edit.compositionShift) }
+            try setDuration(&moov.children[i], box: "tkhd", edit.duration, timescale: nil)
+            longest = max(longest, edit.duration)
+        }
+        // A timecode track the muxer made itself (from the video's timecode tag) spans the video's media, one
+        // sample: its edit ends with the movie's.
+        for i in moov.children.indices where moov.children[i].type == "trak" {
+            guard let id = trackID(moov.children[i]), edits[id] == nil, handler(moov.children[i]) == "tmcd" else {
+                continue
+            }
+            try setEdit(&moov.children[i], TrackEdit(mediaTime: 0, duration: longest))
+            try setDuration(&moov.children[i], box: "tkhd", longest, timescale: nil)
+        }
+        return longest
+    }
+
+    /// A track's handler type (`mdia/hdlr`'s, at bytes 8-11 of its payload: vide, soun, tmcd...).
+    static func handler(_ trak: Box) -> FourCC? {
+        guard let p = trak.first("mdia")?.first("hdlr")?.payload, p.count >= 12 else { return nil }
+        return FourCC(bytes: p[8..<12])
     }
 
     /// One media edit: present `duration` movie ticks from `mediaTime`, at normal rate.

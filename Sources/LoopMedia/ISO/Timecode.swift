@@ -65,3 +65,17 @@ extension ISOFile {
         return format.text(sample)
     }
 }
+
+extension ISOFile {
+    /// The output's start timecode: the source's first timecode track's sample moved on by the frames cut before
+    /// the plan's start, as the index writer moves it (ISOCut.retimed) and FFmpeg's muxer is told to (Remuxer); nil
+    /// where there is none.
+    func startTimecode(_ facts: ClipFacts, plan: FixPlan) -> String? {
+        guard let track = facts.tracks.first(where: { $0.timecode != nil }), let id = track.trackID,
+            let box = tracks[id], box.handler == "tmcd", let location = box.locations.first,
+            let format = TimecodeFormat(sampleEntry(of: box)), let sample = try? Self.bytes(facts.path, location),
+            let moved = format.advance(sample, by: Rational.max(.zero, plan.start - track.startSeconds))
+        else { return nil }
+        return format.text(moved)
+    }
+}

@@ -9,6 +9,9 @@ struct KeptMetadataExpectation {
     /// Each kept input track's ID and the output's track written from it (tracks not listed were dropped by the
     /// plan, which says so); empty for a movie's metadata alone.
     var tracks: [Int: Int]
+    /// The output's start timecode, where the input has a timecode track: the input's moved on by the frames cut
+    /// before the start (both writers write it; the check reads the output's own sample).
+    var timecode: String?
 
     /// fix's: the input's items and, by the writer the plan names, where each kept track went. nil where the
     /// input is no MP4 or MOV or the output a copy of it.
@@ -24,13 +27,22 @@ struct KeptMetadataExpectation {
             // FFmpeg's muxer numbers the tracks 1... in the plan's order.
             for (n, cut) in plan.tracks.enumerated() { if let id = id(cut) { tracks[id] = n + 1 } }
         }
-        return KeptMetadataExpectation(items: KeptMetadata.items(top: iso.otherBoxes, moov: iso.moov), tracks: tracks)
+        var expected = KeptMetadataExpectation(
+            items: KeptMetadata.items(top: iso.otherBoxes, moov: iso.moov), tracks: tracks)
+        expected.timecode = iso.startTimecode(facts, plan: plan)
+        return expected
     }
 
     /// The refusal of the output at `path` when it lacks or changed an item, in a sentence; nil when all are kept.
-    func refusal(output path: String) throws -> String? {
+    func refusal(output path: String, facts: ClipFacts) throws -> String? {
         guard let written = try KeptMetadata.items(of: try ISOFile.source(path)) else {
             return "the output has no movie box to hold the input's metadata"
+        }
+        if let timecode, let wrote = facts.tracks.compactMap(\.timecode).first, wrote != timecode {
+            return """
+                the output's timecode starts at \(wrote), where the input's at the output's start is \(timecode); \
+                nothing was written: please report the input
+                """
         }
         let lost = KeptMetadata.differences(input: items, output: written, tracks: tracks)
         guard !lost.isEmpty else { return nil }

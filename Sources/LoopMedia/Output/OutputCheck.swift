@@ -139,7 +139,7 @@ enum OutputCheck {
         if let difference = try countDifference(expected, after) {
             return OutputRefusal(.planDiffers, "the output does not match its plan: \(difference)")
         }
-        if let lost = try beyondEntry(after, expected) ?? expected.metadata?.refusal(output: path) {
+        if let lost = try beyondEntry(after, expected) ?? expected.metadata?.refusal(output: path, facts: after) {
             return OutputRefusal(.metadataLost, lost)
         }
         if let plan = expected.plan,
