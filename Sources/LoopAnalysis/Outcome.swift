@@ -71,16 +71,13 @@ extension Outcome: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(output, forKey: .output)
-        try c.encodeIfPresent(refusal?.sentence, forKey: .reason)
-        try c.encodeIfPresent(refusal?.cause, forKey: .cause)
+        try c.encodeRefusal(refusal, reason: .reason, cause: .cause)
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let output = try c.decodeIfPresent(String.self, forKey: .output)
-        let refusal = Refusal(
-            try c.decodeIfPresent(Refusal.Cause.self, forKey: .cause) ?? .unrecorded,
-            try c.decodeIfPresent(String.self, forKey: .reason) ?? "")
+        let refusal = try c.decodeRefusal(reason: .reason, cause: .cause) ?? Refusal(.unrecorded, "")
         switch try c.decode(Status.self, forKey: .status) {
         case .planned: self = .planned(output: output)
         case .written: self = .written(output: output)
@@ -136,6 +133,23 @@ public struct Refusal: Error, Codable, Sendable, Equatable, CustomStringConverti
     public var lines: [String] { [sentence] + details }
 
     public var description: String { sentence }
+}
+
+extension KeyedEncodingContainer {
+    /// A refusal as every report writes it: its sentence at `reason`, its cause at `cause`.
+    mutating func encodeRefusal(_ refusal: Refusal?, reason: Key, cause: Key) throws {
+        try encodeIfPresent(refusal?.sentence, forKey: reason)
+        try encodeIfPresent(refusal?.cause, forKey: cause)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A refusal as every report writes it; a reason without a cause (a report written before causes were recorded)
+    /// is `unrecorded`; nil without a reason.
+    func decodeRefusal(reason: Key, cause: Key) throws -> Refusal? {
+        guard let sentence = try decodeIfPresent(String.self, forKey: reason) else { return nil }
+        return Refusal(try decodeIfPresent(Refusal.Cause.self, forKey: cause) ?? .unrecorded, sentence)
+    }
 }
 
 extension FileReport {

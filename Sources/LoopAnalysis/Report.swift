@@ -293,8 +293,7 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(output, forKey: .output)
-        try c.encodeIfPresent(refusal?.sentence, forKey: .reason)
-        try c.encodeIfPresent(refusal?.cause, forKey: .cause)
+        try c.encodeRefusal(refusal, reason: .reason, cause: .cause)
         try c.encodeIfPresent(before, forKey: .before)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
@@ -309,9 +308,7 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.decode(FixStatus.self, forKey: .status)
         output = try c.decodeIfPresent(String.self, forKey: .output)
-        if let reason = try c.decodeIfPresent(String.self, forKey: .reason) {
-            refusal = Refusal(try c.decodeIfPresent(Refusal.Cause.self, forKey: .cause) ?? .unrecorded, reason)
-        }
+        refusal = try c.decodeRefusal(reason: .reason, cause: .cause)
         plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan)
         before = try c.decodeIfPresent(ClipFacts.self, forKey: .before)
         webPlayer = try c.decodeIfPresent(WebPlayerOutput.self, forKey: .webPlayer)
