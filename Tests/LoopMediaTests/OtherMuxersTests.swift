@@ -534,9 +534,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    /// ogmmerge's OGM needs nothing from a plain fix, but FFmpeg's MPEG-4 decoder cannot decode its frames (analyze
-    /// skips its seam, saying so): the copy is the input byte for byte, kept as unchanged, not refused because FFmpeg
-    /// cannot read back what it cannot read in the input either.
+    /// ogmmerge's OGM needs nothing from a plain fix, but FFmpeg 5.1's MPEG-4 decoder cannot decode its frames
+    /// (analyze skips its seam, saying so): the copy is the input byte for byte, kept as unchanged, not refused because
+    /// FFmpeg cannot read back what it cannot read in the input either.
     @Test func aByteCopyFFmpegCannotDecodeIsKeptUnchanged() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -546,7 +546,9 @@ import Testing
         #expect(report.fix?.status == .unchanged, "\(report.fix?.reason ?? "")")
         #expect(report.fix?.plan?.writer == .copy)
         #expect(FileManager.default.contentsEqual(atPath: out, andPath: Fixtures.path("ogmmerge-mpeg4.ogm")))
-        #expect(report.notes?.contains { $0.contains("the seam checks were skipped") } == true, "\(report.notes ?? [])")
+        // (FFmpeg 9 decodes its frames: the seam is measured there.)
+        let skipped = report.notes?.contains { $0.contains("the seam checks were skipped") } == true
+        #expect(skipped != (report.facts?.seam != nil), "\(report.notes ?? [])")
     }
 
     /// 3GP with MPEG-4 video and AMR-NB (fixtures/make-other-muxers.sh): 60 frames at 30000/1001

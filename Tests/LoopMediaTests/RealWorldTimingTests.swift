@@ -311,15 +311,30 @@ import Testing
         #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
         if case .remuxThenEdit = report.fix?.plan?.writer {} else { Issue.record("not FFmpeg's muxer") }
         #expect(report.fix?.plan?.start == Rational(1, 5))
-        let probed = String(
-            decoding: try FFprobe.run([
+        // (JSON: FFmpeg 9's CSV also lists the streams of its stream groups, a timecode reference among them.)
+        struct Probed: Decodable {
+            // swift-format-ignore: AlwaysUseLowerCamelCase
+            // (ffprobe's JSON names.)
+            struct Stream: Decodable {
+                var codec_tag_string: String
+                var duration: String?
+                var tags: [String: String]?
+            }
+            struct Format: Decodable { var duration: String? }
+            var streams: [Stream]
+            var format: Format
+        }
+        let probed = try JSONDecoder().decode(
+            Probed.self,
+            from: try FFprobe.run([
                 "-v", "error", "-show_entries", "stream=codec_tag_string,duration:stream_tags=timecode:format=duration",
-                "-of", "csv=p=0", out,
-            ]), as: UTF8.self)
-        let lines = probed.split(separator: "\n").map(String.init)
+                "-of", "json", out,
+            ]))
+        let lines = probed.streams.map { [$0.codec_tag_string, $0.duration ?? "", $0.tags?["timecode"] ?? ""] }
         // Video, audio, chapters, timecode; the movie: each 35 frames (1.166667 s) or the chapters' milliseconds.
-        #expect(lines.first == "avc1,1.166667,01:00:00:06" && lines.contains("tmcd,1.166667,01:00:00:06"), "\(lines)")
-        #expect(lines.last == "1.166667", "\(lines)")
+        #expect(lines.first == ["avc1", "1.166667", "01:00:00:06"], "\(lines)")
+        #expect(lines.contains(["tmcd", "1.166667", "01:00:00:06"]), "\(lines)")
+        #expect(probed.format.duration == "1.166667")
     }
 
     @Test func irregularAACDurationsAreNamed() throws {

@@ -120,13 +120,23 @@ import Testing
         let file = try #require((document["files"] as? [[String: Any]])?.first)
         let chosen = try #require(file["chosen"] as? Int)
         let first = try #require((file["candidates"] as? [[String: Any]])?[chosen]["inFrame"] as? Int)
-        let probed = try Run.tool([
+        // (JSON: FFmpeg 9's CSV also lists the streams of its stream groups, a timecode reference among them.)
+        let json = try Run.tool([
             "ffprobe", "-v", "error", "-show_entries", "stream=codec_tag_string,duration:stream_tags=timecode", "-of",
-            "csv=p=0", out,
-        ]).stdout.split(separator: "\n").map(String.init)
-        let frame = String(format: "%02d", first)
-        #expect(probed.first?.hasPrefix("avc1,") == true && probed.first?.hasSuffix(",01:00:00:\(frame)") == true)
-        let video = try #require(probed.first?.split(separator: ",").dropFirst().first)
-        #expect(probed.contains("tmcd,\(video),01:00:00:\(frame)"), "\(probed)")
+            "json", out,
+        ]).stdout
+        let streams =
+            (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["streams"] as? [[String: Any]]
+            ?? []
+        let probed = streams.map { stream in
+            [
+                stream["codec_tag_string"] as? String ?? "", stream["duration"] as? String ?? "",
+                (stream["tags"] as? [String: String])?["timecode"] ?? "",
+            ]
+        }
+        let frame = "01:00:00:" + String(format: "%02d", first)
+        let video = try #require(probed.first, "\(json)")
+        #expect(video[0] == "avc1" && video[2] == frame, "\(probed)")
+        #expect(probed.contains(["tmcd", video[1], frame]), "\(probed)")
     }
 }
