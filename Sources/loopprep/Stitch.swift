@@ -273,14 +273,14 @@ struct Stitch: AsyncParsableCommand {
                 var details: [String]
             }
             // One sentence: a head ending in a colon, then its details; or the lines (one a clip), each trimmed.
-            let lines = refusal.lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            let trimmed = refusal.lines.map { $0.trimmingCharacters(in: .whitespaces) }
             let words =
-                lines.first?.hasSuffix(":") == true && lines.count > 1
-                ? lines[0] + " " + lines.dropFirst().joined(separator: "; ") : lines.joined(separator: "; ")
+                trimmed.first?.hasSuffix(":") == true && trimmed.count > 1
+                ? trimmed[0] + " " + trimmed.dropFirst().joined(separator: "; ") : trimmed.joined(separator: "; ")
             let reason = Refusal(refusal.cause, words)
             let doc = Document(
                 outcome: unreadable ? .unreadable(reason) : .refused(reason, output: output),
-                output: output, error: lines.first ?? "refused", details: Array(lines.dropFirst()))
+                output: output, error: trimmed.first ?? "refused", details: Array(trimmed.dropFirst()))
             Console.stdout(String(decoding: (try? StitchText.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
         }
         throw ExitCode(unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)

@@ -43,7 +43,7 @@ extension FixPlanner {
     /// said, so every pass starts with its picture. Whether any audio was padded.
     static func padShortPasses(
         _ cuts: inout [TrackCut], _ mappings: [Mapping], duration: Rational, _ facts: ClipFacts, repeats: Int,
-        _ notes: inout [String]
+        notes: inout [String]
     ) -> Bool {
         guard repeats > 1 else { return false }
         var any = false

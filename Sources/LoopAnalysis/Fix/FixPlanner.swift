@@ -94,7 +94,8 @@ package enum FixPlanner {
         if output.isMatroska { try refuseParsedEnd(cuts, mappings) }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
-        padsAudio = padShortPasses(&cuts, mappings, duration: duration, facts, repeats: repeats, &notes) || padsAudio
+        padsAudio =
+            padShortPasses(&cuts, mappings, duration: duration, facts, repeats: repeats, notes: &notes) || padsAudio
         if let fade = options.seamFade, fade * 2 > duration {
             throw PlanError("--seam-fade \(Figures.ms(fade)) is more than half the clip (\(Figures.ms(duration)))")
         }

@@ -345,7 +345,7 @@ public enum ClipFix {
             return progress
         case .remux:
             _ = try Remuxer.write(
-                source, plan: plan, to: temp, format: format, iso: false, timelines: Remuxer.Timelines(all: timelines))
+                source, plan: plan, to: temp, format: format, iso: false, known: Remuxer.Known(all: timelines))
         case .remuxThenEdit:
             try remuxThenEdit(source, plan: plan, source: probed, format: format, to: temp, temporaries: temporaries)
         }
@@ -362,10 +362,10 @@ public enum ClipFix {
         let inputISO = facts.isISO
         let muxed = try temporaries.make(beside: temp)
         defer { temporaries.remove(muxed) }
-        var known = Remuxer.Timelines(facts, timelines)
+        var known = Remuxer.Known(facts, timelines)
         known.timecode = iso?.startTimecode(facts, plan: plan)
         let written = try Remuxer.write(
-            source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO, timelines: known)
+            source, plan: plan, to: muxed, format: format, iso: true, inputISO: inputISO, known: known)
         let layout = try ISOEditor.muxedLayout(muxed)
         var edits: [Int: ISOEditor.TrackEdit] = [:]
         var copied: [Int: Int] = [:]

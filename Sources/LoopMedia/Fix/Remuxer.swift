@@ -10,7 +10,7 @@ enum Remuxer {
     /// (PacketReader.timelines), every track's, whose index gives the frame lengths FFmpeg's demuxer may not
     /// (Apple's B-frames on a 600 clock: 1 tick a packet), and the output's start timecode (the source's moved on by
     /// the frames cut before the start), which FFmpeg's MP4 and MOV muxers write as their own timecode track.
-    struct Timelines {
+    struct Known {
         var reader: [Int: TrackTimeline] = [:]
         var index: [Int: TrackTimeline] = [:]
         var timecode: String?
@@ -36,11 +36,10 @@ enum Remuxer {
     /// or duration, as Matroska's; an MP4/MOV's only where laid anew as the decoder plays them).
     static func write(
         _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, inputISO: Bool? = nil,
-        timelines: Timelines = Timelines()
+        known: Known = Known()
     ) throws -> Written {
         let writer = try RemuxWriter(
-            source, plan: plan, to: path, format: format, iso: iso, converting: iso && inputISO == false,
-            timelines: timelines)
+            source, plan: plan, to: path, format: format, iso: iso, converting: iso && inputISO == false, known: known)
         for pass in 0..<plan.repeats { try writer.copyPass(pass) }
         try writer.finish()
         return Written(streams: writer.streams, firstPts: writer.firstPts, lastDuration: writer.lastDuration)
@@ -79,7 +78,7 @@ private final class RemuxWriter {
     /// The probe's timelines of every track (an MP4's too, which the reader does not retime by): the index's frame
     /// lengths, which FFmpeg's demuxer may not give (Apple's B-frames on a 600 clock: 1 tick a packet).
     let index: [Int: TrackTimeline]
-    /// The output's start timecode (see Remuxer.Timelines).
+    /// The output's start timecode (see Remuxer.Known).
     let timecode: String?
     /// Each video track's last stored packet (decode time) and its length in the index.
     var lastStored: [Int: (dts: Int64, length: Int64)] = [:]
@@ -115,14 +114,13 @@ private final class RemuxWriter {
 
     init(
         _ source: String, plan: FixPlan, to path: String, format: Muxer, iso: Bool, converting: Bool,
-        timelines: Remuxer.Timelines
+        known: Remuxer.Known
     ) throws {
         self.source = source
-        index = timelines.index
-        timecode = timelines.timecode
+        (index, timecode) = (known.index, known.timecode)
         self.plan = plan
         self.iso = iso
-        self.timelines = timelines.reader
+        timelines = known.reader
         // Subtitles the plan keeps (Matroska's) are copied beside the tracks, cut as they are.
         let copied = plan.tracks + plan.others.filter { $0.kind == .subtitle }
         cuts = Dictionary(copied.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })

@@ -272,7 +272,7 @@ public enum LoopCut {
         if let refusal {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
             let sentence = "the crossfaded loop could not be written: \(refusal.sentence)"
-            let hint = planned?.webPlayerRefusal == nil ? "try without --crossfade" : "loop it without --web-player"
+            let hint = refusal.cause == .webPlayer ? "loop it without --web-player" : "try without --crossfade"
             let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: hint)
             return (refused(path, finding, Refusal(refusal.cause, sentence)), stitched?.timeline)
         }
@@ -296,8 +296,7 @@ public enum LoopCut {
         // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
         let accepts = { (plan: FixPlan) in
             LoopPlanCheck.difference(plan, chosen: loop).map { Refusal(.plan, $0) }
-                ?? (options.bakeVideo
-                    ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
+                ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
         }
         guard !d.dryRun, let destination = d.path else {
             var request = FixRequest(

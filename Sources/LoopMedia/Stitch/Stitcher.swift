@@ -16,8 +16,6 @@ public struct PlannedStitch {
     var render: StitchRenderPlan?
     /// What a Matroska or WebM reel keeps of the first clip's tags.
     var metadata: ReelMetadata?
-    /// A web player asked for that the reel cannot have: why (the report's error says it too).
-    var webPlayerRefusal: Refusal?
     /// What a dry run prints; the write's report starts from it.
     public internal(set) var report: StitchReport
 
@@ -110,7 +108,6 @@ public enum Stitcher {
         if let remedy = request.webPlayerRemedy, let name = request.output ?? request.named,
             let refusal = WebPlayerEligibility.refusal(reel: name, tracks: reelTracks(planned), remedy: remedy)
         {
-            planned.webPlayerRefusal = refusal
             throw refusal
         }
         planned.metadata = try ReelMetadata.plan(prepared[0], format: format)
