@@ -311,7 +311,7 @@ public struct ClipFacts: Codable, Sendable, Equatable {
         self.movieTimescale = movieTimescale
         self.fragmented = fragmented
         self.tracks = tracks
-        self.emptyTracks = emptyTracks?.isEmpty == true ? nil : emptyTracks
+        self.emptyTracks = emptyTracks
         self.seam = seam
     }
 

@@ -20,9 +20,10 @@ package enum IndexReading {
         try refuseEncrypted(iso)
         guard let basics = iso.streamBasics(rangeOnly: rangeOnly) else { return nil }
         guard let timelines = indexed(iso, basics: basics) else { return nil }
-        return try facts(
+        let streams = StreamsRead(
             path: path, size: size, format: ISOFile.demuxerName, container: iso.majorBrand == "qt  " ? .mov : .mp4,
-            iso: iso, basics: basics, timelines: timelines)
+            iso: iso, basics: basics)
+        return try facts(streams, timelines: timelines)
     }
 
     /// An index that points past the file's end: the file was cut short.
@@ -115,9 +116,11 @@ package enum IndexReading {
 
     /// Facts from the streams and their timelines, whichever reader made them (the index, or FFmpeg's packets).
     package static func facts(
-        path: String, size: Int64, format: String, container: Container, iso: ISOFile?, basics: [TrackBasics],
-        timelines imported: [Int: TrackTimeline], clockOrigin: Rational? = nil, declaredDuration: Rational? = nil
+        _ streams: StreamsRead, timelines imported: [Int: TrackTimeline], clockOrigin: Rational? = nil
     ) throws -> (facts: ClipFacts, timelines: [Int: TrackTimeline]) {
+        let (path, size, format, iso, basics) = (
+            streams.path, streams.size, streams.format, streams.iso, streams.basics
+        )
         if let iso { try refuseTruncated(iso, size: size) }
         var timelines = imported
         var tracks = basics.compactMap { b in timelines[b.index].flatMap { TrackFacts(basics: b, timeline: $0) } }
@@ -134,12 +137,14 @@ package enum IndexReading {
         }
         .map { EmptyTrack(index: $0.index, kind: $0.kind, codec: $0.codec) }
         var facts = ClipFacts(
-            path: path, container: container, formatName: format, fileSize: size, moovBeforeMdat: iso?.moovBeforeMdat,
-            movieTimescale: iso?.movieTimescale, fragmented: iso?.fragmented, tracks: tracks, emptyTracks: empty)
+            path: path, container: streams.container, formatName: format, fileSize: size,
+            moovBeforeMdat: iso?.moovBeforeMdat,
+            movieTimescale: iso?.movieTimescale, fragmented: iso?.fragmented, tracks: tracks,
+            emptyTracks: empty.isEmpty ? nil : empty)
         facts.movieDuration = iso.map { Rational($0.movieDuration, $0.movieTimescale) }
         // Matroska and WebM: the Segment's Duration, what browsers give the file, as the demuxer read it (in
         // milliseconds, the usual TimestampScale, whose tick is the rule's tolerance).
-        if facts.isMatroska, let declared = declaredDuration {
+        if facts.isMatroska, let declared = streams.declaredDuration {
             facts.movieDuration = declared
             facts.movieTimescale = 1000
         }
@@ -154,5 +159,30 @@ package enum IndexReading {
             }
         }
         return (facts, timelines)
+    }
+}
+
+/// What a reader knows of a file before its timelines: its name and size, the demuxer's name for it, the container,
+/// its index (an MP4's or MOV's) and streams, and the duration its header declares (Matroska's Segment Duration).
+package struct StreamsRead {
+    package var path: String
+    package var size: Int64
+    package var format: String
+    package var container: Container
+    package var iso: ISOFile?
+    package var basics: [TrackBasics]
+    package var declaredDuration: Rational? = nil
+
+    package init(
+        path: String, size: Int64, format: String, container: Container, iso: ISOFile?, basics: [TrackBasics],
+        declaredDuration: Rational? = nil
+    ) {
+        self.path = path
+        self.size = size
+        self.format = format
+        self.container = container
+        self.iso = iso
+        self.basics = basics
+        self.declaredDuration = declaredDuration
     }
 }

@@ -32,10 +32,6 @@ import Testing
             edits: [Edit(mediaTime: 0, duration: .one)])
         let plan = try FixPlanner.plan(clip, timelines: [0: timeline], options: .init())
         #expect(plan.dropped == [1] && !plan.isNoop)
-        // Declared tracks that all present something: no finding, and nil in the facts.
-        #expect(
-            ClipFacts(path: "x", container: .mp4, formatName: "mov", fileSize: 1, tracks: [], emptyTracks: [])
-                .emptyTracks == nil)
     }
 
     @Test func movieHeaderLongerOrShorterThanTheTracks() throws {

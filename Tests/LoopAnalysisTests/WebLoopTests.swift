@@ -5,10 +5,12 @@ import Testing
 /// The web loop's appends: loop k's offset and window from the loop length and the origin, exact.
 @Suite struct WebLoopTests {
     static func loop(length: Rational, origin: Rational) -> WebLoop {
-        let video = WebLoop.Track(kind: .video, codec: "h264", codecs: "avc1.64000c", start: origin, length: length)
+        let video = WebLoop.Track(kind: .video, codec: "h264", codecs: "avc1.64000c", length: length)
+            .starting(at: origin)
         let audio = WebLoop.Track(
-            kind: .audio, codec: "aac", codecs: "mp4a.40.2", start: origin, length: length, sampleRate: 48000,
-            primingSamples: 1024)
+            kind: .audio, codec: "aac", codecs: "mp4a.40.2", length: length, sampleRate: 48000, primingSamples: 1024
+        )
+        .starting(at: origin)
         return WebLoop(
             sources: [
                 .init(media: "a.web.video0.mp4", mime: WebLoop.mime(container: "mp4", tracks: [video])),

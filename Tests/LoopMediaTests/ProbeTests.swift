@@ -115,6 +115,8 @@ import Testing
         #expect(audio.priming == PrimingFacts(samples: 1024, signalled: true, method: "edit list"))
         #expect(facts.moovBeforeMdat == true)
         #expect(video.profile == "High")
+        // Declared tracks that all present something: no empty track, and nil in the facts (not an empty list).
+        #expect(facts.emptyTracks == nil)
     }
 
     @Test func channelsRotationAndCodecs() throws {

@@ -304,12 +304,13 @@ import Testing
         #expect(found.isEmpty, "\(found)")
     }
 
-    /// No declaration takes more than 7 parameters but those listed in Tests/parameter-budget.txt, whose counts only
-    /// shrink (a value's memberwise initializer, written out for a public type, is not counted).
-    @Test func wideDeclarationsOnlyShrink() throws {
-        let problems = Self.problems(
-            try Self.wide(maximum: 7), budget: try Self.budget("Tests/parameter-budget.txt"), unit: "parameters",
-            under: "7 parameters or fewer")
+    /// No declaration takes more than 7 parameters (a value's memberwise initializer, written out for a public type,
+    /// is not counted): more is a value waiting to be named.
+    @Test func noDeclarationIsWide() throws {
+        let problems = try Self.wide(maximum: 7).map { function, counts in
+            "\(function.path) \(function.name): \(counts.max() ?? 0) parameters"
+        }
+        .sorted()
         #expect(problems.isEmpty, "\(problems.joined(separator: "; "))")
     }
 }

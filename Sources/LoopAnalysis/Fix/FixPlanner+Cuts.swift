@@ -213,13 +213,21 @@ extension FixPlanner {
         return moved
     }
 
+    /// The range every ending track presents, on the container's tick (`resolution`: Matroska's millisecond, zero
+    /// where exact), the video's end held at or before `cap` (--range's end).
+    struct Window {
+        var start: Rational
+        var end: Rational
+        var resolution: Rational = .zero
+        var cap: Rational? = nil
+    }
+
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
     /// frame boundary at or before the common end.
     static func videoBounds(
-        _ v: Mapping, tracks: [Mapping], from commonStart: Rational, to commonEnd: Rational, reencodeHead: Bool,
-        resolution: Rational = .zero, cap: Rational? = nil,
-        notes: inout [String]
+        _ v: Mapping, tracks: [Mapping], window: Window, reencodeHead: Bool, notes: inout [String]
     ) throws -> (Rational, Rational) {
+        let (commonStart, commonEnd, resolution) = (window.start, window.end, window.resolution)
         let frames = v.timeline.samples.filter { !$0.isDiscarded }.sorted { $0.pts < $1.pts }
         let times = frames.map { v.time(Rational($0.pts)) }
         guard var onScreen = times.lastIndex(where: { $0 <= commonStart }) ?? times.firstIndex(where: { _ in true })
@@ -267,9 +275,7 @@ extension FixPlanner {
                 notes.append(try noKeyframeInRange(v.track.codec, keyframeBefore: commonStart - key))
             }
         }
-        let end = try videoEnd(
-            v, frames: frames, times: times, start: start, tracks: tracks, commonEnd: commonEnd,
-            resolution: resolution, cap: cap)
+        let end = try videoEnd(v, frames: frames, times: times, start: start, tracks: tracks, window: window)
         return (start, end)
     }
 
@@ -278,9 +284,9 @@ extension FixPlanner {
     /// fps at 48 kHz is 1601.6 samples a frame: the whole samples may end before the frame does): no frame is dropped
     /// for a fraction of a sample. On Matroska's milliseconds: within one tick.
     static func videoEnd(
-        _ v: Mapping, frames: [SampleTiming], times: [Rational], start: Rational, tracks: [Mapping],
-        commonEnd: Rational, resolution: Rational, cap: Rational?
+        _ v: Mapping, frames: [SampleTiming], times: [Rational], start: Rational, tracks: [Mapping], window: Window
     ) throws -> Rational {
+        let (commonEnd, resolution, cap) = (window.end, window.resolution, window.cap)
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
         let reaches = { (b: Rational) in

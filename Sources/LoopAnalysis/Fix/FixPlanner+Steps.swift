@@ -111,12 +111,12 @@ extension FixPlanner {
     /// What the written file will be, said after the cuts: its clocks, edits past the last sample, rewritten
     /// durations, hvc1, repeats, the web's baked video, fades and Matroska's milliseconds.
     static func outcomeNotes(
-        _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions, mappings: [Mapping],
-        cuts: [TrackCut], copies: Bool, noop: Bool, timescale: Int64, repeats: Int, duration: Rational
+        _ facts: ClipFacts, timelines: [Int: TrackTimeline], options: FixOptions, mappings: [Mapping], plan: FixPlan,
+        copies: Bool
     ) -> [String] {
+        let (cuts, noop, repeats, duration) = (plan.tracks, plan.isNoop, plan.repeats, plan.duration)
+        let (iso, resolution, clock) = (facts.isISO, facts.timestampResolution, plan.movieTimescale)
         var notes: [String] = []
-        let iso = facts.isISO
-        let resolution = facts.timestampResolution
         let output = facts.container(convertedTo: options.convertTo)
         for cut in cuts where iso && outputClocked(cut, timelines: timelines) {
             notes.append(
@@ -127,11 +127,11 @@ extension FixPlanner {
             )
         }
         for m in mappings where iso && !noop {
-            guard let past = editOverrun(m), let clock = facts.movieTimescale else { continue }
+            guard let past = editOverrun(m), let was = facts.movieTimescale else { continue }
             notes.append(
                 """
                 \(Figures.trackName(m.track)): its edit runs \(Figures.ms(past)) past its last sample (the movie clock \
-                of \(clock) cannot say its length), which FFmpeg plays: written on a movie clock of \(timescale)
+                of \(was) cannot say its length), which FFmpeg plays: written on a movie clock of \(clock)
                 """
             )
         }

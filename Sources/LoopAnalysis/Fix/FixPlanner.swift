@@ -90,7 +90,7 @@ package enum FixPlanner {
         let (start, end) = try span(facts, &mappings, shifts: &shifts, output: output, options: options, notes: &notes)
         let duration = end - start
         var (cuts, padsAudio) = try trackCuts(
-            facts, mappings, shifts: shifts, start: start, end: end, output: output, options: options, notes: &notes)
+            facts, mappings, shifts: shifts, span: (start, end), output: output, options: options, notes: &notes)
         if output.isMatroska { try refuseParsedEnd(cuts, mappings) }
         let timescale = movieTimescale(cuts)
         let repeats = try repeatCount(duration: duration, options: options, cuts: cuts, mappings: mappings)
@@ -109,13 +109,12 @@ package enum FixPlanner {
         let noop =
             isByteCopy(facts, cuts: cuts, mappings: mappings, dropped: dropped + empty + droppedAudio) && !padsAudio
             && changesNothing(facts, cuts: cuts, others: others, timelines: timelines, repeats: repeats, options)
-        notes += outcomeNotes(
-            facts, timelines: timelines, options: options, mappings: mappings, cuts: cuts, copies: copies, noop: noop,
-            timescale: timescale, repeats: repeats, duration: duration)
         var plan = FixPlan(
             tracks: cuts, others: others, dropped: dropped + empty + droppedAudio, start: start, duration: duration,
             movieTimescale: timescale,
             notes: notes, isNoop: noop, repeats: repeats, seamFade: options.seamFade, bakeVideo: options.bakeVideo)
+        plan.notes += outcomeNotes(
+            facts, timelines: timelines, options: options, mappings: mappings, plan: plan, copies: copies)
         plan.reencodeAudio = options.reencodeAudio && !noop
         plan.padsAudio = padsAudio
         plan.keptBreaks = keptBreaks(facts, cuts: cuts, reencodesAudio: plan.reencodesAudio)
@@ -233,26 +232,27 @@ package enum FixPlanner {
         }
         guard let video = mappings.first(where: { $0.track.kind == .video }) else { return (commonStart, commonEnd) }
         let reencodeHead = options.reencodeHead && video.track.codec == "h264"
+        var window = Window(start: commonStart, end: commonEnd, resolution: resolution, cap: range?.end)
         var (start, end) = try videoBounds(
-            video, tracks: ending, from: commonStart, to: commonEnd, reencodeHead: reencodeHead,
-            resolution: resolution, cap: range?.end, notes: &notes)
+            video, tracks: ending, window: window, reencodeHead: reencodeHead, notes: &notes)
         let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
         if !moved.isEmpty {
             shifts.merge(moved) { $0 + $1 }
             let ends = endingTracks(mappings, options: options).map(\.end).min() ?? commonEnd
+            (window.start, window.end) = (start, Rational.min(commonEnd, ends))
             (start, end) = try videoBounds(
-                video, tracks: endingTracks(mappings, options: options), from: start,
-                to: Rational.min(commonEnd, ends), reencodeHead: reencodeHead,
-                resolution: resolution, cap: range?.end, notes: &notes)
+                video, tracks: endingTracks(mappings, options: options), window: window, reencodeHead: reencodeHead,
+                notes: &notes)
         }
         return (start, end)
     }
 
     /// Each audio and video track's cut over the span (audio padded to the picture with --keep video).
     static func trackCuts(
-        _ facts: ClipFacts, _ mappings: [Mapping], shifts: [Int: Rational], start: Rational, end: Rational,
+        _ facts: ClipFacts, _ mappings: [Mapping], shifts: [Int: Rational], span: (start: Rational, end: Rational),
         output: Container, options: FixOptions, notes: inout [String]
     ) throws -> (cuts: [TrackCut], padsAudio: Bool) {
+        let (start, end) = span
         let (duration, resolution) = (end - start, facts.timestampResolution)
         var cuts: [TrackCut] = []
         var padsAudio = false

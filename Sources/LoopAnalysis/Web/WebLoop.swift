@@ -27,15 +27,16 @@ public struct WebLoop: Codable, Sendable, Equatable {
         /// the loop's last, as the browser's decoder meets them.
         public var loopContinuous: Bool?
 
+        /// The track presenting from 0 on the media's timeline (`starting(at:)` moves it).
         public init(
-            kind: TrackKind, codec: String, codecs: String, start: Rational, length: Rational, frames: Int? = nil,
+            kind: TrackKind, codec: String, codecs: String, length: Rational, frames: Int? = nil,
             sampleRate: Int? = nil, primingSamples: Int64? = nil
         ) {
             self.kind = kind
             self.codec = codec
             self.codecs = codecs
-            self.start = start
-            startSeconds = start.doubleValue
+            start = .zero
+            startSeconds = 0
             self.length = length
             lengthSeconds = length.doubleValue
             self.frames = frames

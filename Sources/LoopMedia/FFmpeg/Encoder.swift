@@ -18,19 +18,27 @@ final class AudioEncoder {
     /// Encoder delay in samples (AAC priming), signalled by the edit list.
     public var delay: Int64 { Int64(context.pointee.initial_padding) }
 
+    /// What an encoder is told beyond its source's parameters.
+    struct Settings {
+        /// Another rate than the source's (the samples given are resampled to it).
+        var sampleRate: Int? = nil
+        /// Where the container does not say the source's (Matroska), what its packets came to.
+        var bitRate: Int64? = nil
+        /// The encoder's private options (libopus's frame_duration).
+        var options: [String: String] = [:]
+        /// The channels the stream's frames decode to, where its header says otherwise (the default layout for
+        /// that count).
+        var channels: Int? = nil
+        /// The source is HE-AAC where its header does not say (frames of 2048 samples).
+        var sbr = false
+    }
+
     /// Encodes `codec` like the source stream `index` of `input`: same rate and channel layout; bit rate from
-    /// the source when it says, else 64 kb/s a channel.
-    /// `sampleRate`: another rate than the source's (the samples given are resampled to it). `bitRate`: where the
-    /// container does not say the source's (Matroska), what its packets came to. `options`: the encoder's private
-    /// options (libopus's frame_duration).
-    /// `channels`: the channels the stream's frames decode to, where its header says otherwise (the default layout
-    /// for that count). `sbr`: the source is HE-AAC where its header does not say (frames of 2048 samples).
-    init(
-        like input: InputFile, stream index: Int, globalHeader: Bool, sampleRate: Int? = nil, bitRate: Int64? = nil,
-        options: [String: String] = [:], channels: Int? = nil, sbr: Bool = false
-    ) throws {
+    /// the source when it says, else 64 kb/s a channel; `settings` where the output differs.
+    init(like input: InputFile, stream index: Int, globalHeader: Bool, settings: Settings = .init()) throws {
+        let (bitRate, options, channels, sbr) = (settings.bitRate, settings.options, settings.channels, settings.sbr)
         let par = input.stream(index).pointee.codecpar.pointee
-        let rate = sampleRate.map { Int32($0) } ?? par.sample_rate
+        let rate = settings.sampleRate.map { Int32($0) } ?? par.sample_rate
         guard let codec = avcodec_find_encoder(par.codec_id) else {
             throw MediaError(
                 "open encoder", reason: "no encoder for codec \(String(cString: avcodec_get_name(par.codec_id)))")

@@ -238,10 +238,9 @@ public enum ClipFix {
         let (firstFrames, metadata) = (output.firstFrames, output.metadata)
         let (options, analysis) = (request.options, request.analysis)
         let written = try Probe.probe(temp, keepInput: false, locations: true)
-        if let refusal = try OutputCheck.refusal(
-            plan, written: written, at: temp, analysis: analysis, firstFrames: firstFrames, metadata: metadata,
-            source: path, input: before)
-        {
+        var expected = OutputCheck.Expectation.fix(plan, analysis: analysis, firstFrames: firstFrames)
+        (expected.metadata, expected.source) = (metadata, path)
+        if let refusal = try OutputCheck.refusal(expected, written: written, at: temp, input: before) {
             if let failure = copying?.failure { throw failure }
             refused = refusal.kind
             return failed(path, before, analysis, Refusal(.check, refusal.sentence), plan: plan)
@@ -281,7 +280,8 @@ public enum ClipFix {
         _ plan: FixPlan, _ source: borrowing Probe.Result, _ path: String, _ analysis: AnalysisOptions
     ) -> Bool {
         guard plan.isNoop, let frames = try? OutputCheck.plannedFirstFrames(plan, source: source) else { return false }
-        let refusal = try? OutputCheck.refusal(plan, written: source, at: path, analysis: analysis, firstFrames: frames)
+        let refusal = try? OutputCheck.refusal(
+            .fix(plan, analysis: analysis, firstFrames: frames), written: source, at: path)
         return refusal?.kind == .unchangedReadOtherwise
     }
 

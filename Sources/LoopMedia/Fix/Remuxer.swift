@@ -249,8 +249,8 @@ private final class RemuxWriter {
     /// hides the pre-roll).
     private func addEncoder(_ cut: TrackCut, input: InputFile, stream out: Int) throws {
         let encoder = try AudioEncoder(
-            like: input, stream: cut.index, globalHeader: output.needsGlobalHeader, sampleRate: cut.sampleRate,
-            channels: cut.channels, sbr: cut.coreRate != nil)
+            like: input, stream: cut.index, globalHeader: output.needsGlobalHeader,
+            settings: .init(sampleRate: cut.sampleRate, channels: cut.channels, sbr: cut.coreRate != nil))
         try encoder.configure(output, stream: out)
         encoders[cut.index] = encoder
         let circle = AudioCircle(encoder, circular: iso || output.isMatroska, hidden: output.isMatroska)

@@ -28,7 +28,7 @@ enum MatroskaImport: TimelineImporter {
         let fixed = source.allStreams.filter {
             source.basics[$0].kind == .audio && !AudioFrames.candidates(codec: source.basics[$0].codec).isEmpty
         }
-        let scan = try scanned(source, opus: opus, vorbis: vorbis, flac: flac, pcm: pcm, fixed: fixed)
+        let scan = try scanned(source, lengths: .init(opus: opus, vorbis: vorbis, flac: flac, pcm: pcm, fixed: fixed))
         var timelines = PacketScan.timelines(scan, basics: source.basics)
         for (i, timeline) in timelines where source.basics[i].kind == .video {
             var plausible = timeline
@@ -84,12 +84,9 @@ enum MatroskaImport: TimelineImporter {
     /// first, as its own tools do (-41 and -18 ms read as 0 and 23, then 5): a file whose audio's times run backwards
     /// is named (StreamInfoFirst), and the probe reads it again that way, streams and packets, as every later
     /// reading of it does.
-    static func scanned(
-        _ source: ImportSource, opus: Set<Int>, vorbis: Set<Int>, flac: Set<Int>, pcm: [Int: Int64], fixed: Set<Int>
-    ) throws -> PacketScan.Result {
+    static func scanned(_ source: ImportSource, lengths: PacketScan.Lengths) throws -> PacketScan.Result {
         let scan = try PacketScan.read(
-            source.input, streams: source.allStreams, basics: source.basics, opus: opus, vorbis: vorbis, flac: flac,
-            pcm: pcm, fixed: fixed)
+            source.input, streams: source.allStreams, basics: source.basics, lengths: lengths)
         if !source.input.streamInfoRead,
             source.allStreams.contains(where: { i in
                 source.basics[i].kind == .audio && (scan.timelines[i]?.samples.map(\.pts) ?? []).isDescending

@@ -11,10 +11,10 @@ enum OggImport: TimelineImporter {
         let pages = Self.beginnings(source.input.path)
         try refuseUnread(pages)
         // Vorbis packet lengths from FFmpeg's Vorbis parser (short and long blocks).
-        let vorbis = source.allStreams.filter { source.basics[$0].codec == "vorbis" }
+        let asked = PacketScan.Lengths(vorbis: source.allStreams.filter { source.basics[$0].codec == "vorbis" })
         let scan: PacketScan.Result
         do {
-            scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics, vorbis: vorbis)
+            scan = try PacketScan.read(source.input, streams: source.allStreams, basics: source.basics, lengths: asked)
         } catch let error as MediaError where pages.ogm > 0 {
             // VLC's OGM: a codec header written as a data packet, an empty packet on the last page; FFmpeg's OGM
             // reader gives up there.

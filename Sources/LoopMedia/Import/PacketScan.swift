@@ -19,22 +19,19 @@ enum PacketScan {
 
         /// A packet's length in samples, where its stream was asked for: Opus's from its TOC byte, FLAC's from
         /// its frame header, Vorbis's from FFmpeg's parser, PCM's from its size.
-        mutating func appendLengths(
-            _ packet: Packet, stream i: Int, opus: Set<Int>, flac: Set<Int>, vorbis: VorbisParser?, pcm: Int64?,
-            fixed: Set<Int>
-        ) {
+        mutating func appendLengths(_ packet: Packet, stream i: Int, asked: Lengths, vorbis: VorbisParser?) {
             let discard = packet.skipSamples?.end ?? 0
-            if opus.contains(i) {
+            if asked.opus.contains(i) {
                 self.opus[i, default: []].append(.init(samples: packet.withBytes(Opus.samples), discard: discard))
             }
-            if flac.contains(i) {
+            if asked.flac.contains(i) {
                 self.flac[i, default: []].append(.init(samples: packet.withBytes(FLACFrame.samples), discard: discard))
             }
             if let vorbis {
                 self.vorbis[i, default: []].append(.init(samples: vorbis.samples(packet), discard: discard))
             }
-            if fixed.contains(i) { self.fixed[i, default: []].append(.init(samples: nil, discard: discard)) }
-            if let frameBytes = pcm {
+            if asked.fixed.contains(i) { self.fixed[i, default: []].append(.init(samples: nil, discard: discard)) }
+            if let frameBytes = asked.pcm[i] {
                 let whole = Int64(packet.size) % frameBytes == 0
                 self.pcm[i, default: []].append(
                     .init(samples: whole ? Int64(packet.size) / frameBytes : nil, discard: discard))
@@ -42,20 +39,29 @@ enum PacketScan {
         }
     }
 
-    static func read(
-        _ input: InputFile, streams: Set<Int>, basics: [TrackBasics], opus: Set<Int> = [], vorbis: Set<Int> = [],
-        flac: Set<Int> = [], pcm: [Int: Int64] = [:], fixed: Set<Int> = []
-    ) throws -> Result {
+    /// The streams whose packets' lengths are read, by how: Opus's TOC bytes, Vorbis's parser, FLAC's frame
+    /// headers, PCM's sizes (the bytes of one sample frame), fixed-frame audio's end discards.
+    struct Lengths {
+        var opus: Set<Int> = []
+        var vorbis: Set<Int> = []
+        var flac: Set<Int> = []
+        var pcm: [Int: Int64] = [:]
+        var fixed: Set<Int> = []
+    }
+
+    static func read(_ input: InputFile, streams: Set<Int>, basics: [TrackBasics], lengths: Lengths = .init()) throws
+        -> Result
+    {
         var out = Result()
         let packet = try Packet()
         var parsers: [Int: VorbisParser] = [:]
-        for i in vorbis { parsers[i] = input.extradata(i).flatMap { VorbisParser(extradata: $0) } }
+        for i in lengths.vorbis { parsers[i] = input.extradata(i).flatMap { VorbisParser(extradata: $0) } }
         while try input.read(into: packet) {
             let i = packet.streamIndex
             guard streams.contains(i), let t = packet.pts ?? packet.dts else { continue }
             let timeBase = input.timeBase(i)
             var scanned = out.timelines[i] ?? ScannedTimeline(timeBase: timeBase, samples: [])
-            out.appendLengths(packet, stream: i, opus: opus, flac: flac, vorbis: parsers[i], pcm: pcm[i], fixed: fixed)
+            out.appendLengths(packet, stream: i, asked: lengths, vorbis: parsers[i])
             if let skip = packet.skipSamples, let rate = basics[i].sampleRate, rate > 0 {
                 let ticks = { (n: Int64) in (Rational(n, Int64(rate)) / timeBase).rounded }
                 // The first presented packet's skip is the priming; the last packet's end skip the padding.

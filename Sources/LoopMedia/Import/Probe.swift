@@ -72,8 +72,8 @@ public enum Probe {
         }
         let kept = keepInput ? (imported.readPackets ? try InputFile(path: path) : input) : nil
         var probed = try result(
-            path, size: size, format: format, iso: iso, basics: basics, imported: imported,
-            declaredDuration: input.declaredDuration, input: kept)
+            streams(path, size: size, format: format, iso: iso, basics: basics, declared: input.declaredDuration),
+            imported: imported, input: kept)
         if iso == nil { carried(&probed.facts, input: input, layout: layout) }
         return probed
     }
@@ -147,18 +147,23 @@ public enum Probe {
     }
 
     /// Facts from the streams and their timelines, whichever reader made them (IndexReading's one way).
-    private static func result(
-        _ path: String, size: Int64, format: String, iso: ISOFile?, basics: [TrackBasics], imported: Imported,
-        declaredDuration: Rational?, input: InputFile?
-    ) throws -> Result {
+    private static func result(_ streams: StreamsRead, imported: Imported, input: InputFile?) throws -> Result {
         var (facts, timelines) = try IndexReading.facts(
-            path: path, size: size, format: format, container: containerName(format: format, iso: iso, path: path),
-            iso: iso, basics: basics, timelines: imported.timelines, clockOrigin: imported.clockOrigin,
-            declaredDuration: declaredDuration)
+            streams, timelines: imported.timelines, clockOrigin: imported.clockOrigin)
+        let (iso, path) = (streams.iso, streams.path)
         for k in facts.tracks.indices where facts.tracks[k].codecTag == "tmcd" {
             facts.tracks[k].timecode = facts.tracks[k].trackID.flatMap { iso?.timecode(trackID: $0, path: path) }
         }
         return Result(facts: facts, timelines: timelines, input: input, iso: iso)
+    }
+
+    /// What the reading found before the timelines, the container named from the demuxer's name and the index.
+    private static func streams(
+        _ path: String, size: Int64, format: String, iso: ISOFile?, basics: [TrackBasics], declared: Rational? = nil
+    ) -> StreamsRead {
+        StreamsRead(
+            path: path, size: size, format: format, container: containerName(format: format, iso: iso, path: path),
+            iso: iso, basics: basics, declaredDuration: declared)
     }
 
     /// The facts of an MP4 from its index alone, or nil when a stream needs FFmpeg after all (one the index does
@@ -166,9 +171,8 @@ public enum Probe {
     static func indexOnly(_ path: String, size: Int64, iso: ISOFile, basics: [TrackBasics]) throws -> Result? {
         guard let timelines = IndexReading.indexed(iso, basics: basics) else { return nil }
         return try result(
-            path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics,
-            imported: Imported(timelines: timelines, clockOrigin: nil, readPackets: false), declaredDuration: nil,
-            input: nil)
+            streams(path, size: size, format: ISOFile.demuxerName, iso: iso, basics: basics),
+            imported: Imported(timelines: timelines, clockOrigin: nil, readPackets: false), input: nil)
     }
 
     /// FFmpeg's own words for an error (its operation and text), for after loopprep's.

@@ -78,20 +78,16 @@ enum OutputCheck {
         }
     }
 
-    /// fix's refusal of the output at `path` (its probe `written`), in a sentence; nil when all agree.
-    /// `firstFrames`: `plannedFirstFrames`, read from the source before writing. `metadata`: the input's, for an
-    /// MP4 or MOV written from one.
-    static func refusal(
-        _ plan: FixPlan, written: Probe.Result, at path: String, analysis: AnalysisOptions,
-        firstFrames: [Int: [[UInt8]]], metadata: KeptMetadataExpectation? = nil, source: String? = nil,
-        input: ClipFacts? = nil
-    ) throws -> OutputRefusal? {
-        var expected = Expectation.fix(plan, analysis: analysis, firstFrames: firstFrames)
-        expected.metadata = metadata
-        expected.source = source
-        expected.beyondEntry = Expectation.beyondEntry(of: input.map { [$0] } ?? [])
+    /// fix's refusal of the output at `path` (its probe `written`), in a sentence; nil when all agree. `expected`:
+    /// `Expectation.fix`'s, with the source's path and metadata (for an MP4 or MOV written from one); `input`: the
+    /// source's facts, whose descriptions the output holds.
+    static func refusal(_ expected: Expectation, written: Probe.Result, at path: String, input: ClipFacts) throws
+        -> OutputRefusal?
+    {
+        var expected = expected
+        expected.beyondEntry = Expectation.beyondEntry(of: [input])
         if let refusal = try refusal(expected, written: written, at: path) { return refusal }
-        guard let input, let source else { return nil }
+        guard let plan = expected.plan, let source = expected.source else { return nil }
         if let lost = try CarriedCheck.refusal(
             plan, input: input, source: source, output: path, container: written.facts.container)
         {

@@ -36,10 +36,10 @@ final class StitchWriter {
 
     var clockBase: Rational { plan.clock.timeBase }
 
-    /// `format`: FFmpeg's muxer for the output (`path` is a temporary). `codec` (with `normalize`): encode the
-    /// output in another codec than the first clip's.
+    /// `target`: the file written (a temporary) and FFmpeg's muxer for it. `transcoding` (with `normalize`): encode
+    /// the output in another codec than the first clip's.
     init(
-        clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, path: String, format: Muxer,
+        clips: [PreparedClip], timeline: StitchTimeline, plan: StitchRenderPlan, target: (path: String, format: Muxer),
         normalize: Bool, audioCurve: FadeCurve, transcoding: String?
     ) throws {
         self.clips = clips
@@ -47,8 +47,8 @@ final class StitchWriter {
         self.normalize = normalize
         geometry = StitchGeometry(sources: clips.map(\.source), timeline: timeline, normalize: normalize)
         settings = ClipSettings(clips, transcoding: transcoding, normalize: normalize)
-        matroska = Container(muxer: format).isMatroska
-        output = try OutputFile(path: path, format: format)
+        matroska = Container(muxer: target.format).isMatroska
+        output = try OutputFile(path: target.path, format: target.format)
         let first = clips[0]
         let input = try settings.input(0)
         // Another container's codec tag (MPEG-TS, FLV) means nothing to the MP4 muxer.
@@ -62,19 +62,30 @@ final class StitchWriter {
         output.setPixelFormat(first.pixelFormat, stream: videoOut)
         output.describePicture(first.picture, stream: videoOut)
         output.setTimeBase(plan.clock.timeBase, stream: videoOut)
-        // The audio's format from the first clip that has audio (one without gets silence in it).
+        configuration = try StitchConfiguration(plan, settings: settings)
+        try addLanes(timeline, audioCurve: audioCurve)
+        if transcoding != nil {
+            // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the muxer
+            // turns them and the packets into avcC or hvcC and lengths).
+            try settings.encoder(0, id: 0).configure(output, stream: videoOut)
+        }
+        try setChapters(timeline)
+    }
+
+    /// One audio stream per audio track, in the format of the first clip that has audio (one without gets silence
+    /// in it).
+    private func addLanes(_ timeline: StitchTimeline, audioCurve: FadeCurve) throws {
         let voiced = clips.firstIndex { !$0.source.audio.isEmpty } ?? 0
-        let audioInput = try settings.input(voiced)
+        let input = try settings.input(voiced)
         for (k, a) in clips[voiced].source.audio.enumerated() {
-            let input = audioInput
             let out = try output.addStream(copying: input, stream: a.index, keepTag: false)
             // Every lane on the joins' one sample grid: a track at another rate (a second language recorded
             // apart) is resampled to the first track's, as its mixer lays it; in the channels its frames decode to
             // (an MP4's MP3 sample entry says 2 for a mono stream; HE-AAC's header names its core's one).
             let facts = clips[voiced].facts.tracks.first { $0.index == a.index }
             let encoder = try AudioEncoder(
-                like: input, stream: a.index, globalHeader: true, sampleRate: timeline.sampleRate,
-                channels: facts?.channels)
+                like: input, stream: a.index, globalHeader: true,
+                settings: .init(sampleRate: timeline.sampleRate, channels: facts?.channels))
             try encoder.configure(output, stream: out)
             let mixer = AudioMixer(timeline: timeline, channels: encoder.channelCount, curve: audioCurve)
             // A looping reel's audio is coded as a circle: an MP4's edit list presents the loop alone; in Matroska
@@ -84,13 +95,6 @@ final class StitchWriter {
             try lane.circle.sayPreSkip(output, stream: out)
             lanes.append(lane)
         }
-        configuration = try StitchConfiguration(plan, settings: settings)
-        if transcoding != nil {
-            // Every frame is encoded: the stream is the encoder's, its headers in its own extradata (the muxer
-            // turns them and the packets into avcC or hvcC and lengths).
-            try settings.encoder(0, id: 0).configure(output, stream: videoOut)
-        }
-        try setChapters(timeline)
     }
 
     /// The reel's chapters, on the video clock: a clip's own chapters where it has them (an MP4's chapter track,

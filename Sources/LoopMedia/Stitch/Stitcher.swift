@@ -288,7 +288,7 @@ public enum Stitcher {
         let format = planned.format ?? outputFormat(destination)
         let matroska = Container(muxer: format).isMatroska
         let writer = try StitchWriter(
-            clips: clips, timeline: timeline, plan: plan, path: matroska ? temp : muxed, format: format,
+            clips: clips, timeline: timeline, plan: plan, target: (matroska ? temp : muxed, format),
             normalize: request.normalize, audioCurve: request.audioCurve,
             transcoding: transcoding(clips, normalize: request.normalize, codec: request.codec))
         writer.progress = progress

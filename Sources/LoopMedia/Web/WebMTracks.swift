@@ -49,10 +49,10 @@ enum WebMTracks {
         let input = try InputFile.rawMedia(source)
         let (loop, bytes) = try presented(input, track: track, samples: plan.samples)
         // The source's own rate (its packets' bytes over its samples), so the second generation loses little.
-        let encoder = try AudioEncoder(
-            like: input, stream: track.index, globalHeader: true,
+        let settings = AudioEncoder.Settings(
             bitRate: max(Int64(loop.count) * 32_000, bytes * 8 * Opus.rate / max(plan.samples, 1)),
             options: ["frame_duration": String(Double(plan.frameSize) * 1000 / Double(Opus.rate))])
+        let encoder = try AudioEncoder(like: input, stream: track.index, globalHeader: true, settings: settings)
         guard encoder.timeBase == Rational(1, Opus.rate), Int64(encoder.frameSize) == plan.frameSize else {
             throw MediaError(
                 "web player", reason: "the Opus encoder does not take \(plan.frameSize)-sample frames at 48 kHz")

@@ -37,7 +37,7 @@ public enum WebPackage {
         let facts = probed.facts
         let folder = folder ?? (output as NSString).deletingLastPathComponent
         let leaf = (output as NSString).lastPathComponent
-        let names = Names(folder: folder, stem: stem(output, qualified: qualified))
+        var names = Names(folder: folder, stem: stem(output, qualified: qualified))
         let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }
         guard let main = facts.mainVideo ?? facts.mainAudio else {
             throw MediaError("web player", reason: "\(leaf) has no audio or video track to loop")
@@ -53,13 +53,11 @@ public enum WebPackage {
         }
         // The loop-ready file as the manifest names it (the fallback, a WebM appended as it is): inside the folder
         // the page is served from, where a browser can fetch it (analyze's report folder gets a copy).
-        let file = try inside(folder, output, temporaries: temporaries)
+        names.fallback = try inside(folder, output, temporaries: temporaries)
         let (loop, media, notes) =
             webm
-            ? try webmMedia(
-                output, probed, tracks, described, names, main: main, fallback: file, temporaries: temporaries)
-            : try mp4Media(
-                output, probed, tracks, described, names, main: main, fallback: file, temporaries: temporaries)
+            ? try webmMedia(output, probed, tracks, described, names, main: main, temporaries: temporaries)
+            : try mp4Media(output, probed, tracks, described, names, main: main, temporaries: temporaries)
         let (manifest, page, player) = (
             names.place(names.stem + ".web.json"), names.place(names.stem + ".html"),
             names.place(playerName)
@@ -74,10 +72,12 @@ public enum WebPackage {
         return written
     }
 
-    /// Where the player's files go, and the stem they are named after.
+    /// Where the player's files go, the stem they are named after, and the loop-ready file as the manifest names
+    /// it (its fallback).
     struct Names {
         let folder: String
         let stem: String
+        var fallback = ""
         func place(_ leaf: String) -> String { folder.isEmpty ? leaf : folder + "/" + leaf }
         /// A track's media file: NAME.web.video0.webm.
         func track(_ track: TrackFacts, _ suffix: String) -> String {
@@ -90,8 +90,9 @@ public enum WebPackage {
     /// in its CodecDelay.
     static func webmMedia(
         _ output: String, _ probed: Probe.Result, _ tracks: [TrackFacts], _ described: [WebLoop.Track],
-        _ names: Names, main: TrackFacts, fallback file: String, temporaries: TemporaryFiles
+        _ names: Names, main: TrackFacts, temporaries: TemporaryFiles
     ) throws -> (WebLoop, media: [String], notes: [String]) {
+        let file = names.fallback
         var placed = zip(described, tracks).map { $0.starting(at: $1.startSeconds) }
         let plans = zip(tracks, placed).map { track, web in
             track.codec == "opus" && web.sampleRate == Int(Opus.rate)
@@ -148,8 +149,9 @@ public enum WebPackage {
     /// An MP4's media: each track fragmented into an MP4 of its own, from the clip's origin.
     static func mp4Media(
         _ output: String, _ probed: Probe.Result, _ tracks: [TrackFacts], _ described: [WebLoop.Track],
-        _ names: Names, main: TrackFacts, fallback file: String, temporaries: TemporaryFiles
+        _ names: Names, main: TrackFacts, temporaries: TemporaryFiles
     ) throws -> (WebLoop, media: [String], notes: [String]) {
+        let file = names.fallback
         let origin = Fragmenter.origin(probed.facts, timelines: probed.timelines)
         let placed = described.map { $0.starting(at: origin) }
         var sources: [WebLoop.Source] = []
@@ -230,7 +232,7 @@ public enum WebPackage {
                         """)
             }
             return WebLoop.Track(
-                kind: track.kind, codec: track.codec, codecs: codecs, start: .zero, length: track.durationSeconds,
+                kind: track.kind, codec: track.codec, codecs: codecs, length: track.durationSeconds,
                 frames: track.kind == .video ? track.frameCount : nil,
                 sampleRate: track.kind == .audio ? track.sampleRate : nil,
                 primingSamples: track.kind == .audio ? track.priming?.samples : nil)
