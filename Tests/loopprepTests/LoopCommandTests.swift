@@ -46,6 +46,35 @@ import Testing
         }
     }
 
+    /// A designed loop whose audio is shorter (fixtures/make-fixtures.sh's designed-loop.mp4: 90 frames at
+    /// 30000/1001 fps, the picture repeating at frame 90, over 2.5 s of tone at 48 kHz): fix cuts every track to the
+    /// shortest, so no candidate ends past the audio (frame 74 starts at 2.469 s, frame 75 at 2.5025 s): the picture's
+    /// own repeat is never offered and then refused. None within the audio is seamless: refused, naming the audio's
+    /// end and fix --keep video; a crossfade within it is written, no longer than the audio.
+    @Test func noLoopEndsPastTheAudio() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep(["loop", Run.fixture("designed-loop.mp4"), "-o", out, "--format", "json"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let found = try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8))
+        let file = try #require(found.files.first)
+        #expect(!file.candidates.isEmpty && file.candidates.allSatisfy { $0.outFrame <= 74 }, "\(file.candidates)")
+        let error = try #require(file.error)
+        #expect(error.hasPrefix("no repeat found") && error.contains("to 2.500 s of the picture's 3.003 s"), "\(error)")
+        #expect(error.contains("loopprep fix --keep video"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let blended = try Run.loopprep([
+            "loop", Run.fixture("designed-loop.mp4"), "-o", out, "--crossfade", "0.333", "--min", "1.334",
+        ])
+        #expect(blended.status == 0, "\(blended.stderr)")
+        #expect(blended.stdout.contains("searched only while the audio lasts"))
+        let durations = try Run.tool([
+            "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
+        ]).stdout.split(separator: "\n").compactMap { Double($0) }
+        #expect(durations.count == 2 && durations.allSatisfy { $0 <= 2.5 }, "\(durations)")
+    }
+
     /// A grating that repeats every 45 frames under fresh noise, with a tone of whole cycles in 1.5 s: every
     /// candidate between 1 and 2 s is 45 frames, and the written loop (45 frames, 1.5 s of audio) analyzes
     /// with no seam finding.

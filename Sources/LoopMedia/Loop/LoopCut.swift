@@ -40,24 +40,21 @@ public enum LoopCut {
                 result.refusal = Self.crossfadeTooLong
                 return result
             }
-            // H.264 may start inside a GOP (re-encoding the head); other codecs start on a keyframe.
-            var options = LoopFinder.Options(
-                minFrames: frames(request.minimum), maxFrames: frames(request.maximum),
-                allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
-                visualThreshold: request.analysis.threshold(.seamVisualJump),
-                clickThreshold: request.analysis.threshold(.seamAudioClick))
-            // A crossfade encodes its blend whatever the start: copying counts only for a plain cut.
-            if request.crossfade == nil { options.keyframes = s.keyframes }
+            let options = finderOptions(s, request: request, frames: frames)
+            let searched = s.searched
             result.candidates = LoopFinder.find(
-                s.frames, times: s.times, end: s.end, options: options,
+                Array(searched.frames), times: Array(searched.times), end: searched.end, options: options,
                 progress: progress.map { p in { p("comparing", $0) } })
+            let stopped = s.stoppedAtAudio
             if request.pictures {
                 result.strips = try strips(
                     path, result.candidates, signatures: s, clickThreshold: options.clickThreshold)
             }
             guard result.candidates.count >= request.pick else {
                 result.refusal = Refusal(
-                    .noLoop, "no loop between \(request.minimum) and \(request.maximum) fits in the clip")
+                    .noLoop,
+                    "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
+                        + (stopped.map { ": \($0)" } ?? ""))
                 return result
             }
             result.chosen = request.pick - 1
@@ -70,6 +67,7 @@ public enum LoopCut {
             if !chosen.seamless && crossfade == nil {
                 result.refusal = Self.noRepeat(
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
+                if let stopped { result.refusal?.sentence += "; \(stopped)" }
                 return result
             }
             // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
@@ -78,10 +76,25 @@ public enum LoopCut {
                 path, loop: chosen, crossfade: crossfade, signatures: s, request: request,
                 to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
             take(report, blend: blend, planned: planning ? destination ?? "" : nil, into: &result)
+            if let stopped, result.refusal == nil { result.notes.append(stopped) }
         } catch {
             result.refusal = Refusal(.write, MediaError.describe(error))
         }
         return result
+    }
+
+    /// The search's bounds and thresholds: H.264 may start inside a GOP (re-encoding the head); other codecs start
+    /// on a keyframe; a crossfade encodes its blend whatever the start (copying counts only for a plain cut).
+    static func finderOptions(_ s: LoopSearch.Signatures, request: LoopRequest, frames: (TimeAmount) -> Int)
+        -> LoopFinder.Options
+    {
+        var options = LoopFinder.Options(
+            minFrames: frames(request.minimum), maxFrames: frames(request.maximum),
+            allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
+            visualThreshold: request.analysis.threshold(.seamVisualJump),
+            clickThreshold: request.analysis.threshold(.seamAudioClick))
+        if request.crossfade == nil { options.keyframes = s.keyframes }
+        return options
     }
 
     /// The chosen loop's plan or write into `result`: a dry run's plan and output (`planned`: the output named, ""

@@ -25,6 +25,34 @@ enum LoopSearch {
         /// Where video time t falls on the audio: sample (t + audioOffset) x rate of the decoded audio.
         public var audioOffset: Rational = .zero
 
+        /// Where each audio track ends on the video's time (`times`), and the length of one of its samples: fix
+        /// cuts every track to the shortest, so no loop ends later.
+        public var audioEnds: [(end: Rational, sample: Rational)] = []
+        /// The container's tick (Matroska's millisecond; zero where exact).
+        public var resolution: Rational = .zero
+
+        /// Whether a loop may end at `boundary` (video time): within what every audio track presents, as fix's
+        /// video end takes it (less than a sample after an audio end, or within the container's tick).
+        func withinAudio(_ boundary: Rational) -> Bool {
+            audioEnds.allSatisfy { boundary - $0.end <= resolution || boundary - $0.end < $0.sample }
+        }
+
+        /// The frames a loop is searched in: those that start within the audio (the last one only as the frame
+        /// that would follow a loop), and the end of the last.
+        var searched: (frames: ArraySlice<FrameSignature>, times: ArraySlice<Rational>, end: Rational) {
+            let n = times.firstIndex { !withinAudio($0) } ?? times.count
+            return (frames[..<n], times[..<n], n < times.count ? times[n] : end)
+        }
+
+        /// Where the search stopped for the audio, said with its remedy: nil where it saw every frame.
+        var stoppedAtAudio: String? {
+            guard searched.times.count < times.count, let audio = audioEnds.map(\.end).min() else { return nil }
+            return """
+                loops are searched only while the audio lasts (to \(Figures.seconds(audio)) of the picture's \
+                \(Figures.seconds(end)); loopprep fix --keep video keeps every frame, the sound padded with silence)
+                """
+        }
+
         /// Frames whose lengths differ by more than one tick of their clock (stitch's test for a constant rate:
         /// Matroska's 33 and 34 ms at 30 fps are one tick apart; an FLV remux's on a 16 kHz clock are not).
         public var hasVariableTiming: Bool {
@@ -90,13 +118,7 @@ enum LoopSearch {
         try decoder.decode(nil, into: frame, takeVideo)
         try audioDecoder?.decode(nil, into: frame, takeAudio)
         edges.finish()
-        for (k, e) in edges.features where k < frames.count {
-            frames[k].edges = e.edge
-            frames[k].levelBefore = e.before
-            frames[k].levelAfter = e.after
-            frames[k].crossingsBefore = e.crossingsBefore
-            frames[k].crossingsAfter = e.crossingsAfter
-        }
+        edges.annotate(&frames)
         guard !frames.isEmpty, let lastStart = times.last else {
             throw MediaError("find loop", reason: "no video frame decodes")
         }
@@ -105,7 +127,8 @@ enum LoopSearch {
             frames: frames, times: times, end: lastStart + (lastDuration.isZero ? step : lastDuration),
             keyframes: keys,
             codec: video.codec, frameRate: video.frameRate, videoStart: video.startSeconds, tick: vtb,
-            audioOffset: edges.offset)
+            audioOffset: edges.offset,
+            audioEnds: audioEnds(facts, from: video.startSeconds), resolution: facts.timestampResolution)
     }
 
     /// What the page draws of a few candidates' seams, from one more pass over the file (the search keeps 64x36
@@ -192,6 +215,13 @@ enum LoopSearch {
     /// level and tone of the 50 ms either side. The window keeps two seconds behind the newest sample as well as
     /// what a pending boundary needs: the video decoder hands its frames over later than the audio decoder (it
     /// holds some back), so a boundary can arrive after its samples did.
+    /// Where each audio track ends, on the time of a video starting at `start`, and one of its samples' length.
+    static func audioEnds(_ facts: ClipFacts, from start: Rational) -> [(end: Rational, sample: Rational)] {
+        facts.tracks.filter { $0.kind == .audio }.map { a in
+            (a.endSeconds - start, Rational(1, Int64(max(a.sampleRate ?? 0, 1))))
+        }
+    }
+
     struct AudioEdges {
         struct Feature {
             var edge: [[Float]]
@@ -208,6 +238,17 @@ enum LoopSearch {
         var pending: [(frame: Int, sample: Int)] = []
         var frameCount = 0
         var features: [Int: Feature] = [:]
+
+        /// Each frame's audio figures, from the boundaries measured.
+        func annotate(_ frames: inout [FrameSignature]) {
+            for (k, e) in features where k < frames.count {
+                frames[k].edges = e.edge
+                frames[k].levelBefore = e.before
+                frames[k].levelAfter = e.after
+                frames[k].crossingsBefore = e.crossingsBefore
+                frames[k].crossingsAfter = e.crossingsAfter
+            }
+        }
 
         init(rate: Int, offset: Rational = .zero) {
             self.rate = rate
