@@ -249,6 +249,35 @@ import Testing
         #expect(try FFmpegReading.read(out).tracks.first?.samples == 44100)
     }
 
+    /// The same file with its audio encoded again (--reencode-audio, --seam-fade, --loops): the packets are read on
+    /// the timeline that gives the priming frame its length (FFmpeg's reading keeps both first packets at 0), so the
+    /// decoded content is the input's, not a frame later (it came out 43 frames, 44032 of the 44100 samples, and
+    /// was refused). ffmpeg plays the input's priming (no edit list): the output's samples are the input's from
+    /// 1024 on, within what AAC encoded again changes, and one frame either way is far worse (a 441 Hz tone: 1024
+    /// samples are a quarter cycle off).
+    @Test(arguments: ["--reencode-audio", "--seam-fade", "--loops"])
+    func aZeroLengthPrimingFrameEncodedAgainKeepsItsContent(option: String) throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = FixOptions(loops: option == "--loops" ? 2 : nil)
+        options.seamFade = option == "--seam-fade" ? Rational(1, 100) : nil
+        options.reencodeAudio = option == "--reencode-audio"
+        let (report, out) = RenderTests.fix("zero-length-priming.m4a", options, into: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let passes = option == "--loops" ? 2 : 1
+        #expect(try FFmpegReading.read(out).tracks.first?.samples == Int64(44100 * passes))
+        let input = try FFmpegDecode.audio(Fixtures.path("zero-length-priming.m4a"))
+        let output = try FFmpegDecode.audio(out)
+        // (ffmpeg's command line keeps the last frame's padding past the edit on FFmpeg 5.1: read the content.)
+        #expect(input.count == 46080 && output.count >= 44100 * passes)
+        // Away from the faded ends: samples 2048 to 40000 of the content.
+        func error(lag: Int) -> Float {
+            let range = 2048..<40000
+            return range.map { abs(output[$0] - input[1024 + $0 + lag]) }.reduce(0, +) / Float(range.count)
+        }
+        #expect(error(lag: 0) < 0.01 && error(lag: 1024) > 0.05 && error(lag: -1024) > 0.05, "\(error(lag: 0))")
+    }
+
     /// GStreamer's oggmux writes libvorbis's granule positions: the warm-up packet is timed before 0 (the
     /// Vorbis pre-roll class: it was read as a start 2.667 ms before 0 and fix refused). 70 buffers of 1024
     /// samples at 48 kHz are 71680 samples from 0, and fix has nothing to do.

@@ -11,6 +11,8 @@ package enum ZeroLengthPriming {
             t.samples[1].pts == t.samples[0].pts, t.samples[1].dts == t.samples[0].dts
         else { return t }
         var out = t
+        // FFmpeg's reading keeps the stored times (both at 0): a packet reader takes these over them.
+        out.laidAnew = true
         out.samples[0].duration = frame
         for i in out.samples.indices.dropFirst() {
             out.samples[i].dts += frame
