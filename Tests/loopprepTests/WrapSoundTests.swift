@@ -44,6 +44,20 @@ import Testing
         }
         let sharpest = turn.max() ?? 1
         #expect(sharpest < 3 * Self.toneTurn, "\(turn)")
+        // Opus's pre-roll is the 80 ms its decoder needs to converge (RFC 7845), hidden by the pre-skip with the
+        // encoder's own 312 samples: 312 + 3840 in the OpusHead (bytes 10-11, little-endian).
+        if ext == "webm" {
+            let probe = try Run.tool([
+                "ffprobe", "-v", "error", "-select_streams", "a", "-show_streams", "-show_data", out,
+            ])
+            let line = try #require(probe.stdout.split(separator: "\n").first { $0.hasPrefix("00000000:") })
+            let bytes = line.split(separator: " ").dropFirst().prefix(8).flatMap { word in
+                stride(from: 0, to: word.count, by: 2).compactMap { k in
+                    UInt8(word.dropFirst(k).prefix(2), radix: 16)
+                }
+            }
+            #expect(bytes.count == 16 && Int(bytes[10]) | Int(bytes[11]) << 8 == 312 + 3840, "\(line)")
+        }
     }
 
     /// The wrap skips no sample where a join's frames are not whole samples. tone-late-ntsc.mov (fixtures/

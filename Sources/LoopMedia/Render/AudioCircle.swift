@@ -60,8 +60,15 @@ final class AudioCircle {
         return props & AV_CODEC_PROP_LOSSLESS != 0 && props & AV_CODEC_PROP_LOSSY == 0
     }
 
-    /// The samples coded on each side of the loop: two of the encoder's frames.
-    var roll: Int64 { Int64(2 * encoder.frameSize) }
+    /// The samples coded on each side of the loop: two of the encoder's frames; for Opus the 80 ms its decoder needs
+    /// to converge (RFC 7845's pre-roll, Matroska's SeekPreRoll) in whole frames: with two 20 ms frames the head was
+    /// still settling, and the wrap stepped by 1-30 times the inside's roughness on a tone (0.5-8 times with 80 ms).
+    var roll: Int64 {
+        let frame = Int64(max(encoder.frameSize, 1))
+        guard encoder.context.pointee.codec_id == AV_CODEC_ID_OPUS else { return 2 * frame }
+        let converged = Int64(encoder.context.pointee.sample_rate) * 80 / 1000
+        return max(2, (converged + frame - 1) / frame) * frame
+    }
 
     func encode(_ samples: [[Float]], _ emit: (Packet) throws -> Void) throws {
         guard held != nil else { return try encoder.encode(samples, emit) }
@@ -86,7 +93,7 @@ final class AudioCircle {
             return try encoder.finish(emit)
         }
         held = nil
-        let roll = hidden ? Int(self.roll) : min(count, 2 * encoder.frameSize)
+        let roll = hidden ? Int(self.roll) : min(count, Int(self.roll))
         preRoll = Int64(roll)
         let end = Int64(roll + count)
         let presented = { (packet: Packet) in
