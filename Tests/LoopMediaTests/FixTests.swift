@@ -60,6 +60,23 @@ import Testing
         }
     }
 
+    /// FFmpeg's muxer without an edit list holds the first frame for the priming on the video's clock
+    /// (priming-not-signalled.mp4, fixtures/make-fixtures.sh: 1 s of 30 fps bars over 1 s of tone at 48 kHz; frame 0
+    /// lasts 840 ticks of 15360, its content from 328, where the 1024 samples of priming end at 327.68). The
+    /// starts are under one video tick apart: the sound moves onto the picture's tick, and all 30 frames and 48000
+    /// samples are kept (cut at the tick, the sound lost its first sample and the picture its last frame).
+    @Test func aStartUnderOneVideoTickKeepsEveryFrame() throws {
+        let dir = try Scratch.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = Self.fix("priming-not-signalled.mp4", into: dir)
+        #expect(report.fix?.status == .fixed, "\(report.fix?.reason ?? "")")
+        let audio = try #require(report.fix?.plan?.tracks.first { $0.kind == .audio })
+        #expect(audio.shift == -Rational(8, 384000))
+        let out = dir.appendingPathComponent("priming-not-signalled.mp4").path
+        let read = try FFmpegReading.read(out)
+        #expect(read.tracks.map(\.frames) == [30, nil] && read.tracks.last?.samples == 48000, "\(read.tracks)")
+    }
+
     @Test func exactFiguresOfAnAudioTrim() throws {
         let dir = try Scratch.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -208,6 +208,23 @@ import Testing
         #expect(Analyzer.findings(in: after).filter { OutputCheck.mustBeClean.contains($0.rule) }.isEmpty)
     }
 
+    /// A first frame a muxer held for the priming (priming-not-signalled.mp4, fixtures/make-fixtures.sh: 30 frames
+    /// at 30 fps with no B-frames, FFmpeg's muxer gave frame 0 840 ticks of 15360, its content from 328) is decoded
+    /// at the time the cut gives it: each frame a run decodes comes at its own presented time, so a transition
+    /// blends the frames it planned (each was the next one, frame 0 skipped as too early).
+    @Test func aHeldFirstFrameIsDecodedAtItsCutTime() throws {
+        let path = Fixtures.path("priming-not-signalled.mp4")
+        let probe = try Probe.probe(path, keepInput: false, locations: true)
+        let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines, options: FixOptions())
+        let cut = try #require(plan.tracks.first { $0.kind == .video })
+        #expect(cut.retimedFirstPts == 328)
+        let source = try FrameSource(path: path, window: PacketWindow(cut), timelines: probe.timelines)
+        var times: [Int64] = []
+        while let frame = try source.next() { times.append(frame.pts ?? -1) }
+        let expected: [Int64] = [328] + (0..<29).map { (k: Int64) -> Int64 in 840 + k * 512 }
+        #expect(times == expected, "\(times)")
+    }
+
     /// The frames of qp30.mp4 (fixtures/make-fixtures.sh: x264 at constant quantizer 30, B-frames with their
     /// pyramid, keyframes every 30 frames) from its second keyframe, as a run wanting frame 45 on reads them.
     static func qp30Frames(skipping: Bool) throws -> (luma: [[UInt8]], taken: Int, quantizers: [Int]) {

@@ -52,6 +52,17 @@ import Testing
         let reason = try #require(outcome["reason"] as? String)
         #expect(reason.hasPrefix("the clips differ") && reason.contains("--normalize re-encodes them): "))
         #expect(reason.contains("colour-hlg.mov: colour bt2020"), "\(reason)")
+        // An audio file stitched with itself: read whole, but stitch joins video clips: refused by the plan (exit
+        // 1), the clip named once.
+        let audio = try Run.loopprep([
+            "stitch", Run.fixture("alac.m4a"), Run.fixture("alac.m4a"), "-o", reel, "--format", "json",
+        ])
+        #expect(audio.status == 1)
+        outcome = try #require(try Self.outcomes(audio.stdout).first)
+        #expect(outcome["cause"] as? String == "plan", "\(audio.stdout)")
+        #expect(
+            outcome["reason"] as? String
+                == "\(Run.fixture("alac.m4a")): it has no video track, and stitch joins video clips")
         // A file that is not there: unreadable (exit 2), no output.
         let missing = try Run.loopprep(["fix", dir.appendingPathComponent("gone.mp4").path, "-o", out])
         #expect(missing.status == 2)

@@ -38,6 +38,19 @@ import Testing
         #expect(lines.contains { $0.contains("vfr-screen.mp4: frame rate") })
     }
 
+    /// A recording stitched with itself: nothing differs between the clips, its own rate varies: said so, the
+    /// clip named once.
+    @Test func aRecordingWithItselfIsNamedOnce() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = Run.fixture("vfr-screen.mp4")
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", dir.appendingPathComponent("r.mp4").path])
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("the clips' frame rates vary, so they cannot be joined by stream copy") == true)
+        #expect(lines.filter { $0.contains("vfr-screen.mp4: a variable frame rate") }.count == 1, "\(run.stderr)")
+    }
+
     /// With --normalize every instant of the recording is on screen at its own time: 4.0 s of it is 240 frames at
     /// the first clip's 60 fps, its audio is whole, and the picture at 2.5 s into it is its frame 67 (the 15 fps
     /// part starts at 2 s: 60 + 7), read back by FFmpeg.

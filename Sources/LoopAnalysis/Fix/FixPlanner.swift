@@ -235,7 +235,8 @@ package enum FixPlanner {
         var window = Window(start: commonStart, end: commonEnd, resolution: resolution, cap: range?.end)
         var (start, end) = try videoBounds(
             video, tracks: ending, window: window, reencodeHead: reencodeHead, notes: &notes)
-        let moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
+        var moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
+        if moved.isEmpty, resolution.isZero { moved = ontoVideoTick(&mappings, by: start - commonStart, video: video) }
         if !moved.isEmpty {
             shifts.merge(moved) { $0 + $1 }
             let ends = endingTracks(mappings, options: options).map(\.end).min() ?? commonEnd
@@ -245,6 +246,22 @@ package enum FixPlanner {
                 notes: &notes)
         }
         return (start, end)
+    }
+
+    /// A start the video's clock cannot say (under one of its ticks after the others' start: FFmpeg's muxer held
+    /// priming-not-signalled.mp4's first frame to 328 ticks of 15360 for 1024 samples, 327.68) moves the other
+    /// tracks that much later, onto the video's tick: they start on their own first sample and end with the picture
+    /// (cut at the tick instead, the audio lost its first sample and the last frame ended a sample past it). Returns
+    /// the seconds each moved track moved earlier (negative: later), as `snapToPackets`.
+    static func ontoVideoTick(_ mappings: inout [Mapping], by rounding: Rational, video: Mapping) -> [Int: Rational] {
+        guard rounding > .zero, rounding < video.tb else { return [:] }
+        var moved: [Int: Rational] = [:]
+        for i in mappings.indices where mappings[i].track.index != video.track.index {
+            mappings[i].start = mappings[i].start + rounding
+            mappings[i].end = mappings[i].end + rounding
+            moved[mappings[i].track.index] = -rounding
+        }
+        return moved
     }
 
     /// Each audio and video track's cut over the span (audio padded to the picture with --keep video).

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import LoopAnalysis
 import LoopIndex
 
@@ -58,6 +59,20 @@ final class OutputFile {
             let descriptor = avcodec_descriptor_get_by_name(codec)
         else { return false }
         return avformat_query_codec(muxer, descriptor.pointee.id, FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// Whether FFmpeg's `format` muxer writes a header for `input`'s stream `index` (FFmpeg 5.1 knows FLAC's tag in
+    /// an MP4 but refuses the header as experimental): a header written to a scratch file, then removed.
+    static func writesHeader(format: Muxer, copying input: InputFile, stream index: Int) -> Bool {
+        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+            "loopprep-\(getpid())-\(UUID().uuidString).\(format.rawValue)")
+        defer { unlink(scratch) }
+        do {
+            let file = try OutputFile(path: scratch, format: format)
+            _ = try file.addStream(copying: input, stream: index, keepTag: false)
+            try file.writeHeader(options: [:])
+            return true
+        } catch { return false }
     }
 
     public func addStream(copying input: InputFile, stream index: Int, keepTag: Bool) throws -> Int {

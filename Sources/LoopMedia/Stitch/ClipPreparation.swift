@@ -60,13 +60,12 @@ extension Stitcher {
         let plan = try FixPlanner.plan(probe.facts, timelines: probe.timelines)
         guard let video = plan.tracks.first(where: { $0.kind == .video }), let timeline = probe.timelines[video.index]
         else {
-            throw MediaError("stitch", reason: "no video track")
+            // A file read whole that stitch has no way to join: refused (exit 1), not unreadable.
+            throw PlanError("it has no video track, and stitch joins video clips")
         }
-        let source = try planned {
-            try StitchSource.make(
-                path: path, plan: plan, video: timeline, frameRate: probe.facts.mainVideo?.frameRate ?? Rational(30),
-                in: inPoint, out: outPoint)
-        }
+        let source = try StitchSource.make(
+            path: path, plan: plan, video: timeline, frameRate: probe.facts.mainVideo?.frameRate ?? Rational(30),
+            in: inPoint, out: outPoint)
         guard let input = probe.input else {
             throw MediaError("stitch", reason: "the clip was probed without its input")
         }
@@ -149,6 +148,20 @@ extension Stitcher {
 
     /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
     /// a rotation other than a quarter turn and an encodable first clip matter.
+    /// A frame rate that varies (a screen recording) cannot be joined frame for frame by copying: a line a clip
+    /// (a clip named twice, once).
+    static func variableRates(_ clips: [PreparedClip]) -> [String] {
+        var seen = Set<String>()
+        return clips.compactMap { clip in
+            guard let steps = clip.source.variableSteps, seen.insert(clip.path).inserted else { return nil }
+            let ms = { (ticks: Int64) in Figures.ms(Rational(ticks) * clip.source.timeBase) }
+            return """
+                \(clip.path): a variable frame rate (frames of \(ms(steps.shortest)) to \(ms(steps.longest))), \
+                which stitch cannot copy frame for frame (--normalize shows its every frame at its own time)
+                """
+        }
+    }
+
     static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track; a
         // clip with no audio at all gets silence in the others' format (Stitcher says so).
@@ -180,17 +193,7 @@ extension Stitcher {
         guard let first = clips.first, let v0 = first.facts.mainVideo else { return extraAudio }
         // Audio is compared with the first clip that has some (one without gets silence).
         let voiced = clips.first { !$0.facts.audioTracks.isEmpty } ?? first
-        var out: [String] = extraAudio
-        // A frame rate that varies (a screen recording) cannot be joined frame for frame by copying.
-        for clip in clips {
-            guard let steps = clip.source.variableSteps else { continue }
-            let ms = { (ticks: Int64) in Figures.ms(Rational(ticks) * clip.source.timeBase) }
-            out.append(
-                """
-                \(clip.path): a variable frame rate (frames of \(ms(steps.shortest)) to \(ms(steps.longest))), \
-                which stitch cannot copy frame for frame (--normalize shows its every frame at its own time)
-                """)
-        }
+        var out: [String] = extraAudio + variableRates(clips)
         for clip in clips.dropFirst() {
             guard let v = clip.facts.mainVideo else {
                 out.append("\(clip.path) has no video")

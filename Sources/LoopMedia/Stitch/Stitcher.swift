@@ -59,8 +59,8 @@ public enum Stitcher {
                 .plan,
                 request.normalize
                     ? "the clips differ in what --normalize cannot change (nothing written):"
-                    : "the clips differ, so they cannot be joined by stream copy (nothing written; --normalize "
-                        + "re-encodes them):",
+                    : "\(Set(differences) == Set(variableRates(prepared)) ? "the clips' frame rates vary" : "the clips differ"), "
+                        + "so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):",
                 details: differences.map { "  " + $0 })
         }
         let timeline: StitchTimeline
@@ -206,7 +206,11 @@ public enum Stitcher {
                 unplanned.append("\(clip.path): \(error.reason)")
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
         }
-        // (A line a clip: the first is the sentence.)
+        // (A line a clip, the same clip named once: the first is the sentence.)
+        var seen = Set<String>()
+        (unreadable, unplanned) = (
+            unreadable.filter { seen.insert($0).inserted }, unplanned.filter { seen.insert($0).inserted }
+        )
         if let first = unreadable.first { throw Refusal(.unreadable, first, details: Array(unreadable.dropFirst())) }
         if let first = unplanned.first { throw Refusal(.plan, first, details: Array(unplanned.dropFirst())) }
         return prepared
@@ -362,6 +366,37 @@ public enum Stitcher {
     /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
     /// need Opus audio; the output's codecs (the first clip's, or --codec's) in that container must play on the
     /// target.
+    /// A codec of the reel its MP4 or MOV muxer does not take (PCM in an MP4; FLAC in an MP4 where FFmpeg 5.1 calls
+    /// it experimental), refused before anything is written, with the containers that take it.
+    static func unheld(_ clips: [PreparedClip], format: Muxer, codec: String?) -> MediaError? {
+        guard !Container(muxer: format).isMatroska, let first = clips.first else { return nil }
+        let video = [codec ?? first.facts.mainVideo?.codec].compactMap { $0 }
+        let input = try? InputFile(path: first.path)
+        // A tag the muxer knows may still be refused at its header (FLAC in FFmpeg 5.1's MP4): each audio track is
+        // tried on the first clip's own stream.
+        func takes(_ muxer: Muxer, _ track: TrackFacts) -> Bool {
+            OutputFile.accepts(format: muxer, codec: track.codec)
+                && input.map { OutputFile.writesHeader(format: muxer, copying: $0, stream: track.index) } != false
+        }
+        let refused =
+            video.first { !OutputFile.accepts(format: format, codec: $0) }.map {
+                (codec: $0, kind: "video", track: nil)
+            }
+            ?? first.facts.audioTracks.first { !takes(format, $0) }.map { (codec: $0.codec, kind: "audio", track: $0) }
+        guard let refused else { return nil }
+        let names: [(Muxer, String)] = [(.mp4, ".mp4"), (.mov, ".mov"), (.matroska, ".mkv")]
+        let takers = names.filter { muxer, _ in
+            muxer != format
+                && (refused.track.map { takes(muxer, $0) } ?? OutputFile.accepts(format: muxer, codec: refused.codec))
+        }
+        return MediaError(
+            "stitch",
+            reason: """
+                this FFmpeg's \(format.rawValue.uppercased()) muxer does not take the clips' \(refused.codec) \
+                \(refused.kind)\(takers.isEmpty ? "" : ": name the output \(takers.map(\.1).joined(separator: " or "))")
+                """)
+    }
+
     static func refusal(_ clips: [PreparedClip], format: Muxer, analysis: AnalysisOptions, codec: String?)
         -> MediaError?
     {
@@ -395,6 +430,7 @@ public enum Stitcher {
                     """
             )
         }
+        if let refused = unheld(clips, format: format, codec: codec) { return refused }
         predicted.container = format.container
         for v in predicted.tracks.indices where predicted.tracks[v].kind == .video {
             if let codec { predicted.tracks[v].codec = codec }
