@@ -55,12 +55,15 @@ public enum Stitcher {
         let audioLeftOut = shareAudio(&prepared)
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
+            // (A clip's own varying rate is no difference between clips: said as what it is.)
+            let what =
+                Set(differences) == Set(variableRates(prepared)) ? "the clips' frame rates vary" : "the clips differ"
             throw Refusal(
                 .plan,
                 request.normalize
                     ? "the clips differ in what --normalize cannot change (nothing written):"
-                    : "\(Set(differences) == Set(variableRates(prepared)) ? "the clips' frame rates vary" : "the clips differ"), "
-                        + "so they cannot be joined by stream copy (nothing written; --normalize re-encodes them):",
+                    : "\(what), so they cannot be joined by stream copy (nothing written; --normalize re-encodes "
+                        + "them):",
                 details: differences.map { "  " + $0 })
         }
         let timeline: StitchTimeline
