@@ -387,16 +387,21 @@ public enum Stitcher {
             }
             ?? first.facts.audioTracks.first { !takes(format, $0) }.map { (codec: $0.codec, kind: "audio", track: $0) }
         guard let refused else { return nil }
-        let names: [(Muxer, String)] = [(.mp4, ".mp4"), (.mov, ".mov"), (.matroska, ".mkv")]
+        // Video the MP4 does not take (VP8) goes into Matroska, or is encoded again in H.264; audio into the
+        // containers whose header takes it.
+        let names: [(Muxer, String)] =
+            refused.track == nil ? [(.matroska, ".mkv")] : [(.mp4, ".mp4"), (.mov, ".mov"), (.matroska, ".mkv")]
         let takers = names.filter { muxer, _ in
             muxer != format
                 && (refused.track.map { takes(muxer, $0) } ?? OutputFile.accepts(format: muxer, codec: refused.codec))
         }
+        var remedies = takers.isEmpty ? [] : ["name the output \(takers.map(\.1).joined(separator: " or "))"]
+        if refused.track == nil { remedies.append("re-encode it with --normalize --codec h264") }
         return MediaError(
             "stitch",
             reason: """
                 this FFmpeg's \(format.rawValue.uppercased()) muxer does not take the clips' \(refused.codec) \
-                \(refused.kind)\(takers.isEmpty ? "" : ": name the output \(takers.map(\.1).joined(separator: " or "))")
+                \(refused.kind)\(remedies.isEmpty ? "" : ": " + remedies.joined(separator: ", or "))
                 """)
     }
 
