@@ -109,9 +109,10 @@ public enum Container: Sendable, Hashable {
     public var isMatroska: Bool { self == .matroska || self == .webm }
 
     /// Whether a cover picture a file carries (an attached picture) is written back by the muxer: MP3's ID3 APIC,
-    /// FLAC's PICTURE block, Matroska's attachment, ISO-BMFF's covr (written by the muxer from another container's
-    /// picture; an MP4's own is copied with the rest of its user data).
-    public var keepsAttachedPictures: Bool { self == .mp3 || self == .flac || self == .matroska || isISO }
+    /// FLAC's PICTURE block, Matroska's attachment, an MP4's covr (written by the muxer from another container's
+    /// picture; an MP4's or MOV's own is copied with the rest of its user data). FFmpeg's MOV muxer writes none (a
+    /// Matroska cover written --to mov came out without it).
+    public var keepsAttachedPictures: Bool { self == .mp3 || self == .flac || self == .matroska || self == .mp4 }
     /// Whether a file's attached files (fonts, scripts) have a place: Matroska's attachments (FFmpeg's WebM muxer
     /// passes over them).
     public var keepsAttachedFiles: Bool { self == .matroska }

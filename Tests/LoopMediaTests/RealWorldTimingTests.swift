@@ -337,6 +337,21 @@ import Testing
         #expect(probed.format.duration == "1.166667")
     }
 
+    /// The check holds an output to the input's timecode: one that starts elsewhere, or has none, is refused
+    /// (clean.mp4, fixtures/make-fixtures.sh, has no timecode track: as the output of a writer that dropped one, it
+    /// is refused where a timecode is expected, passed where none is).
+    @Test func anOutputWithoutTheExpectedTimecodeIsRefused() throws {
+        let path = Fixtures.path("clean.mp4")
+        let facts = try Probe.facts(path: path)
+        var expected = KeptMetadataExpectation(items: [], tracks: [:])
+        #expect(try expected.refusal(output: path, facts: facts) == nil)
+        expected.timecode = "01:00:00:06"
+        let refusal = try #require(try expected.refusal(output: path, facts: facts))
+        #expect(
+            refusal.hasPrefix(
+                "the output's timecode is missing, where the input's at the output's start is 01:00:00:06"))
+    }
+
     @Test func irregularAACDurationsAreNamed() throws {
         let facts = try Probe.facts(path: Fixtures.path("irregular-aac.mp4"))
         let finding = try #require(Analyzer.findings(in: facts).first { $0.rule == "irregular-audio-durations" })

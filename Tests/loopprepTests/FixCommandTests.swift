@@ -450,6 +450,49 @@ import Testing
         #expect(try FixCommandTests.checksum(source) == before)
     }
 
+    /// --to across the ISO family, found by fixing every fixture so: each written as it plans or refused by the plan,
+    /// never after writing. ctts-priming.m4a (fixtures/make-fixtures.sh: 1024 samples of priming marked by a
+    /// composition offset, then 162496 of content) as a MOV: its packets on the timeline that drops the offsets,
+    /// the edit hiding the priming, every content sample the input's from its 1024th (the same packets, one
+    /// decoder: exact). tiny-2x2-mp3.mp4's MP3 (tagged mp4a) and mjpeg-aac.mov's Motion JPEG (tagged jpeg) in the
+    /// other container take its own tag (the muxer refused them, "invalid data"). rec-opus.m4a's Opus has no place
+    /// in a MOV (FFmpeg's MOV muxer knows the tag and refuses it at its header): refused by the plan, the dry run
+    /// too. mkv-attachments.mkv's cover has none either (FFmpeg's MOV muxer writes no covr): named as left out.
+    @Test func acrossTheISOFamilyAsPlanned() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ctts = try Run.loopprep([
+            "fix", "--no-config", "--to", "mov", Run.fixture("ctts-priming.m4a"), "-o", dir.path,
+        ])
+        #expect(ctts.status == 0, "\(ctts.stdout)")
+        let decode = { (path: String) throws -> [Float] in
+            try Subprocess.tool("ffmpeg", ["-v", "error", "-i", path, "-f", "f32le", "-ac", "1", "-"]).out
+                .withUnsafeBytes {
+                    Array($0.bindMemory(to: Float.self))
+                }
+        }
+        let input = try decode(Run.fixture("ctts-priming.m4a"))
+        let output = try decode(dir.appendingPathComponent("ctts-priming.mov").path)
+        #expect(output.count >= 162_496 && input.count >= 1024 + 162_496)
+        #expect(Array(output.prefix(162_496)) == Array(input[1024..<(1024 + 162_496)]))
+        for (name, to) in [("tiny-2x2-mp3.mp4", "mov"), ("mjpeg-aac.mov", "mp4")] {
+            let run = try Run.loopprep(["fix", "--no-config", "--to", to, Run.fixture(name), "-o", dir.path])
+            #expect(run.status == 0, "\(name): \(run.stdout)")
+        }
+        for dry in [["--dry-run"], []] {
+            let opus = try Run.loopprep(
+                ["fix", "--no-config", "--to", "mov", Run.fixture("rec-opus.m4a"), "-o", dir.path] + dry)
+            #expect(opus.status == 1)
+            #expect(
+                opus.stdout.contains("--to mov: FFmpeg's MOV muxer does not take this file's opus"), "\(opus.stdout)")
+        }
+        let cover = try Run.loopprep([
+            "fix", "--no-config", "--to", "mov", Run.fixture("mkv-attachments.mkv"), "-o", dir.path, "--dry-run",
+        ])
+        #expect(cover.stdout.contains("cover.png"), "\(cover.stdout)")
+        #expect(cover.stdout.contains("left out") || cover.stdout.contains("leaves out"), "\(cover.stdout)")
+    }
+
     @Test func movToo() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -18,6 +18,8 @@ package enum CompositionOffsetPriming {
             let last = t.samples.last
         else { return nil }
         var out = t
+        // FFmpeg's reading keeps the offsets: a packet reader takes these times over them.
+        out.laidAnew = true
         for i in out.samples.indices { out.samples[i].pts = out.samples[i].dts }
         let start = t.samples[content].dts
         out.edits = [Edit(mediaTime: start, duration: Rational(last.dts + last.duration - start) * t.timeBase)]

@@ -61,6 +61,25 @@ final class OutputFile {
         return avformat_query_codec(muxer, descriptor.pointee.id, FF_COMPLIANCE_NORMAL) == 1
     }
 
+    /// Whether `format`'s muxer takes `codec` as the file at `path` has it: its tag known (`accepts`) and its header
+    /// written for that stream (FFmpeg's MOV muxer knows Opus's, VP9's and AV1's tags from MP4's list but refuses them
+    /// at its header; FFmpeg 5.1's MP4 calls FLAC experimental there). The file is opened once, when first asked.
+    static func takes(_ path: String) -> (_ format: Muxer, _ codec: String) -> Bool {
+        final class Opened {
+            let path: String
+            lazy var input = try? InputFile(path: path)
+            init(_ path: String) { self.path = path }
+        }
+        let opened = Opened(path)
+        return { format, codec in
+            guard accepts(format: format, codec: codec) else { return false }
+            guard let input = opened.input,
+                let index = (0..<input.streamCount).first(where: { input.basics($0).codec == codec })
+            else { return true }
+            return writesHeader(format: format, copying: input, stream: index)
+        }
+    }
+
     /// Whether FFmpeg's `format` muxer writes a header for `input`'s stream `index` (FFmpeg 5.1 knows FLAC's tag in
     /// an MP4 but refuses the header as experimental): a header written to a scratch file, then removed.
     static func writesHeader(format: Muxer, copying input: InputFile, stream index: Int) -> Bool {
@@ -79,7 +98,14 @@ final class OutputFile {
         let source = input.stream(index)
         guard let st = avformat_new_stream(context, nil) else { throw MediaError("add stream", code: lp_error_enomem) }
         try check(avcodec_parameters_copy(st.pointee.codecpar, source.pointee.codecpar), "add stream")
-        if !keepTag { st.pointee.codecpar.pointee.codec_tag = 0 }
+        // A tag is kept where this muxer reads it as the same codec (MP4's 'mp4a' MP3 is MOV's '.mp3'; MOV's 'jpeg'
+        // is no MP4 tag): the muxer picks its own otherwise, as ffmpeg's copy does.
+        let tag = st.pointee.codecpar.pointee.codec_tag
+        if !keepTag
+            || av_codec_get_id(context.pointee.oformat.pointee.codec_tag, tag) != st.pointee.codecpar.pointee.codec_id
+        {
+            st.pointee.codecpar.pointee.codec_tag = 0
+        }
         // Opus plays at 48 kHz whatever rate its source's header names (an encoder's input rate): the muxers turn
         // skip samples into their own units by the stream's rate (Matroska's DiscardPadding in ns), which a
         // copied 24000 would double.

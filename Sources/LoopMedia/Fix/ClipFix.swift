@@ -125,7 +125,7 @@ public enum ClipFix {
         do {
             plan = try FixPlanner.plan(
                 before, timelines: source.timelines, options: options,
-                output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.accepts))
+                output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.takes(path)))
         } catch let refusal as ConversionRefusal {
             return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason), plan: refusal.plan))
         } catch let refusal as PlanError {

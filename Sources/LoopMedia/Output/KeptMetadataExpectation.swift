@@ -38,10 +38,11 @@ struct KeptMetadataExpectation {
         guard let written = try KeptMetadata.items(of: try ISOFile.source(path)) else {
             return "the output has no movie box to hold the input's metadata"
         }
-        if let timecode, let wrote = facts.tracks.compactMap(\.timecode).first, wrote != timecode {
+        if let timecode, facts.tracks.compactMap(\.timecode).first != timecode {
+            let wrote = facts.tracks.compactMap(\.timecode).first.map { "starts at \($0)" } ?? "is missing"
             return """
-                the output's timecode starts at \(wrote), where the input's at the output's start is \(timecode); \
-                nothing was written: please report the input
+                the output's timecode \(wrote), where the input's at the output's start is \(timecode); nothing was \
+                written: please report the input
                 """
         }
         let lost = KeptMetadata.differences(input: items, output: written, tracks: tracks)
