@@ -170,7 +170,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = Self.fix("audio-hole.mp4", into: dir)
         #expect(report.fix?.status == .failed)
-        #expect(report.fix?.reason?.contains("timestamp-gap") == true)
+        // (The plan's refusal, before anything is written: 213.5 ms missing at 0.64 s.)
+        #expect(report.fix?.refusal?.cause == .plan)
+        #expect(report.fix?.reason?.contains("has a hole of 213.500 ms at 0.640 s") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 

@@ -223,18 +223,12 @@ extension FixPlanner {
         return said.isEmpty ? nil : said.joined(separator: "; ")
     }
 
-    /// Whether the writer counts a track's samples as it decodes or copies them (Opus cut by its pre-skip and end
-    /// discard in Matroska; audio encoded again): such a count plays on across a hole, where the plan keeps it.
-    static func counted(_ track: TrackFacts, output: Container, options: FixOptions) -> Bool {
-        (output.isMatroska && track.codec == "opus") || options.reencodeAudio || options.seamFade != nil
-            || options.loops != nil || options.unrollTo != nil || options.keepVideo
-    }
-
-    /// A hole in the audio inside the cut (a recording paused, or packets lost) where the writer counts samples: a
-    /// player fills it with silence where FFmpeg's decoder plays on, so no output holds both; refused in words.
-    static func refuseHole(_ track: TrackFacts, cut: TrackCut, counted: Bool) throws {
+    /// A hole in the audio inside the cut (a recording paused, or packets lost; an MP4 muxer's stretched frame): a
+    /// player fills it with silence where FFmpeg's decoder plays on, so no output holds both; refused in words by
+    /// the plan, whatever the writer (a copy kept it, and the check refused the output after the work).
+    static func refuseHole(_ track: TrackFacts, cut: TrackCut) throws {
         let end = Rational(cut.mediaStart) + cut.duration / cut.timeBase
-        guard counted,
+        guard
             let hole = track.timingBreaks.first(where: {
                 $0.length > 0 && $0.at > cut.mediaStart && Rational($0.at) < end
             })

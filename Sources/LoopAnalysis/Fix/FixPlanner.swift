@@ -289,7 +289,7 @@ package enum FixPlanner {
                 padsAudio = true
             }
             if m.track.kind == .audio {
-                try refuseHole(m.track, cut: cut, counted: counted(m.track, output: output, options: options))
+                try refuseHole(m.track, cut: cut)
                 cut.coreRate = AudioFrames.sbrCoreRate(
                     codec: m.track.codec, sampleRate: m.track.sampleRate, timeline: m.timeline)
             }
