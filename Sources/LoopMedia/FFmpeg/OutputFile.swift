@@ -86,8 +86,9 @@ final class OutputFile {
         let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent(
             "loopprep-\(getpid())-\(UUID().uuidString).\(format.rawValue)")
         defer { unlink(scratch) }
+        // No scratch file to try it in (a read-only temporary folder): not known here, the write will say.
+        guard let file = try? OutputFile(path: scratch, format: format) else { return true }
         do {
-            let file = try OutputFile(path: scratch, format: format)
             _ = try file.addStream(copying: input, stream: index, keepTag: false)
             try file.writeHeader(options: [:])
             return true
