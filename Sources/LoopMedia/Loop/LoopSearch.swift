@@ -211,10 +211,6 @@ enum LoopSearch {
         return result
     }
 
-    /// The audio at each frame boundary, from a rolling window: per channel the two samples either side, and the
-    /// level and tone of the 50 ms either side. The window keeps two seconds behind the newest sample as well as
-    /// what a pending boundary needs: the video decoder hands its frames over later than the audio decoder (it
-    /// holds some back), so a boundary can arrive after its samples did.
     /// Where each audio track ends, on the time of a video starting at `start`, and one of its samples' length.
     static func audioEnds(_ facts: ClipFacts, from start: Rational) -> [(end: Rational, sample: Rational)] {
         facts.tracks.filter { $0.kind == .audio }.map { a in
@@ -222,6 +218,10 @@ enum LoopSearch {
         }
     }
 
+    /// The audio at each frame boundary, from a rolling window: per channel the two samples either side, and the
+    /// level and tone of the 50 ms either side. The window keeps two seconds behind the newest sample as well as
+    /// what a pending boundary needs: the video decoder hands its frames over later than the audio decoder (it
+    /// holds some back), so a boundary can arrive after its samples did.
     struct AudioEdges {
         struct Feature {
             var edge: [[Float]]

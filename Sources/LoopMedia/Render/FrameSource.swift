@@ -45,8 +45,10 @@ final class FrameSource {
             if let read = try reader.next() {
                 if let before = unwantedBefore, read.pts < before, isUnreferenced(read.packet) { continue }
                 // A re-timed first frame (a muxer held it for the priming) is decoded at the time the cut gives it.
-                if let pts = read.packet.pts, reader.mediaTime(ofDecoded: pts, stream: stream) != read.pts {
-                    read.packet.pts = pts + read.pts - reader.mediaTime(ofDecoded: pts, stream: stream)
+                if let pts = read.packet.pts, case let at = reader.mediaTime(ofDecoded: pts, stream: stream),
+                    at != read.pts
+                {
+                    read.packet.pts = pts + read.pts - at
                 }
                 try decoder.decode(read.packet, into: scratch) { try keep($0) }
             } else {

@@ -146,8 +146,6 @@ extension Stitcher {
         return out
     }
 
-    /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
-    /// a rotation other than a quarter turn and an encodable first clip matter.
     /// A frame rate that varies (a screen recording) cannot be joined frame for frame by copying: a line a clip
     /// (a clip named twice, once).
     static func variableRates(_ clips: [PreparedClip]) -> [String] {
@@ -162,6 +160,8 @@ extension Stitcher {
         }
     }
 
+    /// How the clips differ in what stitching needs to be equal: one line per difference. With --normalize only
+    /// a rotation other than a quarter turn and an encodable first clip matter.
     static func differences(_ clips: [PreparedClip], normalizing: Bool = false, codec: String? = nil) -> [String] {
         // Every audio track is stitched as its own stream, so the clips must agree on them, track for track; a
         // clip with no audio at all gets silence in the others' format (Stitcher says so).

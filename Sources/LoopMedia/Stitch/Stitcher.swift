@@ -366,37 +366,27 @@ public enum Stitcher {
         return tracks
     }
 
-    /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
-    /// need Opus audio; the output's codecs (the first clip's, or --codec's) in that container must play on the
-    /// target.
     /// A codec of the reel its MP4 or MOV muxer does not take (PCM in an MP4; FLAC in an MP4 where FFmpeg 5.1 calls
     /// it experimental), refused before anything is written, with the containers that take it.
     static func unheld(_ clips: [PreparedClip], format: Muxer, codec: String?) -> MediaError? {
         guard !Container(muxer: format).isMatroska, let first = clips.first else { return nil }
-        let video = [codec ?? first.facts.mainVideo?.codec].compactMap { $0 }
-        let input = try? InputFile(path: first.path)
-        // A tag the muxer knows may still be refused at its header (FLAC in FFmpeg 5.1's MP4): each audio track is
-        // tried on the first clip's own stream.
-        func takes(_ muxer: Muxer, _ track: TrackFacts) -> Bool {
-            OutputFile.accepts(format: muxer, codec: track.codec)
-                && input.map { OutputFile.writesHeader(format: muxer, copying: $0, stream: track.index) } != false
-        }
+        // The reel's audio is encoded like the first clip that has some (StitchWriter's lanes).
+        let voiced = clips.first { !$0.source.audio.isEmpty } ?? first
+        let video = (codec ?? first.facts.mainVideo?.codec).map { ($0, OutputFile.takes(first.path)) }
+        let audio = OutputFile.takes(voiced.path)
         let refused =
-            video.first { !OutputFile.accepts(format: format, codec: $0) }.map {
-                (codec: $0, kind: "video", track: nil)
+            video.flatMap { codec, takes in takes(format, codec) ? nil : (codec: codec, kind: "video", takes: takes) }
+            ?? voiced.facts.audioTracks.first { !audio(format, $0.codec) }.map {
+                (codec: $0.codec, kind: "audio", takes: audio)
             }
-            ?? first.facts.audioTracks.first { !takes(format, $0) }.map { (codec: $0.codec, kind: "audio", track: $0) }
         guard let refused else { return nil }
         // Video the MP4 does not take (VP8) goes into Matroska, or is encoded again in H.264; audio into the
         // containers whose header takes it.
         let names: [(Muxer, String)] =
-            refused.track == nil ? [(.matroska, ".mkv")] : [(.mp4, ".mp4"), (.mov, ".mov"), (.matroska, ".mkv")]
-        let takers = names.filter { muxer, _ in
-            muxer != format
-                && (refused.track.map { takes(muxer, $0) } ?? OutputFile.accepts(format: muxer, codec: refused.codec))
-        }
+            refused.kind == "video" ? [(.matroska, ".mkv")] : [(.mp4, ".mp4"), (.mov, ".mov"), (.matroska, ".mkv")]
+        let takers = names.filter { muxer, _ in muxer != format && refused.takes(muxer, refused.codec) }
         var remedies = takers.isEmpty ? [] : ["name the output \(takers.map(\.1).joined(separator: " or "))"]
-        if refused.track == nil { remedies.append("re-encode it with --normalize --codec h264") }
+        if refused.kind == "video" { remedies.append("re-encode it with --normalize --codec h264") }
         return MediaError(
             "stitch",
             reason: """
@@ -405,6 +395,9 @@ public enum Stitcher {
                 """)
     }
 
+    /// What the write refuses for the output's container and target, known before writing: Matroska and WebM
+    /// need Opus audio; the output's codecs (the first clip's, or --codec's) in that container must play on the
+    /// target.
     static func refusal(_ clips: [PreparedClip], format: Muxer, analysis: AnalysisOptions, codec: String?)
         -> MediaError?
     {
