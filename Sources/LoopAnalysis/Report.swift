@@ -7,7 +7,7 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var findings: [Finding]
     /// Set when the file could not be read; then `findings` holds the `unreadable` finding.
     public var error: String?
-    /// fix: what was done to the file.
+    /// fix and loop: what was written of the file (loop: the loop), or planned, or why not.
     public var fix: FixOutcome?
     /// Rules not checked on this file by `.loopprep.json`'s `ignore` (sorted); nil: none.
     public var ignoredRules: [String]?
@@ -17,13 +17,17 @@ public struct FileReport: Codable, Sendable, Equatable {
     /// `loopRangeReason` where none makes it loop (written as `null` then), nil alone where not measured.
     public var loopRange: LoopRange?
     public var loopRangeReason: String?
+    /// loop: the candidates it ranked and the one it wrote (`fix` says what was written, as for fix).
+    public var loop: LoopChoice?
 
     enum CodingKeys: String, CodingKey {
         case path, facts, findings, error, outcome, plan, fix, ignoredRules, notes, loopRange, loopRangeReason
+        case candidates, chosen, blend
     }
 
     /// As every command's report gives a file: the outcome (derived, never read back) and the plan at the file's
-    /// level, the plan no longer inside `fix` (a report written before, with it there, still reads).
+    /// level, the plan no longer inside `fix` (a report written before, with it there, still reads); loop's choice on
+    /// the file too, a crossfaded loop's plan its blend.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
@@ -31,11 +35,20 @@ public struct FileReport: Codable, Sendable, Equatable {
         try c.encode(findings, forKey: .findings)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(outcome, forKey: .outcome)
-        try c.encodeIfPresent(fix?.plan, forKey: .plan)
+        if let blend = loop?.blend {
+            try c.encode(blend, forKey: .plan)
+        } else {
+            try c.encodeIfPresent(fix?.plan, forKey: .plan)
+        }
         try c.encodeIfPresent(fix, forKey: .fix)
         try c.encodeIfPresent(ignoredRules, forKey: .ignoredRules)
         try c.encodeIfPresent(notes, forKey: .notes)
         try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
+        if let loop {
+            try c.encode(loop.candidates, forKey: .candidates)
+            try c.encodeIfPresent(loop.chosen, forKey: .chosen)
+            try c.encodeIfPresent(loop.blend, forKey: .blend)
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,11 +58,20 @@ public struct FileReport: Codable, Sendable, Equatable {
         findings = try c.decode([Finding].self, forKey: .findings)
         error = try c.decodeIfPresent(String.self, forKey: .error)
         fix = try c.decodeIfPresent(FixOutcome.self, forKey: .fix)
-        if let plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan) { fix?.plan = plan }
+        let blend = try c.decodeIfPresent(StitchTimeline.self, forKey: .blend)
+        // A crossfaded loop's plan is its blend, not a fix plan.
+        if blend == nil, let plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan) { fix?.plan = plan }
         ignoredRules = try c.decodeIfPresent([String].self, forKey: .ignoredRules)
         notes = try c.decodeIfPresent([String].self, forKey: .notes)
         loopRange = try c.decodeIfPresent(LoopRange.self, forKey: .loopRange)
         loopRangeReason = try c.decodeIfPresent(String.self, forKey: .loopRangeReason)
+        if let candidates = try c.decodeIfPresent([LoopCandidate].self, forKey: .candidates) {
+            var loop = LoopChoice()
+            loop.candidates = candidates
+            loop.chosen = try c.decodeIfPresent(Int.self, forKey: .chosen)
+            loop.blend = blend
+            self.loop = loop
+        }
     }
 
     public init(path: String, facts: ClipFacts?, findings: [Finding], error: String? = nil, fix: FixOutcome? = nil) {
@@ -224,8 +246,6 @@ public enum FixStatus: String, Codable, Sendable {
     case failed
 }
 
-/// What `fix` did to one file. The report's `facts` and `findings` describe the output when there is one
-/// (`before` keeps the input's facts).
 /// The files `--web-player` wrote beside a loop-ready file, and its loop.
 public struct WebPlayerOutput: Codable, Sendable, Equatable {
     public var page: String
@@ -260,6 +280,8 @@ public struct InputFingerprint: Codable, Sendable, Equatable {
     }
 }
 
+/// What `fix` (or `loop`) did to one file. The report's `facts` and `findings` describe the output when there is one
+/// (`before` keeps the input's facts).
 public struct FixOutcome: Codable, Sendable, Equatable {
     public var status: FixStatus
     public var output: String?

@@ -90,23 +90,14 @@ struct Loop: AsyncParsableCommand {
         guard output != nil || write.dryRun else { throw ValidationError("name the output with -o (or use --dry-run)") }
     }
 
-    /// `--format json`: the results with the tool and its version, as every report carries them.
-    struct Document: Encodable {
-        var schemaVersion = 1
-        var tool = "loopprep"
-        var version = Report.toolVersion
-        var ffmpeg = FFmpegLibraries.description
-        var command = "loop"
-        var files: [LoopReport]
-    }
-
     func run() async throws {
         let runner = CommandRunner(verbose: report.verbose, batch: batch)
         let items = try runner.items(paths)
         let job = try job(items, runner: runner)
         let claims = try job.claims(items)
         let results = try runner.each(
-            items, paths: paths, label: "searching", unreadable: \.unreadable, work: { job.loop($0, claims: claims) })
+            items, paths: paths, label: "searching", unreadable: { $0.error != nil },
+            work: { job.loop($0, claims: claims) })
         let full = try emit(results, analysis: job.request.analysis)
         // A written loop exits 0 whatever its findings (the clip's own codec, reported) unless --fail-on says
         // otherwise; a loop not written ("no repeat found", a refused cut) exits 1 (the README's table).
@@ -136,13 +127,11 @@ struct Loop: AsyncParsableCommand {
     }
 
     /// The results in the format asked (and the HTML page): the report they make.
-    func emit(_ results: [LoopReport], analysis: AnalysisOptions) throws -> Report {
-        var full = Report(command: "loop", options: analysis, files: results.map(\.file))
+    func emit(_ results: [FileReport], analysis: AnalysisOptions) throws -> Report {
+        var full = Report(command: "loop", options: analysis, files: results)
         full.ffmpeg = FFmpegLibraries.description
         switch report.format {
-        case .json:
-            Console.stdout(
-                String(decoding: try StitchText.encoder.encode(Document(files: results)), as: UTF8.self) + "\n")
+        // Each clip in input order, as searched (the report's files are sorted by path).
         case .text: for r in results { Console.stdout(LoopText.text(r)) }
         default: try Output.render(full, format: report.format, failOn: report.failOn, to: Console.stdout)
         }
@@ -191,18 +180,13 @@ struct LoopJob: Sendable {
             })
     }
 
-    func loop(_ item: Inputs.Item, claims: OutputClaims) -> LoopReport {
+    func loop(_ item: Inputs.Item, claims: OutputClaims) -> FileReport {
         var result = LoopCut.loop(
             item.path, request: request, to: destination(item), dryRun: dryRun, temporaries: shared.temporaries,
             claim: { claims.claim(OutputClaims.Claim($0, input: item.path)) },
             progress: activity?.reporter(for: item.path))
         activity?.finish()
-        if webPlayer, result.error == nil, let written = result.output {
-            switch WebPlayerOption.package(written, temporaries: shared.temporaries) {
-            case .success(let page): result.webPlayer = page
-            case .failure(let failure): result.webPlayerError = failure.sentence
-            }
-        }
+        if webPlayer { WebPlayerOption.add(to: &result, qualified: false, temporaries: shared.temporaries) }
         return result
     }
 }

@@ -14,8 +14,10 @@ import Testing
             var path: String
             var candidates: [Candidate]
             var chosen: Int?
-            var output: String?
-            var error: String?
+            var outcome: Outcome
+            /// The loop written (none in a dry run or a refusal) and why nothing was, from the file's outcome.
+            var output: String? { outcome.status == .written ? outcome.output : nil }
+            var error: String? { outcome.reason }
         }
         struct Candidate: Decodable {
             var inFrame: Int
@@ -73,6 +75,36 @@ import Testing
             "ffprobe", "-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", out,
         ]).stdout.split(separator: "\n").compactMap { Double($0) }
         #expect(durations.count == 2 && durations.allSatisfy { $0 <= 2.5 }, "\(durations)")
+    }
+
+    /// loop reports each clip in the one record every command uses (the analyze report's file, with what was
+    /// written and what the search found): its JSON reads back as loopprep's `Report`, whole, and `report` merges it
+    /// as it merges fix's. The fixture repeats every 45 frames (1.5 s at 30 fps): the loop written is 45 frames.
+    @Test func aLoopRunIsOneReportOfFiles() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "2", "-o", out, "--format",
+            "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
+        #expect(report.command == "loop" && report.summary.files == 1 && report.summary.written == 1)
+        let file = try #require(report.files.first)
+        let loop = try #require(file.loop)
+        #expect(loop.candidates.count == 2 && loop.chosen == 0 && loop.candidates[0].frames == 45)
+        #expect(file.outcome == .written(output: out) && file.fix?.plan?.tracks.isEmpty == false)
+        #expect(file.facts?.mainVideo?.frameCount == 45 && file.error == nil)
+        // The record reads back as written.
+        let again = try JSONDecoder().decode(Report.self, from: try JSONEncoder().encode(report))
+        #expect(again.files == report.files)
+        // `report` merges it (a shard of a loop run) into the same record.
+        let shard = dir.appendingPathComponent("shard.json")
+        try Data(run.stdout.utf8).write(to: shard)
+        let merged = try Run.loopprep(["report", shard.path, "--format", "json"])
+        let read = try JSONDecoder().decode(Report.self, from: Data(merged.stdout.utf8))
+        #expect(read.files.first?.loop?.candidates == loop.candidates && read.files.first?.outcome == file.outcome)
     }
 
     /// A grating that repeats every 45 frames under fresh noise, with a tone of whole cycles in 1.5 s: every
@@ -514,10 +546,12 @@ import Testing
             var blend: StitchTimeline?
             /// A crossfaded loop's `plan`: its blend.
             var blendPlan: StitchTimeline?
-            var output: String?
-            var error: String?
+            var outcome: Outcome
+            /// The loop written (none in a dry run or a refusal) and why nothing was, from the file's outcome.
+            var output: String? { outcome.status == .written ? outcome.output : nil }
+            var error: String? { outcome.reason }
 
-            enum CodingKeys: String, CodingKey { case plan, blend, output, error }
+            enum CodingKeys: String, CodingKey { case plan, blend, outcome }
 
             init(from decoder: any Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -527,8 +561,7 @@ import Testing
                 } else {
                     blendPlan = try c.decodeIfPresent(StitchTimeline.self, forKey: .plan)
                 }
-                output = try c.decodeIfPresent(String.self, forKey: .output)
-                error = try c.decodeIfPresent(String.self, forKey: .error)
+                outcome = try c.decode(Outcome.self, forKey: .outcome)
             }
         }
         var files: [File]

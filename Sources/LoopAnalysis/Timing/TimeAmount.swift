@@ -31,6 +31,14 @@ public enum TimeAmount: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Whole frames at `frameRate`, seconds rounded to the nearest frame.
+    public func frames(at frameRate: Rational) -> Int {
+        switch self {
+        case .frames(let n): n
+        case .seconds(let seconds): Int((seconds * frameRate).rounded)
+        }
+    }
+
     /// Seconds when no frame rate is needed to say it.
     public var fixedSeconds: Rational? {
         if case .seconds(let s) = self { s } else { nil }

@@ -16,80 +16,82 @@ public enum LoopCut {
         _ path: String, request: LoopRequest, to destination: String?, dryRun: Bool = false,
         temporaries: TemporaryFiles,
         claim: ((String) -> Refusal?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
-    ) -> LoopReport {
-        var result = LoopReport(path: path)
+    ) -> FileReport {
+        var choice = LoopChoice()
+        var notes: [String] = []
+        /// Not written: the refusal, with what was found before it.
+        func refused(_ refusal: Refusal) -> FileReport {
+            found(FileReport(path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, refusal: refusal)))
+        }
+        /// The clip's record with what the search found.
+        func found(_ report: FileReport) -> FileReport {
+            var file = report
+            (file.loop, file.notes) = (choice, notes.isEmpty ? nil : notes)
+            return file
+        }
         if let destination, let refusal = OutputPath.refusal(destination, inputs: [path], force: request.force) {
-            result.refusal = refusal
-            return result
+            return refused(refusal)
         }
         let s: LoopSearch.Signatures
         do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
-            result.refusal = Refusal(.unreadable, MediaError.describe(error))
-            return result
+            return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         do {
             let fps = s.frameRate ?? Rational(30)
-            func frames(_ t: TimeAmount) -> Int {
-                switch t {
-                case .frames(let n): n
-                case .seconds(let seconds): Int((seconds * fps).rounded)
-                }
-            }
             let crossfade = request.crossfade.flatMap { $0.seconds(frameRate: fps) }
-            if let crossfade, !(crossfade > .zero && crossfade * 2 < Rational(Int64(frames(request.minimum))) / fps) {
-                result.refusal = Self.crossfadeTooLong
-                return result
-            }
-            let options = finderOptions(s, request: request, frames: frames)
+            let minimum = Rational(Int64(request.minimum.frames(at: fps))) / fps
+            if let crossfade, !(crossfade > .zero && crossfade * 2 < minimum) { return refused(Self.crossfadeTooLong) }
+            let options = finderOptions(s, request: request, frameRate: fps)
             let searched = s.searched
-            result.candidates = LoopFinder.find(
+            choice.candidates = LoopFinder.find(
                 Array(searched.frames), times: Array(searched.times), end: searched.end, options: options,
                 progress: progress.map { p in { p("comparing", $0) } })
             let stopped = s.stoppedAtAudio
             if request.pictures {
-                result.strips = try strips(
-                    path, result.candidates, signatures: s, clickThreshold: options.clickThreshold)
+                choice.strips = try strips(
+                    path, choice.candidates, signatures: s, clickThreshold: options.clickThreshold)
             }
-            guard result.candidates.count >= request.pick else {
-                result.refusal = Refusal(
-                    .noLoop,
-                    "no loop between \(request.minimum) and \(request.maximum) fits in the clip"
-                        + (stopped.map { ": \($0)" } ?? ""))
-                return result
-            }
-            result.chosen = request.pick - 1
-            if let at = Self.atMinimum(result.candidates[request.pick - 1], options: options, request: request) {
-                result.notes.append(at)
+            guard choice.candidates.count >= request.pick else { return refused(noneFits(request, stopped: stopped)) }
+            choice.chosen = request.pick - 1
+            if let at = Self.atMinimum(choice.candidates[request.pick - 1], options: options, request: request) {
+                notes.append(at)
             }
             // Footage that does not repeat well enough is said so, not written: the seam analyze would flag is the
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
-            let chosen = result.candidates[request.pick - 1]
+            let chosen = choice.candidates[request.pick - 1]
             if !chosen.seamless && crossfade == nil {
-                result.refusal = Self.noRepeat(
+                var refusal = Self.noRepeat(
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
-                if let stopped { result.refusal?.sentence += "; \(stopped)" }
-                return result
+                if let stopped { refusal.sentence += "; \(stopped)" }
+                return refused(refusal)
             }
             // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
             let planning = dryRun || destination == nil
             let (report, blend) = write(
                 path, loop: chosen, crossfade: crossfade, signatures: s, request: request,
                 to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
-            take(report, blend: blend, planned: planning ? destination ?? "" : nil, into: &result)
-            if let stopped, result.refusal == nil { result.notes.append(stopped) }
+            choice.blend = blend
+            let file = record(report, of: path, planned: planning ? (destination ?? "") : nil)
+            if let stopped, file.outcome?.failed == false { notes.append(stopped) }
+            return found(file)
         } catch {
-            result.refusal = Refusal(.write, MediaError.describe(error))
+            return refused(Refusal(.write, MediaError.describe(error)))
         }
-        return result
+    }
+
+    /// No loop between --min and --max: the clip is too short for them (or the search stopped at the audio's end).
+    static func noneFits(_ request: LoopRequest, stopped: String?) -> Refusal {
+        let why = stopped.map { ": \($0)" } ?? ""
+        return Refusal(.noLoop, "no loop between \(request.minimum) and \(request.maximum) fits in the clip" + why)
     }
 
     /// The search's bounds and thresholds: H.264 may start inside a GOP (re-encoding the head); other codecs start
     /// on a keyframe; a crossfade encodes its blend whatever the start (copying counts only for a plain cut).
-    static func finderOptions(_ s: LoopSearch.Signatures, request: LoopRequest, frames: (TimeAmount) -> Int)
+    static func finderOptions(_ s: LoopSearch.Signatures, request: LoopRequest, frameRate: Rational)
         -> LoopFinder.Options
     {
         var options = LoopFinder.Options(
-            minFrames: frames(request.minimum), maxFrames: frames(request.maximum),
+            minFrames: request.minimum.frames(at: frameRate), maxFrames: request.maximum.frames(at: frameRate),
             allowedIn: s.codec == "h264" || request.crossfade != nil ? nil : s.keyframes, top: request.top,
             visualThreshold: request.analysis.threshold(.seamVisualJump),
             clickThreshold: request.analysis.threshold(.seamAudioClick))
@@ -97,26 +99,29 @@ public enum LoopCut {
         return options
     }
 
-    /// The chosen loop's plan or write into `result`: a dry run's plan and output (`planned`: the output named, ""
-    /// for none) or refusal; the file written (a container that cannot say the cut is written as an MP4 beside it),
-    /// described as analyze describes it, loop range included; or the write's refusal.
-    static func take(_ report: FileReport, blend: StitchTimeline?, planned: String?, into result: inout LoopReport) {
-        result.plan = report.fix?.plan
-        result.blend = blend
+    /// The clip's record of the chosen loop's plan or write: a dry run's plan and output (`planned`: the output
+    /// named, "" for none) or refusal; the file written (a container that cannot say the cut is written as an MP4
+    /// beside it), described as analyze describes it, loop range included; or the write's refusal.
+    static func record(_ report: FileReport, of path: String, planned: String?) -> FileReport {
         let refusal = report.outcome?.refusal
+        let plan = report.fix?.plan
+        var file = FileReport(path: path, facts: nil, findings: [])
         if let planned {
-            result.refusal = refusal
-            result.planned = planned.isEmpty ? "" : report.fix?.output ?? planned
-            return
+            let output = planned.isEmpty ? nil : report.fix?.output ?? planned
+            file.fix = FixOutcome(
+                status: refusal == nil ? .planned : .failed, output: refusal == nil ? output : nil, refusal: refusal,
+                plan: plan)
+            return file
         }
-        result.findings = report.findings
+        file.findings = report.findings
         if let refusal {
-            result.refusal = refusal
-            return
+            file.fix = FixOutcome(status: .failed, refusal: refusal, plan: plan)
+            return file
         }
-        result.output = report.path
-        result.facts = report.facts
-        (result.loopRange, result.loopRangeReason) = (report.loopRange, report.loopRangeReason)
+        file.fix = FixOutcome(status: .fixed, output: report.path, plan: plan)
+        file.facts = report.facts
+        (file.loopRange, file.loopRangeReason) = (report.loopRange, report.loopRangeReason)
+        return file
     }
 
     /// Each candidate's seam strip (PNG): the seams in colour and with their sound, from one more pass over the
