@@ -95,13 +95,24 @@ struct Loop: AsyncParsableCommand {
         let items = try runner.items(paths)
         let job = try job(items, runner: runner)
         let claims = try job.claims(items)
-        let results = try runner.each(
-            items, paths: paths, label: "searching", unreadable: { $0.error != nil },
-            work: { job.loop($0, claims: claims) })
-        let full = try emit(results, analysis: job.request.analysis)
         // A written loop exits 0 whatever its findings (the clip's own codec, reported) unless --fail-on says
         // otherwise; a loop not written ("no repeat found", a refused cut) exits 1 (the README's table).
-        try runner.exit(full.exitStatus(failOn: report.failOnGiven ?? .never))
+        var report = report
+        report.failOnGiven = report.failOnGiven ?? .never
+        // Each clip's record streamed (--format jsonl) as it is done, and kept where the HTML page needs it.
+        let analysis = job.request.analysis
+        let stream = ReportStream(command: "loop", options: analysis, report: report, keepsFiles: html != nil)
+        let results = try runner.each(
+            items, paths: paths, label: "searching", unreadable: { $0.error != nil }, take: stream.take,
+            work: { job.loop($0, claims: claims) })
+        let full = try runner.emit(results, command: "loop", options: analysis, stream: stream, report: report)
+        if let html {
+            var settings = ["loops of \(min) to \(max)", "top \(top)", "pick \(pick)"]
+            if let crossfade { settings.append("crossfade \(crossfade)") }
+            try Data(LoopText.page(full.files, settings: settings, path: html).utf8).write(
+                to: URL(fileURLWithPath: html), options: .atomic)
+        }
+        try runner.exit(full.exitStatus(failOn: report.failOn))
     }
 
     /// What looping one clip needs, the same for every clip of the run; the output named is checked here.
@@ -124,26 +135,6 @@ struct Loop: AsyncParsableCommand {
         return LoopJob(
             output: output, single: single, dryRun: write.dryRun, webPlayer: webPlayer.enabled, request: request,
             activity: items.count == 1 && Console.stderrIsTTY ? Activity() : nil, shared: runner.shared)
-    }
-
-    /// The results in the format asked (and the HTML page): the report they make.
-    func emit(_ results: [FileReport], analysis: AnalysisOptions) throws -> Report {
-        var full = Report(command: "loop", options: analysis, files: results)
-        full.ffmpeg = FFmpegLibraries.description
-        switch report.format {
-        // Each clip in input order, as searched (the report's files are sorted by path).
-        case .text: for r in results { Console.stdout(LoopText.text(r)) }
-        default: try Output.render(full, format: report.format, failOn: report.failOn, to: Console.stdout)
-        }
-        Output.diagnose(full, options: report)
-        try Output.writeExtra(full, options: report)
-        if let html {
-            var settings = ["loops of \(min) to \(max)", "top \(top)", "pick \(pick)"]
-            if let crossfade { settings.append("crossfade \(crossfade)") }
-            try Data(LoopText.page(results, settings: settings, path: html).utf8).write(
-                to: URL(fileURLWithPath: html), options: .atomic)
-        }
-        return full
     }
 }
 

@@ -105,6 +105,15 @@ import Testing
         let merged = try Run.loopprep(["report", shard.path, "--format", "json"])
         let read = try JSONDecoder().decode(Report.self, from: Data(merged.stdout.utf8))
         #expect(read.files.first?.loop?.candidates == loop.candidates && read.files.first?.outcome == file.outcome)
+        // --format jsonl streams the same record, a line a clip, then the summary.
+        let lines = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "2", "--dry-run", "--format",
+            "jsonl",
+        ]).stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.map { $0?["kind"] as? String } == ["file", "summary"])
+        let streamed = try #require(lines.first??["file"] as? [String: Any])
+        #expect((streamed["candidates"] as? [Any])?.count == 2 && streamed["chosen"] as? Int == 0)
+        #expect((streamed["outcome"] as? [String: Any])?["status"] as? String == "planned")
     }
 
     /// A grating that repeats every 45 frames under fresh noise, with a tone of whole cycles in 1.5 s: every

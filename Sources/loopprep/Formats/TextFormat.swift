@@ -4,6 +4,8 @@ import LoopRangeValues
 /// The people's format: one block per file, worst file first, each track's facts on a line, then findings.
 enum TextFormat {
     static func render(_ report: Report, color: Bool) -> String {
+        // loop's clips: each one's candidates, what was written and its findings (LoopText).
+        if report.command == "loop" { return report.files.map(LoopText.text).joined() }
         let paint = Paint(enabled: color)
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rank ?? -1, b.worst?.rank ?? -1)
