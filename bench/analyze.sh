@@ -8,6 +8,7 @@ prepare
 echo "making corpora (cached)…" >&2
 base=$(make_corpus base 8 6 5M)
 dense=$(make_corpus dense 8 6 50M)
+real=$(make_realistic_corpus base 8 6)
 
 ffprobe_packets() { for f in "$1"/*.mp4; do ffprobe -v error -show_streams -show_packets -of json "$f" >/dev/null; done; }
 ffprobe_and_seam() {
@@ -20,6 +21,10 @@ ffprobe_and_seam() {
 
 echo "corpus: 8 clips x 6 s 1080p30 H.264 + AAC, GOP 2 s: $(du -sh "$base" | cut -f1) at 5 Mb/s, $(du -sh "$dense" | cut -f1) at 50 Mb/s; best of $RUNS"
 row "what" "loopprep" "peer" "speed-up"
+# First, the clips users bring (x264 veryfast, B-frames, scene-cut keyframes, fractals and automata): the seam
+# checks taken in turns with the peer's recipe (goal >= 3x).
+read -r lpr peerr <<<"$(best_of_pair "$RUNS" "$LP analyze $real --format json" "ffprobe_and_seam $real")"
+row "users' clips: seam checks vs ffprobe + first frame + -sseof" "${lpr}s" "${peerr}s" "$(ratio "$peerr" "$lpr") (goal >= 3x)"
 lp=$(best_of "$RUNS" "$LP" analyze "$base" --no-seam --format json)
 lp1=$(best_of "$RUNS" "$LP" analyze "$base" --no-seam --format json --jobs 1)
 peer=$(best_of "$RUNS" ffprobe_packets "$base")
