@@ -105,20 +105,22 @@ enum LoopText {
             if let line = TextFormat.loopRangeLine(r.loopRange, reason: r.loopRangeReason) { out += "  " + line + "\n" }
         }
         if let web = r.fix?.webPlayer { out += "  web player -> \(web.page)\n" }
-        if let refusal = r.outcome?.refusal, refusal.cause == .webPlayer { out += "  NO WEB PLAYER: \(refusal)\n" }
+        // A refusal beside a loop written is its web player's; without one, the loop's.
+        if let refusal = r.outcome?.refusal, output != nil { out += "  NO WEB PLAYER: \(refusal)\n" }
         for f in r.findings {
             out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n"
             if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
         }
-        if let refusal = r.outcome?.refusal, refusal.cause != .webPlayer { out += "  NOT WRITTEN: \(refusal)\n" }
+        if let refusal = r.outcome?.refusal, output == nil { out += "  NOT WRITTEN: \(refusal)\n" }
         return out
     }
 }
 
 extension FileReport {
-    /// The loop written and kept (its web player may have failed beside it); nil where none was.
+    /// The loop written and kept (its web player may have failed beside it); nil where none was (a refusal, a
+    /// dry run: a refused loop names no output).
     fileprivate var written: String? {
-        guard let fix, fix.status == .fixed || fix.refusal?.cause == .webPlayer else { return nil }
+        guard let fix, fix.status == .fixed || fix.status == .failed else { return nil }
         return fix.output
     }
 }
