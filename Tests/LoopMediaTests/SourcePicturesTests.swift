@@ -56,3 +56,46 @@ import Testing
         #expect(try Self.seam(file, given: given) == (try Self.seam(file)))
     }
 }
+
+/// A loop range that shows every frame of the clip (its sound outlasts its picture, and the range trims only the
+/// sound) is measured with the whole clip's first and last pictures, its audio read again: audio-longer.mp4 (its
+/// tone 0.5 s past its picture, make-fixtures.sh).
+@Suite struct SpanPicturesTests {
+    static func span(_ facts: ClipFacts, lessFrames: Int = 0) throws -> (start: Rational, end: Rational) {
+        let video = try #require(facts.mainVideo)
+        let frame = Rational(try #require(video.nominalFrameDuration)) * video.timeBase
+        return (video.startSeconds, video.startSeconds + video.durationSeconds - frame * Int64(lessFrames))
+    }
+
+    static func seam(
+        _ file: String, span: (ClipFacts) throws -> (start: Rational, end: Rational), given: SourcePictures? = nil
+    ) throws -> SeamFacts {
+        let probe = try Probe.probe(Fixtures.path(file))
+        return try SeamProbe.measure(
+            try #require(probe.input), facts: probe.facts, capture: false, span: try span(probe.facts), given: given
+        ).seam
+    }
+
+    /// Given frames 10-12 as the last, the span's seam is frame 12 against frame 0 (not decoded); one frame shorter,
+    /// the span's own last frames are decoded whatever is given; with the whole clip's own pictures (as ClipAnalysis
+    /// gives them) its figures are the ones a decoding of its tail gives.
+    @Test func aSpanShowingEveryFrameTakesTheClipsPictures() throws {
+        let file = "audio-longer.mp4"
+        let frames = try LoopSearch.signatures(Fixtures.path(file)).frames
+        try #require(frames.count >= 13)
+        let fake = SourcePictures(first: Array(frames[0..<3]), last: Array(frames[10..<13]))
+        let taken = try Self.seam(file, span: { try Self.span($0) }, given: fake)
+        let step = SeamPicture.difference(frames[12].luma, frames[12].chroma, frames[0].luma, frames[0].chroma)
+        #expect(taken.videoDifference == step)
+        let shorter = { (facts: ClipFacts) in try Self.span(facts, lessFrames: 1) }
+        #expect(try Self.seam(file, span: shorter, given: fake) == (try Self.seam(file, span: shorter)))
+        let probe = try Probe.probe(Fixtures.path(file))
+        let whole = try SeamProbe.measure(try #require(probe.input), facts: probe.facts, capture: false)
+        let pictures = try #require(whole.pictures)
+        let decoded = try Self.seam(file, span: { try Self.span($0) })
+        #expect(decoded.videoDifference != nil && decoded.audioJump != nil)
+        #expect(try Self.seam(file, span: { try Self.span($0) }, given: pictures) == decoded)
+        // The span ends the sound with the picture: its audio is not the whole clip's.
+        #expect(decoded.audioJump != whole.seam.audioJump || decoded.audioWrap != whole.seam.audioWrap)
+    }
+}

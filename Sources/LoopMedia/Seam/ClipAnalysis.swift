@@ -45,13 +45,14 @@ public enum ClipAnalysis {
         given: SourcePictures? = nil
     ) throws -> (report: FileReport, strip: [UInt8]?) {
         var (facts, shot, notes): (ClipFacts, SeamCapture?, [String]?) = (probe.facts, nil, nil)
+        var pictures: SourcePictures?
         // A probe that kept no input (fix's, from the index alone) opens the file afresh for the seam.
         if options.seamChecks {
             let input = try probe.input ?? InputFile(path: path)
             // The seam check is auxiliary: a file it cannot decode is still read, with a note saying so.
             do {
                 let measured = try SeamProbe.measure(input, facts: facts, capture: picture, given: given)
-                (facts.seam, shot) = (measured.seam, measured.capture)
+                (facts.seam, shot, pictures) = (measured.seam, measured.capture, measured.pictures)
                 if let unmeasured = Self.unmeasured(facts) { notes = [unmeasured] }
             } catch {
                 // A format FFmpeg only guessed from a few bytes, of which no frame decodes, is not media.
@@ -82,23 +83,27 @@ public enum ClipAnalysis {
         (report.loopRange, report.loopRangeReason) = LoopRanges.range(
             facts, timelines: probe.timelines, findings: findings)
         report.notes = notes
-        // A range that is not the whole clip wraps elsewhere: its own seam is measured there.
-        if options.seamChecks, facts.seam != nil, let range = report.loopRange,
+        if options.seamChecks, facts.seam != nil { try measureRange(&report, options: options, pictures: pictures) }
+        return (report, strip)
+    }
+
+    /// A range that is not the whole clip wraps elsewhere: its own seam is measured there (where it shows every
+    /// frame, as where the sound outlasts the picture, its pictures are the clip's, `pictures`: only its audio is
+    /// read again), and the report's range says what it cures and leaves.
+    static func measureRange(_ report: inout FileReport, options: AnalysisOptions, pictures: SourcePictures?) throws {
+        guard let facts = report.facts, let range = report.loopRange,
             !LoopRanges.isWhole(range, tracks: [facts.mainVideo, facts.mainAudio].compactMap { $0 }),
             let s = range.exactStart, let d = range.exactDuration
-        {
-            let start = Rational(s.numerator, s.denominator)
-            var spanFacts = facts
-            spanFacts.seam = try? SeamProbe.measure(
-                try InputFile(path: path), facts: facts, capture: false,
-                span: (start, start + Rational(d.numerator, d.denominator))
-            ).seam
-            if spanFacts.seam != nil {
-                report.loopRange = LoopRanges.measured(
-                    range, clip: findings, span: Analyzer.findings(in: spanFacts, options: options))
-            }
-        }
-        return (report, strip)
+        else { return }
+        let start = Rational(s.numerator, s.denominator)
+        var spanFacts = facts
+        spanFacts.seam = try? SeamProbe.measure(
+            try InputFile(path: report.path), facts: facts, capture: false,
+            span: (start, start + Rational(d.numerator, d.denominator)), given: pictures
+        ).seam
+        guard spanFacts.seam != nil else { return }
+        report.loopRange = LoopRanges.measured(
+            range, clip: report.findings, span: Analyzer.findings(in: spanFacts, options: options))
     }
 
     public static func unreadable(path: String, error: Error) -> FileReport {

@@ -216,10 +216,26 @@ final class SeamReader {
     lazy var untrimmed: Bool = audio.map { PacketReader.decodesPastTheEnd(input, stream: $0.index) } ?? false
 
     /// The last pictures as given, where the head this reading decoded is the given head (the same packets decode
-    /// to the same pictures from the same keyframe): the tail's video is then not decoded again. A span or a
-    /// capture decodes it.
+    /// to the same pictures from the same keyframe): the tail's video is then not decoded again. A span that shows
+    /// fewer frames than the whole clip, or a capture, decodes it.
     lazy var lastGiven: [Thumbnail]? = given.flatMap { g in
-        span == nil && !capture && !g.first.isEmpty && firstFew == g.first ? Array(g.last.suffix(wantFrames)) : nil
+        spanKeepsEveryFrame && !capture && !g.first.isEmpty && firstFew == g.first
+            ? Array(g.last.suffix(wantFrames)) : nil
+    }
+
+    /// The whole clip, or a span that shows every frame it does (its loop range trims only the audio, as where the
+    /// sound outlasts the picture): its first and last pictures are the clip's.
+    lazy var spanKeepsEveryFrame: Bool = {
+        guard let span else { return true }
+        guard let v = video, headTicks == 0 else { return false }
+        return ((span.end - v.startSeconds) / v.timeBase).ceiling >= (v.durationSeconds / v.timeBase).floor
+    }()
+
+    /// The pictures this reading kept, as a later reading of the same file is given them (a span's: ClipAnalysis).
+    var pictures: SourcePictures? {
+        guard !firstFew.isEmpty, !lastFew.isEmpty else { return nil }
+        let signature = { (t: Thumbnail) in FrameSignature(luma: t.luma, chroma: t.chroma) }
+        return SourcePictures(first: firstFew.map(signature), last: lastFew.map(signature))
     }
 
     /// Seeks to the keyframe before the last frames and reads to the end. After any seek in an Ogg with video,
