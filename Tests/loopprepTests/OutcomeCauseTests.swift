@@ -63,6 +63,13 @@ import Testing
         #expect(
             outcome["reason"] as? String
                 == "\(Run.fixture("alac.m4a")): it has no video track, and stitch joins video clips")
+        // loop of the same audio file: read, but it has no picture to search: refused (exit 1) with the remedy, not
+        // an unreadable file (exit 2).
+        let noPicture = try Run.loopprep(["loop", Run.fixture("alac.m4a"), "-o", out, "--format", "json"])
+        #expect(noPicture.status == 1, "\(noPicture.stderr)")
+        outcome = try #require(try Self.outcomes(noPicture.stdout).first)
+        #expect(outcome["status"] as? String == "refused" && outcome["cause"] as? String == "plan")
+        #expect((outcome["reason"] as? String)?.hasPrefix("it has no video track: loop finds where a picture") == true)
         // A file that is not there: unreadable (exit 2), no output.
         let missing = try Run.loopprep(["fix", dir.appendingPathComponent("gone.mp4").path, "-o", out])
         #expect(missing.status == 2)

@@ -17,8 +17,7 @@ public enum LoopCut {
         temporaries: TemporaryFiles,
         claim: ((String) -> Refusal?)? = nil, progress: (@Sendable (String, Double) -> Void)? = nil
     ) -> FileReport {
-        var choice = LoopChoice()
-        var notes: [String] = []
+        var (choice, notes) = (LoopChoice(), [String]())
         /// Not written: the refusal, with what was found before it.
         func refused(_ refusal: Refusal) -> FileReport {
             found(FileReport(path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, refusal: refusal)))
@@ -34,6 +33,7 @@ public enum LoopCut {
         }
         let s: LoopSearch.Signatures
         do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
+            if let refusal = error as? PlanError { return refused(Refusal(.plan, refusal.reason)) }
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         do {

@@ -62,6 +62,10 @@ enum LoopSearch {
         }
     }
 
+    /// A clip with no video track: read, but nothing to search (a refusal, exit 1; not an unreadable file).
+    static let noPicture = PlanError(
+        "it has no video track: loop finds where a picture repeats (loopprep fix prepares an audio clip to loop whole)")
+
     /// `progress`: how far the decoding is (0-1, by the video's presented time), about ten times a second.
     public static func signatures(_ path: String, progress: ((Double) -> Void)? = nil) throws -> Signatures {
         // The probe's own input, not yet read (it reopens the file when it had to read packets).
@@ -70,7 +74,7 @@ enum LoopSearch {
             throw MediaError("find loop", reason: "the clip was probed without its input")
         }
         let facts = probe.facts
-        guard let video = facts.mainVideo else { throw MediaError("find loop", reason: "no video track") }
+        guard let video = facts.mainVideo else { throw noPicture }
         let audio = facts.mainAudio
         let decoder = try Decoder(input, stream: video.index, threads: 0, fast: true)
         let audioDecoder = try audio.map { try Decoder(input, stream: $0.index) }
