@@ -57,10 +57,13 @@ import Testing
     }
 }
 
-/// A loop range that shows every frame of the clip (its sound outlasts its picture, and the range trims only the
-/// sound) is measured with the whole clip's first and last pictures, its audio read again: audio-longer.mp4 (its
-/// tone 0.5 s past its picture, make-fixtures.sh).
+/// A loop range measured after the whole clip takes the pictures the clip's reading kept where they are its own: a
+/// range that shows every frame (its sound outlasts its picture, and the range trims only the sound), or one that
+/// ends a few frames before the picture does; only its audio is read again. audio-longer.mp4 (its tone 0.5 s past
+/// its picture, make-fixtures.sh), 30 fps.
 @Suite struct SpanPicturesTests {
+    static let file = "audio-longer.mp4"
+
     static func span(_ facts: ClipFacts, lessFrames: Int = 0) throws -> (start: Rational, end: Rational) {
         let video = try #require(facts.mainVideo)
         let frame = Rational(try #require(video.nominalFrameDuration)) * video.timeBase
@@ -68,34 +71,57 @@ import Testing
     }
 
     static func seam(
-        _ file: String, span: (ClipFacts) throws -> (start: Rational, end: Rational), given: SourcePictures? = nil
+        lessFrames: Int?, given: SourcePictures? = nil, seen: SeamPictures? = nil
     ) throws -> SeamFacts {
         let probe = try Probe.probe(Fixtures.path(file))
         return try SeamProbe.measure(
-            try #require(probe.input), facts: probe.facts, capture: false, span: try span(probe.facts), given: given
+            try #require(probe.input), facts: probe.facts, capture: false,
+            span: try lessFrames.map { try span(probe.facts, lessFrames: $0) }, given: given, seen: seen
         ).seam
     }
 
-    /// Given frames 10-12 as the last, the span's seam is frame 12 against frame 0 (not decoded); one frame shorter,
-    /// the span's own last frames are decoded whatever is given; with the whole clip's own pictures (as ClipAnalysis
-    /// gives them) its figures are the ones a decoding of its tail gives.
-    @Test func aSpanShowingEveryFrameTakesTheClipsPictures() throws {
-        let file = "audio-longer.mp4"
-        let frames = try LoopSearch.signatures(Fixtures.path(file)).frames
+    /// The whole clip's reading, and what it kept.
+    static func whole() throws -> (seam: SeamFacts, pictures: SeamPictures) {
+        let measured = try seam(lessFrames: nil)
+        let probe = try Probe.probe(Fixtures.path(file))
+        let read = try SeamProbe.measure(try #require(probe.input), facts: probe.facts, capture: false)
+        #expect(read.seam == measured)
+        return (read.seam, try #require(read.pictures))
+    }
+
+    /// Given frames 10-12 as the last, a range showing every frame has frame 12 against frame 0 as its seam (not
+    /// decoded); with the clip's own pictures its figures are those a decoding of its tail gives, for a range that
+    /// shows every frame and for ranges 1, 2 and 4 frames shorter (the clip's reading kept its last seven).
+    @Test func aRangeTakesThePicturesTheClipsReadingKept() throws {
+        let frames = try LoopSearch.signatures(Fixtures.path(Self.file)).frames
         try #require(frames.count >= 13)
         let fake = SourcePictures(first: Array(frames[0..<3]), last: Array(frames[10..<13]))
-        let taken = try Self.seam(file, span: { try Self.span($0) }, given: fake)
         let step = SeamPicture.difference(frames[12].luma, frames[12].chroma, frames[0].luma, frames[0].chroma)
-        #expect(taken.videoDifference == step)
-        let shorter = { (facts: ClipFacts) in try Self.span(facts, lessFrames: 1) }
-        #expect(try Self.seam(file, span: shorter, given: fake) == (try Self.seam(file, span: shorter)))
-        let probe = try Probe.probe(Fixtures.path(file))
-        let whole = try SeamProbe.measure(try #require(probe.input), facts: probe.facts, capture: false)
-        let pictures = try #require(whole.pictures)
-        let decoded = try Self.seam(file, span: { try Self.span($0) })
-        #expect(decoded.videoDifference != nil && decoded.audioJump != nil)
-        #expect(try Self.seam(file, span: { try Self.span($0) }, given: pictures) == decoded)
-        // The span ends the sound with the picture: its audio is not the whole clip's.
-        #expect(decoded.audioJump != whole.seam.audioJump || decoded.audioWrap != whole.seam.audioWrap)
+        #expect(try Self.seam(lessFrames: 0, given: fake).videoDifference == step)
+        let (whole, pictures) = try Self.whole()
+        #expect(pictures.recent.count == 7 && pictures.first.count == 3)
+        for less in [0, 1, 2, 4] {
+            let decoded = try Self.seam(lessFrames: less)
+            #expect(decoded.videoDifference != nil && decoded.audioJump != nil)
+            #expect(try Self.seam(lessFrames: less, seen: pictures) == decoded, "\(less) frames shorter")
+        }
+        // The range ends the sound with the picture: its audio is not the whole clip's.
+        let range = try Self.seam(lessFrames: 0)
+        #expect(range.audioJump != whole.audioJump || range.audioWrap != whole.audioWrap)
+    }
+
+    /// The pictures kept are the ones taken: the clip's last seven replaced by frames 20-26, a range two frames
+    /// shorter has frame 24 as its last (against frame 0); one five frames shorter (two kept before its end) is
+    /// decoded, whatever was kept.
+    @Test func theKeptPicturesAreTakenByTime() throws {
+        let frames = try LoopSearch.signatures(Fixtures.path(Self.file)).frames
+        try #require(frames.count >= 27)
+        var (_, pictures) = try Self.whole()
+        for (k, frame) in frames[20..<27].enumerated() {
+            pictures.recent[k].thumbnail = Thumbnail(luma: frame.luma, chroma: frame.chroma)
+        }
+        let step = SeamPicture.difference(frames[24].luma, frames[24].chroma, frames[0].luma, frames[0].chroma)
+        #expect(try Self.seam(lessFrames: 2, seen: pictures).videoDifference == step)
+        #expect(try Self.seam(lessFrames: 5, seen: pictures) == (try Self.seam(lessFrames: 5)))
     }
 }

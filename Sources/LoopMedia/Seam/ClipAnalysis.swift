@@ -45,7 +45,7 @@ public enum ClipAnalysis {
         given: SourcePictures? = nil
     ) throws -> (report: FileReport, strip: [UInt8]?) {
         var (facts, shot, notes): (ClipFacts, SeamCapture?, [String]?) = (probe.facts, nil, nil)
-        var pictures: SourcePictures?
+        var pictures: SeamPictures?
         // A probe that kept no input (fix's, from the index alone) opens the file afresh for the seam.
         if options.seamChecks {
             let input = try probe.input ?? InputFile(path: path)
@@ -87,10 +87,11 @@ public enum ClipAnalysis {
         return (report, strip)
     }
 
-    /// A range that is not the whole clip wraps elsewhere: its own seam is measured there (where it shows every
-    /// frame, as where the sound outlasts the picture, its pictures are the clip's, `pictures`: only its audio is
-    /// read again), and the report's range says what it cures and leaves.
-    static func measureRange(_ report: inout FileReport, options: AnalysisOptions, pictures: SourcePictures?) throws {
+    /// A range that is not the whole clip wraps elsewhere: its own seam is measured there, and the report's range
+    /// says what it cures and leaves. Where the clip's own reading (`pictures`) kept the range's first and last
+    /// pictures (a range that trims the sound, or ends a few frames before the picture does), only its audio is
+    /// read again.
+    static func measureRange(_ report: inout FileReport, options: AnalysisOptions, pictures: SeamPictures?) throws {
         guard let facts = report.facts, let range = report.loopRange,
             !LoopRanges.isWhole(range, tracks: [facts.mainVideo, facts.mainAudio].compactMap { $0 }),
             let s = range.exactStart, let d = range.exactDuration
@@ -99,7 +100,7 @@ public enum ClipAnalysis {
         var spanFacts = facts
         spanFacts.seam = try? SeamProbe.measure(
             try InputFile(path: report.path), facts: facts, capture: false,
-            span: (start, start + Rational(d.numerator, d.denominator)), given: pictures
+            span: (start, start + Rational(d.numerator, d.denominator)), seen: pictures
         ).seam
         guard spanFacts.seam != nil else { return }
         report.loopRange = LoopRanges.measured(

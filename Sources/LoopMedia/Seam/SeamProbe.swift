@@ -37,12 +37,12 @@ enum SeamProbe {
     /// presented before `span.end` against the first at `span.start` (the frame showing then). nil: the whole clip.
     /// `given`: the clip's first and last pictures as its source's decoding gave them (loop's written cut): where the
     /// first pictures decoded here are those, the last are taken from it and the tail's video is not decoded.
-    /// `pictures`: the first and last pictures this reading decoded, given to a span's reading of the same file.
-    public static func measure(
+    /// `seen`: what an earlier reading of the same file decoded (`pictures`: this reading's, for a later one).
+    static func measure(
         _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)? = nil,
-        given: SourcePictures? = nil
-    ) throws -> (seam: SeamFacts, capture: SeamCapture?, pictures: SourcePictures?) {
-        let reader = try SeamReader(input, facts: facts, capture: capture, span: span, given: given)
+        given: SourcePictures? = nil, seen: SeamPictures? = nil
+    ) throws -> (seam: SeamFacts, capture: SeamCapture?, pictures: SeamPictures?) {
+        let reader = try SeamReader(input, facts: facts, capture: capture, span: span, given: given, seen: seen)
         try reader.readHead()
         try reader.readTail()
         return (reader.figures(), capture ? reader.shot : nil, reader.pictures)

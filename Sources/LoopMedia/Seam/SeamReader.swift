@@ -2,6 +2,13 @@ import CFFmpeg
 import LoopAnalysis
 import LoopIndex
 
+/// What a seam reading decoded of a file, for a later reading of the same file: its first pictures, and its last
+/// ones with their times (every frame from the first the tail kept to the end, in presentation order).
+struct SeamPictures: Sendable {
+    var first: [Thumbnail]
+    var recent: [(pts: Int64, thumbnail: Thumbnail)]
+}
+
 /// One reading of a clip for its seam, in stages: the head (the first presented frames and samples), the tail
 /// (from the keyframe before the end to the end, the decoders flushed: their held-back frames are the seam), then
 /// the figures. One decoding whether pictures are wanted or not (loop filters skipped either way), so the figures
@@ -13,6 +20,8 @@ final class SeamReader {
     let span: (start: Rational, end: Rational)?
     /// The clip's first and last pictures as a decoding of its source gave them (SourcePictures), or nil.
     let given: (first: [Thumbnail], last: [Thumbnail])?
+    /// What an earlier reading of this file decoded (a loop range's reading is given the whole clip's), or nil.
+    let seen: SeamPictures?
     let video: TrackFacts?
     let audio: TrackFacts?
     let videoDecoder: Decoder?
@@ -49,6 +58,8 @@ final class SeamReader {
 
     // The tail.
     var lastFew: [Thumbnail] = []
+    /// Every frame kept from the tail (the last few and those just before them), with its time.
+    var recent: [(pts: Int64, thumbnail: Thumbnail)] = []
     var tail: [[Float]] = []
     var reachedKey = false
     var decoded = Set<Int>()
@@ -58,9 +69,9 @@ final class SeamReader {
 
     init(
         _ input: InputFile, facts: ClipFacts, capture: Bool, span: (start: Rational, end: Rational)?,
-        given: SourcePictures? = nil
+        given: SourcePictures? = nil, seen: SeamPictures? = nil
     ) throws {
-        (self.input, self.facts, self.capture, self.span) = (input, facts, capture, span)
+        (self.input, self.facts, self.capture, self.span, self.seen) = (input, facts, capture, span, seen)
         self.given = given.map { g in
             let pictures = { (s: [FrameSignature]) in s.map { Thumbnail(luma: $0.luma, chroma: $0.chroma) } }
             return (pictures(g.first), pictures(g.last))
@@ -217,11 +228,19 @@ final class SeamReader {
 
     /// The last pictures as given, where the head this reading decoded is the given head (the same packets decode
     /// to the same pictures from the same keyframe): the tail's video is then not decoded again. A span that shows
-    /// fewer frames than the whole clip, or a capture, decodes it.
-    lazy var lastGiven: [Thumbnail]? = given.flatMap { g in
-        spanKeepsEveryFrame && !capture && !g.first.isEmpty && firstFew == g.first
-            ? Array(g.last.suffix(wantFrames)) : nil
-    }
+    /// fewer frames than the whole clip, or a capture, decodes it, unless an earlier reading of the file (`seen`)
+    /// kept every frame its last few are: a loop range that ends a few frames before the clip does.
+    lazy var lastGiven: [Thumbnail]? = {
+        guard !capture else { return nil }
+        if let g = given, spanKeepsEveryFrame, !g.first.isEmpty, firstFew == g.first {
+            return Array(g.last.suffix(wantFrames))
+        }
+        guard let seen, headTicks == 0, !seen.first.isEmpty, firstFew == seen.first, let end = videoEnd else {
+            return nil
+        }
+        let kept = seen.recent.filter { $0.pts < end }.map(\.thumbnail)
+        return kept.count >= wantFrames || kept.count == seen.recent.count ? Array(kept.suffix(wantFrames)) : nil
+    }()
 
     /// The whole clip, or a span that shows every frame it does (its loop range trims only the audio, as where the
     /// sound outlasts the picture): its first and last pictures are the clip's.
@@ -231,11 +250,10 @@ final class SeamReader {
         return ((span.end - v.startSeconds) / v.timeBase).ceiling >= (v.durationSeconds / v.timeBase).floor
     }()
 
-    /// The pictures this reading kept, as a later reading of the same file is given them (a span's: ClipAnalysis).
-    var pictures: SourcePictures? {
-        guard !firstFew.isEmpty, !lastFew.isEmpty else { return nil }
-        let signature = { (t: Thumbnail) in FrameSignature(luma: t.luma, chroma: t.chroma) }
-        return SourcePictures(first: firstFew.map(signature), last: lastFew.map(signature))
+    /// What this reading decoded, as a later reading of the same file is given it (a loop range's: ClipAnalysis).
+    var pictures: SeamPictures? {
+        guard !firstFew.isEmpty, !lastFew.isEmpty, !recent.isEmpty else { return nil }
+        return SeamPictures(first: firstFew, recent: recent)
     }
 
     /// Seeks to the keyframe before the last frames and reads to the end. After any seek in an Ogg with video,
@@ -315,8 +333,10 @@ final class SeamReader {
     func takeVideo(_ f: Frame) throws {
         guard let pts = f.pts, let end = videoEnd, pts < end else { return }
         if let skipBefore, pts < skipBefore { return }
-        lastFew.append(try scaler.thumbnail(f))
+        let thumbnail = try scaler.thumbnail(f)
+        lastFew.append(thumbnail)
         if lastFew.count > SeamCapture.frames { lastFew.removeFirst() }
+        recent.append((pts, thumbnail))
         if capture, let tiles, let v = video {
             shot.lastFrames.append(try tiles.image(f).rotated(clockwise: v.rotation ?? 0))
             shot.lastFrameTimes.append(Rational(pts - end) * v.timeBase)
