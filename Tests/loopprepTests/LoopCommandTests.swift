@@ -77,18 +77,25 @@ import Testing
         #expect(durations.count == 2 && durations.allSatisfy { $0 <= 2.5 }, "\(durations)")
     }
 
+    /// loop-period45.mp4 looped (loops of 1 to 2 s, `top` of them ranked) into DIR/loop.mp4, the JSON report asked;
+    /// the run (which must exit 0) and the loop's path.
+    static func loopPeriod45(top: Int, into dir: URL) throws -> (run: Run, out: String) {
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let run = try Run.loopprep([
+            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "\(top)", "-o", out,
+            "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        return (run, out)
+    }
+
     /// loop reports each clip in the one record every command uses (the analyze report's file, with what was
     /// written and what the search found): its JSON reads back as loopprep's `Report`, whole, and `report` merges it
     /// as it merges fix's. The fixture repeats every 45 frames (1.5 s at 30 fps): the loop written is 45 frames.
     @Test func aLoopRunIsOneReportOfFiles() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("loop.mp4").path
-        let run = try Run.loopprep([
-            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "2", "-o", out, "--format",
-            "json",
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
+        let (run, out) = try Self.loopPeriod45(top: 2, into: dir)
         let report = try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8))
         #expect(report.command == "loop" && report.summary.files == 1 && report.summary.written == 1)
         let file = try #require(report.files.first)
@@ -122,12 +129,7 @@ import Testing
     @Test func findsThePeriodAndWritesASeamlessLoop() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("loop.mp4").path
-        let run = try Run.loopprep([
-            "loop", Run.fixture("loop-period45.mp4"), "--min", "1", "--max", "2", "--top", "3", "-o", out, "--format",
-            "json",
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
+        let (run, out) = try Self.loopPeriod45(top: 3, into: dir)
         let found = try JSONDecoder().decode(Found.self, from: Data(run.stdout.utf8))
         let file = try #require(found.files.first)
         #expect(file.candidates.count == 3 && file.candidates.allSatisfy { $0.outFrame - $0.inFrame == 45 })
