@@ -207,7 +207,7 @@ struct Stitch: AsyncParsableCommand {
         if webPlayer.enabled, result.error == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {
             case .success(let web): result.webPlayer = web
-            case .failure(let failure): result.webPlayerError = failure.sentence
+            case .failure(let failure): result.webPlayerRefusal = failure
             }
         }
         try writePictures(result, analyzed: analyzed, analysis: analysis)

@@ -84,8 +84,11 @@ public struct StitchReport: Encodable, Sendable {
     public var error: String? { refusal?.sentence }
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
-    /// Why `--web-player` wrote no web player beside a written output (the run fails).
-    public var webPlayerError: String?
+    /// Why `--web-player` wrote no web player beside a written output (the run fails): its cause (`webPlayer`) and
+    /// sentence. (A reel refused for its web player before writing has that refusal as `refusal`.)
+    public var webPlayerRefusal: Refusal?
+    /// The web player's refusal's sentence (`webPlayerError` in the report).
+    public var webPlayerError: String? { webPlayerRefusal?.sentence }
 
     /// A dry run: the output it would write (nil where none was named).
     public var planned: String?
@@ -99,7 +102,7 @@ public struct StitchReport: Encodable, Sendable {
 
     /// What stitch did, in every command's words (`outcome`, beside its plan: `timeline`).
     public var outcome: Outcome {
-        if let refusal = refusal ?? webPlayerError.map({ Refusal(.webPlayer, $0) }) {
+        if let refusal = refusal ?? webPlayerRefusal {
             return .refused(refusal, output: output)
         }
         return output == nil ? .planned(output: planned) : .written(output: output)
