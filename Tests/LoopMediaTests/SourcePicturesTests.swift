@@ -71,7 +71,7 @@ import Testing
     }
 
     static func seam(
-        lessFrames: Int?, given: SourcePictures? = nil, seen: SeamPictures? = nil
+        lessFrames: Int?, given: SourcePictures? = nil, seen: SeamPictures? = nil, of file: String = file
     ) throws -> SeamFacts {
         let probe = try Probe.probe(Fixtures.path(file))
         return try SeamProbe.measure(
@@ -81,8 +81,8 @@ import Testing
     }
 
     /// The whole clip's reading, and what it kept.
-    static func whole() throws -> (seam: SeamFacts, pictures: SeamPictures) {
-        let measured = try seam(lessFrames: nil)
+    static func whole(_ file: String = file) throws -> (seam: SeamFacts, pictures: SeamPictures) {
+        let measured = try seam(lessFrames: nil, of: file)
         let probe = try Probe.probe(Fixtures.path(file))
         let read = try SeamProbe.measure(try #require(probe.input), facts: probe.facts, capture: false)
         #expect(read.seam == measured)
@@ -123,5 +123,25 @@ import Testing
         let step = SeamPicture.difference(frames[24].luma, frames[24].chroma, frames[0].luma, frames[0].chroma)
         #expect(try Self.seam(lessFrames: 2, seen: pictures).videoDifference == step)
         #expect(try Self.seam(lessFrames: 5, seen: pictures) == (try Self.seam(lessFrames: 5)))
+    }
+
+    /// The kept pictures are taken only where the range's tail starts at the keyframe the clip's did: start-offset.mp4
+    /// (make-fixtures.sh: 42 frames, a keyframe every 6, the last at frame 36) is read from frame 36 whole (its last
+    /// seven frames wanted, 35 is before that keyframe: six kept, frames 36-41, replaced here by 20-25). A range two
+    /// frames short seeks to frame 36 too and takes frames 37-39 (its seam frame 23 against 0); three short, it seeks
+    /// to frame 35, lands on the keyframe at 30 and is decoded, whatever was kept.
+    @Test func theKeptPicturesAreTakenFromTheSameKeyframe() throws {
+        let file = "start-offset.mp4"
+        let frames = try LoopSearch.signatures(Fixtures.path(file)).frames
+        try #require(frames.count == 42)
+        var (_, pictures) = try Self.whole(file)
+        try #require(pictures.recent.count == 6)
+        for (k, frame) in frames[20..<26].enumerated() {
+            pictures.recent[k].thumbnail = Thumbnail(luma: frame.luma, chroma: frame.chroma)
+        }
+        let step = SeamPicture.difference(frames[23].luma, frames[23].chroma, frames[0].luma, frames[0].chroma)
+        #expect(try Self.seam(lessFrames: 2, seen: pictures, of: file).videoDifference == step)
+        #expect(
+            try Self.seam(lessFrames: 3, seen: pictures, of: file) == (try Self.seam(lessFrames: 3, of: file)))
     }
 }

@@ -2,11 +2,13 @@ import CFFmpeg
 import LoopAnalysis
 import LoopIndex
 
-/// What a seam reading decoded of a file, for a later reading of the same file: its first pictures, and its last
-/// ones with their times (every frame from the first the tail kept to the end, in presentation order).
+/// What a seam reading decoded of a file, for a later reading of the same file: its first pictures, its last ones
+/// with their times (every frame from the first the tail kept to the end, in presentation order), and the keyframe
+/// its tail was decoded from.
 struct SeamPictures: Sendable {
     var first: [Thumbnail]
     var recent: [(pts: Int64, thumbnail: Thumbnail)]
+    var keyframe: Int64?
 }
 
 /// One reading of a clip for its seam, in stages: the head (the first presented frames and samples), the tail
@@ -62,6 +64,8 @@ final class SeamReader {
     var recent: [(pts: Int64, thumbnail: Thumbnail)] = []
     var tail: [[Float]] = []
     var reachedKey = false
+    /// The keyframe the tail's video was decoded from (its packet's time).
+    var tailKeyframe: Int64?
     var decoded = Set<Int>()
 
     /// A decoded frame as the head keeps it: its thumbnail, its tile (with `capture`) and its time.
@@ -228,18 +232,22 @@ final class SeamReader {
 
     /// The last pictures as given, where the head this reading decoded is the given head (the same packets decode
     /// to the same pictures from the same keyframe): the tail's video is then not decoded again. A span that shows
-    /// fewer frames than the whole clip, or a capture, decodes it, unless an earlier reading of the file (`seen`)
-    /// kept every frame its last few are: a loop range that ends a few frames before the clip does.
-    lazy var lastGiven: [Thumbnail]? = {
-        guard !capture else { return nil }
-        if let g = given, spanKeepsEveryFrame, !g.first.isEmpty, firstFew == g.first {
-            return Array(g.last.suffix(wantFrames))
-        }
-        guard let seen, headTicks == 0, !seen.first.isEmpty, firstFew == seen.first, let end = videoEnd else {
-            return nil
-        }
+    /// fewer frames than the whole clip, or a capture, decodes it.
+    lazy var lastGiven: [Thumbnail]? = given.flatMap { g in
+        spanKeepsEveryFrame && !capture && !g.first.isEmpty && firstFew == g.first
+            ? Array(g.last.suffix(wantFrames)) : nil
+    }
+
+    /// The last pictures an earlier reading of the file (`seen`) kept for this one, where its head decoded to the
+    /// same first pictures and its last few are among those kept (a loop range that trims the sound, or ends a few
+    /// frames before the picture does): taken where this reading's tail starts at the keyframe that one's did (the
+    /// same packets decode to the same pictures), else decoded.
+    lazy var lastSeen: [Thumbnail]? = {
+        guard !capture, let seen, seen.keyframe != nil, headTicks == 0, !seen.first.isEmpty, firstFew == seen.first,
+            let end = videoEnd
+        else { return nil }
         let kept = seen.recent.filter { $0.pts < end }.map(\.thumbnail)
-        return kept.count >= wantFrames || kept.count == seen.recent.count ? Array(kept.suffix(wantFrames)) : nil
+        return kept.count >= wantFrames ? Array(kept.suffix(wantFrames)) : nil
     }()
 
     /// The whole clip, or a span that shows every frame it does (its loop range trims only the audio, as where the
@@ -253,7 +261,7 @@ final class SeamReader {
     /// What this reading decoded, as a later reading of the same file is given it (a loop range's: ClipAnalysis).
     var pictures: SeamPictures? {
         guard !firstFew.isEmpty, !lastFew.isEmpty, !recent.isEmpty else { return nil }
-        return SeamPictures(first: firstFew, recent: recent)
+        return SeamPictures(first: firstFew, recent: recent, keyframe: tailKeyframe)
     }
 
     /// Seeks to the keyframe before the last frames and reads to the end. After any seek in an Ogg with video,
@@ -289,9 +297,16 @@ final class SeamReader {
         } catch let error as MediaError where error.operation == "seek" {}
     }
 
-    func readTail(_ source: InputFile, video readsVideo: Bool, audio readsAudio: Bool) throws {
+    func readTail(_ source: InputFile, video: Bool, audio readsAudio: Bool) throws {
+        var readsVideo = video
         while try source.read(into: packet) {
             if readsVideo, let d = videoDecoder, packet.streamIndex == d.streamIndex {
+                if !reachedKey, packet.isKeyframe, let kept = lastSeen, packet.pts == seen?.keyframe {
+                    lastFew = kept
+                    readsVideo = false
+                    continue
+                }
+                if !reachedKey, packet.isKeyframe { tailKeyframe = packet.pts }
                 reachedKey = reachedKey || packet.isKeyframe
                 if let skipBefore, let pts = packet.pts { d.skipsNonReference = pts < skipBefore }
                 if reachedKey { try feed(d, takeVideo) }
