@@ -1,5 +1,3 @@
-import LoopRangeValues
-
 /// What `loop` is asked for each clip: how long a loop may be, how many candidates to rank and which to write,
 /// and whether to blend the seam.
 public struct LoopRequest: Sendable {

@@ -372,8 +372,10 @@ public enum Stitcher {
         guard !Container(muxer: format).isMatroska, let first = clips.first else { return nil }
         // The reel's audio is encoded like the first clip that has some (StitchWriter's lanes).
         let voiced = clips.first { !$0.source.audio.isEmpty } ?? first
-        let video = (codec ?? first.facts.mainVideo?.codec).map { ($0, OutputFile.takes(first.path)) }
-        let audio = OutputFile.takes(voiced.path)
+        // (One opening of a file for both where the first clip is the voiced one.)
+        let takesFirst = OutputFile.takes(first.path)
+        let video = (codec ?? first.facts.mainVideo?.codec).map { ($0, takesFirst) }
+        let audio = voiced.path == first.path ? takesFirst : OutputFile.takes(voiced.path)
         let refused =
             video.flatMap { codec, takes in takes(format, codec) ? nil : (codec: codec, kind: "video", takes: takes) }
             ?? voiced.facts.audioTracks.first { !audio(format, $0.codec) }.map {
