@@ -499,6 +499,40 @@ import Testing
         #expect(cover.stdout.contains("left out") || cover.stdout.contains("leaves out"), "\(cover.stdout)")
     }
 
+    /// A fragmented MP4 converted (`--to mov`, written by FFmpeg's MOV muxer). Read in raw media time, FFmpeg's
+    /// demuxer gives a fragment's packets no length, and the muxer ended each track with a last sample of none: the
+    /// audio cut to the picture's second (cmaf-sidx.mp4, fixtures/make-fixtures.sh: 30 frames at 30 fps over 1.52 s
+    /// of 48 kHz AAC) stopped 896 samples before its edit's end, and the output was refused by its own check. Each
+    /// track's samples (stts, read here by MiniBox) last to its edit's end: the 1024 samples of priming the edit
+    /// hides and the second it presents (48000 samples), none of no length; the 30 frames all kept.
+    @Test(arguments: ["cmaf-sidx.mp4", "fragmented.mp4", "fragmented-separate-moof.mp4", "hls-fmp4.mp4"])
+    func aFragmentedMP4KeepsItsLastSamplesLengthInAMOV(file: String) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mov", Run.fixture(file), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        let out = dir.appendingPathComponent((file as NSString).deletingPathExtension + ".mov").path
+        guard let moov = try MiniBox.read(out).first(where: { $0.type == "moov" }) else {
+            Issue.record("no moov in \(out)")
+            return
+        }
+        let movie = Int64(moov.child("mvhd")?.timescale ?? 0)
+        var kinds: [String] = []
+        for trak in moov.all("trak") {
+            let table = trak.path("mdia", "minf", "stbl", "stts")?.runs ?? []
+            let kind = trak.path("mdia", "hdlr")?.handler ?? ""
+            kinds.append(kind)
+            #expect(table.allSatisfy { $0.delta > 0 }, "\(file) \(kind): \(table)")
+            if kind == "vide" { #expect(table.reduce(0) { $0 + $1.count } == 30, "\(file): \(table)") }
+            guard kind == "soun", let edit = trak.path("edts", "elst")?.edits.last, movie > 0 else { continue }
+            let scale = Int64(trak.path("mdia", "mdhd")?.timescale ?? 0)
+            let stored = table.reduce(Int64(0)) { $0 + Int64($1.count) * $1.delta }
+            #expect(scale == 48000 && edit.mediaTime == 1024 && edit.duration * scale / movie == 48000)
+            #expect(stored == edit.mediaTime + 48000, "\(file): \(table)")
+        }
+        #expect(kinds.sorted() == ["soun", "vide"], "\(file)")
+    }
+
     @Test func movToo() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -321,7 +321,10 @@ private final class RemuxWriter {
             if encoders[cut.index] != nil, plan.repeats > 1 { window.through = .max }
             return window
         }
-        let reader = try PacketReader(path: source, windows: windows, timelines: timelines)
+        // (A fragmented MP4's packets come without their lengths: the index gives the last one's, which the muxer
+        // ends the track with.)
+        let reader = try PacketReader(
+            path: source, windows: windows, timelines: timelines, lengths: index)
         var decoders: [Int: Decoder] = [:]
         for index in encoders.keys {
             decoders[index] = try Decoder(reader.input, stream: index, timeBase: reader.timeBase(index))

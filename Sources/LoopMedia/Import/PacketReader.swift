@@ -72,13 +72,19 @@ final class PacketReader {
     private let packet: Packet
 
     /// `timelines`: the probe's, for containers without an index loopprep reads itself (empty for MP4/MOV,
-    /// whose packets carry every time).
-    init(path: String, windows: [PacketWindow], timelines: [Int: TrackTimeline] = [:]) throws {
+    /// whose packets carry every time). `lengths`: an MP4's or MOV's index, for the length of a packet the demuxer
+    /// gives none (a muxer ends each track with its last packet's length).
+    init(
+        path: String, windows: [PacketWindow], timelines: [Int: TrackTimeline] = [:],
+        lengths: [Int: TrackTimeline] = [:]
+    ) throws {
         input = try InputFile.rawMedia(path)
         let byStream = Dictionary(windows.map { ($0.stream, $0) }, uniquingKeysWith: { a, _ in a })
         self.windows = byStream
         leads = byStream.mapValues(\.compositionLead).filter { $0.value != 0 }
-        retimer = PacketRetimer(timelines: timelines.filter { byStream[$0.key] != nil })
+        retimer = PacketRetimer(
+            timelines: timelines.filter { byStream[$0.key] != nil }, lengths: lengths.filter { byStream[$0.key] != nil }
+        )
         packet = try Packet()
     }
 
@@ -163,14 +169,25 @@ private struct IndexClock {
 /// n-th packet of a stream takes the n-th sample's times.
 private struct PacketRetimer {
     let timelines: [Int: TrackTimeline]
+    /// Tracks whose packets keep their own times but take a length the demuxer leaves out from their timeline (an
+    /// MP4's or MOV's index: a fragmented file read in raw media time gives its packets none).
+    let lengths: [Int: TrackTimeline]
     private var read: [Int: Int] = [:]
 
-    init(timelines: [Int: TrackTimeline]) { self.timelines = timelines }
+    init(timelines: [Int: TrackTimeline], lengths: [Int: TrackTimeline]) {
+        self.timelines = timelines
+        self.lengths = lengths.filter { timelines[$0.key] == nil }
+    }
 
     mutating func retime(_ packet: Packet, in input: InputFile) {
         let index = packet.streamIndex
         let n = read[index, default: 0]
         read[index] = n + 1
+        if let stored = lengths[index], packet.duration <= 0, n < stored.samples.count,
+            stored.timeBase == input.timeBase(index)
+        {
+            packet.duration = stored.samples[n].duration
+        }
         guard let timeline = timelines[index], n < timeline.samples.count else { return }
         let known = timeline.samples[n]
         if timeline.timeBase != input.timeBase(index) || timeline.laidAnew {
