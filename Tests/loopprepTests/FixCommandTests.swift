@@ -533,6 +533,55 @@ import Testing
         #expect(kinds.sorted() == ["soun", "vide"], "\(file)")
     }
 
+    /// A WebM's Opus written into an MP4 (`--to mp4`: a Chrome recording, `video/webm;codecs=h264,opus`, taken to
+    /// Safari). The pre-skip the WebM's OpusHead says (libopus's 312 at 48 kHz in fixtures/make-fixtures.sh's) is the
+    /// MP4's dOps PreSkip and its edit's media time; the edit presents the picture's second (30 frames at 30 fps:
+    /// 48000 samples) and the stored samples (stts) last exactly to its end; FFmpeg decodes the output's 48000 as it
+    /// decodes the WebM's first 48000, sample for sample (the same packets, one decoder); fixed again, it needs
+    /// nothing. rec-h264-opus.webm (Chromium's MediaRecorder, fixtures/make-recordings.sh) starts at its second
+    /// keyframe: its edit starts that far past the pre-skip, its stored samples lasting to the edit's end.
+    @Test(arguments: [("av1-opus.webm", 48000), ("vp9-opus.webm", 48000), ("rec-h264-opus.webm", 0)])
+    func opusFromAWebMIsWrittenIntoAnMP4Exactly(file: String, presented: Int64) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", Run.fixture(file), "-o", dir.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        let out = dir.appendingPathComponent((file as NSString).deletingPathExtension + ".mp4").path
+        let moov = try #require(try MiniBox.read(out).first { $0.type == "moov" })
+        let movie = Int64(moov.child("mvhd")?.timescale ?? 0)
+        let sound = try #require(moov.all("trak").first { $0.path("mdia", "hdlr")?.handler == "soun" })
+        let edit = try #require(sound.path("edts", "elst")?.edits.last)
+        let entry = try #require(sound.path("mdia", "minf", "stbl", "stsd")?.payload)
+        // (dOps: version, output channels, then PreSkip, big-endian.)
+        let dOps = try #require(Array(entry).firstRange(of: Array("dOps".utf8)))
+        let preSkip = Int64(entry[dOps.upperBound + 2]) << 8 | Int64(entry[dOps.upperBound + 3])
+        // The WebM's OpusHead: its pre-skip at byte 10, little-endian.
+        let webm = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Run.fixture(file))))
+        let head = try #require(webm.firstRange(of: Array("OpusHead".utf8)))
+        let given = Int64(webm[head.lowerBound + 10]) | Int64(webm[head.lowerBound + 11]) << 8
+        #expect(preSkip == given && (presented == 0 || given == 312) && movie > 0, "\(file): \(preSkip), \(given)")
+        let shown = edit.duration * 48000 / movie
+        let stored = (sound.path("mdia", "minf", "stbl", "stts")?.runs ?? []).reduce(Int64(0)) {
+            $0 + Int64($1.count) * $1.delta
+        }
+        #expect(stored == edit.mediaTime + shown, "\(file)")
+        if presented > 0 {
+            #expect(edit.mediaTime == preSkip && shown == presented, "\(file): \(edit)")
+            let decode = { (path: String) throws -> [Float] in
+                try Subprocess.tool("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-f", "f32le", "-"]).out
+                    .withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            }
+            let (input, output) = (try decode(Run.fixture(file)), try decode(out))
+            #expect(input.count >= Int(presented) && output.count >= Int(presented))
+            #expect(Array(output.prefix(Int(presented))) == Array(input.prefix(Int(presented))), "\(file)")
+        } else {
+            #expect(edit.mediaTime > preSkip, "\(file): \(edit)")
+        }
+        let again = try Run.loopprep(["fix", "--no-config", "--dry-run", "--format", "json", out])
+        let report = try JSONDecoder().decode(Report.self, from: Data(again.stdout.utf8))
+        #expect(report.files.first?.fix?.plan?.isNoop == true, "\(file): \(again.stdout.prefix(400))")
+    }
+
     @Test func movToo() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -579,15 +628,20 @@ import Testing
         #expect(try brand(dir.appendingPathComponent("m/clean.mov").path) == "qt  ")
     }
 
-    @Test func whatItCannotWriteExactlyIsRefusedByName() throws {
+    @Test func whatItCannotWriteIsRefusedByName() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try Run.loopprep(["fix", "--no-config", "--to", "mp4", Run.fixture("vp9-opus.webm"), "-o", dir.path])
+        let run = try Run.loopprep([
+            "fix", "--no-config", "--to", "mp4", Run.fixture("ff-vp8-opus.webm"), "-o", dir.path,
+        ])
         #expect(run.status == 1)
         #expect(
             run.stdout.contains(
-                "NOT FIXED: convert: --to mp4: loopprep cannot write this file's opus into MP4 exactly; nothing written"
-            ))
+                """
+                NOT FIXED: convert: --to mp4: FFmpeg's MP4 muxer does not take this file's vp8; nothing written \
+                (without --to it stays a WEBM)
+                """
+            ), "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
         #expect(try Run.loopprep(["fix", "--to", "avi", Run.fixture("obs.mkv"), "--dry-run"]).status == 64)
     }

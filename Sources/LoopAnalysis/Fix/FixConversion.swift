@@ -141,17 +141,24 @@ package enum FixConversion {
         accepts: (_ format: Muxer, _ codec: String) -> Bool
     ) throws -> Output? {
         if facts.isMatroska {
-            // What the MP4/MOV path writes exactly (Opus's and Vorbis's priming, FLAC in MP4 are not among it yet).
+            // A codec the muxer does not take (VP8 in MP4, Opus in MOV), then one it takes but loopprep does not
+            // write exactly there (Vorbis's priming and FLAC in MP4 are not among it yet). Opus is: its pre-skip is
+            // the edit list's media time, as in the MP4s browsers record, every presented sample the WebM's.
+            if let refused = codecs.first(where: { !accepts(to, $0) }) {
+                throw PlanError(
+                    """
+                    convert: --to \(to.rawValue): FFmpeg's \(to.rawValue.uppercased()) muxer does not take this file's \
+                    \(refused); nothing written (without --to it stays a \(facts.container.name.uppercased()))
+                    """)
+            }
             let exact: Set = [
-                "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac",
+                "h264", "hevc", "av1", "vp9", "mpeg4", "mjpeg", "prores", "aac", "mp3", "ac3", "eac3", "alac", "opus",
             ]
-            if let refused = codecs.first(where: { !(exact.contains($0) || $0.hasPrefix("pcm_")) || !accepts(to, $0) }
-            ) {
+            if let refused = codecs.first(where: { !(exact.contains($0) || $0.hasPrefix("pcm_")) }) {
                 throw PlanError(
                     """
                     convert: --to \(to.rawValue): loopprep cannot write this file's \(refused) into \
-                    \(to.rawValue.uppercased()) \
-                    exactly; nothing written
+                    \(to.rawValue.uppercased()) exactly; nothing written
                     """
                 )
             }

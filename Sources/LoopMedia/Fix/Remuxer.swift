@@ -312,19 +312,8 @@ private final class RemuxWriter {
 
     /// The cut once more, `pass` cuts after the start: copied packets rebased, audio decoded into its encoder.
     func copyPass(_ pass: Int) throws {
-        let windows = cuts.values.sorted(by: { $0.index < $1.index }).map { cut in
-            var window = PacketWindow(cut)
-            // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
-            if opus[cut.index] != nil { window.through = .max }
-            // A repeat may take one sample past the cut (the loop's fraction of a sample, spread): the packet after
-            // it is read too, and the slice takes what it needs.
-            if encoders[cut.index] != nil, plan.repeats > 1 { window.through = .max }
-            return window
-        }
-        // (A fragmented MP4's packets come without their lengths: the index gives the last one's, which the muxer
-        // ends the track with.)
-        let reader = try PacketReader(
-            path: source, windows: windows, timelines: timelines, lengths: index)
+        // (A fragmented MP4's packets come without their lengths: the index gives them, the muxer ends tracks so.)
+        let reader = try PacketReader(path: source, windows: windows(), timelines: timelines, lengths: index)
         var decoders: [Int: Decoder] = [:]
         for index in encoders.keys {
             decoders[index] = try Decoder(reader.input, stream: index, timeBase: reader.timeBase(index))
@@ -366,6 +355,19 @@ private final class RemuxWriter {
                 throw MediaError(
                     "decode", reason: "track \(index) gave \(taken[index] ?? 0) of its \(count) presented samples")
             }
+        }
+    }
+
+    /// Each cut's packets to read in a pass.
+    private func windows() -> [PacketWindow] {
+        cuts.values.sorted(by: { $0.index < $1.index }).map { cut in
+            var window = PacketWindow(cut)
+            // An Opus cut ends where its samples are complete (counted exactly; the plan's milliseconds are not).
+            if opus[cut.index] != nil { window.through = .max }
+            // A repeat may take one sample past the cut (the loop's fraction of a sample, spread): the packet after
+            // it is read too, and the slice takes what it needs.
+            if encoders[cut.index] != nil, plan.repeats > 1 { window.through = .max }
+            return window
         }
     }
 
