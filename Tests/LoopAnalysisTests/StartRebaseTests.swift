@@ -268,6 +268,28 @@ import Testing
         return (clip, timelines)
     }
 
+    /// The picture's last frame a millisecond past the sound, in Matroska (30 frames of 33 ms end at 990 ms, the
+    /// PCM's 47472 samples at 989 ms): kept in Matroska, whose millisecond tick cannot say the difference, and left
+    /// out when written as an MP4 (`--to mp4`), which says both ends to the sample: 29 frames end at 957 ms, the
+    /// sound cut there (45936 samples).
+    @Test func anEndWithinTheInputsTickIsTheOutputsTick() throws {
+        let video = TrackTimeline(
+            timeBase: Rational(1, 1000), samples: Make.video(frames: 30, step: 33, gop: 30, timescale: 1000))
+        let audio = TrackTimeline(timeBase: Rational(1, 48000), samples: Make.aac(packets: 47, lastDuration: 368))
+        var (clip, timelines) = Clips.pair(video: video, audio: audio, audioCodec: "pcm_s16le")
+        clip.container = Container(name: "matroska")
+        clip.moovBeforeMdat = nil
+        let kept = try FixPlanner.plan(clip, timelines: timelines)
+        #expect(kept.tracks.first { $0.kind == .video }?.presentedFrames == 30)
+        var mp4 = FixOptions()
+        mp4.convertTo = .mp4
+        let converted = try FixPlanner.plan(clip, timelines: timelines, options: mp4)
+        #expect(converted.tracks.first { $0.kind == .video }?.presentedFrames == 29)
+        #expect(converted.duration == Rational(957, 1000))
+        let sound = try #require(converted.tracks.first { $0.kind == .audio })
+        #expect(sound.duration * 48000 == Rational(45936))
+    }
+
     /// The writer is part of the plan: an MP4 stream copy from its index; FFmpeg's muxer and
     /// exact edits where the plan repeats the clip, converts it, or a track changes sample description midway;
     /// Matroska's own muxer.

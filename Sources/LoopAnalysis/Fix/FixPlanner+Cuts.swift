@@ -218,8 +218,14 @@ extension FixPlanner {
     struct Window {
         var start: Rational
         var end: Rational
+        /// The input's tick (Matroska's millisecond; zero for a finer clock): a start within it is on it.
         var resolution: Rational = .zero
         var cap: Rational? = nil
+        /// How far past an audio track's end a frame boundary may fall and still match it: the output's tick. A
+        /// Matroska output says times to the millisecond; an MP4 or MOV (`--to`) says them to the sample, so a frame
+        /// a millisecond past the sound is a millisecond of picture without it (a Chromium recording's AV1 over its
+        /// Opus: the check refused the output).
+        var endResolution: Rational = .zero
     }
 
     /// Start: the common start if the frame on screen there is a keyframe, else the next keyframe. End: the last
@@ -282,11 +288,11 @@ extension FixPlanner {
     /// The video's last frame boundary after `start` that every ending track reaches: each frame's start, and the
     /// end of the last one. A boundary less than a sample after an audio track's end still matches it (30000/1001
     /// fps at 48 kHz is 1601.6 samples a frame: the whole samples may end before the frame does): no frame is dropped
-    /// for a fraction of a sample. On Matroska's milliseconds: within one tick.
+    /// for a fraction of a sample. Written on Matroska's milliseconds: within one tick.
     static func videoEnd(
         _ v: Mapping, frames: [SampleTiming], times: [Rational], start: Rational, tracks: [Mapping], window: Window
     ) throws -> Rational {
-        let (commonEnd, resolution, cap) = (window.end, window.resolution, window.cap)
+        let (commonEnd, resolution, cap) = (window.end, window.endResolution, window.cap)
         var boundaries = times.filter { $0 > start }
         if let last = frames.last { boundaries.append(Rational.min(v.time(Rational(last.pts + last.duration)), v.end)) }
         let reaches = { (b: Rational) in

@@ -232,7 +232,9 @@ package enum FixPlanner {
         }
         guard let video = mappings.first(where: { $0.track.kind == .video }) else { return (commonStart, commonEnd) }
         let reencodeHead = options.reencodeHead && video.track.codec == "h264"
-        var window = Window(start: commonStart, end: commonEnd, resolution: resolution, cap: range?.end)
+        var window = Window(
+            start: commonStart, end: commonEnd, resolution: resolution, cap: range?.end,
+            endResolution: output.isMatroska ? resolution : .zero)
         var (start, end) = try videoBounds(
             video, tracks: ending, window: window, reencodeHead: reencodeHead, notes: &notes)
         var moved = snapToPackets(&mappings, start: start, container: output, resolution: resolution, notes: &notes)
@@ -270,7 +272,8 @@ package enum FixPlanner {
         output: Container, options: FixOptions, notes: inout [String]
     ) throws -> (cuts: [TrackCut], padsAudio: Bool) {
         let (start, end) = span
-        let (duration, resolution) = (end - start, facts.timestampResolution)
+        // (The output's tick: an MP4 or MOV says an end to the sample.)
+        let (duration, resolution) = (end - start, output.isMatroska ? facts.timestampResolution : .zero)
         var cuts: [TrackCut] = []
         var padsAudio = false
         for m in mappings {
