@@ -130,7 +130,9 @@ extension TrackFacts {
             // jitter: FLV's milliseconds make 30 fps steps of 33 and 34 ms; a held frame does not count).
             let declaredTicks = declared.reciprocal / timeBase
             let slack = Rational.max(.one, Rational(nominal, 50))
-            guard (declaredTicks - Rational(nominal)).magnitude < slack else { return measured }
+            // A declared rate its steps deny (a track whose every frame is said to last 1 ms, 1000 fps) says
+            // nothing: the rate is the steps', as without one.
+            guard (declaredTicks - Rational(nominal)).magnitude < slack else { return rounded ? grid : measured }
             return rounded && declared != grid && declaredTicks.denominator == 1 ? grid : declared
         }
         return declared.flatMap { $0.numerator > 0 ? $0 : nil }

@@ -226,6 +226,12 @@ import Testing
         #expect(
             TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: nil, grid: Rational(60000, 1001))
                 == Rational(1000, 33))
+        // A declared rate every step denies (a 1 ms DefaultDuration: 1000 fps) is no rate: the grid's, or the
+        // step's.
+        let denied = { (grid: Rational?) in
+            TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: Rational(1000), grid: grid)
+        }
+        #expect(denied(Rational(30)) == Rational(30) && denied(nil) == Rational(1000, 33))
         // A declared rate that is not the rounded step stays (a declared 30000/1001 on FLV's clock).
         #expect(
             TrackFacts.frameRate(nominal: 33, timeBase: ms, declared: Rational(30000, 1001), grid: Rational(30))

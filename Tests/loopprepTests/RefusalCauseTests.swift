@@ -33,6 +33,21 @@ import Testing
         #expect(try LoopFootageTests.read(out).frames == "30")
     }
 
+    /// The same clip stitched with itself into a WebM reel: its frame rate is the 30 fps grid its millisecond
+    /// stamps round from (the 1 ms it declares is denied by every step), so two clips are 60 frames and 2 s over
+    /// 96000 samples. Read at the 33 ms step (1000/33 fps) the timeline laid 1.980 s while the copied frames kept
+    /// their own times, and the reel was refused by its own check (its picture 10 ms past its sound).
+    @Test func aOneMillisecondFrameLengthStitchesAtItsGridRate() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("reel.webm").path
+        let clip = Run.fixture("vp8-1ms.webm")
+        let run = try Run.loopprep(["stitch", clip, clip, "-o", out, "--target", "web", "--no-config"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("2.000 s = 60 frames at 30 fps = 96000 samples"), "\(run.stdout)")
+        #expect(try LoopFootageTests.read(out).frames == "60")
+    }
+
     /// A chained Ogg (links one after another: the Ogg spec's chaining is two files' bytes end to end) is said to
     /// be chained, for Vorbis, Opus and Theora + Vorbis, whose single links are read as before.
     @Test(arguments: ["loop-vorbis.ogg", "loop-opus.opus", "short-vorbis-12f.ogv"])
