@@ -266,13 +266,13 @@ package enum FixPlanner {
         return moved
     }
 
-    /// Each audio and video track's cut over the span (audio padded to the picture with --keep video).
+    /// Each audio and video track's cut over the span (audio padded to the picture with --keep video), its end on the
+    /// output's tick (an MP4 or MOV says it to the sample).
     static func trackCuts(
         _ facts: ClipFacts, _ mappings: [Mapping], shifts: [Int: Rational], span: (start: Rational, end: Rational),
         output: Container, options: FixOptions, notes: inout [String]
     ) throws -> (cuts: [TrackCut], padsAudio: Bool) {
         let (start, end) = span
-        // (The output's tick: an MP4 or MOV says an end to the sample.)
         let (duration, resolution) = (end - start, output.isMatroska ? facts.timestampResolution : .zero)
         var cuts: [TrackCut] = []
         var padsAudio = false
