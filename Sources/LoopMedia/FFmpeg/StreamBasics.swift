@@ -66,7 +66,10 @@ extension InputFile {
         // Matroska's SamplingFrequency: what the encoder was fed, a note for a resampler): the track's clock is the
         // decoder's (RFC 7845 5.1).
         b.sampleRate = Int(Opus.rate)
-        b.codecDelay = par.initial_padding > 0 ? Int64(par.initial_padding) : Self.opusPreSkip(par)
+        // An MP4's or MOV's is its dOps PreSkip: FFmpeg 9 reports the edit list's start as the padding there too (an
+        // Opus cut kept 6144 samples of pre-roll, PreSkip 0, read as a pre-skip of 6144 said the wrong way round).
+        let iso = formatName.hasPrefix("mov,")
+        b.codecDelay = par.initial_padding > 0 && !iso ? Int64(par.initial_padding) : Self.opusPreSkip(par)
     }
 
     /// Decoded samples the player drops at the start, as the container says them (Matroska's CodecDelay).
