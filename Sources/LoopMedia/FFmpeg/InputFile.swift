@@ -55,6 +55,9 @@ final class InputFile {
 
     /// FFmpeg's demuxer name, e.g. "mov,mp4,m4a,3gp,3g2,mj2" or "matroska,webm".
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// Read by FFmpeg's MP4/MOV demuxer (MP4, MOV, M4A, 3GP: one demuxer, `mov,mp4,m4a,3gp,3g2,mj2`).
+    var readsISO: Bool { formatName.hasPrefix("mov,") }
     public var streamCount: Int { Int(context.pointee.nb_streams) }
     /// How sure FFmpeg was of the format (100: its header; 50: the file's extension; 25 or less: a guess from
     /// a few bytes, as random data sometimes passes for raw H.263).

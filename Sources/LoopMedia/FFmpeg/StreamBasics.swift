@@ -27,7 +27,7 @@ extension InputFile {
         let rate = st.r_frame_rate.num > 0 && st.r_frame_rate.den > 0 ? st.r_frame_rate : st.avg_frame_rate
         var b = TrackBasics(index: index, trackID: Int(st.id), kind: kind, codec: codec, profile: profile)
         // The four-character code, where the container has one (MP4, MOV: the sample entry's name).
-        if par.codec_tag != 0, formatName.hasPrefix("mov,") {
+        if par.codec_tag != 0, readsISO {
             let t = par.codec_tag
             b.codecTag = String(
                 decoding: [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: t >> UInt32($0)) }, as: UTF8.self)
@@ -68,8 +68,7 @@ extension InputFile {
         b.sampleRate = Int(Opus.rate)
         // An MP4's or MOV's is its dOps PreSkip: FFmpeg 9 reports the edit list's start as the padding there too (an
         // Opus cut kept 6144 samples of pre-roll, PreSkip 0, read as a pre-skip of 6144 said the wrong way round).
-        let iso = formatName.hasPrefix("mov,")
-        b.codecDelay = par.initial_padding > 0 && !iso ? Int64(par.initial_padding) : Self.opusPreSkip(par)
+        b.codecDelay = par.initial_padding > 0 && !readsISO ? Int64(par.initial_padding) : Self.opusPreSkip(par)
     }
 
     /// Decoded samples the player drops at the start, as the container says them (Matroska's CodecDelay).

@@ -59,7 +59,7 @@ final class PacketReader {
     /// an MP4 or MOV, whose last packet FFmpeg 9.0's demuxer trims at the edit's end (5.1 trims none): fix's repeat
     /// takes the loop's fraction of a sample past it, and the seam check finds the last samples by their index.
     static func decodesPastTheEnd(_ input: InputFile, stream: Int) -> Bool {
-        input.formatName.hasPrefix("mov,")
+        input.readsISO
             || input.formatName == "ogg"
                 && input.stream(stream).pointee.codecpar.pointee.codec_id == AV_CODEC_ID_VORBIS
     }
