@@ -36,7 +36,10 @@ public struct FileReport: Codable, Sendable, Equatable {
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(outcome, forKey: .outcome)
         if let blend = loop?.blend {
-            try c.encode(blend, forKey: .plan)
+            // One object: the blend's timeline and, beside its keys, what stitch carries out.
+            let plan = c.superEncoder(forKey: .plan)
+            try blend.encode(to: plan)
+            try loop?.blendPlan?.encode(to: plan)
         } else {
             try c.encodeIfPresent(fix?.plan, forKey: .plan)
         }
@@ -70,6 +73,7 @@ public struct FileReport: Codable, Sendable, Equatable {
             loop.candidates = candidates
             loop.chosen = try c.decodeIfPresent(Int.self, forKey: .chosen)
             loop.blend = blend
+            if blend != nil { loop.blendPlan = try? c.decodeIfPresent(StitchPlanValue.self, forKey: .plan) }
             self.loop = loop
         }
     }

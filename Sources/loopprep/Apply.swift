@@ -8,11 +8,11 @@ import LoopMedia
 /// said, never planned again, and refused in one sentence where it changed since; the report is the write's.
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Carry out a plan saved by fix --dry-run --format json, as it was planned.",
+        abstract: "Carry out a plan saved by fix, loop or stitch --dry-run --format json, as it was planned.",
         discussion: """
             Each input the plan writes is checked first: its size, modification time and the bytes at either end \
             must be what the dry run read, or it is refused (plan it again). Inputs the dry run refused stay refused. \
-            The exit code and the report are fix's.
+            The exit code and the report are fix's (a stitch's plan: stitch's).
             """)
 
     @Argument(help: "The dry run's report (--format json).", completion: .file(extensions: ["json"]))
@@ -23,40 +23,90 @@ struct Apply: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    /// A stitch's report, as `apply` reads it: what it planned (`outcome`, `timeline`, `plan`).
+    struct SavedStitch: Decodable {
+        var command: String
+        var outcome: Outcome
+        var timeline: StitchTimeline?
+        var plan: StitchPlanValue?
+    }
+
     func run() throws {
         let runner = CommandRunner(verbose: report.verbose, counts: true)
         let saved: ReportCommand.Shard
-        do { saved = try ReportCommand.read(plan) } catch let refusal as ReportCommand.Refusal {
+        do {
+            let data = try ReportCommand.bytes(plan)
+            if let stitch = try? JSONDecoder().decode(SavedStitch.self, from: data), stitch.command == "stitch" {
+                return try applyStitch(stitch, runner: runner)
+            }
+            saved = try ReportCommand.parse(data, name: plan == "-" ? "standard input" : plan)
+        } catch let refusal as ReportCommand.Refusal {
             Console.stderr("loopprep: error: \(refusal.message)\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
-        guard saved.command == "fix", saved.files.contains(where: { $0.fix?.status == .planned }) else {
-            let what = saved.command == "fix" ? "a fix report with nothing planned" : "a \(saved.command) report"
-            Console.stderr(
-                "loopprep: error: \(plan) is \(what): apply carries out what fix --dry-run --format json planned\n")
+        let commands = ["fix", "loop"]
+        guard commands.contains(saved.command), saved.files.contains(where: { $0.fix?.status == .planned }) else {
+            let what =
+                commands.contains(saved.command)
+                ? "a \(saved.command) report with nothing planned" : "a \(saved.command) report"
+            Console.stderr("loopprep: error: \(plan) is \(what): \(Self.carries)\n")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         var exiting = report
         exiting.failOnGiven = report.failOnGiven ?? .never
-        let stream = ReportStream(command: "fix", options: saved.options, report: exiting)
+        let stream = ReportStream(command: saved.command, options: saved.options, report: exiting)
         // Web players planned beside outputs of one stem in one folder are named in full, as fix names them.
         let qualified = WebPlayerOption.qualified(saved.files.compactMap { $0.fix?.output })
         var files: [FileReport] = []
         for file in saved.files {
             var applied = file
-            if let fix = file.fix, fix.status == .planned, let planned = fix.plan, let output = fix.output {
-                applied = ClipFix.apply(
-                    file.path, plan: planned, to: output, input: fix.input, analysis: saved.options, force: force,
-                    temporaries: runner.temporaries)
+            if saved.command == "loop" {
+                applied = LoopCut.apply(
+                    file, analysis: saved.options, force: force, temporaries: runner.temporaries)
+            } else if let fix = file.fix, fix.status == .planned, let planned = fix.plan, let output = fix.output {
+                var request = FixRequest(to: output, analysis: saved.options, temporaries: runner.temporaries)
+                request.force = force
+                applied = ClipFix.apply(file.path, plan: planned, input: fix.input, request)
                 applied.path = file.path
-                if fix.webPlayerPlanned == true {
-                    WebPlayerOption.add(
-                        to: &applied, qualified: qualified.contains(output), temporaries: runner.temporaries)
-                }
+            }
+            if let fix = file.fix, fix.status == .planned, fix.webPlayerPlanned == true, let output = fix.output {
+                WebPlayerOption.add(
+                    to: &applied, qualified: qualified.contains(output), temporaries: runner.temporaries)
             }
             if stream.take(applied) { files.append(applied) }
         }
-        let full = try runner.emit(files, command: "fix", options: saved.options, stream: stream, report: exiting)
+        let full = try runner.emit(
+            files, command: saved.command, options: saved.options, stream: stream, report: exiting)
         try runner.exit(full.exitStatus(failOn: exiting.failOn))
+    }
+
+    /// What apply takes, said where it is given something else.
+    static let carries = "apply carries out what fix, loop or stitch --dry-run --format json planned"
+
+    /// A stitch's dry run carried out: the reel written as planned (and its web player where the plan asked for
+    /// one); the report and exit code are stitch's.
+    func applyStitch(_ saved: SavedStitch, runner: CommandRunner) throws {
+        guard saved.outcome.status == .planned, let output = saved.outcome.output, let value = saved.plan,
+            let timeline = saved.timeline
+        else {
+            let why =
+                saved.outcome.status != .planned
+                ? "a stitch report with nothing planned (it was \(saved.outcome.status.rawValue))"
+                : "a stitch dry run that names no output (plan one with -o REEL.mp4)"
+            Console.stderr("loopprep: error: \(plan) is \(why): \(Self.carries)\n")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        var result: StitchReport
+        do {
+            result = try Stitcher.apply(
+                value, timeline: timeline, to: output, force: force, temporaries: runner.temporaries)
+        } catch { try Stitch.refuse(error, output: output, format: report.format) }
+        if value.request.webPlayerRemedy != nil, result.error == nil {
+            switch WebPlayerOption.package(output, temporaries: runner.temporaries) {
+            case .success(let web): result.webPlayer = web
+            case .failure(let failure): result.webPlayerRefusal = failure
+            }
+        }
+        try Stitch.finish(result, output: output, options: report, runner: runner)
     }
 }

@@ -61,17 +61,21 @@ struct ReportCommand: ParsableCommand {
     /// A JSON report or JSON Lines (`-`: standard input). JSON Lines must be whole: every line a report line,
     /// the last one its summary (a run that was killed leaves none, or a cut-off line).
     static func read(_ path: String) throws -> Shard {
-        let name = path == "-" ? "standard input" : path
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let read = FileManager.default.contents(atPath: path) else {
-                let why = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
-                throw Refusal(message: "cannot read the report \(path): \(why)")
-            }
-            data = read
+        try parse(try bytes(path), name: path == "-" ? "standard input" : path)
+    }
+
+    /// A report's bytes (`-`: standard input).
+    static func bytes(_ path: String) throws -> Data {
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        guard let read = FileManager.default.contents(atPath: path) else {
+            let why = FileManager.default.fileExists(atPath: path) ? "it cannot be read" : "no such file"
+            throw Refusal(message: "cannot read the report \(path): \(why)")
         }
+        return read
+    }
+
+    /// A JSON report or JSON Lines, read from `data` (`name`: where it came from, as the refusals say it).
+    static func parse(_ data: Data, name: String) throws -> Shard {
         if let whole = try? JSONDecoder().decode(Report.self, from: data) {
             return Shard(path: name, command: whole.command, options: whole.options, files: whole.files)
         }

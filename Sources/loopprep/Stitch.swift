@@ -153,14 +153,18 @@ struct Stitch: AsyncParsableCommand {
             bar.finish()
         } catch { try refuse(error) }
         try writeBeside(&result, analysis: request.analysis, temporaries: runner.temporaries)
-        try StitchText.emit(result, options: report)
+        try Self.finish(result, output: output, options: report, runner: runner)
+    }
+
+    /// The report in its format, and the exit: a written output exits 0 whatever its findings unless --fail-on says
+    /// otherwise (they are the clips' own codecs and the container the name asked for, reported).
+    static func finish(_ result: StitchReport, output: String?, options: ReportOptions, runner: CommandRunner) throws {
+        try StitchText.emit(result, options: options)
         if let error = result.error {
             Console.stderr("\(output ?? "output"): error: [\(RuleID.stitchFailed.rawValue)] \(error)\n")
             try runner.exit(.findings)
         }
-        // A written output exits 0 whatever its findings unless --fail-on says otherwise (they are the clips'
-        // own codecs and the container the name asked for, reported above).
-        try runner.exit(result.report.exitStatus(failOn: report.failOnGiven ?? .never))
+        try runner.exit(result.report.exitStatus(failOn: options.failOnGiven ?? .never))
     }
 
     /// The stitch asked for: the clips and joins, the output (none in a dry run) and how it is analyzed, every file
@@ -257,13 +261,16 @@ struct Stitch: AsyncParsableCommand {
     }
 
     /// A refusal: the sentences on stderr, and with --format json a document on stdout too.
-    func refuse(_ refusal: Refusal) throws -> Never {
+    func refuse(_ refusal: Refusal) throws -> Never { try Self.refuse(refusal, output: output, format: report.format) }
+
+    /// A refusal of the stitch `output` names (nil: a dry run naming none), said in `format`.
+    static func refuse(_ refusal: Refusal, output: String?, format: OutputFormat) throws -> Never {
         // The library's sentence, headed here as every command's errors are (an unreadable clip's line names it).
         let unreadable = refusal.cause == .unreadable
         var lines = refusal.lines
         if !unreadable, let first = lines.first { lines[0] = "loopprep: error: " + first }
         for line in lines { Console.stderr(line + "\n") }
-        if report.format == .json {
+        if format == .json {
             struct Document: Encodable {
                 var tool = "loopprep"
                 var command = "stitch"

@@ -117,6 +117,128 @@ import Testing
         let analyzed = try Run.loopprep(["analyze", clip, "--format", "json"])
         try Data(analyzed.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
         let wrong = try Run.loopprep(["apply", planPath])
-        #expect(wrong.status == 64 && wrong.stderr.contains("apply carries out what fix --dry-run"), "\(wrong.stderr)")
+        #expect(
+            wrong.status == 64 && wrong.stderr.contains("apply carries out what fix, loop or stitch --dry-run"),
+            "\(wrong.stderr)")
+    }
+
+    /// The frames a stitch plan copies and the frames it encodes, read from its JSON (`plan.render`): each copied
+    /// clip's body, each encoded run's frames (runs of a count each).
+    static func work(_ plan: [String: Any]) throws -> (copied: Int, encoded: Int) {
+        let render = try #require(plan["render"] as? [String: Any])
+        let bodies = try #require(render["bodies"] as? [Any])
+        var (copied, encoded) = (0, 0)
+        for run in try #require(render["runs"] as? [[String: Any]]) {
+            if let clip = run["copy"] as? Int, let body = bodies[clip] as? [String: Int] {
+                copied += (body["end"] ?? 0) - (body["start"] ?? 0)
+            }
+            if let encodedRun = run["render"] as? [String: Any], let items = encodedRun["items"] as? [[String: Any]] {
+                encoded += items.compactMap { $0["count"] as? Int }.reduce(0, +)
+            }
+        }
+        return (copied, encoded)
+    }
+
+    /// A frame count by FFmpeg's decoder (ffprobe -count_frames).
+    static func decodedFrames(_ path: String) throws -> Int? {
+        Int(
+            try Run.tool([
+                "ffprobe", "-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
+                "stream=nb_read_frames", "-of", "csv=p=0", path,
+            ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// A stitch's dry run carried out later: two clips cut by stream copy from x264 footage with B-frames
+    /// (ss-cut-a/b.mkv), crossfaded. The dry run says what it would copy and encode, in text and in its JSON `plan`;
+    /// apply writes that plan, never planned again: the reel holds the plan's frames by FFmpeg's decoder and is byte
+    /// for byte what stitch writes at once. An existing reel is replaced only with --force; a clip touched since is
+    /// refused, nothing written; a dry run refused, or naming no output, is no plan.
+    @Test func aStitchPlanIsCarriedOutAsPlanned() throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clips = try ["ss-cut-a.mkv", "ss-cut-b.mkv"].map { name in
+            let path = dir.appendingPathComponent(name).path
+            try FileManager.default.copyItem(atPath: Run.fixture(name), toPath: path)
+            return path
+        }
+        let out = dir.appendingPathComponent("reel.mp4").path
+        let stitch = ["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.4"]
+        let dry = try Run.loopprep(stitch + ["-o", out, "--dry-run", "--format", "json"])
+        #expect(dry.status == 0 && !FileManager.default.fileExists(atPath: out), "\(dry.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+        let timeline = try #require(document["timeline"] as? [String: Any])
+        let work = try Self.work(try #require(document["plan"] as? [String: Any]))
+        #expect(work.copied > 0 && work.encoded > 0 && work.copied + work.encoded == timeline["frames"] as? Int)
+        let text = try Run.loopprep(stitch + ["-o", out, "--dry-run"])
+        #expect(text.stdout.contains("would copy \(work.copied) frames and encode \(work.encoded) (10 blended)"))
+        let planPath = dir.appendingPathComponent("plan.json").path
+        try Data(dry.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
+
+        let applied = try Run.loopprep(["apply", planPath])
+        #expect(applied.status == 0, "\(applied.stdout)\(applied.stderr)")
+        #expect(
+            applied.stdout.contains("copied \(work.copied) frames and encoded \(work.encoded)"), "\(applied.stdout)")
+        #expect(try Self.decodedFrames(out) == work.copied + work.encoded)
+        let direct = dir.appendingPathComponent("direct.mp4").path
+        #expect(try Run.loopprep(stitch + ["-o", direct]).status == 0)
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
+
+        let exists = try Run.loopprep(["apply", planPath])
+        #expect(exists.status == 1 && exists.stderr.contains("--force"), "\(exists.stderr)")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: clips[1])
+        try FileManager.default.removeItem(atPath: out)
+        let touched = try Run.loopprep(["apply", planPath, "--force"])
+        #expect(touched.status == 1, "\(touched.stderr)")
+        #expect(
+            touched.stderr.contains(
+                "\(clips[1]) changed (its size, modification time or bytes) since it was planned: "
+                    + "plan it again with stitch --dry-run"), "\(touched.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+
+        // No plan: a dry run the clips refused (an H.264 clip beside a VP9 one), or one naming no output.
+        for extra in [[Run.fixture("vp9-gop10-a.webm"), "-o", out], []] {
+            let none = try Run.loopprep(["stitch", clips[0]] + extra + ["--dry-run", "--format", "json"])
+            try Data(none.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
+            let refused = try Run.loopprep(["apply", planPath])
+            #expect(refused.status == 64 && refused.stderr.contains("is a stitch"), "\(refused.stderr)")
+        }
+    }
+
+    /// loop's dry run carried out later, a plain cut and a crossfaded one (loop-period45.mp4: a 45-frame period):
+    /// the loop the search chose, written byte for byte as loop writes it at once, the search's candidates and
+    /// choice kept in the record; a clip touched since is refused in loop's words.
+    @Test(arguments: [[], ["--crossfade", "0.3"]])
+    func aLoopPlanIsCarriedOutAsPlanned(options: [String]) throws {
+        let dir = try Run.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clip = dir.appendingPathComponent("clip.mp4").path
+        try FileManager.default.copyItem(atPath: Run.fixture("loop-period45.mp4"), toPath: clip)
+        let out = dir.appendingPathComponent("loop.mp4").path
+        let dry = try Run.loopprep(["loop", clip, "-o", out, "--dry-run", "--format", "json"] + options)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let planPath = dir.appendingPathComponent("plan.json").path
+        try Data(dry.stdout.utf8).write(to: URL(fileURLWithPath: planPath))
+        let applied = try Run.loopprep(["apply", planPath, "--format", "json"])
+        #expect(applied.status == 0, "\(applied.stdout)\(applied.stderr)")
+        func file(_ run: Run) throws -> [String: Any] {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            #expect(document["command"] as? String == "loop")
+            return try #require((document["files"] as? [[String: Any]])?.first)
+        }
+        let (planned, written) = (try file(dry), try file(applied))
+        #expect((written["outcome"] as? [String: Any])?["status"] as? String == "written")
+        #expect(written["chosen"] as? Int == planned["chosen"] as? Int)
+        #expect((written["candidates"] as? [Any])?.count == (planned["candidates"] as? [Any])?.count)
+        // The 45-frame loop, by FFmpeg's decoder (a crossfade of 0.3 s at 30 fps blends 9 of them into the start).
+        #expect(try Self.decodedFrames(out) == (options.isEmpty ? 45 : 36))
+        let direct = dir.appendingPathComponent("direct.mp4").path
+        #expect(try Run.loopprep(["loop", clip, "-o", direct] + options).status == 0)
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
+
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: clip)
+        let touched = try Run.loopprep(["apply", planPath, "--force"])
+        #expect(
+            touched.status == 1 && touched.stdout.contains("plan it again with loop --dry-run"), "\(touched.stdout)")
     }
 }

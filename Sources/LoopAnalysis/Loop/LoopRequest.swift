@@ -38,6 +38,9 @@ public struct LoopChoice: Sendable, Equatable {
     /// The crossfaded loop's timeline as stitch plans it (--crossfade): the clip's range and the blend that joins
     /// its end to its start; a dry run's too. It is the file's plan (`files[].plan`).
     public var blend: StitchTimeline?
+    /// The blend's plan as stitch carries it out (`loopprep apply`): in the report, the same `files[].plan` object as
+    /// `blend`'s timeline.
+    public var blendPlan: StitchPlanValue?
     /// Each candidate's seam strip (PNG), for the HTML page (not in the JSON).
     public var strips: [[UInt8]] = []
 

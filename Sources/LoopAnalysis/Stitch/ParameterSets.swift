@@ -85,7 +85,7 @@ package enum ParameterSetPlan {
 }
 
 /// The ids one HEVC encoder's parameter sets are renumbered to.
-public struct HEVCSetIDs: Hashable, Sendable {
+public struct HEVCSetIDs: Hashable, Sendable, Codable {
     public var video: Int
     public var sequence: Int
     public var picture: Int

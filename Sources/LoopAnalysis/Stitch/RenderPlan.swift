@@ -2,9 +2,9 @@
 /// re-encoded and from what (a clip's frame, or two blended by a transition), where each run starts and ends,
 /// the decode times of re-encoded frames, and which parameter sets each run uses. StitchWriter only executes
 /// it.
-public struct StitchRenderPlan: Sendable, Equatable {
+public struct StitchRenderPlan: Sendable, Equatable, Codable {
     /// The output video's clock: its time base and one frame in its ticks.
-    public struct Clock: Sendable, Equatable {
+    public struct Clock: Sendable, Equatable, Codable {
         public var timeBase: Rational
         public var frameTicks: Int64
     }
@@ -12,7 +12,7 @@ public struct StitchRenderPlan: Sendable, Equatable {
     /// A clip's copied body: presentation frames [start, end), from the keyframe decoded at `fromDts` through
     /// `throughDts` (the last decode time read). It ends at a safe cut: the frames before it are exactly a
     /// prefix of the decode order, so copying that prefix decodes them all and nothing else.
-    public struct Body: Sendable, Equatable {
+    public struct Body: Sendable, Equatable, Codable {
         public var start: Int
         public var end: Int
         public var fromDts: Int64
@@ -37,7 +37,7 @@ public struct StitchRenderPlan: Sendable, Equatable {
         }
     }
 
-    public struct FrameRef: Sendable, Equatable {
+    public struct FrameRef: Sendable, Equatable, Codable {
         public var clip: Int
         public var index: Int
         public init(clip: Int, index: Int) {

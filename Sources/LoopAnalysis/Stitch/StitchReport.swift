@@ -50,11 +50,16 @@ public struct StitchRequest: Sendable {
 public struct StitchReport: Encodable, Sendable {
     public var schemaVersion = 1
     public var tool = "loopprep"
+    /// The command, as every report names it (`loopprep apply` reads it).
+    public var command = "stitch"
     public var version = Report.toolVersion
     /// The FFmpeg libraries loaded at run time (set by the media layer).
     public var ffmpeg: String?
     public var output: String?
     public var timeline: StitchTimeline
+    /// The plan carried out (a dry run: the plan `loopprep apply` carries out later), beside its `timeline`; nil
+    /// where none was made (the clips' refusal).
+    public var plan: StitchPlanValue?
     public var facts: ClipFacts?
     public var findings: [Finding] = []
     /// What the description of the written output says of itself, as analyze's does: its seam not measured
@@ -109,7 +114,8 @@ public struct StitchReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, tool, version, ffmpeg, outcome, output, timeline, facts, findings, notes, loopRange,
+        case schemaVersion, tool, command, version, ffmpeg, outcome, output, timeline, plan, facts, findings, notes,
+            loopRange,
             loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, turned, metadataLeftOut, error,
             webPlayer, webPlayerError
     }
@@ -120,11 +126,13 @@ public struct StitchReport: Encodable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(schemaVersion, forKey: .schemaVersion)
         try c.encode(tool, forKey: .tool)
+        try c.encode(command, forKey: .command)
         try c.encode(version, forKey: .version)
         try c.encodeIfPresent(ffmpeg, forKey: .ffmpeg)
         try c.encode(outcome, forKey: .outcome)
         try c.encodeIfPresent(output, forKey: .output)
         try c.encode(timeline, forKey: .timeline)
+        try c.encodeIfPresent(plan, forKey: .plan)
         try c.encodeIfPresent(facts, forKey: .facts)
         try c.encode(findings, forKey: .findings)
         try c.encodeIfPresent(notes, forKey: .notes)

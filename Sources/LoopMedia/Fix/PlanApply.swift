@@ -36,30 +36,31 @@ extension InputFingerprint {
 extension ClipFix {
     /// A dry run's plan carried out later (`loopprep apply`), as the dry run said and never planned again: refused
     /// in one sentence where the input changed since (its size, modification time or the bytes at either end) or
-    /// the output would be the input; an output that exists is replaced only with `force` (one byte for byte what
-    /// this writes is kept, as a resumed run keeps it). The report is the write's.
+    /// the output would be the input; an output that exists is replaced only with `request.force` (one byte for byte
+    /// what this writes is kept, as a resumed run keeps it). The report is the write's. `command`: the one that
+    /// planned it (fix, or loop for a loop's cut), named where the plan must be made again.
     public static func apply(
-        _ path: String, plan: FixPlan, to destination: String, input: InputFingerprint?, analysis: AnalysisOptions,
-        force: Bool, temporaries: TemporaryFiles
+        _ path: String, plan: FixPlan, input: InputFingerprint?, _ request: FixRequest, command: String = "fix"
     ) -> FileReport {
         func refused(_ reason: String, _ cause: Refusal.Cause = .inputChanged) -> FileReport {
             FileReport(
                 path: path, facts: nil, findings: [],
                 fix: FixOutcome(status: .failed, refusal: Refusal(cause, reason), plan: plan))
         }
+        let destination = request.destination
         if RemoteFile.isRemote(path) {
-            return refused("\(path) is a URL, which apply cannot tell unchanged: fix it with fix -o DIR")
+            return refused("\(path) is a URL, which apply cannot tell unchanged: write it with \(command) -o DIR")
         }
         guard let input else {
-            return refused("the plan does not say what it read of \(path): plan it again with fix --dry-run")
+            return refused("the plan does not say what it read of \(path): plan it again with \(command) --dry-run")
         }
         guard (try? InputFingerprint.of(path)) == input else {
             let gone = !FileManager.default.fileExists(atPath: path)
             return refused(
                 gone
-                    ? "\(path) is gone since it was planned: plan again with fix --dry-run"
+                    ? "\(path) is gone since it was planned: plan again with \(command) --dry-run"
                     : "\(path) changed since it was planned (its size, modification time or bytes): plan it again "
-                        + "with fix --dry-run")
+                        + "with \(command) --dry-run")
         }
         if OutputPath.sameFile(path, destination) {
             return refused(
@@ -71,8 +72,6 @@ extension ClipFix {
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         var refusal: OutputRefusal.Kind?
-        var request = FixRequest(to: destination, analysis: analysis, temporaries: temporaries)
-        request.force = force
         return carryOut(plan, path: path, source: source, request, refused: &refusal)
     }
 }

@@ -70,7 +70,7 @@ public enum LoopCut {
             let (report, blend) = write(
                 path, loop: chosen, crossfade: crossfade, signatures: s, request: request,
                 to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
-            choice.blend = blend
+            (choice.blend, choice.blendPlan) = (blend?.timeline, blend?.plan)
             let file = record(report, of: path, planned: planning ? (destination ?? "") : nil)
             if let stopped, file.outcome?.failed == false { notes.append(stopped) }
             return found(file)
@@ -235,7 +235,7 @@ public enum LoopCut {
     static func write(
         _ path: String, loop: LoopCandidate, crossfade: Rational?, signatures s: LoopSearch.Signatures,
         request: LoopRequest, to destination: Destination
-    ) -> (report: FileReport, blend: StitchTimeline?) {
+    ) -> (report: FileReport, blend: StitchReport?) {
         guard let crossfade else {
             let options = cutOptions(
                 loop, reencodeHead: s.codec == "h264", forWeb: request.forWeb, pictures: pictures(of: loop, in: s))
@@ -269,7 +269,7 @@ public enum LoopCut {
     static func blended(
         _ path: String, loop: LoopCandidate, crossfade: Rational, variableTiming: Bool, request asked: LoopRequest,
         to destination: Destination
-    ) -> (report: FileReport, blend: StitchTimeline?) {
+    ) -> (report: FileReport, blend: StitchReport?) {
         var request = blendRequest(
             path, loop: loop, crossfade: crossfade, variableTiming: variableTiming, analysis: asked.analysis,
             to: destination.dryRun ? nil : destination.path)
@@ -287,18 +287,23 @@ public enum LoopCut {
             }
             refusal = stitched?.refusal
         } catch { refusal = Refusal(error.cause, error.lines.joined(separator: " ")) }
+        return (blendOutcome(path, stitched: stitched, refusal: refusal, output: destination.path), stitched)
+    }
+
+    /// The blended loop's record from stitch's report: the written loop as Stitcher described it (its seam measured,
+    /// not read a second time), or its refusal in the loop's words (a finding and the refusal).
+    static func blendOutcome(_ path: String, stitched: StitchReport?, refusal: Refusal?, output: String?) -> FileReport
+    {
         if let refusal {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
             let sentence = "the crossfaded loop could not be written: \(refusal.sentence)"
             let hint = refusal.cause == .webPlayer ? "loop it without --web-player" : "try without --crossfade"
             let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: hint)
-            return (refused(path, finding, Refusal(refusal.cause, sentence)), stitched?.timeline)
+            return refused(path, finding, Refusal(refusal.cause, sentence))
         }
-        // The written loop as Stitcher described it (its seam measured), not read a second time.
-        var written = FileReport(
-            path: destination.path ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
+        var written = FileReport(path: output ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
         (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
-        return (written, stitched?.timeline)
+        return written
     }
 
     /// The loop cut with fix's machinery: the cut planned must be the loop chosen (its frames and length) before

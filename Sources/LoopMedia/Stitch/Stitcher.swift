@@ -52,7 +52,7 @@ public enum Stitcher {
             throw refusal
         }
         var prepared = try prepareAll(request.clips)
-        let audioLeftOut = shareAudio(&prepared)
+        let (audioLeftOut, kept) = shareAudio(&prepared)
         let differences = differences(prepared, normalizing: request.normalize, codec: request.codec)
         guard differences.isEmpty else {
             // (A clip's own varying rate is no difference between clips: said as what it is.)
@@ -75,18 +75,87 @@ public enum Stitcher {
             request: request, prepared: prepared, timeline: timeline,
             format: (request.output ?? request.named).map(outputFormat),
             report: StitchReport(output: request.output, timeline: timeline, planned: request.named))
-        planned.report.audioLeftOut = audioLeftOut
-        planned.report.dataLeftOut = DataLeftOut.notes(prepared.map(\.named))
-        if request.normalize {
-            (planned.report.colourConverted, planned.report.turned) = (colourConversions(prepared), turns(prepared))
-        }
-        planned.report.ffmpeg = FFmpegLibraries.description
+        describe(&planned, audioLeftOut: audioLeftOut)
         do {
             try decide(&planned)
         } catch {
             planned.report.refusal = error as? Refusal ?? Refusal(.plan, MediaError.whileWriting(error))
         }
+        // The value carried out; a dry run's says what it read of each clip, for `apply`.
+        planned.report.plan = planned.render.map { render in
+            StitchPlanValue(
+                request: .init(request),
+                inputs: request.output == nil
+                    ? request.clips.map { RemoteFile.isRemote($0.path) ? nil : try? InputFingerprint.of($0.path) }
+                    : nil,
+                keptAudio: kept, render: render)
+        }
         return planned
+    }
+
+    /// What the report says of the clips as read: the audio left out, the tracks no reel holds, --normalize's colour
+    /// conversions and turns, the FFmpeg loaded.
+    static func describe(_ planned: inout PlannedStitch, audioLeftOut: [String]) {
+        let prepared = planned.prepared
+        planned.report.audioLeftOut = audioLeftOut
+        planned.report.dataLeftOut = DataLeftOut.notes(prepared.map(\.named))
+        if planned.request.normalize {
+            (planned.report.colourConverted, planned.report.turned) = (colourConversions(prepared), turns(prepared))
+        }
+        planned.report.ffmpeg = FFmpegLibraries.description
+    }
+
+    /// A dry run's plan carried out later (`loopprep apply`), never planned again: each clip must be what the dry
+    /// run read (its size, modification time and the bytes at either end), the output never a clip and replaced
+    /// only with `force`; the clips are read, keep the audio the plan chose, and the plan's timeline and render plan
+    /// are written and checked as a stitch's are. The report is the write's. `command`: the one that planned it
+    /// (stitch, or loop for a crossfaded loop), named where the plan must be made again.
+    public static func apply(
+        _ value: StitchPlanValue, timeline: StitchTimeline, to output: String, force: Bool, temporaries: TemporaryFiles,
+        command: String = "stitch"
+    ) throws(Refusal) -> StitchReport {
+        let request = value.request.request(output: output, force: force)
+        let again = "plan it again with \(command) --dry-run"
+        guard let inputs = value.inputs, inputs.count == request.clips.count else {
+            throw Refusal(.inputChanged, "the plan does not say what it read of its clips: \(again)")
+        }
+        for (clip, input) in zip(request.clips, inputs) {
+            if RemoteFile.isRemote(clip.path) {
+                throw Refusal(
+                    .inputChanged, "\(clip.path) is a URL, which apply cannot tell unchanged: \(command) it with -o")
+            }
+            guard let input, (try? InputFingerprint.of(clip.path)) == input else {
+                let gone = !FileManager.default.fileExists(atPath: clip.path)
+                throw Refusal(
+                    .inputChanged,
+                    "\(clip.path) \(gone ? "is gone" : "changed (its size, modification time or bytes)") since it "
+                        + "was planned: \(again)")
+            }
+        }
+        if let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: force) { throw refusal }
+        var prepared = try prepareAll(request.clips)
+        guard value.keptAudio.count == prepared.count, timeline.clips.count == prepared.count else {
+            throw Refusal(.plan, "the plan is for \(timeline.clips.count) clips, not \(prepared.count): \(again)")
+        }
+        let (audioLeftOut, _) = shareAudio(&prepared, kept: value.keptAudio)
+        let fps = prepared.first?.facts.mainVideo?.frameRate ?? timeline.frameRate
+        let counts = prepared.map { request.normalize ? $0.source.outputFrames(rate: fps) : $0.frameCount }
+        if let misfit = value.misfit(frameCounts: counts, joins: timeline.joins.indices) {
+            throw Refusal(.plan, "the plan does not fit its clips as they read (\(misfit)): \(again)")
+        }
+        let format = outputFormat(output)
+        var planned = PlannedStitch(
+            request: request, prepared: prepared, timeline: timeline, format: format,
+            report: StitchReport(output: output, timeline: timeline))
+        describe(&planned, audioLeftOut: audioLeftOut)
+        planned.render = value.render
+        planned.report.reencoded = reencodedNotes(value.render, prepared)
+        do { planned.metadata = try ReelMetadata.plan(prepared[0], format: format) } catch {
+            throw Refusal(.plan, MediaError.describe(error))
+        }
+        if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
+        planned.report.plan = value
+        return carryOut(planned, to: output, temporaries: temporaries, progress: nil)
     }
 
     /// The render plan, the container's refusal and the reel's metadata, decided into the plan: what cannot be
@@ -97,10 +166,7 @@ public enum Stitcher {
         let render = try self.plan(
             prepared, timeline: planned.timeline, normalize: request.normalize, codec: request.codec)
         planned.render = render
-        planned.report.reencoded = render.reencodedWhole.map { i in
-            "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another "
-                + "encoder, or other settings), so its frames cannot be copied beside them"
-        }
+        planned.report.reencoded = reencodedNotes(render, prepared)
         guard let format = planned.format else { return }
         if let refusal = refusal(
             prepared, format: format, analysis: request.analysis,
@@ -115,6 +181,14 @@ public enum Stitcher {
         }
         planned.metadata = try ReelMetadata.plan(prepared[0], format: format)
         if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
+    }
+
+    /// Each clip the render plan encodes whole, and why.
+    static func reencodedNotes(_ render: StitchRenderPlan, _ prepared: [PreparedClip]) -> [String] {
+        render.reencodedWhole.map { i in
+            "\(prepared[i].path) is re-encoded whole: its parameter sets differ from \(prepared[0].path)'s (another "
+                + "encoder, or other settings), so its frames cannot be copied beside them"
+        }
     }
 
     /// The reel's tracks as it will be written (kind, index, codec): the first clip's video (or --codec's), then
@@ -157,31 +231,38 @@ public enum Stitcher {
     }
 
     /// Audio tracks not every clip has are left out, the ones they share joined (each clip keeps those): what is
-    /// left out, said, a clip without audio included (silence is laid under it).
-    static func shareAudio(_ prepared: inout [PreparedClip]) -> [String] {
+    /// left out, said, a clip without audio included (silence is laid under it), and per clip the indices of the
+    /// audio tracks it keeps. `kept`: a plan's choice carried out (`apply`), not chosen again.
+    static func shareAudio(
+        _ prepared: inout [PreparedClip], kept given: [[Int]]? = nil
+    ) -> (leftOut: [String], kept: [[Int]]) {
         var leftOut: [String] = []
         if prepared.contains(where: { !$0.facts.audioTracks.isEmpty }) {
             for clip in prepared where clip.facts.audioTracks.isEmpty {
                 leftOut.append("\(clip.path) has no audio: silence is laid under it")
             }
         }
-        let voiced = prepared.indices.filter { !prepared[$0].facts.audioTracks.isEmpty }
-        guard let choice = SharedAudio.choose(voiced.map { prepared[$0].facts.audioTracks.map(\.language) }) else {
-            return leftOut
+        var kept = prepared.map { Array($0.facts.audioTracks.indices) }
+        if let given {
+            kept = given
+        } else {
+            let voiced = prepared.indices.filter { !prepared[$0].facts.audioTracks.isEmpty }
+            if let choice = SharedAudio.choose(voiced.map { prepared[$0].facts.audioTracks.map(\.language) }) {
+                for (v, keep) in choice.kept.enumerated() { kept[voiced[v]] = keep }
+            }
         }
-        for (v, left) in choice.left.enumerated() {
-            let c = voiced[v]
+        for (c, keep) in kept.enumerated() where keep != Array(prepared[c].facts.audioTracks.indices) {
             let tracks = prepared[c].facts.audioTracks
-            for k in left {
+            for k in tracks.indices where !keep.contains(k) {
                 leftOut.append(
                     """
                     \(prepared[c].path): \(Figures.trackName(tracks[k]))\
                     \(tracks[k].language.map { " (\($0))" } ?? "") left out: not every clip has it
                     """)
             }
+            prepared[c] = prepared[c].keepingAudio(keep)
         }
-        for (v, kept) in choice.kept.enumerated() { prepared[voiced[v]] = prepared[voiced[v]].keepingAudio(kept) }
-        return leftOut
+        return (leftOut, kept)
     }
 
     /// --normalize converts each picture to the first clip's colour (tone-mapped where HDR meets SDR): each clip so

@@ -21,6 +21,7 @@ enum StitchText {
 
     static func text(_ result: StitchReport) -> String {
         var out = timeline(result.timeline)
+        if let render = result.plan?.render { out += work(render, written: result.output != nil) }
         for note in result.reencoded { out += "note: \(note)\n" }
         for note in result.audioLeftOut + result.dataLeftOut { out += "note: \(note)\n" }
         for note in result.colourConverted + result.turned + result.metadataLeftOut { out += "note: \(note)\n" }
@@ -48,6 +49,21 @@ enum StitchText {
             out += "dry run: nothing written\n"
         }
         return out
+    }
+
+    /// What the render plan copies and encodes, a line: "would copy 24 frames and encode 21 (15 blended)".
+    static func work(_ render: StitchRenderPlan, written: Bool) -> String {
+        var (copied, encoded, blended) = (0, 0, 0)
+        for run in render.runs {
+            switch run {
+            case .copy(let clip): copied += render.bodies[clip].map { $0.end - $0.start } ?? 0
+            case .render(let r):
+                encoded += r.items.count
+                blended += r.items.filter { if case .blend = $0 { true } else { false } }.count
+            }
+        }
+        let verbs = written ? ("copied", "encoded") : ("would copy", "encode")
+        return "\(verbs.0) \(copied) frames and \(verbs.1) \(encoded)\(blended > 0 ? " (\(blended) blended)" : "")\n"
     }
 
     /// The timeline's lines: its length, each clip's range and the joins out of it (`indent` before each).
