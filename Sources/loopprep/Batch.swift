@@ -9,24 +9,14 @@ enum Batch {
         _ items: [Inputs.Item], jobs: Int, label: String,
         _ work: @Sendable @escaping (Inputs.Item) -> R
     ) -> [R] {
-        let results = Locked<[R?]>(Array(repeating: nil, count: items.count))
-        let next = Locked(0)
         let progress = Progress(total: items.count, label: label)
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, items.count))) { _ in
-            while true {
-                let index: Int = next.withLock { n in
-                    defer { n += 1 }
-                    return n
-                }
-                guard index < items.count else { return }
-                let result = work(items[index])
-                results.withLock { $0[index] = result }
-                progress.advance(items[index].path)
-            }
+        let results = InOrder.map(items.count, workers: jobs) { index in
+            let result = work(items[index])
+            progress.advance(items[index].path)
+            return result
         }
         progress.finish()
-        // Every index was filled above.
-        return results.withLock { $0.compactMap { $0 } }
+        return results
     }
 }
 

@@ -34,3 +34,25 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// Blocking work on `workers` threads (FFmpeg calls block: off Swift's cooperative pool), each item once, the
+/// results in the items' order whatever order the work finishes in.
+public enum InOrder {
+    public static func map<R: Sendable>(_ count: Int, workers: Int, _ work: @Sendable (Int) -> R) -> [R] {
+        let results = Locked<[R?]>(Array(repeating: nil, count: count))
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+            while true {
+                let index: Int = next.withLock { n in
+                    defer { n += 1 }
+                    return n
+                }
+                guard index < count else { return }
+                let result = work(index)
+                results.withLock { $0[index] = result }
+            }
+        }
+        // Every index was filled above.
+        return results.withLock { $0.compactMap { $0 } }
+    }
+}

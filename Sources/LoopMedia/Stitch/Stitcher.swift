@@ -283,9 +283,13 @@ public enum Stitcher {
         var prepared: [PreparedClip] = []
         var unreadable: [String] = []
         var unplanned: [String] = []
-        for clip in clips {
+        // Each clip probed and its first frame decoded on its own, side by side.
+        let read = InOrder.map(clips.count, workers: StitchWriter.renderWorkers) { k in
+            Result { try prepare(clips[k].path, in: clips[k].inPoint, out: clips[k].outPoint) }
+        }
+        for (clip, result) in zip(clips, read) {
             do {
-                prepared.append(try prepare(clip.path, in: clip.inPoint, out: clip.outPoint))
+                prepared.append(try result.get())
             } catch let error as PlanError {
                 unplanned.append("\(clip.path): \(error.reason)")
             } catch { unreadable.append("\(clip.path): \(MediaError.describe(error))") }
