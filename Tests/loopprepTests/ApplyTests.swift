@@ -151,8 +151,8 @@ import Testing
     /// A stitch's dry run carried out later: two clips cut by stream copy from x264 footage with B-frames
     /// (ss-cut-a/b.mkv), crossfaded. The dry run says what it would copy and encode, in text and in its JSON `plan`;
     /// apply writes that plan, never planned again: the reel holds the plan's frames by FFmpeg's decoder and is byte
-    /// for byte what stitch writes at once. An existing reel is replaced only with --force; a clip touched since is
-    /// refused, nothing written; a dry run refused, or naming no output, is no plan.
+    /// for byte what stitch writes at once. Applied again, the reel is kept; another file there is replaced only with
+    /// --force; a clip touched since is refused, nothing written; a dry run refused, or naming no output, is no plan.
     @Test func aStitchPlanIsCarriedOutAsPlanned() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -183,8 +183,19 @@ import Testing
         #expect(try Run.loopprep(stitch + ["-o", direct]).status == 0)
         #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
 
+        // Applied again (a job run twice), the reel there is what the plan writes: kept. Another file there is
+        // replaced only with --force.
+        let again = try Run.loopprep(["apply", planPath, "--format", "json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(
+            (kept["outcome"] as? [String: Any])?["status"] as? String == "unchanged"
+                && kept["alreadyWritten"] as? Bool == true)
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
+        try Data("not this".utf8).write(to: URL(fileURLWithPath: out))
         let exists = try Run.loopprep(["apply", planPath])
         #expect(exists.status == 1 && exists.stderr.contains("--force"), "\(exists.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("not this".utf8))
         try FileManager.default.setAttributes(
             [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: clips[1])
         try FileManager.default.removeItem(atPath: out)

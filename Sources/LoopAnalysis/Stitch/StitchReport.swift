@@ -97,6 +97,8 @@ public struct StitchReport: Encodable, Sendable {
 
     /// A dry run: the output it would write (nil where none was named).
     public var planned: String?
+    /// `loopprep apply`: the output was there already, byte for byte what the plan writes: kept, not written again.
+    public var alreadyWritten: Bool?
 
     /// `planned`: the output named; a dry run's (no `output`) would be written there.
     public init(output: String?, timeline: StitchTimeline, planned: String? = nil) {
@@ -110,6 +112,7 @@ public struct StitchReport: Encodable, Sendable {
         if let refusal = refusal ?? webPlayerRefusal {
             return .refused(refusal, output: output)
         }
+        if alreadyWritten == true { return .unchanged(output: output) }
         return output == nil ? .planned(output: planned) : .written(output: output)
     }
 
@@ -117,7 +120,7 @@ public struct StitchReport: Encodable, Sendable {
         case schemaVersion, tool, command, version, ffmpeg, outcome, output, timeline, plan, facts, findings, notes,
             loopRange,
             loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, turned, metadataLeftOut, error,
-            webPlayer, webPlayerError
+            webPlayer, webPlayerError, alreadyWritten
     }
 
     /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the reel loop, as
@@ -146,6 +149,7 @@ public struct StitchReport: Encodable, Sendable {
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
+        try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
     }
 
     /// The output as a one-file report, for the formats every command shares (a failure is a failed repair).

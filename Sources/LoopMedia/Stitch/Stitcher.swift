@@ -119,20 +119,9 @@ public enum Stitcher {
         guard let inputs = value.inputs, inputs.count == request.clips.count else {
             throw Refusal(.inputChanged, "the plan does not say what it read of its clips: \(again)")
         }
-        for (clip, input) in zip(request.clips, inputs) {
-            if RemoteFile.isRemote(clip.path) {
-                throw Refusal(
-                    .inputChanged, "\(clip.path) is a URL, which apply cannot tell unchanged: \(command) it with -o")
-            }
-            guard let input, (try? InputFingerprint.of(clip.path)) == input else {
-                let gone = !FileManager.default.fileExists(atPath: clip.path)
-                throw Refusal(
-                    .inputChanged,
-                    "\(clip.path) \(gone ? "is gone" : "changed (its size, modification time or bytes)") since it "
-                        + "was planned: \(again)")
-            }
-        }
-        if let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: force) { throw refusal }
+        try unchanged(request.clips, inputs: inputs, command: command)
+        // Never over a clip; one there already is kept where it is what the plan writes (a job run again).
+        if let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: true) { throw refusal }
         var prepared = try prepareAll(request.clips)
         guard value.keptAudio.count == prepared.count, timeline.clips.count == prepared.count else {
             throw Refusal(.plan, "the plan is for \(timeline.clips.count) clips, not \(prepared.count): \(again)")
@@ -155,7 +144,51 @@ public enum Stitcher {
         }
         if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
         planned.report.plan = value
-        return carryOut(planned, to: output, temporaries: temporaries, progress: nil)
+        guard !force, FileManager.default.fileExists(atPath: output) else {
+            return carryOut(planned, to: output, temporaries: temporaries, progress: nil)
+        }
+        return try kept(planned, at: output, temporaries: temporaries)
+    }
+
+    /// Each clip is what the dry run read (`inputs`: its fingerprints), or the refusal naming it, with `command`'s
+    /// remedy; a URL cannot be told unchanged.
+    static func unchanged(_ clips: [StitchRequest.Clip], inputs: [InputFingerprint?], command: String) throws(Refusal) {
+        let again = "plan it again with \(command) --dry-run"
+        for (clip, input) in zip(clips, inputs) {
+            if RemoteFile.isRemote(clip.path) {
+                throw Refusal(
+                    .inputChanged, "\(clip.path) is a URL, which apply cannot tell unchanged: \(command) it with -o")
+            }
+            guard let input, (try? InputFingerprint.of(clip.path)) == input else {
+                let gone = !FileManager.default.fileExists(atPath: clip.path)
+                throw Refusal(
+                    .inputChanged,
+                    "\(clip.path) \(gone ? "is gone" : "changed (its size, modification time or bytes)") since it "
+                        + "was planned: \(again)")
+            }
+        }
+    }
+
+    /// The plan carried out beside an output that is there already (`apply` without `force`): kept where it is byte
+    /// for byte what the plan writes, refused otherwise (`--force` replaces it).
+    static func kept(_ planned: PlannedStitch, at output: String, temporaries: TemporaryFiles) throws(Refusal)
+        -> StitchReport
+    {
+        let scratch: String
+        do { scratch = try temporaries.make(beside: output) } catch {
+            throw Refusal(.write, MediaError.describe(error))
+        }
+        defer { temporaries.remove(scratch) }
+        var report = carryOut(planned, to: scratch, temporaries: temporaries, progress: nil)
+        report.output = output
+        report.facts?.path = output
+        guard report.refusal == nil else { return report }
+        guard FileManager.default.contentsEqual(atPath: scratch, andPath: output) else {
+            throw OutputPath.refusal(output, inputs: [], force: false)
+                ?? Refusal(.outputExists, "\(output) exists: --force (or -y) replaces it (nothing written)")
+        }
+        report.alreadyWritten = true
+        return report
     }
 
     /// The render plan, the container's refusal and the reel's metadata, decided into the plan: what cannot be

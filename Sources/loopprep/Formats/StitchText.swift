@@ -29,7 +29,8 @@ enum StitchText {
             out += "NOT WRITTEN: \(error)\n"
         } else if let output = result.output, let facts = result.facts {
             let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }
-            out += "wrote \(output): " + tracks.joined(separator: "; ") + "\n"
+            let verb = result.alreadyWritten == true ? "kept (already what the plan writes)" : "wrote"
+            out += "\(verb) \(output): " + tracks.joined(separator: "; ") + "\n"
             for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
             // A reel joined without --loop is a playlist, not a loop: its seam is said (analyze says it too) as how
             // it would loop, not as a fault of the joins.
