@@ -12,7 +12,7 @@ struct Apply: ParsableCommand {
         discussion: """
             Each input the plan writes is checked first: its size, modification time and the bytes at either end \
             must be what the dry run read, or it is refused (plan it again). Inputs the dry run refused stay refused. \
-            The exit code and the report are fix's (a stitch's plan: stitch's).
+            The exit code and the report are those of the command that made the plan.
             """)
 
     @Argument(help: "The dry run's report (--format json).", completion: .file(extensions: ["json"]))
