@@ -179,7 +179,7 @@ struct LoopJob: Sendable {
         activity?.finish()
         // What the dry run read of the clip, for `apply` (as fix's; a crossfaded loop's plan says it of its own).
         if dryRun, result.fix?.status == .planned {
-            result.fix?.input = try? InputFingerprint.of(item.path)
+            if result.loop?.blend == nil { result.fix?.input = try? InputFingerprint.of(item.path) }
             if webPlayer { result.fix?.webPlayerPlanned = true }
         }
         if webPlayer { WebPlayerOption.add(to: &result, qualified: false, temporaries: shared.temporaries) }

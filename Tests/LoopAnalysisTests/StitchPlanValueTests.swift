@@ -37,7 +37,7 @@ import Testing
         return StitchPlanValue(
             request: .init(request),
             inputs: [InputFingerprint(size: 19899, modified: 1.5, digest: "faf262b4f9534fc4"), nil],
-            keptAudio: [[0], [1, 0]], render: render)
+            keptAudio: [[0], [1, 0]], cuts: [[30, 0, 14848, 0, 14848], [30, 0, 14848, 0, 14848]], render: render)
     }
 
     @Test func aPlanReadsBackEqualAndItsRunsStayShort() throws {

@@ -192,6 +192,21 @@ import Testing
             (kept["outcome"] as? [String: Any])?["status"] as? String == "unchanged"
                 && kept["alreadyWritten"] as? Bool == true)
         #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
+        // A plan whose clip reads as cut otherwise (another loopprep's reading: here, its figures edited) is not
+        // carried out.
+        var edited = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+        var plan = try #require(edited["plan"] as? [String: Any])
+        var cuts = try #require(plan["cuts"] as? [[Int]])
+        cuts[1][0] += 1
+        plan["cuts"] = cuts
+        edited["plan"] = plan
+        let editedPath = dir.appendingPathComponent("edited.json").path
+        try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: editedPath))
+        let otherwise = try Run.loopprep(["apply", editedPath, "--force"])
+        #expect(otherwise.status == 1, "\(otherwise.stderr)")
+        #expect(
+            otherwise.stderr.contains("\(clips[1]) is cut otherwise than when it was planned"), "\(otherwise.stderr)")
+        #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
         try Data("not this".utf8).write(to: URL(fileURLWithPath: out))
         let exists = try Run.loopprep(["apply", planPath])
         #expect(exists.status == 1 && exists.stderr.contains("--force"), "\(exists.stderr)")

@@ -11,12 +11,19 @@ public struct StitchPlanValue: Codable, Sendable, Equatable {
     public var inputs: [InputFingerprint?]?
     /// Per clip, the audio tracks the reel joins (indices into the clip's audio tracks: SharedAudio's choice).
     public var keptAudio: [[Int]]
+    /// Per clip, its cut as the plan read it (StitchSource.cutFigures): a reading that cuts it otherwise (another
+    /// loopprep) does not carry this plan out. nil in a plan saved before it was recorded.
+    public var cuts: [[Int64]]?
     public var render: StitchRenderPlan
 
-    public init(request: SavedRequest, inputs: [InputFingerprint?]?, keptAudio: [[Int]], render: StitchRenderPlan) {
+    public init(
+        request: SavedRequest, inputs: [InputFingerprint?]?, keptAudio: [[Int]], cuts: [[Int64]]?,
+        render: StitchRenderPlan
+    ) {
         self.request = request
         self.inputs = inputs
         self.keptAudio = keptAudio
+        self.cuts = cuts
         self.render = render
     }
 

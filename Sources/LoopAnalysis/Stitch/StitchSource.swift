@@ -28,6 +28,13 @@ public struct StitchSource: Sendable, Equatable {
     public var variableSteps: (shortest: Int64, longest: Int64)?
 
     public var frameCount: Int { frames.count }
+
+    /// The cut as figures a saved plan holds it to (`StitchPlanValue.cuts`): the presented frames, the first's and
+    /// the last's presentation times, and each track's kept decode times.
+    public var cutFigures: [Int64] {
+        [Int64(frames.count), frames.first?.pts ?? 0, frames.last?.pts ?? 0]
+            + ([video] + audio).flatMap { [$0.keepFrom, $0.keepThrough] }
+    }
     /// Whether copying the clip's cut would keep frames it does not present (references of its last frames).
     public var framesAfterEnd: Bool { video.last - video.first + 1 > allFrames.count }
 

@@ -88,7 +88,7 @@ public enum Stitcher {
                 inputs: request.output == nil
                     ? request.clips.map { RemoteFile.isRemote($0.path) ? nil : try? InputFingerprint.of($0.path) }
                     : nil,
-                keptAudio: kept, render: render)
+                keptAudio: kept, cuts: prepared.map(\.source.cutFigures), render: render)
         }
         return planned
     }
@@ -127,6 +127,13 @@ public enum Stitcher {
             throw Refusal(.plan, "the plan is for \(timeline.clips.count) clips, not \(prepared.count): \(again)")
         }
         let (audioLeftOut, _) = shareAudio(&prepared, kept: value.keptAudio)
+        if let cuts = value.cuts,
+            let c = prepared.indices.first(where: {
+                !cuts.indices.contains($0) || prepared[$0].source.cutFigures != cuts[$0]
+            })
+        {
+            throw Refusal(.plan, "\(prepared[c].path) is cut otherwise than when it was planned: \(again)")
+        }
         let fps = prepared.first?.facts.mainVideo?.frameRate ?? timeline.frameRate
         let counts = prepared.map { request.normalize ? $0.source.outputFrames(rate: fps) : $0.frameCount }
         if let misfit = value.misfit(frameCounts: counts, joins: timeline.joins.indices) {
