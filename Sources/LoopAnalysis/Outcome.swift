@@ -55,7 +55,7 @@ public enum Outcome: Sendable, Equatable {
         case .planned: self = .planned(output: fix.output)
         case .fixed: self = .written(output: fix.output)
         case .unchanged: self = .unchanged(output: fix.output)
-        case .failed: self = .refused(fix.refusal ?? Refusal(.unrecorded, ""), output: fix.output)
+        case .failed: self = .refused(fix.refusal ?? .worded(.unrecorded, ""), output: fix.output)
         }
     }
 
@@ -77,7 +77,7 @@ extension Outcome: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let output = try c.decodeIfPresent(String.self, forKey: .output)
-        let refusal = try c.decodeRefusal(reason: .reason, cause: .cause) ?? Refusal(.unrecorded, "")
+        let refusal = try c.decodeRefusal(reason: .reason, cause: .cause) ?? .worded(.unrecorded, "")
         switch try c.decode(Status.self, forKey: .status) {
         case .planned: self = .planned(output: output)
         case .written: self = .written(output: output)
@@ -86,53 +86,6 @@ extension Outcome: Codable {
         case .unreadable: self = .unreadable(refusal)
         }
     }
-}
-
-/// Why a command wrote nothing for an input: the cause, from a closed set a pipeline can act on (retry a write that
-/// stopped, pass over an output a resumed run finds, send a refused file back to its maker), and the sentence that
-/// says it, naming the cause and the remedy.
-public struct Refusal: Error, Codable, Sendable, Equatable, CustomStringConvertible {
-    public enum Cause: String, Codable, Sendable, CaseIterable {
-        /// The plan refused the input: what it needs is not something loopprep can do exactly (a rule's sentence).
-        case plan
-        /// loop found no repeat to cut at between --min and --max.
-        case noLoop
-        /// The output exists and differs from what this run writes (`--force` replaces it).
-        case outputExists
-        /// The output would be written over the input (or over one of stitch's clips).
-        case outputIsInput
-        /// Another input of the same run writes that output.
-        case outputClaimed
-        /// `apply`: the input is not what the plan read (or the plan cannot tell).
-        case inputChanged
-        /// Writing stopped: the disk, the folder, a muxer's or encoder's error (the written part removed).
-        case write
-        /// The written file failed its independent check (FFmpeg's reading, the plan's expectation): not kept.
-        case check
-        /// The web player beside the output could not be packaged (`--web-player`).
-        case webPlayer
-        /// The input could not be read (exit 2).
-        case unreadable
-        /// A report written before causes were recorded, read back.
-        case unrecorded
-    }
-
-    public var cause: Cause
-    public var sentence: String
-    /// What the sentence goes on to list, a line each (the differences between clips stitch cannot join, each clip
-    /// that could not be read after the first).
-    public var details: [String]
-
-    public init(_ cause: Cause, _ sentence: String, details: [String] = []) {
-        self.cause = cause
-        self.sentence = sentence
-        self.details = details
-    }
-
-    /// The sentence and its details, a line each.
-    public var lines: [String] { [sentence] + details }
-
-    public var description: String { sentence }
 }
 
 extension KeyedEncodingContainer {
@@ -148,14 +101,14 @@ extension KeyedDecodingContainer {
     /// is `unrecorded`; nil without a reason.
     func decodeRefusal(reason: Key, cause: Key) throws -> Refusal? {
         guard let sentence = try decodeIfPresent(String.self, forKey: reason) else { return nil }
-        return Refusal(try decodeIfPresent(Refusal.Cause.self, forKey: cause) ?? .unrecorded, sentence)
+        return .worded(try decodeIfPresent(Refusal.Cause.self, forKey: cause) ?? .unrecorded, sentence)
     }
 }
 
 extension FileReport {
     /// What the command did with this input, in every command's words; nil for analyze (it writes nothing).
     public var outcome: Outcome? {
-        if let error { return .unreadable(Refusal(.unreadable, error)) }
+        if let error { return .unreadable(.unreadable(error)) }
         return fix.map(Outcome.init(fix:))
     }
 }

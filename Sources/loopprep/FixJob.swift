@@ -78,8 +78,7 @@ struct FixJob: Sendable {
                 path: item.path, facts: nil, findings: [],
                 fix: FixOutcome(
                     status: .failed,
-                    refusal: Refusal(
-                        .outputIsInput, "write output: the output would overwrite the input (use --in-place)")))
+                    refusal: .outputIsInput(output: destination, input: item.path, .notInPlace)))
         }
         if RemoteFile.isRemote(item.path), outputDir == nil {
             return ClipAnalysis.unreadable(

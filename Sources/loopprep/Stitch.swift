@@ -172,8 +172,7 @@ struct Stitch: AsyncParsableCommand {
     func request() throws -> StitchRequest {
         var request = try resolve()
         if request.clips.isEmpty {
-            try refuse(
-                Refusal(.unreadable, "loopprep: error: no media found in \(inputs.joined(separator: ", "))"))
+            try refuse(.unreadable("loopprep: error: no media found in \(inputs.joined(separator: ", "))"))
         }
         try OutputTarget.check(output, file: output, outputs: 1, dryRun: write.dryRun)
         // The web player's no-go for the reel's container, before any work (its codecs are said after the write).
@@ -284,7 +283,7 @@ struct Stitch: AsyncParsableCommand {
             let words =
                 trimmed.first?.hasSuffix(":") == true && trimmed.count > 1
                 ? trimmed[0] + " " + trimmed.dropFirst().joined(separator: "; ") : trimmed.joined(separator: "; ")
-            let reason = Refusal(refusal.cause, words)
+            let reason = Refusal.worded(refusal.cause, words)
             let doc = Document(
                 outcome: unreadable ? .unreadable(reason) : .refused(reason, output: output),
                 output: output, error: trimmed.first ?? "refused", details: Array(trimmed.dropFirst()))

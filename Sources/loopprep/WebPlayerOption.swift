@@ -23,10 +23,7 @@ struct WebPlayerOption: ParsableArguments {
         -> Result<WebPlayerOutput, Refusal>
     {
         do { return .success(try WebPackage.write(output, qualified: qualified, temporaries: temporaries)) } catch {
-            return .failure(
-                Refusal(
-                    .webPlayer,
-                    "\(output) is written and verified, but not its web player: \(MediaError.describe(error))"))
+            return .failure(.webPlayer(.notPackaged(output: output, why: MediaError.describe(error))))
         }
     }
 }

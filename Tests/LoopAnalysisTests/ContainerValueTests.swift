@@ -125,11 +125,13 @@ import Testing
         #expect(Outcome(fix: FixOutcome(status: .planned, output: "o.mp4")) == .planned(output: "o.mp4"))
         #expect(Outcome(fix: FixOutcome(status: .fixed, output: "o.mp4")) == .written(output: "o.mp4"))
         #expect(Outcome(fix: FixOutcome(status: .unchanged, output: "o.mp4")).status == .unchanged)
-        let why = Refusal(.outputExists, "why")
+        let why = Refusal.outputExists("o.mp4")
         let refused = Outcome(fix: FixOutcome(status: .failed, output: "o.mp4", refusal: why))
-        #expect(refused == .refused(why, output: "o.mp4") && refused.failed && refused.reason == "why")
+        #expect(
+            refused == .refused(why, output: "o.mp4") && refused.failed
+                && refused.reason == "o.mp4 exists: --force (or -y) replaces it (nothing written)")
         let unreadable = FileReport.unreadable(path: "x.mp4", reason: "not media")
-        #expect(unreadable.outcome == .unreadable(Refusal(.unreadable, "not media")))
+        #expect(unreadable.outcome == .unreadable(.unreadable("not media")))
         #expect(unreadable.outcome?.output == nil && unreadable.outcome?.failed == true)
         #expect(FileReport(path: "x.mp4", facts: nil, findings: []).outcome == nil)
     }
@@ -139,8 +141,10 @@ import Testing
     @Test func outcomesRoundTripWithTheirCause() throws {
         let outcomes: [Outcome] = [
             .planned(output: nil), .planned(output: "a.mp4"), .written(output: "a.mp4"), .unchanged(output: "a.mp4"),
-            .refused(Refusal(.check, "the copied frames ended early"), output: "a.mp4"),
-            .unreadable(Refusal(.unreadable, "open: no such file")),
+            .refused(.check("the copied frames ended early"), output: "a.mp4"),
+            .refused(.outputIsInput(output: "a.mp4", input: "a.mp4", .named), output: "a.mp4"),
+            .refused(.crossfadedLoop(.plan("the clips differ:", details: ["  rate"])), output: "a.mp4"),
+            .unreadable(.unreadable("open: no such file")),
         ]
         for outcome in outcomes {
             let data = try JSONEncoder().encode(outcome)
@@ -150,14 +154,16 @@ import Testing
             #expect(object["reason"] == outcome.reason && object["cause"] == outcome.refusal?.cause.rawValue)
         }
         let old = Data(#"{"status": "refused", "reason": "why"}"#.utf8)
-        #expect(try JSONDecoder().decode(Outcome.self, from: old) == .refused(Refusal(.unrecorded, "why"), output: nil))
+        #expect(try JSONDecoder().decode(Outcome.self, from: old) == .refused(.worded(.unrecorded, "why"), output: nil))
         let fix = try JSONDecoder().decode(FixOutcome.self, from: Data(#"{"status": "failed", "reason": "why"}"#.utf8))
-        #expect(fix.refusal == Refusal(.unrecorded, "why"))
-        let written = FixOutcome(status: .failed, refusal: Refusal(.outputClaimed, "o.mp4 is another input's"))
+        #expect(fix.refusal == .worded(.unrecorded, "why"))
+        let claimed = Refusal.outputClaimed(
+            file: "o.mp4", first: .init(input: "a.mov", what: "output"), second: .init(input: "b.mov", what: "output"))
+        let written = FixOutcome(status: .failed, refusal: claimed)
         let encoded = try JSONEncoder().encode(written)
         #expect(try JSONDecoder().decode(FixOutcome.self, from: encoded) == written)
         let keys = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
-        #expect(keys["cause"] as? String == "outputClaimed" && keys["reason"] as? String == "o.mp4 is another input's")
+        #expect(keys["cause"] as? String == "outputClaimed" && keys["reason"] as? String == claimed.sentence)
     }
 
     /// A fix report's plan sits at the file's level, and a report written with it inside `fix` still reads.

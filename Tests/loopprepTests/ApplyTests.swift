@@ -218,7 +218,7 @@ import Testing
         #expect(touched.status == 1, "\(touched.stderr)")
         #expect(
             touched.stderr.contains(
-                "\(clips[1]) changed (its size, modification time or bytes) since it was planned: "
+                "\(clips[1]) changed since it was planned (its size, modification time or bytes): "
                     + "plan it again with stitch --dry-run"), "\(touched.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
 

@@ -18,6 +18,8 @@ public final class OutputClaims: Sendable {
             self.input = input
             self.what = what
         }
+
+        var claimant: Refusal.Claimant { .init(input: input, what: what) }
     }
 
     private let taken = Locked<[String: Claim]>([:])
@@ -33,7 +35,7 @@ public final class OutputClaims: Sendable {
             return nil
         }
         guard let holder, holder.input != claim.input || holder.what != claim.what else { return nil }
-        return Refusal(.outputClaimed, Self.sentence(holder, claim))
+        return .outputClaimed(file: claim.path, first: holder.claimant, second: claim.claimant)
     }
 
     /// Claims each file in turn (every file a run will write, before any work); the first clash in one sentence
@@ -44,20 +46,6 @@ public final class OutputClaims: Sendable {
             if let clash = self.claim(claim) { return clash }
         }
         return nil
-    }
-
-    static func sentence(_ a: Claim, _ b: Claim) -> String {
-        guard a.input != b.input else {
-            return """
-                \(a.input)'s \(a.what) and its \(b.what) would both be written to \(b.path), one replacing the other: \
-                name one of them otherwise
-                """
-        }
-        let what = a.what == b.what ? "" : " (\(a.input)'s \(a.what), \(b.input)'s \(b.what))"
-        return """
-            \(a.input) and \(b.input) would both be written to \(b.path)\(what), one replacing the other: rename \
-            one of them, or write each folder with its own -o
-            """
     }
 
     /// One spelling per file: the path made absolute and standard, its folder's links resolved; case folded

@@ -112,22 +112,17 @@ public enum OutputPath {
     /// Why `output` may not be written (one sentence naming it), or nil.
     public static func refusal(_ output: String, inputs: [String], force: Bool) -> Refusal? {
         if let input = inputs.first(where: { sameFile($0, output) }) {
-            return Refusal(.outputIsInput, "the output \(output) is the input \(input) (nothing written)")
+            return .outputIsInput(output: output, input: input, .named)
         }
         if FileManager.default.fileExists(atPath: output), !force {
-            return Refusal(.outputExists, "\(output) exists: --force (or -y) replaces it (nothing written)")
+            return .outputExists(output)
         }
         return nil
     }
 
     /// An output that exists and is not what this run writes (a run resumed keeps one that is).
     static func differs(_ output: String) -> Refusal {
-        Refusal(
-            .outputExists,
-            """
-            write output: \(output) exists and differs from what this run writes: --force (or -y) replaces it \
-            (nothing written)
-            """)
+        .outputExists(output, differs: true)
     }
 
     /// An output that exists already and is not the input itself (in place replaces the input, by design).

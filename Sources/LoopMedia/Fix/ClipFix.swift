@@ -127,12 +127,12 @@ public enum ClipFix {
                 before, timelines: source.timelines, options: options,
                 output: FixPlanner.Output(destination: request.destination, accepts: OutputFile.takes(path)))
         } catch let refusal as ConversionRefusal {
-            return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason), plan: refusal.plan))
+            return .refused(failed(path, before, analysis, .plan(refusal.reason), plan: refusal.plan))
         } catch let refusal as PlanError {
             // A rule of the plan's own, in its words (they name the cause and the remedy).
-            return .refused(failed(path, before, analysis, Refusal(.plan, refusal.reason)))
+            return .refused(failed(path, before, analysis, .plan(refusal.reason)))
         } catch {
-            let refusal = Refusal(.plan, "cannot plan: \(MediaError.describe(error))")
+            let refusal = Refusal.plan("cannot plan: \(MediaError.describe(error))")
             return .refused(failed(path, before, analysis, refusal))
         }
         let readOtherwise =
@@ -153,9 +153,7 @@ public enum ClipFix {
             return .refused(
                 failed(
                     path, before, analysis,
-                    Refusal(
-                        .outputIsInput,
-                        "write output: the \(format.rawValue.uppercased()) would overwrite the input \(destination)"),
+                    .outputIsInput(output: destination, input: path, .converted(format.container)),
                     plan: plan))
         }
         if let refusal = request.claim?(destination) {
@@ -222,9 +220,9 @@ public enum ClipFix {
     static func whileWriting(_ destination: String, _ error: Error) -> Refusal {
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
-            return Refusal(.write, "write output: the output folder \(folder) was removed while writing")
+            return .write("write output: the output folder \(folder) was removed while writing")
         }
-        return Refusal(.write, MediaError.whileWriting(error))
+        return .write(MediaError.whileWriting(error))
     }
 
     /// The output read back and held to the plan: the report of a refusal (a copy that stopped is thrown: it, not
@@ -243,7 +241,7 @@ public enum ClipFix {
         if let refusal = try OutputCheck.refusal(expected, written: written, at: temp, input: before) {
             if let failure = copying?.failure { throw failure }
             refused = refusal.kind
-            return failed(path, before, analysis, Refusal(.check, refusal.sentence), plan: plan)
+            return failed(path, before, analysis, .check(refusal.sentence), plan: plan)
         }
         // A loop's cut copied whole: its last pictures are the source's, as the search decoded them.
         var report = OutputCheck.describe(

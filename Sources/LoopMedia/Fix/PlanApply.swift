@@ -31,6 +31,15 @@ extension InputFingerprint {
         }
         return InputFingerprint(size: size, modified: modified, digest: String(format: "%016llx", hash))
     }
+
+    /// How `path` differs from what a plan read of it (`recorded`), nil where it is the same file (a URL cannot be
+    /// told unchanged; a plan that recorded nothing cannot tell).
+    public static func change(_ path: String, recorded: InputFingerprint?) -> Refusal.InputChange? {
+        if RemoteFile.isRemote(path) { return .remote }
+        guard let recorded else { return .unrecorded }
+        guard (try? of(path)) != recorded else { return nil }
+        return FileManager.default.fileExists(atPath: path) ? .changed : .gone
+    }
 }
 
 extension ClipFix {
@@ -42,30 +51,16 @@ extension ClipFix {
     public static func apply(
         _ path: String, plan: FixPlan, input: InputFingerprint?, _ request: FixRequest, command: String = "fix"
     ) -> FileReport {
-        func refused(_ reason: String, _ cause: Refusal.Cause = .inputChanged) -> FileReport {
+        func refused(_ refusal: Refusal) -> FileReport {
             FileReport(
-                path: path, facts: nil, findings: [],
-                fix: FixOutcome(status: .failed, refusal: Refusal(cause, reason), plan: plan))
+                path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, refusal: refusal, plan: plan))
         }
         let destination = request.destination
-        if RemoteFile.isRemote(path) {
-            return refused("\(path) is a URL, which apply cannot tell unchanged: write it with \(command) -o DIR")
-        }
-        guard let input else {
-            return refused("the plan does not say what it read of \(path): plan it again with \(command) --dry-run")
-        }
-        guard (try? InputFingerprint.of(path)) == input else {
-            let gone = !FileManager.default.fileExists(atPath: path)
-            return refused(
-                gone
-                    ? "\(path) is gone since it was planned: plan again with \(command) --dry-run"
-                    : "\(path) changed since it was planned (its size, modification time or bytes): plan it again "
-                        + "with \(command) --dry-run")
+        if let change = InputFingerprint.change(path, recorded: input) {
+            return refused(.inputChanged(path: path, change, command: command))
         }
         if OutputPath.sameFile(path, destination) {
-            return refused(
-                "write output: the plan's output \(destination) is its input (apply never writes over one)",
-                .outputIsInput)
+            return refused(.outputIsInput(output: destination, input: path, .planned))
         }
         let source: Probe.Result
         do { source = try Probe.probe(path, keepInput: false, locations: true) } catch {

@@ -12,9 +12,10 @@ extension LoopCut {
         var written: FileReport
         if let blend = file.loop?.blend {
             guard let value = file.loop?.blendPlan else {
-                let sentence = "the plan does not say how its blend is made: plan it again with loop --dry-run"
-                let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: "plan it again")
-                return kept(refused(file.path, finding, Refusal(.inputChanged, sentence)), as: file)
+                let refusal = Refusal.inputChanged(path: file.path, .blendUnrecorded, command: "loop")
+                let finding = Finding(
+                    rule: .loopFailed, severity: .error, message: refusal.sentence, hint: "plan it again")
+                return kept(refused(file.path, finding, refusal), as: file)
             }
             do {
                 let stitched = try Stitcher.apply(

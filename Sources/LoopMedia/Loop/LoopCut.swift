@@ -33,7 +33,7 @@ public enum LoopCut {
         }
         let s: LoopSearch.Signatures
         do { s = try LoopSearch.signatures(path, progress: progress.map { p in { p("decoding", $0) } }) } catch {
-            if let refusal = error as? PlanError { return refused(Refusal(.plan, refusal.reason)) }
+            if let refusal = error as? PlanError { return refused(.plan(refusal.reason)) }
             return FileReport.unreadable(path: path, reason: MediaError.describe(error))
         }
         do {
@@ -60,10 +60,9 @@ public enum LoopCut {
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = choice.candidates[request.pick - 1]
             if !chosen.seamless && crossfade == nil {
-                var refusal = Self.noRepeat(
+                let refusal = Self.noRepeat(
                     chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
-                if let stopped { refusal.sentence += "; \(stopped)" }
-                return refused(refusal)
+                return refused(.noLoop(refusal.sentence + (stopped.map { "; \($0)" } ?? "")))
             }
             // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
             let planning = dryRun || destination == nil
@@ -75,14 +74,14 @@ public enum LoopCut {
             if let stopped, file.outcome?.failed == false { notes.append(stopped) }
             return found(file)
         } catch {
-            return refused(Refusal(.write, MediaError.describe(error)))
+            return refused(.write(MediaError.describe(error)))
         }
     }
 
     /// No loop between --min and --max: the clip is too short for them (or the search stopped at the audio's end).
     static func noneFits(_ request: LoopRequest, stopped: String?) -> Refusal {
         let why = stopped.map { ": \($0)" } ?? ""
-        return Refusal(.noLoop, "no loop between \(request.minimum) and \(request.maximum) fits in the clip" + why)
+        return .noLoop("no loop between \(request.minimum) and \(request.maximum) fits in the clip" + why)
     }
 
     /// The search's bounds and thresholds: H.264 may start inside a GOP (re-encoding the head); other codecs start
@@ -167,8 +166,7 @@ public enum LoopCut {
             ? "--crossfade \(Figures.decimal(fade, places: 3)) --min \(Figures.decimal(raised, places: 3)) blends the "
                 + "seam and keeps the loop at least \(Figures.seconds(kept)) long"
             : "a crossfade blends it"
-        return Refusal(
-            .noLoop,
+        return .noLoop(
             """
             no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
             \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)
@@ -259,8 +257,8 @@ public enum LoopCut {
     }
 
     /// A crossfade of half the loop or more (or none at all) blends nothing into a loop.
-    static let crossfadeTooLong = Refusal(
-        .plan, "--crossfade must be above 0 and under half of --min (at this clip's frame rate)")
+    static let crossfadeTooLong = Refusal.plan(
+        "--crossfade must be above 0 and under half of --min (at this clip's frame rate)")
 
     /// What a loop refused a web player does instead.
     static let remedy = "loop it into an MP4 with -o NAME.mp4"
@@ -286,7 +284,7 @@ public enum LoopCut {
                 stitched = Stitcher.carryOut(planned, to: output, temporaries: destination.temporaries, progress: nil)
             }
             refusal = stitched?.refusal
-        } catch { refusal = Refusal(error.cause, error.lines.joined(separator: " ")) }
+        } catch { refusal = error }
         return (blendOutcome(path, stitched: stitched, refusal: refusal, output: destination.path), stitched)
     }
 
@@ -296,10 +294,10 @@ public enum LoopCut {
     {
         if let refusal {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
-            let sentence = "the crossfaded loop could not be written: \(refusal.sentence)"
+            let blend = Refusal.crossfadedLoop(refusal)
             let hint = refusal.cause == .webPlayer ? "loop it without --web-player" : "try without --crossfade"
-            let finding = Finding(rule: .loopFailed, severity: .error, message: sentence, hint: hint)
-            return refused(path, finding, Refusal(refusal.cause, sentence))
+            let finding = Finding(rule: .loopFailed, severity: .error, message: blend.sentence, hint: hint)
+            return refused(path, finding, blend)
         }
         var written = FileReport(path: output ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
         (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)
@@ -318,7 +316,7 @@ public enum LoopCut {
     ) -> FileReport {
         // (A web player follows exactly where the video is cut for it: its no-go is the plan's too.)
         let accepts = { (plan: FixPlan) in
-            LoopPlanCheck.difference(plan, chosen: loop).map { Refusal(.plan, $0) }
+            LoopPlanCheck.difference(plan, chosen: loop).map { Refusal.plan($0) }
                 ?? (options.bakeVideo ? WebPlayerEligibility.refusal(plan, remedy: remedy) : nil)
         }
         guard !d.dryRun, let destination = d.path else {

@@ -27,13 +27,10 @@ public enum WebPlayerEligibility {
         guard let container = Container(extension: (path as NSString).pathExtension) else { return nil }
         let webm = container == .webm
         guard let refused = tracks.first(where: { !CodecStrings.takes($0.codec, webm: webm) }) else { return nil }
-        return Refusal(
-            .webPlayer,
-            """
-            \(CodecStrings.webPlayerTakes); \(refused.kind.rawValue) track \(refused.index) \
-            (\(refused.codec)) in \(container.name.uppercased()) is not one of them; nothing written (without \
-            --web-player it is written as it is)
-            """)
+        return .webPlayer(
+            .codec(
+                kind: refused.kind, index: refused.index, codec: refused.codec, container: container,
+                takes: CodecStrings.webPlayerTakes))
     }
 
     /// The container half, from the output's name alone (checked before any work): nil for an MP4, a MOV or a
@@ -41,12 +38,6 @@ public enum WebPlayerEligibility {
     public static func containerRefusal(_ path: String, remedy: String) -> Refusal? {
         let container = Container(extension: (path as NSString).pathExtension)
         guard container != .webm, container?.isISO != true else { return nil }
-        return Refusal(
-            .webPlayer,
-            """
-            the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
-            through Media Source Extensions, and \((path as NSString).lastPathComponent) is not one; nothing written \
-            (\(remedy) for a web player, or without --web-player)
-            """)
+        return .webPlayer(.container(file: (path as NSString).lastPathComponent, remedy: remedy))
     }
 }

@@ -58,8 +58,7 @@ public enum Stitcher {
             // (A clip's own varying rate is no difference between clips: said as what it is.)
             let what =
                 Set(differences) == Set(variableRates(prepared)) ? "the clips' frame rates vary" : "the clips differ"
-            throw Refusal(
-                .plan,
+            throw Refusal.plan(
                 request.normalize
                     ? "the clips differ in what --normalize cannot change (nothing written):"
                     : "\(what), so they cannot be joined by stream copy (nothing written; --normalize re-encodes "
@@ -70,7 +69,7 @@ public enum Stitcher {
         do {
             timeline = try self.timeline(
                 prepared, transitions: request.transitions, loop: request.loop, normalize: request.normalize)
-        } catch { throw Refusal(.plan, MediaError.describe(error)) }
+        } catch { throw .plan(MediaError.describe(error)) }
         var planned = PlannedStitch(
             request: request, prepared: prepared, timeline: timeline,
             format: (request.output ?? request.named).map(outputFormat),
@@ -79,7 +78,7 @@ public enum Stitcher {
         do {
             try decide(&planned)
         } catch {
-            planned.report.refusal = error as? Refusal ?? Refusal(.plan, MediaError.whileWriting(error))
+            planned.report.refusal = error as? Refusal ?? .plan(MediaError.whileWriting(error))
         }
         // The value carried out; a dry run's says what it read of each clip, for `apply`.
         planned.report.plan = planned.render.map { render in
@@ -115,16 +114,15 @@ public enum Stitcher {
         command: String = "stitch"
     ) throws(Refusal) -> StitchReport {
         let request = value.request.request(output: output, force: force)
-        let again = "plan it again with \(command) --dry-run"
         guard let inputs = value.inputs, inputs.count == request.clips.count else {
-            throw Refusal(.inputChanged, "the plan does not say what it read of its clips: \(again)")
+            throw .inputChanged(path: nil, .unrecorded, command: command)
         }
         try unchanged(request.clips, inputs: inputs, command: command)
         // Never over a clip; one there already is kept where it is what the plan writes (a job run again).
         if let refusal = OutputPath.refusal(output, inputs: request.clips.map(\.path), force: true) { throw refusal }
         var prepared = try prepareAll(request.clips)
         guard value.keptAudio.count == prepared.count, timeline.clips.count == prepared.count else {
-            throw Refusal(.plan, "the plan is for \(timeline.clips.count) clips, not \(prepared.count): \(again)")
+            throw .stalePlan(.clipCount(planned: timeline.clips.count, read: prepared.count), command: command)
         }
         let (audioLeftOut, _) = shareAudio(&prepared, kept: value.keptAudio)
         if let cuts = value.cuts,
@@ -132,12 +130,12 @@ public enum Stitcher {
                 !cuts.indices.contains($0) || prepared[$0].source.cutFigures != cuts[$0]
             })
         {
-            throw Refusal(.plan, "\(prepared[c].path) is cut otherwise than when it was planned: \(again)")
+            throw .stalePlan(.cutOtherwise(prepared[c].path), command: command)
         }
         let fps = prepared.first?.facts.mainVideo?.frameRate ?? timeline.frameRate
         let counts = prepared.map { request.normalize ? $0.source.outputFrames(rate: fps) : $0.frameCount }
         if let misfit = value.misfit(frameCounts: counts, joins: timeline.joins.indices) {
-            throw Refusal(.plan, "the plan does not fit its clips as they read (\(misfit)): \(again)")
+            throw .stalePlan(.misfit(misfit), command: command)
         }
         let format = outputFormat(output)
         var planned = PlannedStitch(
@@ -147,7 +145,7 @@ public enum Stitcher {
         planned.render = value.render
         planned.report.reencoded = reencodedNotes(value.render, prepared)
         do { planned.metadata = try ReelMetadata.plan(prepared[0], format: format) } catch {
-            throw Refusal(.plan, MediaError.describe(error))
+            throw .plan(MediaError.describe(error))
         }
         if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
         planned.report.plan = value
@@ -160,18 +158,9 @@ public enum Stitcher {
     /// Each clip is what the dry run read (`inputs`: its fingerprints), or the refusal naming it, with `command`'s
     /// remedy; a URL cannot be told unchanged.
     static func unchanged(_ clips: [StitchRequest.Clip], inputs: [InputFingerprint?], command: String) throws(Refusal) {
-        let again = "plan it again with \(command) --dry-run"
         for (clip, input) in zip(clips, inputs) {
-            if RemoteFile.isRemote(clip.path) {
-                throw Refusal(
-                    .inputChanged, "\(clip.path) is a URL, which apply cannot tell unchanged: \(command) it with -o")
-            }
-            guard let input, (try? InputFingerprint.of(clip.path)) == input else {
-                let gone = !FileManager.default.fileExists(atPath: clip.path)
-                throw Refusal(
-                    .inputChanged,
-                    "\(clip.path) \(gone ? "is gone" : "changed (its size, modification time or bytes)") since it "
-                        + "was planned: \(again)")
+            if let change = InputFingerprint.change(clip.path, recorded: input) {
+                throw .inputChanged(path: clip.path, change, command: command)
             }
         }
     }
@@ -183,7 +172,7 @@ public enum Stitcher {
     {
         let scratch: String
         do { scratch = try temporaries.make(beside: output) } catch {
-            throw Refusal(.write, MediaError.describe(error))
+            throw .write(MediaError.describe(error))
         }
         defer { temporaries.remove(scratch) }
         var report = carryOut(planned, to: scratch, temporaries: temporaries, progress: nil)
@@ -191,8 +180,7 @@ public enum Stitcher {
         report.facts?.path = output
         guard report.refusal == nil else { return report }
         guard FileManager.default.contentsEqual(atPath: scratch, andPath: output) else {
-            throw OutputPath.refusal(output, inputs: [], force: false)
-                ?? Refusal(.outputExists, "\(output) exists: --force (or -y) replaces it (nothing written)")
+            throw .outputExists(output)
         }
         report.alreadyWritten = true
         return report
@@ -265,7 +253,7 @@ public enum Stitcher {
         } catch {
             // The written reel's check refused it (not kept), or the write stopped.
             let check = (error as? MediaError)?.operation == MediaError.verifyOutput
-            report.refusal = Refusal(check ? .check : .write, MediaError.whileWriting(error))
+            report.refusal = check ? .check(MediaError.whileWriting(error)) : .write(MediaError.whileWriting(error))
         }
         return report
     }
@@ -339,8 +327,8 @@ public enum Stitcher {
         (unreadable, unplanned) = (
             unreadable.filter { seen.insert($0).inserted }, unplanned.filter { seen.insert($0).inserted }
         )
-        if let first = unreadable.first { throw Refusal(.unreadable, first, details: Array(unreadable.dropFirst())) }
-        if let first = unplanned.first { throw Refusal(.plan, first, details: Array(unplanned.dropFirst())) }
+        if let first = unreadable.first { throw .unreadable(first, details: Array(unreadable.dropFirst())) }
+        if let first = unplanned.first { throw .plan(first, details: Array(unplanned.dropFirst())) }
         return prepared
     }
 
