@@ -19,15 +19,17 @@ public struct FileReport: Codable, Sendable, Equatable {
     public var loopRangeReason: String?
     /// loop: the candidates it ranked and the one it wrote (`fix` says what was written, as for fix).
     public var loop: LoopChoice?
+    /// stitch (the reel's record): what the reel is made of (`fix` says what was written, as for fix).
+    public var reel: ReelRecord?
 
     enum CodingKeys: String, CodingKey {
         case path, facts, findings, error, outcome, plan, fix, ignoredRules, notes, loopRange, loopRangeReason
-        case candidates, chosen, blend
+        case candidates, chosen, blend, timeline
     }
 
     /// As every command's report gives a file: the outcome (derived, never read back) and the plan at the file's
     /// level, the plan no longer inside `fix` (a report written before, with it there, still reads); loop's choice on
-    /// the file too, a crossfaded loop's plan its blend.
+    /// the file too, a crossfaded loop's plan its blend; a stitch's reel on the file, its plan stitch's.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(path, forKey: .path)
@@ -35,7 +37,9 @@ public struct FileReport: Codable, Sendable, Equatable {
         try c.encode(findings, forKey: .findings)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(outcome, forKey: .outcome)
-        if let blend = loop?.blend {
+        if let reel {
+            try reel.encode(to: encoder)
+        } else if let blend = loop?.blend {
             // One object: the blend's timeline and, beside its keys, what stitch carries out.
             let plan = c.superEncoder(forKey: .plan)
             try blend.encode(to: plan)
@@ -62,8 +66,12 @@ public struct FileReport: Codable, Sendable, Equatable {
         error = try c.decodeIfPresent(String.self, forKey: .error)
         fix = try c.decodeIfPresent(FixOutcome.self, forKey: .fix)
         let blend = try c.decodeIfPresent(StitchTimeline.self, forKey: .blend)
-        // A crossfaded loop's plan is its blend, not a fix plan.
-        if blend == nil, let plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan) { fix?.plan = plan }
+        // A crossfaded loop's plan is its blend, a stitch's its reel's; neither is a fix plan.
+        if c.contains(.timeline) {
+            reel = try ReelRecord(from: decoder)
+        } else if blend == nil, let plan = try c.decodeIfPresent(FixPlan.self, forKey: .plan) {
+            fix?.plan = plan
+        }
         ignoredRules = try c.decodeIfPresent([String].self, forKey: .ignoredRules)
         notes = try c.decodeIfPresent([String].self, forKey: .notes)
         loopRange = try c.decodeIfPresent(LoopRange.self, forKey: .loopRange)

@@ -23,27 +23,16 @@ struct Apply: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    /// A stitch's report, as `apply` reads it: what it planned (`outcome`, `timeline`, `plan`).
-    struct SavedStitch: Decodable {
-        var command: String
-        var outcome: Outcome
-        var timeline: StitchTimeline?
-        var plan: StitchPlanValue?
-    }
-
     func run() throws {
         let runner = CommandRunner(verbose: report.verbose, counts: true)
         let saved: ReportCommand.Shard
         do {
-            let data = try ReportCommand.bytes(plan)
-            if let stitch = try? JSONDecoder().decode(SavedStitch.self, from: data), stitch.command == "stitch" {
-                return try applyStitch(stitch, runner: runner)
-            }
-            saved = try ReportCommand.parse(data, name: plan == "-" ? "standard input" : plan)
+            saved = try ReportCommand.parse(ReportCommand.bytes(plan), name: plan == "-" ? "standard input" : plan)
         } catch let refusal as ReportCommand.Refusal {
             Console.stderr("loopprep: error: \(refusal.message)\n")
             throw ExitCode(ExitStatus.unreadable.rawValue)
         }
+        if saved.command == "stitch" { try applyStitch(saved, runner: runner) }
         let commands = ["fix", "loop"]
         guard commands.contains(saved.command), saved.files.contains(where: { $0.fix?.status == .planned }) else {
             let what =
@@ -83,15 +72,17 @@ struct Apply: ParsableCommand {
     /// What apply takes, said where it is given something else.
     static let carries = "apply carries out what fix, loop or stitch --dry-run --format json planned"
 
-    /// A stitch's dry run carried out: the reel written as planned (and its web player where the plan asked for
-    /// one); the report and exit code are stitch's.
-    func applyStitch(_ saved: SavedStitch, runner: CommandRunner) throws {
-        guard saved.outcome.status == .planned, let output = saved.outcome.output, let value = saved.plan,
-            let timeline = saved.timeline
+    /// A stitch's dry run carried out (its reel's record: the plan and timeline): the reel written as planned (and its
+    /// web player where the plan asked for one); the report and exit code are stitch's.
+    func applyStitch(_ saved: ReportCommand.Shard, runner: CommandRunner) throws -> Never {
+        let file = saved.files.first
+        guard let fix = file?.fix, fix.status == .planned, let output = fix.output, let reel = file?.reel,
+            let value = reel.plan
         else {
+            let status = file?.outcome?.status
             let why =
-                saved.outcome.status != .planned
-                ? "a stitch report with nothing planned (it was \(saved.outcome.status.rawValue))"
+                status != .planned
+                ? "a stitch report with nothing planned (it was \(status?.rawValue ?? "empty"))"
                 : "a stitch dry run that names no output (plan one with -o REEL.mp4)"
             Console.stderr("loopprep: error: \(plan) is \(why): \(Self.carries)\n")
             throw ExitCode(ExitStatus.usage.rawValue)
@@ -99,7 +90,7 @@ struct Apply: ParsableCommand {
         var result: StitchReport
         do {
             result = try Stitcher.apply(
-                value, timeline: timeline, to: output, force: force, temporaries: runner.temporaries)
+                value, timeline: reel.timeline, to: output, force: force, temporaries: runner.temporaries)
         } catch { try Stitch.refuse(error, output: output, format: report.format) }
         if value.request.webPlayerRemedy != nil, result.error == nil {
             switch WebPlayerOption.package(output, temporaries: runner.temporaries) {
@@ -107,6 +98,6 @@ struct Apply: ParsableCommand {
             case .failure(let failure): result.webPlayerRefusal = failure
             }
         }
-        try Stitch.finish(result, output: output, options: report, runner: runner)
+        try Stitch.finish(result, analysis: saved.options, options: report, runner: runner)
     }
 }

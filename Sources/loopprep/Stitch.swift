@@ -153,18 +153,23 @@ struct Stitch: AsyncParsableCommand {
             bar.finish()
         } catch { try refuse(error) }
         try writeBeside(&result, analysis: request.analysis, temporaries: runner.temporaries)
-        try Self.finish(result, output: output, options: report, runner: runner)
+        try Self.finish(result, analysis: request.analysis, options: report, runner: runner)
     }
 
-    /// The report in its format, and the exit: a written output exits 0 whatever its findings unless --fail-on says
-    /// otherwise (they are the clips' own codecs and the container the name asked for, reported).
-    static func finish(_ result: StitchReport, output: String?, options: ReportOptions, runner: CommandRunner) throws {
-        try StitchText.emit(result, options: options)
-        if let error = result.error {
-            Console.stderr("\(output ?? "output"): error: [\(RuleID.stitchFailed.rawValue)] \(error)\n")
-            try runner.exit(.findings)
-        }
-        try runner.exit(result.report.exitStatus(failOn: options.failOnGiven ?? .never))
+    /// The reel's record through the runner, as every command ends: the report in the format asked (text by
+    /// StitchText), a line on stderr for a refusal, and the exit: a written output exits 0 whatever its findings
+    /// unless --fail-on says otherwise (they are the clips' own codecs and the container the name asked for).
+    static func finish(
+        _ result: StitchReport, analysis: AnalysisOptions, options: ReportOptions, runner: CommandRunner
+    ) throws -> Never {
+        var exiting = options
+        exiting.failOnGiven = options.failOnGiven ?? .never
+        let stream = ReportStream(command: "stitch", options: analysis, report: exiting)
+        let record = result.record
+        let full = try runner.emit(
+            stream.take(record) ? [record] : [], command: "stitch", options: analysis, stream: stream,
+            report: exiting)
+        try runner.exit(full.exitStatus(failOn: exiting.failOn))
     }
 
     /// The stitch asked for: the clips and joins, the output (none in a dry run) and how it is analyzed, every file
@@ -259,7 +264,7 @@ struct Stitch: AsyncParsableCommand {
         try Data(page.utf8).write(to: url, options: .atomic)
     }
 
-    /// A refusal: the sentences on stderr, and with --format json a document on stdout too.
+    /// A refusal: the sentences on stderr, and in any format but text the report on stdout too.
     func refuse(_ refusal: Refusal) throws -> Never { try Self.refuse(refusal, output: output, format: report.format) }
 
     /// A refusal of the stitch `output` names (nil: a dry run naming none), said in `format`.
@@ -269,25 +274,23 @@ struct Stitch: AsyncParsableCommand {
         var lines = refusal.lines
         if !unreadable, let first = lines.first { lines[0] = "loopprep: error: " + first }
         for line in lines { Console.stderr(line + "\n") }
-        if format == .json {
-            struct Document: Encodable {
-                var tool = "loopprep"
-                var command = "stitch"
-                var outcome: Outcome
-                var output: String?
-                var error: String
-                var details: [String]
-            }
-            // One sentence: a head ending in a colon, then its details; or the lines (one a clip), each trimmed.
+        if format != .text {
+            // The reel's record in the report's format (JSON, JSON Lines, JUnit...), as a planned one's: one
+            // sentence, a head ending in a colon then its details, or the lines (one a clip), each trimmed.
             let trimmed = refusal.lines.map { $0.trimmingCharacters(in: .whitespaces) }
             let words =
                 trimmed.first?.hasSuffix(":") == true && trimmed.count > 1
                 ? trimmed[0] + " " + trimmed.dropFirst().joined(separator: "; ") : trimmed.joined(separator: "; ")
-            let reason = Refusal.worded(refusal.cause, words)
-            let doc = Document(
-                outcome: unreadable ? .unreadable(reason) : .refused(reason, output: output),
-                output: output, error: trimmed.first ?? "refused", details: Array(trimmed.dropFirst()))
-            Console.stdout(String(decoding: (try? StitchText.encoder.encode(doc)) ?? Data(), as: UTF8.self) + "\n")
+            let name = output ?? ReelRecord.unnamed
+            let file =
+                unreadable
+                ? FileReport.unreadable(path: name, reason: words)
+                : FileReport(
+                    path: name, facts: nil, findings: [],
+                    fix: FixOutcome(status: .failed, output: output, refusal: .worded(refusal.cause, words)))
+            var report = Report(command: "stitch", options: AnalysisOptions(), files: [file])
+            report.ffmpeg = FFmpegLibraries.description
+            try Output.render(report, format: format, failOn: .error, to: Console.stdout)
         }
         throw ExitCode(unreadable ? ExitStatus.unreadable.rawValue : ExitStatus.findings.rawValue)
     }

@@ -165,7 +165,7 @@ import Testing
         let stitch = ["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.4"]
         let dry = try Run.loopprep(stitch + ["-o", out, "--dry-run", "--format", "json"])
         #expect(dry.status == 0 && !FileManager.default.fileExists(atPath: out), "\(dry.stderr)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
+        let document = try dry.file()
         let timeline = try #require(document["timeline"] as? [String: Any])
         let work = try Self.work(try #require(document["plan"] as? [String: Any]))
         #expect(work.copied > 0 && work.encoded > 0 && work.copied + work.encoded == timeline["frames"] as? Int)
@@ -187,19 +187,21 @@ import Testing
         // replaced only with --force.
         let again = try Run.loopprep(["apply", planPath, "--format", "json"])
         #expect(again.status == 0, "\(again.stderr)")
-        let kept = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        let kept = try again.file()
         #expect(
             (kept["outcome"] as? [String: Any])?["status"] as? String == "unchanged"
-                && kept["alreadyWritten"] as? Bool == true)
+                && (kept["fix"] as? [String: Any])?["alreadyWritten"] as? Bool == true)
         #expect(FileManager.default.contentsEqual(atPath: out, andPath: direct))
         // A plan whose clip reads as cut otherwise (another loopprep's reading: here, its figures edited) is not
         // carried out.
         var edited = try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any])
-        var plan = try #require(edited["plan"] as? [String: Any])
+        var reel = try dry.file()
+        var plan = try #require(reel["plan"] as? [String: Any])
         var cuts = try #require(plan["cuts"] as? [[Int]])
         cuts[1][0] += 1
         plan["cuts"] = cuts
-        edited["plan"] = plan
+        reel["plan"] = plan
+        edited["files"] = [reel]
         let editedPath = dir.appendingPathComponent("edited.json").path
         try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: editedPath))
         let otherwise = try Run.loopprep(["apply", editedPath, "--force"])

@@ -127,7 +127,7 @@ import Testing
         for dry in [true, false] {
             let run = try Run.loopprep(args + (dry ? ["--dry-run"] : []))
             #expect(run.status <= 1, "\(run.stdout)\(run.stderr)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let json = try run.file()
             #expect(json["metadataLeftOut"] as? [String] == [note], "\(run.stdout)")
             #expect(FileManager.default.fileExists(atPath: out) == !dry)
         }
@@ -142,8 +142,7 @@ import Testing
             "stitch", clip, clip, "-o", mp4, "--target", "web", "--format", "json", "--no-seam",
         ])
         #expect(run.status <= 1, "\(run.stdout)\(run.stderr)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(json["metadataLeftOut"] as? [String] == [])
+        #expect(try run.file()["metadataLeftOut"] as? [String] == [])
         #expect(
             Self.find(Array("Sunset over Paris".utf8), in: [UInt8](try Data(contentsOf: URL(fileURLWithPath: mp4)))))
     }

@@ -117,14 +117,11 @@ import Testing
         let dry = try Run.loopprep(["stitch"] + clips + rest + ["--dry-run"])
         let wet = try Run.loopprep(["stitch"] + clips + rest)
         #expect(dry.status == 0 && wet.status == 0, "\(dry.stderr)\(wet.stderr)")
-        struct Document: Decodable {
-            var outcome: Outcome
-            var timeline: StitchTimeline
-            var reencoded: [String]
-        }
-        let planned = try JSONDecoder().decode(Document.self, from: Data(dry.stdout.utf8))
-        let carried = try JSONDecoder().decode(Document.self, from: Data(wet.stdout.utf8))
-        #expect(planned.timeline == carried.timeline && planned.reencoded == carried.reencoded)
+        // The reel's record in every command's report.
+        let planned = try #require(try JSONDecoder().decode(Report.self, from: Data(dry.stdout.utf8)).files.first)
+        let carried = try #require(try JSONDecoder().decode(Report.self, from: Data(wet.stdout.utf8)).files.first)
+        #expect(planned.reel?.timeline != nil && planned.reel?.timeline == carried.reel?.timeline)
+        #expect(planned.reel?.reencoded == carried.reel?.reencoded)
         #expect(planned.outcome == .planned(output: out) && carried.outcome == .written(output: out))
     }
 

@@ -44,6 +44,19 @@ struct Run {
 
     static func temporaryDirectory() throws -> URL { try Repository.temporaryDirectory() }
 
+    /// A report that is not JSON, or has no file.
+    struct NotAReport: Error, CustomStringConvertible {
+        var text: String
+        var description: String { "not a report with a file: \(text.prefix(300))" }
+    }
+
+    /// The first file of a JSON report on stdout (stitch's: the reel's record), as a JSON object.
+    func file() throws -> [String: Any] {
+        let report = try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any]
+        guard let first = (report?["files"] as? [[String: Any]])?.first else { throw NotAReport(text: stdout) }
+        return first
+    }
+
     /// Copies of a fixture named NAME.mp4 in `dir`, for tests that must not touch the fixtures themselves.
     static func copies(of fixture: String, _ names: [String], in dir: URL) throws -> [String] {
         try names.map { name in

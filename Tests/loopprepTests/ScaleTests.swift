@@ -244,8 +244,8 @@ import Testing
                 .contains("audio-longer-than-video")))
     }
 
-    /// A missing folder is one problem (unreadable, not also an error); stitch's refusals are JSON documents
-    /// with --format json.
+    /// A missing folder is one problem (unreadable, not also an error); stitch's refusals are reports with
+    /// --format json: the reel's record refused, its sentence and the difference in one line.
     @Test func refusalsAreCountedOnceAndDocumented() throws {
         let run = try Run.loopprep(["analyze", "/nonexistent/loopprep-folder", "--format", "json", "--quiet"])
         #expect(run.status == 2)
@@ -258,8 +258,16 @@ import Testing
             "json",
         ])
         #expect(stitch.status == 1)
-        let doc = try JSONSerialization.jsonObject(with: Data(stitch.stdout.utf8)) as? [String: Any]
-        #expect((doc?["error"] as? String)?.contains("differ") == true && (doc?["details"] as? [String])?.count == 1)
+        let outcome = try stitch.file()["outcome"] as? [String: Any]
+        #expect(outcome?["status"] as? String == "refused" && outcome?["cause"] as? String == "plan")
+        let reason = outcome?["reason"] as? String ?? ""
+        #expect(reason.contains("differ") && reason.contains("hevc.mp4: codec hevc, where"), "\(reason)")
+        // Every report format says it: JUnit fails the reel's case under stitch-failed.
+        let junit = try Run.loopprep([
+            "stitch", Run.fixture("clean.mp4"), Run.fixture("hevc.mp4"), "-o", "/tmp/loopprep-never.mp4", "--format",
+            "junit",
+        ])
+        #expect(junit.status == 1 && junit.stdout.contains("<failure") && junit.stdout.contains("stitch-failed"))
     }
 
     /// An empty folder is not success.

@@ -73,7 +73,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
         #expect(m["frames"] as? Int == expected)
         // Our probe and ffprobe agree on the lengths: video and audio end together within half a sample.
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let report = try run.file()
         #expect(
             ((report["facts"] as? [String: Any])?["tracks"] as? [[String: Any]])?.first?["frameCount"] as? Int
                 == expected)
@@ -373,8 +373,7 @@ import Testing
             ["stitch"] + clips + ["--transition", "crossfade", "--duration", "0.5", "-o", out, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         let tracks =
-            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
-                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+            ((try run.file()["facts"] as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
         #expect(tracks.first?["frameCount"] as? Int == 105)
         let audio = tracks.filter { $0["kind"] as? String == "audio" }
         #expect(audio.count == 2)
@@ -398,8 +397,7 @@ import Testing
         let run = try Run.loopprep(["stitch", clip, clip, "-o", out, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         let tracks =
-            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
-                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+            ((try run.file()["facts"] as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
         #expect(tracks.first?["frameCount"] as? Int == 120)
         #expect(tracks.first { $0["kind"] as? String == "audio" }?["sampleCount"] as? String == "176400")
     }
@@ -513,7 +511,7 @@ import Testing
         let text = try Run.loopprep(base)
         #expect(text.status == 0 && text.stdout.contains("warning [seam-visual-jump]"), "\(text.stdout)")
         let json = try Run.loopprep(base + ["--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let report = try json.file()
         let rules = (report["findings"] as? [[String: Any]])?.compactMap { $0["rule"] as? String } ?? []
         #expect(rules.contains("seam-visual-jump"), "\(rules)")
         #expect(try Run.loopprep(base + ["--fail-on", "warning"]).status == 1)
@@ -555,7 +553,7 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("two-audio.mp4: audio track 2 (aac) (fra) left out: not every clip has it"))
         let json = try Run.loopprep(["stitch"] + clips + ["-o", out, "-y", "--no-config", "--format", "json"])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let report = try json.file()
         #expect((report["audioLeftOut"] as? [String])?.count == 1)
         let audio = try Run.tool([
             "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts", "-of", "csv=p=0",
@@ -1043,8 +1041,7 @@ import Testing
         // 60 + 60 (2 s at 30 fps) + 30 (the WebM's 30 frames: the 7 ms its muxer moved the video for the Opus
         // pre-skip is under half a frame, so the video is moved back, not cut), less two 15-frame crossfades.
         let tracks =
-            (((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["facts"]
-                as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
+            ((try run.file()["facts"] as? [String: Any])?["tracks"] as? [[String: Any]]) ?? []
         #expect(tracks.first?["frameCount"] as? Int == 120)
         #expect(tracks.first?["width"] as? Int == 160)
         #expect(tracks.first { $0["kind"] as? String == "audio" }?["sampleRate"] as? Int == 44100)

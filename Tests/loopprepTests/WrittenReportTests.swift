@@ -30,6 +30,11 @@ import Testing
         try JSONDecoder().decode(Document.self, from: Data(run.stdout.utf8))
     }
 
+    /// stitch's report's reel: its one file, read as every report is read back.
+    static func reel(_ run: Run) throws -> FileReport? {
+        try JSONDecoder().decode(Report.self, from: Data(run.stdout.utf8)).files.first
+    }
+
     /// Two folders each holding upload.mp4, fixed into one -o: refused before any work, naming both inputs and the
     /// output, whatever --jobs says; nothing is written.
     @Test(arguments: ["1", "2"])
@@ -252,13 +257,7 @@ extension WrittenReportTests {
             "--normalize",
         ])
         #expect(stitched.status == 0, "\(stitched.stderr)")
-        struct Stitched: Decodable {
-            var facts: ClipFacts?
-            var findings: [Finding]
-            var loopRange: LoopRange?
-            var loopRangeReason: String?
-        }
-        let report = try JSONDecoder().decode(Stitched.self, from: Data(stitched.stdout.utf8))
+        let report = try #require(try Self.reel(stitched))
         let analyzed = try Self.document(Run.loopprep(["analyze", reel, "--format", "json"]))
         #expect(report.facts?.seam != nil)
         #expect(report.findings == analyzed.files.first?.findings)
@@ -273,22 +272,17 @@ extension WrittenReportTests {
     @Test func stitchNoSeamDescribesTheReelAsAnalyzeNoSeam() throws {
         let dir = try Run.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        struct Stitched: Decodable {
-            var facts: ClipFacts?
-            var findings: [Finding]
-            var notes: [String]?
-        }
         let clips = [Run.fixture("h264-gop10-a.mp4"), Run.fixture("h264-gop10-b.mp4")]
         let measured = dir.appendingPathComponent("measured.mp4").path
         let run = try Run.loopprep(["stitch"] + clips + ["-o", measured, "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
-        let full = try JSONDecoder().decode(Stitched.self, from: Data(run.stdout.utf8))
+        let full = try #require(try Self.reel(run))
         #expect(full.facts?.seam != nil && full.findings.contains { $0.ruleID == .seamVisualJump })
         #expect(full.notes == nil)
         let quick = dir.appendingPathComponent("quick.mp4").path
         let unmeasured = try Run.loopprep(["stitch"] + clips + ["-o", quick, "--no-seam", "--format", "json"])
         #expect(unmeasured.status == 0, "\(unmeasured.stderr)")
-        let report = try JSONDecoder().decode(Stitched.self, from: Data(unmeasured.stdout.utf8))
+        let report = try #require(try Self.reel(unmeasured))
         #expect(report.facts?.seam == nil)
         #expect(report.notes == ["the seam was not measured (--no-seam)"])
         let analyzed = try Self.document(Run.loopprep(["analyze", quick, "--no-seam", "--format", "json"]))

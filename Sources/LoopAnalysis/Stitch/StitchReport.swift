@@ -46,13 +46,9 @@ public struct StitchRequest: Sendable {
 }
 
 /// What stitch did: the timeline it planned, the clips it re-encodes whole, and the output's facts and
-/// findings, or why it could not be written.
-public struct StitchReport: Encodable, Sendable {
-    public var schemaVersion = 1
-    public var tool = "loopprep"
-    /// The command, as every report names it (`loopprep apply` reads it).
-    public var command = "stitch"
-    public var version = Report.toolVersion
+/// findings, or why it could not be written. The library's working value; reports carry it as the reel's record
+/// (`record`), one file in every command's report.
+public struct StitchReport: Sendable {
     /// The FFmpeg libraries loaded at run time (set by the media layer).
     public var ffmpeg: String?
     public var output: String?
@@ -83,18 +79,15 @@ public struct StitchReport: Encodable, Sendable {
     /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
     /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
     public var metadataLeftOut: [String] = []
-    /// Why the reel was not written once planned: its cause and sentence.
+    /// Why the reel was not written once planned.
     public var refusal: Refusal?
-    /// The refusal's sentence (`error` in the report).
+    /// The refusal's sentence.
     public var error: String? { refusal?.sentence }
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
-    /// Why `--web-player` wrote no web player beside a written output (the run fails): its cause (`webPlayer`) and
-    /// sentence. (A reel refused for its web player before writing has that refusal as `refusal`.)
+    /// Why `--web-player` wrote no web player beside a written output (the run fails). (A reel refused for its web
+    /// player before writing has that refusal as `refusal`.)
     public var webPlayerRefusal: Refusal?
-    /// The web player's refusal's sentence (`webPlayerError` in the report).
-    public var webPlayerError: String? { webPlayerRefusal?.sentence }
-
     /// A dry run: the output it would write (nil where none was named).
     public var planned: String?
     /// `loopprep apply`: the output was there already, byte for byte what the plan writes: kept, not written again.
@@ -107,59 +100,95 @@ public struct StitchReport: Encodable, Sendable {
         self.planned = output == nil ? planned : nil
     }
 
-    /// What stitch did, in every command's words (`outcome`, beside its plan: `timeline`).
+    /// What stitch did, in every command's words.
     public var outcome: Outcome {
+        // (A dry run refused names the output it would have written, as the write does.)
         if let refusal = refusal ?? webPlayerRefusal {
-            return .refused(refusal, output: output)
+            return .refused(refusal, output: output ?? planned)
         }
         if alreadyWritten == true { return .unchanged(output: output) }
         return output == nil ? .planned(output: planned) : .written(output: output)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case schemaVersion, tool, command, version, ffmpeg, outcome, output, timeline, plan, facts, findings, notes,
-            loopRange,
-            loopRangeReason, reencoded, audioLeftOut, dataLeftOut, colourConverted, turned, metadataLeftOut, error,
-            webPlayer, webPlayerError, alreadyWritten
+    /// The reel as every command's report gives a file (`files[0]`): named by its output (or the output a dry run
+    /// would write), the written reel's facts, findings and loop range, what stitch did with it (`fix`: planned,
+    /// written, kept or refused, its web player) and what it is made of (`reel`: the timeline, the plan carried
+    /// out, what was re-encoded or left out).
+    public var record: FileReport {
+        let outcome = self.outcome
+        let status: FixStatus =
+            switch outcome {
+            case .planned: .planned
+            case .written: .fixed
+            case .unchanged: .unchanged
+            case .refused, .unreadable: .failed
+            }
+        var fix = FixOutcome(status: status, output: outcome.output, refusal: outcome.refusal)
+        (fix.webPlayer, fix.alreadyWritten) = (webPlayer, alreadyWritten)
+        var file = FileReport(
+            path: outcome.output ?? ReelRecord.unnamed, facts: facts, findings: findings, fix: fix)
+        file.notes = notes
+        (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
+        file.reel = ReelRecord(
+            timeline: timeline, plan: plan, reencoded: reencoded, audioLeftOut: audioLeftOut, dataLeftOut: dataLeftOut,
+            colourConverted: colourConverted, turned: turned, metadataLeftOut: metadataLeftOut)
+        return file
     }
 
-    /// As synthesized, but for `loopRange`: written as `null` beside its reason where none makes the reel loop, as
-    /// analyze writes it.
+    /// stitch's report: the reel's record, analyzed with `options`.
+    public func report(options: AnalysisOptions) -> Report {
+        var report = Report(command: "stitch", options: options, files: [record])
+        report.ffmpeg = ffmpeg
+        return report
+    }
+}
+
+/// What a stitch's reel is made of, on its record in the report (beside the reel's facts and outcome): the timeline,
+/// the plan carried out (`files[].plan`, what `loopprep apply` carries out), the clips re-encoded whole and what the
+/// reel could not keep, each said.
+public struct ReelRecord: Codable, Sendable, Equatable {
+    public var timeline: StitchTimeline
+    public var plan: StitchPlanValue?
+    public var reencoded: [String] = []
+    public var audioLeftOut: [String] = []
+    public var dataLeftOut: [String] = []
+    public var colourConverted: [String] = []
+    public var turned: [String] = []
+    public var metadataLeftOut: [String] = []
+
+    /// The record's name in a dry run that names no output.
+    public static let unnamed = "(dry run)"
+
+    enum CodingKeys: String, CodingKey {
+        case timeline, plan, reencoded, audioLeftOut, dataLeftOut, colourConverted, turned, metadataLeftOut
+    }
+
+    /// On the file's own level (the file's `plan` is this plan); `turned` only where a clip was turned.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(schemaVersion, forKey: .schemaVersion)
-        try c.encode(tool, forKey: .tool)
-        try c.encode(command, forKey: .command)
-        try c.encode(version, forKey: .version)
-        try c.encodeIfPresent(ffmpeg, forKey: .ffmpeg)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encodeIfPresent(output, forKey: .output)
         try c.encode(timeline, forKey: .timeline)
         try c.encodeIfPresent(plan, forKey: .plan)
-        try c.encodeIfPresent(facts, forKey: .facts)
-        try c.encode(findings, forKey: .findings)
-        try c.encodeIfPresent(notes, forKey: .notes)
-        try c.encodeLoopRange(loopRange, reason: loopRangeReason, at: .loopRange, .loopRangeReason)
         try c.encode(reencoded, forKey: .reencoded)
         try c.encode(audioLeftOut, forKey: .audioLeftOut)
         try c.encode(dataLeftOut, forKey: .dataLeftOut)
         try c.encode(colourConverted, forKey: .colourConverted)
         if !turned.isEmpty { try c.encode(turned, forKey: .turned) }
         try c.encode(metadataLeftOut, forKey: .metadataLeftOut)
-        try c.encodeIfPresent(error, forKey: .error)
-        try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
-        try c.encodeIfPresent(webPlayerError, forKey: .webPlayerError)
-        try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)
     }
+}
 
-    /// The output as a one-file report, for the formats every command shares (a failure is a failed repair).
-    public var report: Report {
-        var file = FileReport(
-            path: output ?? "(dry run)", facts: facts, findings: findings,
-            fix: outcome.refusal.map { FixOutcome(status: .failed, output: output, refusal: $0) })
-        file.notes = notes
-        (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
-        return Report(command: "stitch", options: .init(), files: [file])
+extension ReelRecord {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        timeline = try c.decode(StitchTimeline.self, forKey: .timeline)
+        plan = try c.decodeIfPresent(StitchPlanValue.self, forKey: .plan)
+        for (key, path) in [
+            (CodingKeys.reencoded, \ReelRecord.reencoded), (.audioLeftOut, \.audioLeftOut),
+            (.dataLeftOut, \.dataLeftOut),
+            (.colourConverted, \.colourConverted), (.turned, \.turned), (.metadataLeftOut, \.metadataLeftOut),
+        ] {
+            self[keyPath: path] = try c.decodeIfPresent([String].self, forKey: key) ?? []
+        }
     }
 }
 

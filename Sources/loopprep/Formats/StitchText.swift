@@ -1,51 +1,45 @@
 import Foundation
 import LoopAnalysis
 
-/// stitch's report in every format: its own JSON document and text (the timeline, the notes, the output),
-/// the shared formats through the output's one-file report.
+/// stitch's text: the reel's timeline, what its plan copies and encodes, the notes, and the reel written (its
+/// tracks, findings and loop range) or why not. Every other format is the report's, as every command's.
 enum StitchText {
     static let encoder = JSONFormat.encoder()
 
-    /// On stdout in the chosen format; each extra --report to its file; a finding per line on stderr.
-    static func emit(_ result: StitchReport, options: ReportOptions) throws {
-        switch options.format {
-        case .json: Console.stdout(String(decoding: try encoder.encode(result), as: UTF8.self) + "\n")
-        case .text: Console.stdout(text(result))
-        default: try Output.render(result.report, format: options.format, failOn: options.failOn, to: Console.stdout)
-        }
-        var report = result.report
-        report.ffmpeg = result.ffmpeg
-        Output.diagnose(report, options: options, failures: false)
-        try Output.writeExtra(report, options: options)
-    }
-
-    static func text(_ result: StitchReport) -> String {
-        var out = timeline(result.timeline)
-        if let render = result.plan?.render { out += work(render, written: result.output != nil) }
-        for note in result.reencoded { out += "note: \(note)\n" }
-        for note in result.audioLeftOut + result.dataLeftOut { out += "note: \(note)\n" }
-        for note in result.colourConverted + result.turned + result.metadataLeftOut { out += "note: \(note)\n" }
-        if let error = result.error {
-            out += "NOT WRITTEN: \(error)\n"
-        } else if let output = result.output, let facts = result.facts {
+    /// The reel's record in words.
+    static func text(_ file: FileReport) -> String {
+        guard let reel = file.reel else { return "" }
+        var out = timeline(reel.timeline)
+        // (Only a reel written has facts: a dry run's or a refused write's would copy.)
+        let written = file.facts != nil
+        if let render = reel.plan?.render { out += work(render, written: written) }
+        for note in reel.reencoded { out += "note: \(note)\n" }
+        for note in reel.audioLeftOut + reel.dataLeftOut { out += "note: \(note)\n" }
+        for note in reel.colourConverted + reel.turned + reel.metadataLeftOut { out += "note: \(note)\n" }
+        // A web player that failed beside a written reel is said after the reel; any other refusal wrote nothing.
+        let (fix, refusal) = (file.fix, file.outcome?.refusal)
+        let besideWritten = refusal?.cause == .webPlayer && file.facts != nil
+        if let refusal, !besideWritten {
+            out += "NOT WRITTEN: \(refusal.sentence)\n"
+        } else if let output = fix?.output, fix?.status != .planned, let facts = file.facts {
             let tracks = facts.tracks.filter { $0.kind == .video || $0.kind == .audio }.map { TextFormat.describe($0) }
-            let verb = result.alreadyWritten == true ? "kept (already what the plan writes)" : "wrote"
+            let verb = fix?.alreadyWritten == true ? "kept (already what the plan writes)" : "wrote"
             out += "\(verb) \(output): " + tracks.joined(separator: "; ") + "\n"
-            for f in result.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
+            for f in file.findings { out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n" }
             // A reel joined without --loop is a playlist, not a loop: its seam is said (analyze says it too) as how
             // it would loop, not as a fault of the joins.
-            let seam = result.findings.filter { $0.ruleID == .seamVisualJump || $0.ruleID == .seamAudioClick }
-            if !result.timeline.loop, !seam.isEmpty {
+            let seam = file.findings.filter { $0.ruleID == .seamVisualJump || $0.ruleID == .seamAudioClick }
+            if !reel.timeline.loop, !seam.isEmpty {
                 let rules = seam.map(\.rule).joined(separator: ", ")
                 out += "  note: stitched without --loop, the reel is not joined as a loop: \(rules) says how its end "
                 out += "would meet its start if looped (stitch --loop joins the last clip back into the first)\n"
             }
-            for note in result.notes ?? [] { out += "  note: \(note)\n" }
-            if let line = TextFormat.loopRangeLine(result.loopRange, reason: result.loopRangeReason) {
+            for note in file.notes ?? [] { out += "  note: \(note)\n" }
+            if let line = TextFormat.loopRangeLine(file.loopRange, reason: file.loopRangeReason) {
                 out += "  " + line + "\n"
             }
-            if let web = result.webPlayer { out += "web player -> \(web.page)\n" }
-            if let error = result.webPlayerError { out += "NO WEB PLAYER: \(error)\n" }
+            if let web = fix?.webPlayer { out += "web player -> \(web.page)\n" }
+            if let refusal, besideWritten { out += "NO WEB PLAYER: \(refusal.sentence)\n" }
         } else {
             out += "dry run: nothing written\n"
         }

@@ -6,6 +6,8 @@ enum TextFormat {
     static func render(_ report: Report, color: Bool) -> String {
         // loop's clips: each one's candidates, what was written and its findings (LoopText).
         if report.command == "loop" { return report.files.map(LoopText.text).joined() }
+        // stitch's reel: its timeline, its plan's work and the reel written (StitchText).
+        if report.command == "stitch" { return report.files.map(StitchText.text).joined() }
         let paint = Paint(enabled: color)
         let files = report.files.sorted { a, b in
             let (x, y) = (a.worst?.rank ?? -1, b.worst?.rank ?? -1)
