@@ -81,7 +81,9 @@ let package = Package(
         .testTarget(name: "LoopAnalysisTests", dependencies: ["LoopAnalysis", "LoopRange"]),
         // Paths, scratch folders and a process runner shared by the two test targets that touch media.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis", "LoopIndex", "TestSupport"]),
+        // (The command line too: a refusal is worded by it alone, and these tests read the words users see.)
+        .testTarget(
+            name: "LoopMediaTests", dependencies: ["LoopMedia", "LoopAnalysis", "LoopIndex", "TestSupport", "loopprep"]),
         .testTarget(
             name: "loopprepTests", dependencies: ["loopprep", "LoopAnalysis", "LoopIndex", "LoopRange", "TestSupport"]),
     ]

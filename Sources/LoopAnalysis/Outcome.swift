@@ -46,9 +46,6 @@ public enum Outcome: Sendable, Equatable {
         }
     }
 
-    /// Why nothing was written, in loopprep's words.
-    public var reason: String? { refusal?.sentence }
-
     /// An input that was read, after its command's work: planned, written or unchanged, or refused.
     init(fix: FixOutcome) {
         switch fix.status {
@@ -71,7 +68,7 @@ extension Outcome: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(output, forKey: .output)
-        try c.encodeRefusal(refusal, reason: .reason, cause: .cause)
+        try c.encodeRefusal(refusal, words: encoder.refusalWords, reason: .reason, cause: .cause)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -89,19 +86,26 @@ extension Outcome: Codable {
 }
 
 extension KeyedEncodingContainer {
-    /// A refusal as every report writes it: its sentence at `reason`, its cause at `cause`.
-    mutating func encodeRefusal(_ refusal: Refusal?, reason: Key, cause: Key) throws {
-        try encodeIfPresent(refusal?.sentence, forKey: reason)
-        try encodeIfPresent(refusal?.cause, forKey: cause)
+    /// A refusal as every report writes it: its words at `reason` (the front end's `words`, or the words a report
+    /// read back kept), its cause at `cause`.
+    mutating func encodeRefusal(_ refusal: Refusal?, words: Refusal.Words?, reason: Key, cause: Key) throws {
+        guard let refusal else { return }
+        // (A report read back keeps its words, in every front end's.)
+        if let said = words?(refusal) ?? refusal.carriedWords, !said.isEmpty { try encode(said, forKey: reason) }
+        try encode(refusal.cause, forKey: cause)
     }
 }
 
 extension KeyedDecodingContainer {
-    /// A refusal as every report writes it; a reason without a cause (a report written before causes were recorded)
-    /// is `unrecorded`; nil without a reason.
+    /// A refusal as every report writes it, as its words: a reason without a cause (a report written before causes
+    /// were recorded) is `unrecorded`, a cause without a reason (a report encoded without words) has none; nil
+    /// without either.
     func decodeRefusal(reason: Key, cause: Key) throws -> Refusal? {
-        guard let sentence = try decodeIfPresent(String.self, forKey: reason) else { return nil }
-        return .worded(try decodeIfPresent(Refusal.Cause.self, forKey: cause) ?? .unrecorded, sentence)
+        let (sentence, cause) = (
+            try decodeIfPresent(String.self, forKey: reason), try decodeIfPresent(Refusal.Cause.self, forKey: cause)
+        )
+        guard sentence != nil || cause != nil else { return nil }
+        return .worded(cause ?? .unrecorded, sentence ?? "")
     }
 }
 

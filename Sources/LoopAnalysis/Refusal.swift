@@ -1,10 +1,10 @@
 /// Why a command wrote nothing for an input: one case for each way loopprep refuses, with the data that says it, so
 /// a pipeline acts on the case (retry a write that stopped, pass over an output a resumed run finds, send a refused
-/// file back to its maker) and a newcomer who adds a refusal is told by the compiler to name its cause and its words.
-/// Its `cause` (the closed set reports write) and its `sentence` (naming the cause and the remedy) are made here and
-/// nowhere else. A rule's refusal (`plan`) and the loop search's (`noLoop`) carry their own sentence, as a rule's
-/// finding carries its message.
-public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+/// file back to its maker) and a newcomer who adds a refusal is told by the compiler to name its cause here and its
+/// words in the command line's RefusalWords. The library words none of it: a report carries its words where the
+/// front end's encoder gives them (`wordsKey`). A rule's refusal (`plan`) and the loop search's (`noLoop`) carry the
+/// rule's own sentence, as a rule's finding carries its message.
+public enum Refusal: Error, Sendable, Equatable {
     /// What the plan cannot do exactly, in the words of the rule that refused it, and the lines it goes on to list
     /// (the differences between clips stitch cannot join).
     case plan(String, details: [String] = [])
@@ -138,103 +138,33 @@ public enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         default: []
         }
     }
-
-    /// The sentence and its details, a line each.
-    public var lines: [String] { [sentence] + details }
-
-    /// The same refusal as a report says it: its cause and sentence (one read back from a report, `worded`, equals
-    /// the one written).
-    public static func == (a: Refusal, b: Refusal) -> Bool { a.cause == b.cause && a.sentence == b.sentence }
-
-    public var description: String { sentence }
-
-    /// The refusal in loopprep's words, naming the cause and the remedy.
-    public var sentence: String {
-        switch self {
-        case .plan(let words, _), .noLoop(let words), .unreadable(let words, _), .worded(_, let words): words
-        case .write(let words), .check(let words): words
-        case .stalePlan(let stale, let command): "\(stale.words): plan it again with \(command) --dry-run"
-        case .outputExists(let output, differs: false):
-            "\(output) exists: --force (or -y) replaces it (nothing written)"
-        case .outputExists(let output, differs: true):
-            "write output: \(output) exists and differs from what this run writes: --force (or -y) replaces it "
-                + "(nothing written)"
-        case .outputIsInput(let output, let input, let how): how.words(output: output, input: input)
-        case .outputClaimed(let file, let first, let second): Self.clash(file, first, second)
-        case .inputChanged(let path, let change, let command): change.words(path, command: command)
-        case .webPlayer(let noGo): noGo.words
-        case .crossfadedLoop(let inner):
-            "the crossfaded loop could not be written: \(inner.lines.joined(separator: " "))"
-        }
-    }
-
-    /// Two claims on one file, in one sentence naming both inputs (or both files of one input) and the file.
-    static func clash(_ file: String, _ a: Claimant, _ b: Claimant) -> String {
-        guard a.input != b.input else {
-            return """
-                \(a.input)'s \(a.what) and its \(b.what) would both be written to \(file), one replacing the other: \
-                name one of them otherwise
-                """
-        }
-        let what = a.what == b.what ? "" : " (\(a.input)'s \(a.what), \(b.input)'s \(b.what))"
-        return """
-            \(a.input) and \(b.input) would both be written to \(file)\(what), one replacing the other: rename \
-            one of them, or write each folder with its own -o
-            """
-    }
 }
 
-extension Refusal.OverInput {
-    func words(output: String, input: String) -> String {
+extension Refusal {
+    /// The refusal's words as a front end gives them (its sentence, naming the cause and the remedy).
+    public typealias Words = @Sendable (Refusal) -> String
+
+    /// The sentence a case carries as its data, not loopprep's to word: a rule's, the loop search's, what stopped a
+    /// write or failed a check, why an input could not be read (in FFmpeg's terms put in loopprep's), a report's.
+    /// nil for the refusals the front end words.
+    public var carriedWords: String? {
         switch self {
-        case .named: "the output \(output) is the input \(input) (nothing written)"
-        case .converted(let container):
-            "write output: the \(container.name.uppercased()) would overwrite the input \(input)"
-        case .notInPlace: "write output: the output would overwrite the input (use --in-place)"
-        case .planned: "write output: the plan's output \(output) is its input (apply never writes over one)"
+        case .plan(let words, _), .noLoop(let words), .write(let words), .check(let words), .unreadable(let words, _),
+            .worded(_, let words):
+            words
+        case .stalePlan, .outputExists, .outputIsInput, .outputClaimed, .inputChanged, .webPlayer, .crossfadedLoop:
+            nil
         }
     }
+
+    /// Where a report's encoder finds the front end's `Words` (`outcome.reason`, `fix.reason`); without them a
+    /// report carries the words a case carries (`carriedWords`) and else the cause alone.
+    // swift-format-ignore: NeverForceUnwrap
+    // (A constant key: CodingUserInfoKey's initializer fails on no string.)
+    public static let wordsKey = CodingUserInfoKey(rawValue: "loopprep.refusalWords")!
 }
 
-extension Refusal.InputChange {
-    func words(_ path: String?, command: String) -> String {
-        let again = "plan it again with \(command) --dry-run"
-        let name = path ?? "a clip"
-        return switch self {
-        case .changed: "\(name) changed since it was planned (its size, modification time or bytes): \(again)"
-        case .gone: "\(name) is gone since it was planned: \(again)"
-        case .remote: "\(name) is a URL, which apply cannot tell unchanged: write it with \(command) -o"
-        case .unrecorded: "the plan does not say what it read of \(path ?? "its clips"): \(again)"
-        case .blendUnrecorded: "the plan does not say how its blend is made: \(again)"
-        }
-    }
-}
-
-extension Refusal.StalePlan {
-    var words: String {
-        switch self {
-        case .clipCount(let planned, let read): "the plan is for \(planned) clips, not \(read)"
-        case .cutOtherwise(let path): "\(path) is cut otherwise than when it was planned"
-        case .misfit(let how): "the plan does not fit its clips as they read (\(how))"
-        }
-    }
-}
-
-extension Refusal.WebPlayerNoGo {
-    var words: String {
-        switch self {
-        case .container(let file, let remedy):
-            """
-            the web player needs an MP4, a MOV or a WebM: browsers append only ISO files (MP4, MOV) and WebM \
-            through Media Source Extensions, and \(file) is not one; nothing written (\(remedy) for a web player, or \
-            without --web-player)
-            """
-        case .codec(let kind, let index, let codec, let container, let takes):
-            """
-            \(takes); \(kind.rawValue) track \(index) (\(codec)) in \(container.name.uppercased()) is not one of \
-            them; nothing written (without --web-player it is written as it is)
-            """
-        case .notPackaged(let output, let why): "\(output) is written and verified, but not its web player: \(why)"
-        }
-    }
+extension Encoder {
+    /// The words this encoder gives refusals (the front end's), if any.
+    var refusalWords: Refusal.Words? { userInfo[Refusal.wordsKey] as? Refusal.Words }
 }

@@ -319,15 +319,12 @@ public struct FixOutcome: Codable, Sendable, Equatable {
         case inputLoopRangeReason, input, webPlayerPlanned
     }
 
-    /// Why the file was not written, in loopprep's words (the refusal's sentence).
-    public var reason: String? { refusal?.sentence }
-
     /// As synthesized, but for `plan`: its report's file carries it (`files[].plan`, where loop's is too).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(output, forKey: .output)
-        try c.encodeRefusal(refusal, reason: .reason, cause: .cause)
+        try c.encodeRefusal(refusal, words: encoder.refusalWords, reason: .reason, cause: .cause)
         try c.encodeIfPresent(before, forKey: .before)
         try c.encodeIfPresent(webPlayer, forKey: .webPlayer)
         try c.encodeIfPresent(alreadyWritten, forKey: .alreadyWritten)

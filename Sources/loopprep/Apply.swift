@@ -92,7 +92,7 @@ struct Apply: ParsableCommand {
             result = try Stitcher.apply(
                 value, timeline: reel.timeline, to: output, force: force, temporaries: runner.temporaries)
         } catch { try Stitch.refuse(error, output: output, format: report.format) }
-        if value.request.webPlayerRemedy != nil, result.error == nil {
+        if value.request.webPlayerRemedy != nil, result.refusal == nil {
             switch WebPlayerOption.package(output, temporaries: runner.temporaries) {
             case .success(let web): result.webPlayer = web
             case .failure(let failure): result.webPlayerRefusal = failure

@@ -209,17 +209,17 @@ struct Stitch: AsyncParsableCommand {
         // The report is the written output's, its seam measured, as Stitcher described it; the --html page draws
         // its seam strip from one more reading of it.
         var analyzed: (report: FileReport, strip: [UInt8]?)?
-        if html != nil, result.error == nil, let written = result.output, !write.dryRun {
+        if html != nil, result.refusal == nil, let written = result.output, !write.dryRun {
             analyzed = ClipAnalysis.report(path: written, options: analysis, picture: true)
         }
-        if webPlayer.enabled, result.error == nil, let output = result.output {
+        if webPlayer.enabled, result.refusal == nil, let output = result.output {
             switch WebPlayerOption.package(output, temporaries: temporaries) {
             case .success(let web): result.webPlayer = web
             case .failure(let failure): result.webPlayerRefusal = failure
             }
         }
         try writePictures(result, analyzed: analyzed, analysis: analysis)
-        if let manifest, result.error == nil {
+        if let manifest, result.refusal == nil {
             try Data(try StitchText.encoder.encode(StitchManifest(result.timeline, output: output))).write(
                 to: URL(fileURLWithPath: manifest), options: .atomic)
         }

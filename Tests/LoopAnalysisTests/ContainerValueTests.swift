@@ -127,17 +127,16 @@ import Testing
         #expect(Outcome(fix: FixOutcome(status: .unchanged, output: "o.mp4")).status == .unchanged)
         let why = Refusal.outputExists("o.mp4")
         let refused = Outcome(fix: FixOutcome(status: .failed, output: "o.mp4", refusal: why))
-        #expect(
-            refused == .refused(why, output: "o.mp4") && refused.failed
-                && refused.reason == "o.mp4 exists: --force (or -y) replaces it (nothing written)")
+        #expect(refused == .refused(why, output: "o.mp4") && refused.failed && refused.refusal?.cause == .outputExists)
         let unreadable = FileReport.unreadable(path: "x.mp4", reason: "not media")
         #expect(unreadable.outcome == .unreadable(.unreadable("not media")))
         #expect(unreadable.outcome?.output == nil && unreadable.outcome?.failed == true)
         #expect(FileReport(path: "x.mp4", facts: nil, findings: []).outcome == nil)
     }
 
-    /// Each outcome is written as `{status, output, reason, cause}` with what its case carries, and reads back as
-    /// itself; a refusal in a report written before causes were recorded reads as `unrecorded`, its words kept.
+    /// Each outcome is written as `{status, output, reason, cause}` with what its case carries: the reason in the
+    /// words its encoder's front end gives (`Refusal.wordsKey`; none without), read back as those words with their
+    /// cause; a refusal in a report written before causes were recorded reads as `unrecorded`, its words kept.
     @Test func outcomesRoundTripWithTheirCause() throws {
         let outcomes: [Outcome] = [
             .planned(output: nil), .planned(output: "a.mp4"), .written(output: "a.mp4"), .unchanged(output: "a.mp4"),
@@ -146,24 +145,38 @@ import Testing
             .refused(.crossfadedLoop(.plan("the clips differ:", details: ["  rate"])), output: "a.mp4"),
             .unreadable(.unreadable("open: no such file")),
         ]
+        let words: Refusal.Words = { "words for \($0.cause.rawValue)" }
+        let (encoder, plain) = (JSONEncoder(), JSONEncoder())
+        (encoder.outputFormatting, plain.outputFormatting) = (.sortedKeys, .sortedKeys)
+        encoder.userInfo[Refusal.wordsKey] = words
         for outcome in outcomes {
-            let data = try JSONEncoder().encode(outcome)
-            #expect(try JSONDecoder().decode(Outcome.self, from: data) == outcome)
+            let data = try encoder.encode(outcome)
+            let back = try JSONDecoder().decode(Outcome.self, from: data)
+            #expect(back.status == outcome.status && back.output == outcome.output)
+            #expect(back.refusal == outcome.refusal.map { .worded($0.cause, words($0)) })
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
             #expect(object["status"] == outcome.status.rawValue && object["output"] == outcome.output)
-            #expect(object["reason"] == outcome.reason && object["cause"] == outcome.refusal?.cause.rawValue)
+            #expect(
+                object["reason"] == outcome.refusal.map(words) && object["cause"] == outcome.refusal?.cause.rawValue)
+            // Read back and written again, a refusal keeps its words, whatever the encoder's.
+            #expect(try plain.encode(back) == data)
         }
+        // Without a front end's words: the words a case carries (a check's), else the cause alone.
+        let bare = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(outcomes[4])) as? [String: String]
+        #expect(bare?["cause"] == "check" && bare?["reason"] == "the copied frames ended early")
+        let unworded =
+            try JSONSerialization.jsonObject(with: try JSONEncoder().encode(outcomes[5])) as? [String: String]
+        #expect(unworded?["cause"] == "outputIsInput" && unworded?["reason"] == nil)
         let old = Data(#"{"status": "refused", "reason": "why"}"#.utf8)
         #expect(try JSONDecoder().decode(Outcome.self, from: old) == .refused(.worded(.unrecorded, "why"), output: nil))
         let fix = try JSONDecoder().decode(FixOutcome.self, from: Data(#"{"status": "failed", "reason": "why"}"#.utf8))
         #expect(fix.refusal == .worded(.unrecorded, "why"))
         let claimed = Refusal.outputClaimed(
             file: "o.mp4", first: .init(input: "a.mov", what: "output"), second: .init(input: "b.mov", what: "output"))
-        let written = FixOutcome(status: .failed, refusal: claimed)
-        let encoded = try JSONEncoder().encode(written)
-        #expect(try JSONDecoder().decode(FixOutcome.self, from: encoded) == written)
-        let keys = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
-        #expect(keys["cause"] as? String == "outputClaimed" && keys["reason"] as? String == claimed.sentence)
+        let keys = try #require(
+            try JSONSerialization.jsonObject(with: try encoder.encode(FixOutcome(status: .failed, refusal: claimed)))
+                as? [String: Any])
+        #expect(keys["cause"] as? String == "outputClaimed" && keys["reason"] as? String == "words for outputClaimed")
     }
 
     /// A fix report's plan sits at the file's level, and a report written with it inside `fix` still reads.

@@ -5,6 +5,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// Containers other than MP4, analysis side: each is read, and its figures come from how the
 /// fixture was made (fixtures/make-fixtures.sh).

@@ -4,6 +4,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 @Suite struct FixTests {
     static let defective = [

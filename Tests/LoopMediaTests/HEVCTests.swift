@@ -4,6 +4,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// HEVC parameter-set renumbering, on real x265 output (the fixtures: B-frames, open GOPs, wavefront entry
 /// points, Main and Main 10). Renumbering a slice to the id it has must give its bytes back, and to another id

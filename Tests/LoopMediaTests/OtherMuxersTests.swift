@@ -5,6 +5,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// Shapes other muxers write, fixed exactly and confirmed by FFmpeg's own reading and by ffmpeg
 /// decoding the output. Expected figures from fixtures/make-fixtures.sh: 1 s of video at 30 fps (30 frames),

@@ -5,6 +5,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 @Suite struct ProbeTests {
     /// Each defect fixture trips its rule.

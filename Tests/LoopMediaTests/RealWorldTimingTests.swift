@@ -5,6 +5,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// The MP4 shapes phones, editors, recorders and packagers write, each fixed exactly: the expected
 /// frames and samples come from how the fixture was made (fixtures/make-fixtures.sh), never from loopprep.

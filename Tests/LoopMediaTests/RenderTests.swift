@@ -4,6 +4,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// fix options that re-encode audio: --unroll, --loops, --seam-fade. Video stays stream-copied.
 @Suite struct RenderTests {

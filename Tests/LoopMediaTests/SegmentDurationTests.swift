@@ -4,6 +4,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// Matroska's Segment Duration: read from the file's head, rewritten in place, and made exact by fix and stitch.
 @Suite struct SegmentDurationTests {

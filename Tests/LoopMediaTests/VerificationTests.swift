@@ -6,6 +6,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// The independent check: FFmpeg's own demuxer and decoders read every output before it is kept.
 /// Expected figures come from how the fixtures were made (fixtures/make-fixtures.sh), never from loopprep.

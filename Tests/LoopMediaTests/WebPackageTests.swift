@@ -6,6 +6,7 @@ import Testing
 
 @testable import LoopIndex
 @testable import LoopMedia
+@testable import loopprep
 
 /// The web player's files, read back without loopprep: clean.mp4 (fixtures/make-fixtures.sh) is 1 s of
 /// 30 fps H.264 (30 frames) and AAC at 48 kHz with FFmpeg's 1024 samples of priming in its edit list.

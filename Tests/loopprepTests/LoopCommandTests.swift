@@ -3,6 +3,8 @@ import LoopAnalysis
 import TestSupport
 import Testing
 
+@testable import loopprep
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif

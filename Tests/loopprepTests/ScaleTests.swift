@@ -2,6 +2,8 @@ import Foundation
 import LoopAnalysis
 import Testing
 
+@testable import loopprep
+
 /// Past one machine: shards, their merge, JSON Lines, SARIF, several reports from one call.
 @Suite struct ScaleTests {
     static func analyze(_ args: [String]) throws -> String {
@@ -204,8 +206,9 @@ import Testing
         let out = try Self.analyze(["--format", "json"])
         let report = try JSONDecoder().decode(Report.self, from: Data(out.utf8))
         #expect(report.files.count > 40)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // (The command line's encoder: its layout, and its words for refusals.)
+        let encoder = JSONFormat.encoder()
+        #expect(encoder.outputFormatting == [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         #expect(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n" == out)
     }
 

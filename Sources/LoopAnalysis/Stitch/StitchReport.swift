@@ -81,8 +81,6 @@ public struct StitchReport: Sendable {
     public var metadataLeftOut: [String] = []
     /// Why the reel was not written once planned.
     public var refusal: Refusal?
-    /// The refusal's sentence.
-    public var error: String? { refusal?.sentence }
     /// `--web-player`: the page, manifest and media written beside the output.
     public var webPlayer: WebPlayerOutput?
     /// Why `--web-player` wrote no web player beside a written output (the run fails). (A reel refused for its web

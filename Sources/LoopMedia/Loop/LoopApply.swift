@@ -13,9 +13,7 @@ extension LoopCut {
         if let blend = file.loop?.blend {
             guard let value = file.loop?.blendPlan else {
                 let refusal = Refusal.inputChanged(path: file.path, .blendUnrecorded, command: "loop")
-                let finding = Finding(
-                    rule: .loopFailed, severity: .error, message: refusal.sentence, hint: "plan it again")
-                return kept(refused(file.path, finding, refusal), as: file)
+                return kept(refused(file.path, refusal), as: file)
             }
             do {
                 let stitched = try Stitcher.apply(

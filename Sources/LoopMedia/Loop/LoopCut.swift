@@ -60,9 +60,7 @@ public enum LoopCut {
             // bar (the same thresholds); a crossfade is the way to loop it anyway.
             let chosen = choice.candidates[request.pick - 1]
             if !chosen.seamless && crossfade == nil {
-                let refusal = Self.noRepeat(
-                    chosen, pick: request.pick, options: options, minimumLoop: request.analysis.minimumLoopSeconds)
-                return refused(.noLoop(refusal.sentence + (stopped.map { "; \($0)" } ?? "")))
+                return refused(noRepeat(chosen, request: request, options: options, stopped: stopped))
             }
             // One path for the dry run and the write: the same claims, plan and refusals; only the writing differs.
             let planning = dryRun || destination == nil
@@ -147,11 +145,13 @@ public enum LoopCut {
             """
     }
 
-    /// Why the chosen candidate is not written: which seam rule the loop would trip, with its figures.
-    /// `minimumLoop`: the shortest loop analyze accepts (too-short-to-loop), which a suggested crossfade keeps.
+    /// Why the chosen candidate (the request's pick) is not written: which seam rule the loop would trip, with its
+    /// figures; a suggested crossfade keeps the shortest loop analyze accepts (too-short-to-loop). `stopped`: where
+    /// the search stopped short of the clip (at the audio's end), said after.
     static func noRepeat(
-        _ c: LoopCandidate, pick: Int, options: LoopFinder.Options, minimumLoop: Rational = .one
+        _ c: LoopCandidate, request: LoopRequest, options: LoopFinder.Options, stopped: String?
     ) -> Refusal {
+        let (pick, minimumLoop) = (request.pick, request.analysis.minimumLoopSeconds)
         let why = seamFaults(c, options: options)
         let which = pick == 1 ? "the best loop" : "loop #\(pick)"
         // The blend overlaps the loop's ends, so the loop comes out the fade shorter: --min is raised by the fade,
@@ -170,7 +170,7 @@ public enum LoopCut {
             """
             no repeat found: \(which), \(Figures.seconds(c.start))-\(Figures.seconds(c.end)), would show \
             \(why.joined(separator: " and ")); nothing was written (\(suggestion), or try other --min and --max)
-            """)
+            """ + (stopped.map { "; \($0)" } ?? ""))
     }
 
     /// What the candidate's seam would show, a clause each (the rules' names first): a picture with no structure,
@@ -243,17 +243,16 @@ public enum LoopCut {
         if request.forWeb, let output = destination.path,
             let refusal = WebPlayerEligibility.containerRefusal(output, remedy: remedy)
         {
-            let finding = Finding(rule: .loopFailed, severity: .error, message: refusal.sentence, hint: Self.remedy)
-            return (refused(path, finding, refusal), nil)
+            return (refused(path, refusal), nil)
         }
         return blended(
             path, loop: loop, crossfade: crossfade, variableTiming: s.hasVariableTiming, request: request,
             to: destination)
     }
 
-    /// A loop refused before or while writing: the finding that says it, and the refusal.
-    static func refused(_ path: String, _ finding: Finding, _ refusal: Refusal) -> FileReport {
-        FileReport(path: path, facts: nil, findings: [finding], fix: FixOutcome(status: .failed, refusal: refusal))
+    /// A loop refused before or while writing (said once, as every command's refusal: `fix.reason`).
+    static func refused(_ path: String, _ refusal: Refusal) -> FileReport {
+        FileReport(path: path, facts: nil, findings: [], fix: FixOutcome(status: .failed, refusal: refusal))
     }
 
     /// A crossfade of half the loop or more (or none at all) blends nothing into a loop.
@@ -289,15 +288,12 @@ public enum LoopCut {
     }
 
     /// The blended loop's record from stitch's report: the written loop as Stitcher described it (its seam measured,
-    /// not read a second time), or its refusal in the loop's words (a finding and the refusal).
+    /// not read a second time), or its refusal as the crossfaded loop's.
     static func blendOutcome(_ path: String, stitched: StitchReport?, refusal: Refusal?, output: String?) -> FileReport
     {
         if let refusal {
             // In the dry run's words, with the blend planned where stitch planned one before refusing.
-            let blend = Refusal.crossfadedLoop(refusal)
-            let hint = refusal.cause == .webPlayer ? "loop it without --web-player" : "try without --crossfade"
-            let finding = Finding(rule: .loopFailed, severity: .error, message: blend.sentence, hint: hint)
-            return refused(path, finding, blend)
+            return refused(path, .crossfadedLoop(refusal))
         }
         var written = FileReport(path: output ?? path, facts: stitched?.facts, findings: stitched?.findings ?? [])
         (written.loopRange, written.loopRangeReason) = (stitched?.loopRange, stitched?.loopRangeReason)

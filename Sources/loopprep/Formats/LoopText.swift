@@ -106,12 +106,12 @@ enum LoopText {
         }
         if let web = r.fix?.webPlayer { out += "  web player -> \(web.page)\n" }
         // A refusal beside a loop written is its web player's; without one, the loop's.
-        if let refusal = r.outcome?.refusal, output != nil { out += "  NO WEB PLAYER: \(refusal)\n" }
+        if let refusal = r.outcome?.refusal, output != nil { out += "  NO WEB PLAYER: \(refusal.sentence)\n" }
         for f in r.findings {
             out += "  \(f.severity.rawValue) [\(f.rule)] \(f.message)\n"
             if f.ruleID != .unreadable { out += "          fix: \(f.hint)\n" }
         }
-        if let refusal = r.outcome?.refusal, output == nil { out += "  NOT WRITTEN: \(refusal)\n" }
+        if let refusal = r.outcome?.refusal, output == nil { out += "  NOT WRITTEN: \(refusal.sentence)\n" }
         return out
     }
 }

@@ -76,6 +76,7 @@ enum JSONFormat {
     /// Sorted keys and no run-dependent values (no times, no absolute paths added), so output is byte-stable.
     static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
+        encoder.userInfo[Refusal.wordsKey] = Refusal.words
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return encoder
     }

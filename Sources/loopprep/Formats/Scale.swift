@@ -72,6 +72,7 @@ final class JSONLines: Sendable {
 
     static func encoder() -> JSONEncoder {
         let e = JSONEncoder()
+        e.userInfo[Refusal.wordsKey] = Refusal.words
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
     }
