@@ -220,7 +220,7 @@ struct Stitch: AsyncParsableCommand {
         }
         try writePictures(result, analyzed: analyzed, analysis: analysis)
         if let manifest, result.refusal == nil {
-            try Data(try StitchText.encoder.encode(StitchManifest(result.timeline, output: output))).write(
+            try Data(try StitchText.encoder.encode(StitchManifest(result.reel.timeline, output: output))).write(
                 to: URL(fileURLWithPath: manifest), options: .atomic)
         }
     }
@@ -257,8 +257,8 @@ struct Stitch: AsyncParsableCommand {
         }
         let players = result.webPlayer.flatMap { web in output.map { [$0: web] } } ?? [:]
         let page = HTMLReport.render(
-            Report(command: "stitch", options: analysis, files: files), strips: strips, timeline: result.timeline,
-            notes: result.reencoded, players: players, page: html)
+            Report(command: "stitch", options: analysis, files: files), strips: strips, timeline: result.reel.timeline,
+            notes: result.reel.reencoded, players: players, page: html)
         let url = URL(fileURLWithPath: html)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(page.utf8).write(to: url, options: .atomic)

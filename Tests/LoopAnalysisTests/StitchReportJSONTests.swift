@@ -53,12 +53,12 @@ import Testing
     /// The record reads back whole: its reel (timeline and the lists of what was left out), its outcome.
     @Test func theRecordReadsBack() throws {
         var report = StitchReport(output: "reel.mp4", timeline: try Self.timeline())
-        report.audioLeftOut = ["b.mp4 has no audio: silence is laid under it"]
-        report.turned = ["b.mp4: shown upright"]
+        report.reel.audioLeftOut = ["b.mp4 has no audio: silence is laid under it"]
+        report.reel.turned = ["b.mp4: shown upright"]
         let record = report.record
         let back = try JSONDecoder().decode(FileReport.self, from: try JSONEncoder().encode(record))
         #expect(back == record)
-        #expect(back.reel?.audioLeftOut == report.audioLeftOut && back.reel?.timeline == report.timeline)
+        #expect(back.reel?.audioLeftOut == report.reel.audioLeftOut && back.reel?.timeline == report.reel.timeline)
         let whole = report.report(options: AnalysisOptions())
         #expect(whole.command == "stitch" && whole.files == [record])
     }

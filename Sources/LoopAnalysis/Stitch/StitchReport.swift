@@ -52,10 +52,9 @@ public struct StitchReport: Sendable {
     /// The FFmpeg libraries loaded at run time (set by the media layer).
     public var ffmpeg: String?
     public var output: String?
-    public var timeline: StitchTimeline
-    /// The plan carried out (a dry run: the plan `loopprep apply` carries out later), beside its `timeline`; nil
-    /// where none was made (the clips' refusal).
-    public var plan: StitchPlanValue?
+    /// What the reel is made of: its timeline, the plan carried out (a dry run: the plan `loopprep apply` carries
+    /// out later; nil where none was made, the clips' refusal), the clips re-encoded whole and what it left out.
+    public var reel: ReelRecord
     public var facts: ClipFacts?
     public var findings: [Finding] = []
     /// What the description of the written output says of itself, as analyze's does: its seam not measured
@@ -64,21 +63,6 @@ public struct StitchReport: Sendable {
     /// The written reel's loop range, as analyze gives it (or why none makes it loop).
     public var loopRange: LoopRange?
     public var loopRangeReason: String?
-    /// Clips re-encoded whole rather than copied, each with why.
-    public var reencoded: [String] = []
-    /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
-    public var audioLeftOut: [String] = []
-    /// The clips' tracks that are neither audio nor video (telemetry, timecode, text), none of which a reel holds,
-    /// each said (DataLeftOut).
-    public var dataLeftOut: [String] = []
-    /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
-    public var colourConverted: [String] = []
-    /// --normalize: clips whose pictures were turned to show as the first clip's are (a landscape clip in a phone's
-    /// portrait reel), each with how far.
-    public var turned: [String] = []
-    /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
-    /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
-    public var metadataLeftOut: [String] = []
     /// Why the reel was not written once planned.
     public var refusal: Refusal?
     /// `--web-player`: the page, manifest and media written beside the output.
@@ -94,7 +78,7 @@ public struct StitchReport: Sendable {
     /// `planned`: the output named; a dry run's (no `output`) would be written there.
     public init(output: String?, timeline: StitchTimeline, planned: String? = nil) {
         self.output = output
-        self.timeline = timeline
+        reel = ReelRecord(timeline: timeline)
         self.planned = output == nil ? planned : nil
     }
 
@@ -127,9 +111,7 @@ public struct StitchReport: Sendable {
             path: outcome.output ?? ReelRecord.unnamed, facts: facts, findings: findings, fix: fix)
         file.notes = notes
         (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
-        file.reel = ReelRecord(
-            timeline: timeline, plan: plan, reencoded: reencoded, audioLeftOut: audioLeftOut, dataLeftOut: dataLeftOut,
-            colourConverted: colourConverted, turned: turned, metadataLeftOut: metadataLeftOut)
+        file.reel = reel
         return file
     }
 
@@ -147,11 +129,20 @@ public struct StitchReport: Sendable {
 public struct ReelRecord: Codable, Sendable, Equatable {
     public var timeline: StitchTimeline
     public var plan: StitchPlanValue?
+    /// Clips re-encoded whole rather than copied, each with why.
     public var reencoded: [String] = []
+    /// Audio tracks not joined because not every clip has them (SharedAudio), each said.
     public var audioLeftOut: [String] = []
+    /// The clips' tracks that are neither audio nor video (telemetry, timecode, text), none of which a reel holds,
+    /// each said (DataLeftOut).
     public var dataLeftOut: [String] = []
+    /// --normalize: clips whose pictures were converted to the first clip's colour, each with from what.
     public var colourConverted: [String] = []
+    /// --normalize: clips whose pictures were turned to show as the first clip's are (a landscape clip in a phone's
+    /// portrait reel), each with how far.
     public var turned: [String] = []
+    /// What of the first clip's metadata the reel's container has no place for (a Matroska or WebM reel of MP4 or
+    /// MOV clips: XMP, a camera maker's boxes, the display matrix), said.
     public var metadataLeftOut: [String] = []
 
     /// The record's name in a dry run that names no output.

@@ -67,7 +67,7 @@ public enum LoopCut {
             let (report, blend) = write(
                 path, loop: chosen, crossfade: crossfade, signatures: s, request: request,
                 to: Destination(path: destination, dryRun: planning, claim: claim, temporaries: temporaries))
-            (choice.blend, choice.blendPlan) = (blend?.timeline, blend?.plan)
+            (choice.blend, choice.blendPlan) = (blend?.reel.timeline, blend?.reel.plan)
             let file = record(report, of: path, planned: planning ? (destination ?? "") : nil)
             if let stopped, file.outcome?.failed == false { notes.append(stopped) }
             return found(file)

@@ -81,7 +81,7 @@ public enum Stitcher {
             planned.report.refusal = error as? Refusal ?? .plan(MediaError.whileWriting(error))
         }
         // The value carried out; a dry run's says what it read of each clip, for `apply`.
-        planned.report.plan = planned.render.map { render in
+        planned.report.reel.plan = planned.render.map { render in
             StitchPlanValue(
                 request: .init(request),
                 inputs: request.output == nil
@@ -96,10 +96,11 @@ public enum Stitcher {
     /// conversions and turns, the FFmpeg loaded.
     static func describe(_ planned: inout PlannedStitch, audioLeftOut: [String]) {
         let prepared = planned.prepared
-        planned.report.audioLeftOut = audioLeftOut
-        planned.report.dataLeftOut = DataLeftOut.notes(prepared.map(\.named))
+        planned.report.reel.audioLeftOut = audioLeftOut
+        planned.report.reel.dataLeftOut = DataLeftOut.notes(prepared.map(\.named))
         if planned.request.normalize {
-            (planned.report.colourConverted, planned.report.turned) = (colourConversions(prepared), turns(prepared))
+            planned.report.reel.colourConverted = colourConversions(prepared)
+            planned.report.reel.turned = turns(prepared)
         }
         planned.report.ffmpeg = FFmpegLibraries.description
     }
@@ -143,12 +144,12 @@ public enum Stitcher {
             report: StitchReport(output: output, timeline: timeline))
         describe(&planned, audioLeftOut: audioLeftOut)
         planned.render = value.render
-        planned.report.reencoded = reencodedNotes(value.render, prepared)
+        planned.report.reel.reencoded = reencodedNotes(value.render, prepared)
         do { planned.metadata = try ReelMetadata.plan(prepared[0], format: format) } catch {
             throw .plan(MediaError.describe(error))
         }
-        if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
-        planned.report.plan = value
+        if let note = planned.metadata?.note(container: format) { planned.report.reel.metadataLeftOut = [note] }
+        planned.report.reel.plan = value
         guard !force, FileManager.default.fileExists(atPath: output) else {
             return carryOut(planned, to: output, temporaries: temporaries, progress: nil)
         }
@@ -194,7 +195,7 @@ public enum Stitcher {
         let render = try self.plan(
             prepared, timeline: planned.timeline, normalize: request.normalize, codec: request.codec)
         planned.render = render
-        planned.report.reencoded = reencodedNotes(render, prepared)
+        planned.report.reel.reencoded = reencodedNotes(render, prepared)
         guard let format = planned.format else { return }
         if let refusal = refusal(
             prepared, format: format, analysis: request.analysis,
@@ -208,7 +209,7 @@ public enum Stitcher {
             throw refusal
         }
         planned.metadata = try ReelMetadata.plan(prepared[0], format: format)
-        if let note = planned.metadata?.note(container: format) { planned.report.metadataLeftOut = [note] }
+        if let note = planned.metadata?.note(container: format) { planned.report.reel.metadataLeftOut = [note] }
     }
 
     /// Each clip the render plan encodes whole, and why.
