@@ -49,8 +49,6 @@ public struct StitchRequest: Sendable {
 /// findings, or why it could not be written. The library's working value; reports carry it as the reel's record
 /// (`record`), one file in every command's report.
 public struct StitchReport: Sendable {
-    /// The FFmpeg libraries loaded at run time (set by the media layer).
-    public var ffmpeg: String?
     public var output: String?
     /// What the reel is made of: its timeline, the plan carried out (a dry run: the plan `loopprep apply` carries
     /// out later; nil where none was made, the clips' refusal), the clips re-encoded whole and what it left out.
@@ -113,13 +111,6 @@ public struct StitchReport: Sendable {
         (file.loopRange, file.loopRangeReason) = (loopRange, loopRangeReason)
         file.reel = reel
         return file
-    }
-
-    /// stitch's report: the reel's record, analyzed with `options`.
-    public func report(options: AnalysisOptions) -> Report {
-        var report = Report(command: "stitch", options: options, files: [record])
-        report.ffmpeg = ffmpeg
-        return report
     }
 }
 

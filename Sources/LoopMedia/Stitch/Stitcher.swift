@@ -93,7 +93,7 @@ public enum Stitcher {
     }
 
     /// What the report says of the clips as read: the audio left out, the tracks no reel holds, --normalize's colour
-    /// conversions and turns, the FFmpeg loaded.
+    /// conversions and turns.
     static func describe(_ planned: inout PlannedStitch, audioLeftOut: [String]) {
         let prepared = planned.prepared
         planned.report.reel.audioLeftOut = audioLeftOut
@@ -102,7 +102,6 @@ public enum Stitcher {
             planned.report.reel.colourConverted = colourConversions(prepared)
             planned.report.reel.turned = turns(prepared)
         }
-        planned.report.ffmpeg = FFmpegLibraries.description
     }
 
     /// A dry run's plan carried out later (`loopprep apply`), never planned again: each clip must be what the dry
